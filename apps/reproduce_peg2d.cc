@@ -1,0 +1,360 @@
+// The 2D pouring experiment of the PEG paper (Williams, Lu & Trinkle 2016 §6.1, Figs. 21–22) as
+// specified in spec peg.md §5.1 and proposed in §5.3; docs/peg2d-experiment.md explains the files.
+#include "reproduce_peg2d.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "commands.h"
+#include "exactsim/io/run.h"
+#include "exactsim/io/scenarios.h"
+#include "exactsim/io/sweep.h"
+#include "exactsim/math/error.h"
+
+namespace exactsim::cli {
+namespace {
+
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+ContactModel parse_model(const std::string& name) {
+  if (name == "standard") return ContactModel::kStandard;
+  if (name == "peg") return ContactModel::kPeg;
+  if (name == "corrective") return ContactModel::kCorrective;
+  throw InputError("--models: unknown model '" + name + "' (expected peg, standard or corrective)");
+}
+
+std::string fmt(Real x) {
+  char b[32];
+  std::snprintf(b, sizeof b, "%.3g", x);
+  return b;
+}
+
+// Six significant digits are plenty for a metric plotted on a log axis and keep the run files
+// small (≈ 10 bytes per value instead of 20).
+Real compact(Real x) {
+  char b[32];
+  std::snprintf(b, sizeof b, "%.6g", x);
+  return std::strtod(b, nullptr);
+}
+
+struct RunSpec {
+  std::string model;
+  char set;
+  int h_ms;
+  Real duration;
+  int bodies;
+};
+
+std::string run_name(const RunSpec& r) {
+  char b[64];
+  std::snprintf(b, sizeof b, "%s-%c-h%02d", r.model.c_str(), r.set, r.h_ms);
+  return b;
+}
+
+// One pour: continue through solver failures, count them, and remember where the first one
+// happened (where a run without continue_on_solver_failure would have stopped).
+json run_pour(const RunSpec& spec, const std::string& body_sets) {
+  Pour2dOptions o;
+  o.step = spec.h_ms / 1000.0;
+  o.duration = spec.duration;
+  o.bodies = spec.bodies;
+  o.model = parse_model(spec.model);
+  Scene scene = pour2d_archived(body_sets, spec.set, o);
+  scene.world.stepping.continue_on_solver_failure = true;
+  scene.world.stepping.measure_overlap = true;
+
+  std::vector<Real> overlap;
+  std::vector<int> contacts, u, i, x;
+  std::vector<long> failed_steps;
+  long regularised = 0;
+  auto on_step = [&](const State&, const StepReport& r) {
+    overlap.push_back(compact(r.overlap));
+    contacts.push_back(r.potential_contacts);
+    u.push_back(r.unilateral);
+    i.push_back(r.intercontact);
+    x.push_back(r.cross);
+    if (r.status == StepStatus::kSolverFailed) failed_steps.push_back(r.step);
+    regularised += r.regularisation > 0;
+  };
+  RunOptions ro;
+  ro.progress = false;
+  const RunSummary s = run_scene(scene, ro, on_step);
+
+  json j = {
+      {"model", spec.model},
+      {"set", std::string(1, spec.set)},
+      {"h", o.step},
+      {"duration", spec.duration},
+      {"bodies", spec.bodies},
+      {"steps_planned", s.steps_planned},
+      {"steps_done", s.steps_done},
+      {"solver_failures", s.solver_failures},
+      {"recovered_by_regularisation", regularised},
+      {"first_failure_step", failed_steps.empty() ? json(nullptr) : json(failed_steps.front())},
+      {"failed_steps", failed_steps},
+      {"wall_seconds", s.wall_seconds},
+      {"solver_seconds", s.solver_seconds},
+      {"summary", summary_to_json(s)},
+      {"overlap", overlap},
+      {"contacts", contacts},
+      {"U", u},
+      {"I", i},
+      {"X", x}};
+  return j;
+}
+
+struct Cell {  // one (model, h) of the results table, pooled over the sets
+  std::string model;
+  int h_ms = 0;
+  int runs = 0;
+  long steps_planned = 0, steps_done = 0, failures = 0, runs_with_failure = 0;
+  std::vector<Real> overlap, first_failure_time;
+  long nonfinite = 0;
+  long sum_u = 0, sum_i = 0, steps_with_i = 0, sum_contacts = 0;
+  double wall = 0;
+  Quartiles halves, interpolated;
+  Real max_overlap = 0;
+};
+
+void add_run(Cell& c, const json& r) {
+  ++c.runs;
+  c.steps_planned += r["steps_planned"].get<long>();
+  c.steps_done += r["steps_done"].get<long>();
+  c.failures += r["solver_failures"].get<long>();
+  c.wall += r["wall_seconds"].get<double>();
+  const Real h = r["h"].get<Real>();
+  if (!r["first_failure_step"].is_null()) {
+    ++c.runs_with_failure;
+    c.first_failure_time.push_back(h * r["first_failure_step"].get<Real>());
+  }
+  // The overlap array may contain nulls when a run blew up (JSON has no NaN): counted, not pooled.
+  for (const json& v : r["overlap"]) {
+    if (v.is_number() && std::isfinite(v.get<Real>()))
+      c.overlap.push_back(v.get<Real>());
+    else
+      ++c.nonfinite;
+  }
+  const auto& u = r["U"];
+  const auto& i = r["I"];
+  const auto& k = r["contacts"];
+  for (size_t s = 0; s < i.size(); ++s) {
+    c.sum_u += u[s].get<long>();
+    c.sum_i += i[s].get<long>();
+    c.steps_with_i += i[s].get<long>() > 0;
+    c.sum_contacts += k[s].get<long>();
+  }
+}
+
+std::string csv_header() {
+  return "model,h,runs,steps_planned,steps_done,median,q1_halves,q3_halves,q1,q3,max,"
+         "nonfinite,solver_failures,runs_with_failure,first_failure_t_min,i_share,"
+         "steps_with_i,mean_contacts,wall_s_sum,wall_s_per_run\n";
+}
+
+std::string g(Real x) {
+  char b[32];
+  std::snprintf(b, sizeof b, "%.6g", x);
+  return b;
+}
+
+std::string csv_row(const Cell& c) {
+  std::ostringstream s;
+  const bool any = !c.overlap.empty();
+  const Real ff = c.first_failure_time.empty()
+                      ? NAN
+                      : *std::min_element(c.first_failure_time.begin(), c.first_failure_time.end());
+  const long ui = c.sum_u + c.sum_i;
+  s << c.model << ',' << g(c.h_ms / 1000.0) << ',' << c.runs << ',' << c.steps_planned << ','
+    << c.steps_done << ',';
+  if (any)
+    s << g(c.halves.median) << ',' << g(c.halves.q1) << ',' << g(c.halves.q3) << ','
+      << g(c.interpolated.q1) << ',' << g(c.interpolated.q3) << ',' << g(c.max_overlap) << ',';
+  else
+    s << ",,,,,,";
+  s << c.nonfinite << ',' << c.failures << ',' << c.runs_with_failure << ','
+    << (std::isnan(ff) ? "" : g(ff)) << ',' << (ui ? g(Real(c.sum_i) / ui) : "") << ','
+    << (c.steps_done ? g(Real(c.steps_with_i) / c.steps_done) : "") << ','
+    << (c.steps_done ? g(Real(c.sum_contacts) / c.steps_done) : "") << ',' << g(c.wall) << ','
+    << g(c.runs ? c.wall / c.runs : 0) << '\n';
+  return s.str();
+}
+
+std::string md_table(const std::vector<Cell>& cells, const std::string& model) {
+  std::ostringstream s;
+  s << "### " << model << "\n\n"
+    << "| h (s) | runs | median | Q1, Q3 (halves) | q1, q3 (true) | steps done / planned | "
+       "solver failures (runs) | first failure (s) | I/(U+I) | steps with I | wall s (sum, per "
+       "run) |\n"
+    << "|---|---|---|---|---|---|---|---|---|---|---|\n";
+  for (const Cell& c : cells) {
+    if (c.model != model) continue;
+    const long ui = c.sum_u + c.sum_i;
+    s << "| " << g(c.h_ms / 1000.0) << " | " << c.runs << " | ";
+    if (c.overlap.empty())
+      s << "– | – | – | ";
+    else
+      s << fmt(c.halves.median) << " | " << fmt(c.halves.q1) << ", " << fmt(c.halves.q3) << " | "
+        << fmt(c.interpolated.q1) << ", " << fmt(c.interpolated.q3) << " | ";
+    s << c.steps_done << " / " << c.steps_planned << " | " << c.failures << " ("
+      << c.runs_with_failure << ") | ";
+    if (c.first_failure_time.empty())
+      s << "– | ";
+    else
+      s << fmt(*std::min_element(c.first_failure_time.begin(), c.first_failure_time.end()))
+        << " | ";
+    s << (ui ? fmt(Real(c.sum_i) / ui) : "–") << " | "
+      << (c.steps_done ? fmt(Real(c.steps_with_i) / c.steps_done) : "–") << " | " << fmt(c.wall)
+      << ", " << fmt(c.runs ? c.wall / c.runs : 0) << " |\n";
+    if (c.nonfinite) s << "\n(" << c.nonfinite << " non-finite overlap values not pooled)\n";
+  }
+  return s.str() + "\n";
+}
+
+std::string wall_ratio_table(const std::vector<Cell>& cells, const std::string& num,
+                             const std::string& den) {
+  std::map<int, const Cell*> a, b;
+  for (const Cell& c : cells) {
+    if (c.model == num && c.runs) a[c.h_ms] = &c;
+    if (c.model == den && c.runs) b[c.h_ms] = &c;
+  }
+  std::ostringstream s;
+  bool any = false;
+  for (const auto& [h, ca] : a) {
+    const auto it = b.find(h);
+    if (it == b.end() || it->second->wall <= 0) continue;
+    if (!any)
+      s << "### Wall time " << num << " / " << den
+        << " (same sets and h; sums of per-run wall times, comparable only "
+           "when both ran in one invocation under the same machine load)\n\n"
+        << "| h (s) | " << num << " s | " << den << " s | ratio |\n|---|---|---|---|\n";
+    any = true;
+    s << "| " << g(h / 1000.0) << " | " << fmt(ca->wall) << " | " << fmt(it->second->wall) << " | "
+      << fmt(ca->wall / it->second->wall) << " |\n";
+  }
+  return any ? s.str() + "\n" : "";
+}
+
+void write(const fs::path& path, const std::string& text) {
+  std::ofstream out(path);
+  if (!out) throw InputError(path.string() + ": cannot write");
+  out << text;
+}
+
+}  // namespace
+
+int reproduce_peg2d(const Peg2dSweepOptions& opt) {
+  if (opt.models.empty()) throw InputError("--models: give at least one model");
+  for (const std::string& m : opt.models) parse_model(m);
+  if (opt.jobs < 0) throw InputError("--jobs: must be >= 0 (0 = all cores)");
+  const std::string body_sets = data_dir() + "/peg2d_pouring_body_sets.json";
+  if (!fs::exists(body_sets))
+    throw InputError(body_sets + ": body sets not found (set $EXACTSIM_DATA)");
+
+  const std::string sets = opt.quick ? "ab" : "abcdefghij";
+  std::vector<int> hs;
+  if (opt.quick)
+    hs = {5, 16};
+  else
+    for (int ms = 1; ms <= 16; ++ms) hs.push_back(ms);
+  const Real duration = opt.quick ? 2.0 : 5.0;  // 2 s: the first bodies have landed
+  const int bodies = 20;
+
+  // Longest runs (small h) first: the pool then ends on short runs and stays balanced.
+  std::vector<RunSpec> specs;
+  std::vector<SweepJob> jobs;
+  for (int ms : hs)
+    for (const std::string& model : opt.models)
+      for (char set : sets) {
+        const RunSpec spec{model, set, ms, duration, bodies};
+        specs.push_back(spec);
+        SweepJob job;
+        job.name = run_name(spec);
+        job.params = {{"experiment", "peg2d"}, {"format", 1},
+                      {"model", model},        {"set", std::string(1, set)},
+                      {"h", ms / 1000.0},      {"duration", duration},
+                      {"bodies", bodies},      {"continue_on_solver_failure", true}};
+        job.run = [spec, body_sets] { return run_pour(spec, body_sets); };
+        jobs.push_back(std::move(job));
+      }
+
+  const fs::path out(opt.out_dir);
+  SweepOptions so;
+  so.dir = (out / "runs").string();
+  so.jobs = opt.jobs;
+  std::printf("peg2d: %zu runs (%zu models x %zu h x %zu sets, %.0f s each) in %s\n", jobs.size(),
+              opt.models.size(), hs.size(), sets.size(), duration, so.dir.c_str());
+  std::fflush(stdout);
+  const SweepOutcome outcome = run_sweep(jobs, so, [](const SweepProgress& p) {
+    if (!p.error.empty() || !p.result) {
+      std::printf("[%d/%d] %s FAILED after %.1f s: %s\n", p.done, p.total, p.job->name.c_str(),
+                  p.wall_seconds, p.error.c_str());
+    } else {
+      const json& r = *p.result;
+      std::printf(
+          "[%d/%d] %-10s set %s h=%.3f median overlap %.3g, %ld solver failures, "
+          "wall %.2f s%s\n",
+          p.done, p.total, r["model"].get<std::string>().c_str(),
+          r["set"].get<std::string>().c_str(), r["h"].get<double>(),
+          r["summary"]["median_overlap"].is_number() ? r["summary"]["median_overlap"].get<double>()
+                                                     : NAN,
+          r["solver_failures"].get<long>(), r["wall_seconds"].get<double>(),
+          p.skipped ? " (done earlier)" : "");
+    }
+    std::fflush(stdout);
+  });
+
+  // Statistics from the files, so a resumed sweep gives the same tables as an uninterrupted one.
+  std::vector<Cell> cells;
+  for (const std::string& model : opt.models)
+    for (int ms : hs) {
+      Cell c;
+      c.model = model;
+      c.h_ms = ms;
+      for (size_t k = 0; k < jobs.size(); ++k)
+        if (specs[k].model == model && specs[k].h_ms == ms)
+          if (const auto r = read_sweep_result(so.dir, jobs[k])) add_run(c, *r);
+      if (!c.overlap.empty()) {
+        c.halves = quartiles_median_of_halves(c.overlap);
+        c.interpolated = quartiles_interpolated(c.overlap);
+        c.max_overlap = *std::max_element(c.overlap.begin(), c.overlap.end());
+      }
+      cells.push_back(std::move(c));
+    }
+
+  std::string csv = csv_header();
+  for (const Cell& c : cells) csv += csv_row(c);
+  write(out / "results.csv", csv);
+
+  std::ostringstream md;
+  md << "# PEG 2D pouring (spec peg.md §5.1)" << (opt.quick ? " — quick subset" : "") << "\n\n"
+     << "Sets " << sets << ", " << bodies << " bodies, " << duration
+     << " s per run, every run continued through solver failures. Overlap = total exact "
+        "overlap area (m²) after every step, pooled over the sets of each h. \"Halves\": the "
+        "authors' Q1/Q3 (median of the values below / above the median); \"true\": "
+        "interpolated quartiles. Steps with I: fraction of steps with at least one "
+        "I-constraint. See docs/peg2d-experiment.md.\n\n";
+  for (const std::string& m : opt.models) md << md_table(cells, m);
+  md << wall_ratio_table(cells, "peg", "standard")
+     << wall_ratio_table(cells, "corrective", "standard");
+  if (!outcome.errors.empty()) {
+    md << "### Runs that did not finish\n\n";
+    for (const std::string& e : outcome.errors) md << "* " << e << "\n";
+  }
+  write(out / "results.md", md.str());
+
+  std::printf("peg2d: %d ran, %d done earlier, %d failed; tables in %s\n", outcome.ran,
+              outcome.skipped, outcome.failed, (out / "results.md").string().c_str());
+  for (const std::string& e : outcome.errors) std::fprintf(stderr, "peg2d: %s\n", e.c_str());
+  return outcome.failed ? 1 : 0;
+}
+
+}  // namespace exactsim::cli

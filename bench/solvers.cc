@@ -1,0 +1,104 @@
+// LCP solver cost against size: lexicographic Lemke, one dense LDLᵀ factorisation of the same
+// matrix (the floor any direct method pays), and Fischer–Burmeister Newton from a cold start.
+// Problems: PSD Delassus matrices N = GᵀWG of random planar contacts (≈ n/3 bodies, §1.5
+// columns) with a planted solution (about half the contacts active), as in a resting pile.
+#include <benchmark/benchmark.h>
+
+#include <random>
+
+#include "exactsim/solvers/lcp.h"
+
+namespace exactsim {
+namespace {
+
+Lcp delassus_problem(int n, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<Real> u(-1, 1), unit(0, 1);
+  const int bodies = std::max(1, n / 3), nv = 3 * bodies;
+  std::vector<Vec2> x(bodies);
+  MatX w = MatX::Zero(nv, nv);
+  for (int b = 0; b < bodies; ++b) {
+    x[b] = Vec2(u(rng), u(rng));
+    const Real m = 0.5 + 2 * unit(rng), j = 0.05 + 0.2 * unit(rng);
+    w.block(3 * b, 3 * b, 3, 3) = Vec3(1 / m, 1 / m, 1 / j).asDiagonal();
+  }
+  MatX g = MatX::Zero(nv, n);
+  for (int c = 0; c < n; ++c) {
+    // Body a against body b (or the ground when a == b), §1.5 columns.
+    const int a = static_cast<int>(rng() % bodies), b = static_cast<int>(rng() % bodies);
+    const Real angle = M_PI / 2 + 0.8 * u(rng);
+    const Vec2 nrm(std::cos(angle), std::sin(angle)), p(u(rng), u(rng));
+    g.block<2, 1>(3 * b, c) += nrm;
+    g(3 * b + 2, c) += cross2(p - x[b], nrm);
+    if (a != b) {
+      g.block<2, 1>(3 * a, c) -= nrm;
+      g(3 * a + 2, c) += cross2(p - x[a], -nrm);
+    }
+  }
+  Lcp lcp{g.transpose() * w * g, VecX(n)};
+  VecX z = VecX::Zero(n), s = VecX::Zero(n);
+  for (int i = 0; i < n; ++i) (unit(rng) < 0.5 ? z(i) : s(i)) = unit(rng);
+  lcp.q = s - lcp.M * z;
+  return lcp;
+}
+
+void BM_Lemke(benchmark::State& state) {
+  const Lcp lcp = delassus_problem(static_cast<int>(state.range(0)), 1);
+  SolverOptions o;
+  o.fallback = false;
+  LcpScratch scratch;
+  LcpSolution out;
+  for (auto _ : state) {
+    solve_lemke(lcp, o, scratch, out);
+    benchmark::DoNotOptimize(out.z.data());
+  }
+  state.counters["pivots"] = out.certificate.pivots;
+  state.counters["solved"] = out.certificate.ok();
+}
+
+void BM_LdltFactorisation(benchmark::State& state) {
+  const Lcp lcp = delassus_problem(static_cast<int>(state.range(0)), 1);
+  Eigen::LDLT<MatX> ldlt(lcp.M.rows());
+  for (auto _ : state) {
+    ldlt.compute(lcp.M);
+    benchmark::DoNotOptimize(ldlt.vectorD().data());
+  }
+}
+
+void BM_FischerBurmeister(benchmark::State& state) {
+  const Lcp lcp = delassus_problem(static_cast<int>(state.range(0)), 1);
+  LcpScratch scratch;
+  LcpSolution out;
+  const VecX z0 = VecX::Zero(lcp.q.size());
+  for (auto _ : state) {
+    solve_fischer_burmeister(lcp, z0, {}, scratch, out);
+    benchmark::DoNotOptimize(out.z.data());
+  }
+  state.counters["iterations"] = out.certificate.iterations;
+  state.counters["solved"] = out.certificate.ok();
+}
+
+void BM_SolveLcpStack(benchmark::State& state) {
+  const Lcp lcp = delassus_problem(static_cast<int>(state.range(0)), 1);
+  LcpScratch scratch;
+  LcpSolution out;
+  for (auto _ : state) {
+    solve_lcp(lcp, {}, scratch, out);
+    benchmark::DoNotOptimize(out.z.data());
+  }
+  state.counters["solved"] = out.certificate.ok();
+}
+
+void sizes(benchmark::internal::Benchmark* b) {
+  for (int n : {10, 20, 40, 80, 160}) b->Arg(n);
+  b->Unit(benchmark::kMicrosecond);
+}
+BENCHMARK(BM_Lemke)->Apply(sizes);
+BENCHMARK(BM_LdltFactorisation)->Apply(sizes);
+BENCHMARK(BM_FischerBurmeister)->Apply(sizes);
+BENCHMARK(BM_SolveLcpStack)->Apply(sizes);
+
+}  // namespace
+}  // namespace exactsim
+
+BENCHMARK_MAIN();

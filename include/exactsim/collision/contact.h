@@ -1,0 +1,36 @@
+// The contact record shared by the narrow phase, the constraint generators and the stepper
+// (spec peg.md §1.4). One struct for both dimensions: planar contacts have z = 0.
+#pragma once
+
+#include <cstdint>
+
+#include "exactsim/math/types.h"
+
+namespace exactsim {
+
+enum class ContactType : std::uint8_t {
+  kVertexEdge,  // 2D: vertex feature_a of A against edge feature_b of B
+  kVertexFace,  // 3D: vertex feature_a of A against face feature_b of B
+  kEdgeEdge,    // 3D: edge feature_a of A against edge feature_b of B
+};
+
+// C = {A, B, p_a, n̂, ψ} plus features (spec §1.4). The point on B is p_b = p_a + ψ n̂.
+// Swapping roles ({B, A, p_b, −n̂, ψ}) describes the same constraint.
+struct Contact {
+  int body_a = -1;  // caller's body index; n̂ points from A to B
+  int body_b = -1;
+  ContactType type = ContactType::kVertexEdge;
+  int feature_a = -1;           // vertex (ve, vf) or edge (ee) index on A
+  int feature_b = -1;           // edge (ve, ee) or face (vf) index on B
+  Vec3 point_a = Vec3::Zero();  // p_a, world frame, on A (2D: z = 0)
+  Vec3 normal = Vec3::UnitX();  // n̂, unit, world frame, A → B (2D: z = 0)
+  Real gap = 0;                 // ψ, signed, > 0 separated: to B's edge line / face plane for
+                                // ve/vf, n̂·(p_b − p_a) of the segments' closest points for ee
+  Real distance = 0;            // Euclidean distance between the two features (point–segment,
+                                // point–face polygon, segment–segment): the proximity value
+
+  // p_b = p_a + ψ n̂ (spec §1.4).
+  Vec3 point_b() const { return point_a + gap * normal; }
+};
+
+}  // namespace exactsim

@@ -1,0 +1,35 @@
+// 3D narrow phase, edge–edge potential contacts (spec peg.md §1.4 table, §3.5 edge–edge
+// applicability [for the normal's sign] and feasibility).
+#pragma once
+
+#include <vector>
+
+#include "exactsim/collision/contact.h"
+#include "exactsim/geometry/polyhedron.h"
+
+namespace exactsim {
+
+struct EdgeEdgeNormal {
+  Vec3 normal = Vec3::Zero();  // n̂, unit, A → B; zero when the edges are parallel
+  Real applicability = -1;     // APPL_ee (spec §3.5), −1 for parallel edges
+  bool parallel = true;
+};
+
+// Spec §3.5: n = normalize(e_a × e_b), a_i = n·t_{a,i}, b_i = −n·t_{b,i};
+// APPL_ee = max(min(a_1, a_2, b_1, b_2), min(−a_1, −a_2, −b_1, −b_2)). The first term is the
+// classical test for the normal −n, the second for +n; [proposed] n̂ takes the sign whose term
+// attains the max (−n on a tie). Edges with |e_a × e_b| ≤ parallel_sine·|e_a||e_b| are parallel:
+// no normal, APPL = −1.
+EdgeEdgeNormal edge_edge_normal(const Vec3& e_a, const Vec3& t_a1, const Vec3& t_a2,
+                                const Vec3& e_b, const Vec3& t_b1, const Vec3& t_b2,
+                                Real parallel_sine);
+
+// Appends one kEdgeEdge contact for every (edge of A, edge of B), neither nearly_flat nor
+// parallel, whose segments' closest points p_a, p_b are within epsilon: n̂ from
+// edge_edge_normal, point_a = p_a, ψ = n̂·(p_b − p_a), distance = |p_b − p_a|.
+// Order: A's edges ascending, each against B's edges ascending.
+void edge_edge_contacts(const ConvexPolyhedron& shape_a, const WorldPolyhedron& world_a, int body_a,
+                        const ConvexPolyhedron& shape_b, const WorldPolyhedron& world_b, int body_b,
+                        Real epsilon, Real parallel_sine, std::vector<Contact>& out);
+
+}  // namespace exactsim

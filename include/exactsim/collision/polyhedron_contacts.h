@@ -1,0 +1,27 @@
+// 3D narrow phase for one body pair: vertex–face contacts both ways and edge–edge contacts
+// (spec peg.md §1.4, §3.5; §3.6.3 turns them into constraints).
+#pragma once
+
+#include <vector>
+
+#include "exactsim/collision/contact.h"
+#include "exactsim/geometry/polyhedron.h"
+
+namespace exactsim {
+
+struct PolyhedronContactOptions {
+  Real epsilon_vf = 0.1;  // vertex–face proximity ε_vf (m); the authors' 3D value (spec §3.5)
+  Real epsilon_ee = 0.1;  // edge–edge segment distance ε_ee (m); the authors' 3D value
+  Real parallel_sine = 1e-6;  // edges with |ê_a × ê_b| ≤ this are parallel: no ee contact
+};
+
+// Appends, in this order: vertices of A against faces of B (body_a first), vertices of B
+// against faces of A (body_b first), edges of A against edges of B (body_a first); see
+// vertex_face_contacts and edge_edge_contacts for the records. InputError for negative or
+// non-finite options, or a world polyhedron that does not match its shape.
+void polyhedron_contacts(const ConvexPolyhedron& shape_a, const WorldPolyhedron& world_a,
+                         int body_a, const ConvexPolyhedron& shape_b,
+                         const WorldPolyhedron& world_b, int body_b,
+                         const PolyhedronContactOptions& options, std::vector<Contact>& out);
+
+}  // namespace exactsim

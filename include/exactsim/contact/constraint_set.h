@@ -1,0 +1,37 @@
+// Constraint groups over one step's contacts (spec peg.md §3.4, §3.7): unilateral (U) contacts,
+// and intercontact (I) / cross-contact (X) constraints with one primary and k secondaries.
+#pragma once
+
+#include <vector>
+
+#include "exactsim/collision/contact.h"
+
+namespace exactsim {
+
+// I constraint j (spec §3.7 Eqs. 39–40): the primary carries the impulse p_Ij; the slacks c_js
+// let the bodies separate at any one of the secondaries instead. An X constraint realised the
+// paper's way carries no impulse (carries_impulse = false, "X-paper").
+struct IntercontactConstraint {
+  int primary = -1;         // contact index
+  int first_secondary = 0;  // into ConstraintSet::secondaries
+  int secondary_count = 0;  // k_j >= 1
+  bool carries_impulse = true;
+  bool is_cross = false;  // came from an X (cross-contact) constraint
+};
+
+struct ConstraintSet {
+  std::vector<Contact> contacts;                      // every potential contact of the step
+  std::vector<int> unilateral;                        // U: contact indices
+  std::vector<IntercontactConstraint> intercontacts;  // I and X
+  std::vector<int> secondaries;                       // contact indices, grouped per constraint
+
+  void clear() {
+    contacts.clear();
+    unilateral.clear();
+    intercontacts.clear();
+    secondaries.clear();
+  }
+  int cross_count() const;
+};
+
+}  // namespace exactsim

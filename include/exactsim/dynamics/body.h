@@ -1,0 +1,52 @@
+// Rigid bodies and their state: plain data owned by the World (spec peg.md §1.1).
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "exactsim/math/types.h"
+
+namespace exactsim {
+
+// Planar bodies: q = (x, y, θ), ν = (v_x, v_y, ω).
+// Spatial bodies: q = (x, y, z, w, qx, qy, qz) (unit quaternion, scalar first), ν = (v, ω) with ω
+// in the world frame. The body origin is the centre of mass.
+inline int config_size(int dimension) { return dimension == 2 ? 3 : 7; }
+inline int velocity_size(int dimension) { return dimension == 2 ? 3 : 6; }
+
+struct Body {
+  std::string name;
+  bool is_static = false;
+  int shape = -1;               // index into the World's polygons (2D) or polyhedra (3D)
+  Real mass = 0;                // kg (unused when static)
+  Real planar_inertia = 0;      // kg·m² about the origin, 2D
+  Mat3 inertia = Mat3::Zero();  // kg·m² about the origin in body axes, 3D
+  Real friction = std::numeric_limits<Real>::quiet_NaN();  // per-body μ; NaN = scene default
+  Real spawn_time = 0;  // s: joins at the first step whose start time is >= this
+};
+
+// Positions and velocities of every body, stacked in body order.
+struct State {
+  int dimension = 2;
+  Real time = 0;                      // s
+  VecX q;                             // (n_bodies × config_size)
+  VecX v;                             // (n_bodies × velocity_size)
+  std::vector<std::uint8_t> present;  // (n_bodies) 1 once spawned
+
+  int body_count() const { return static_cast<int>(present.size()); }
+  auto q_of(int i) { return q.segment(i * config_size(dimension), config_size(dimension)); }
+  auto q_of(int i) const { return q.segment(i * config_size(dimension), config_size(dimension)); }
+  auto v_of(int i) { return v.segment(i * velocity_size(dimension), velocity_size(dimension)); }
+  auto v_of(int i) const {
+    return v.segment(i * velocity_size(dimension), velocity_size(dimension));
+  }
+};
+
+// Body position in world coordinates (2D: z = 0).
+Vec3 body_position(const State& s, int i);
+// Body orientation (2D: rotation about z by θ).
+Quat body_orientation(const State& s, int i);
+
+}  // namespace exactsim

@@ -1,0 +1,19 @@
+// The kinematic update of the semi-implicit Euler step (spec peg.md §1.6).
+#pragma once
+
+#include "exactsim/dynamics/body.h"
+
+namespace exactsim {
+
+enum class RotationUpdate {
+  kExponential,  // exact exponential map for constant ω, then renormalise (default)
+  kLinear,       // the paper's Eq. 10, q + (h/2)[0, ω] ⊗ q, then renormalise
+};
+
+// q_i ← q_i + h Γ(q_i) ν_i with the body's (already updated) velocity.
+void integrate_position(State& s, int i, Real h, RotationUpdate rotation);
+
+// ν_i ← ν_i + h M_i⁻¹ F_i: the velocity of a body without contacts.
+void integrate_free_velocity(const Body& body, State& s, int i, Real h, const Vec3& gravity);
+
+}  // namespace exactsim

@@ -1,0 +1,39 @@
+// Scene files for the event-driven PLUS simulation (contact.model "plus"): the core of
+// ../shared/spec/scene-format.md with the sphere, welded-spheres and half-space shapes and the
+// PLUS contact fields of docs/plus.md "Scene files". Errors name the file, the JSON path of the
+// field and the reason (`bodies[1].shape.spheres[0].radius: must be > 0, got -1`).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "exactsim/events/event_simulation.h"
+#include "exactsim/events/world.h"
+
+namespace exactsim {
+
+struct EventScene {
+  std::string name;                     // "name" or the file's stem
+  EventWorld world;                     // dynamic bodies (in file order), spheres, half-spaces
+  std::vector<std::string> body_names;  // per world body (static half-spaces are not bodies)
+  EventOptions options;                 // max_step = time.step; contact.events; contact.plus
+  Real duration = 0.0;                  // s, time.duration
+  Real output_interval = 0.0;           // s, trajectory sampling period (time.output_interval)
+};
+
+// Reads and validates a scene file; throws InputError("FILE: JSON.PATH: reason").
+EventScene read_event_scene_file(const std::string& path);
+
+// Parses an already-loaded document; `origin` names it in messages.
+EventScene parse_event_scene(const nlohmann::json& doc, const std::string& origin);
+
+// True when the document asks for the event-driven PLUS simulation (contact.model == "plus"),
+// so a caller can choose between this reader and parse_scene (io/scene_json.h).
+bool is_event_scene(const nlohmann::json& doc);
+
+// A simulation at t = 0 ready for advance() (events/event_simulation.h).
+EventSimulation event_simulation(const EventScene& scene);
+
+}  // namespace exactsim

@@ -1,0 +1,20 @@
+// Vertices of OBJ and STL (ASCII or binary) files, for convex `mesh` shapes.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "exactsim/geometry/polyhedron.h"
+
+namespace exactsim {
+
+// The distinct vertices of the file (OBJ `v` lines; STL facet vertices). InputError naming the
+// file and the line/reason on malformed input, non-finite numbers or more than max_vertices.
+std::vector<Vec3> read_mesh_vertices(const std::string& path, int max_vertices);
+
+// InputError unless every vertex lies on the hull within 1e-9 relative tolerance: the mesh must
+// be convex, since the shape used is its hull.
+void check_mesh_is_convex(const std::vector<Vec3>& vertices, const ConvexPolyhedron& hull,
+                          const std::string& path);
+
+}  // namespace exactsim

@@ -1,0 +1,67 @@
+// Running a scene to the end: the step loop, incremental output and the run summary.
+#pragma once
+
+#include <cstdio>
+#include <fstream>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "exactsim/stepping/step.h"
+
+namespace exactsim {
+
+struct RunOptions {
+  std::string out_dir;       // empty: write nothing
+  int trajectory_every = 1;  // write the trajectory every N steps (and the last step)
+  bool progress = true;      // a progress line on stderr every ~2 s of wall time
+};
+
+struct RunSummary {
+  std::string scene;
+  std::string model;
+  int dimension = 2;
+  Real step = 0;
+  long steps_planned = 0, steps_done = 0;
+  long solver_calls = 0, solver_failures = 0, fallback_solves = 0;
+  long max_pivots = 0;
+  Real max_complementarity = 0;
+  double wall_seconds = 0, solver_seconds = 0;
+  Real max_overlap = 0, median_overlap = 0;  // over the steps (m² or m³)
+  Real mean_contacts = 0;
+  int max_contacts = 0;
+  Real kinetic_energy = 0, potential_energy = 0;  // at the end
+  bool failed = false;                            // ended on a solver failure (not continued)
+  std::string failure;                            // why
+};
+
+nlohmann::json summary_to_json(const RunSummary& s);
+nlohmann::json report_to_json(const StepReport& r);
+
+// Writes DIR/trajectory.csv, DIR/steps.jsonl (one StepReport per line) and DIR/summary.json,
+// each flushed as it goes so that a killed run keeps what it finished.
+class RunRecorder {
+ public:
+  RunRecorder(const std::string& out_dir, const Scene& scene, int trajectory_every);
+  void record(const State& state, const StepReport& report, bool last);
+  void finish(const RunSummary& summary);
+
+ private:
+  std::string dir_;
+  int dimension_;
+  int every_;
+  std::vector<std::string> names_;
+  std::ofstream trajectory_, steps_;
+};
+
+// Runs scene.step_count() steps from scene.initial. Stops after a failed solve unless
+// world.stepping.continue_on_solver_failure. `on_step` (optional) sees every report.
+RunSummary run_scene(const Scene& scene, const RunOptions& options,
+                     const std::function<void(const State&, const StepReport&)>& on_step = {});
+
+// Median of a sample (copied).
+Real median(std::vector<Real> values);
+
+}  // namespace exactsim

@@ -1,0 +1,25 @@
+// Scene files (JSON, version 1): ../shared/spec/scene-format.md plus the additions in
+// docs/scene-format.md. Errors name the file, the JSON path of the field and the reason.
+#pragma once
+
+#include <string>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "exactsim/stepping/world.h"
+
+namespace exactsim {
+
+// Reads and validates a scene file; throws InputError("FILE: bodies[3].shape.hull: ...").
+Scene read_scene_file(const std::string& path);
+
+// Parses an already-loaded document; `origin` names it in messages and resolves relative paths
+// (mesh files) against its folder.
+Scene parse_scene(const nlohmann::json& doc, const std::string& origin);
+
+// Writes a scene so that read_scene_file reproduces it bit for bit (shapes as explicit vertex
+// lists, mass and inertia explicit).
+nlohmann::json scene_to_json(const Scene& scene);
+void write_scene_file(const Scene& scene, const std::string& path);
+
+}  // namespace exactsim

@@ -1,0 +1,73 @@
+// Parameter sweeps: a parallel, incremental, resumable executor of independent runs, and the
+// summary statistics of the papers' error plots (spec peg.md §5.1, §5.3).
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "exactsim/math/types.h"
+
+namespace exactsim {
+
+// One independent run of a sweep. Its result goes to <dir>/<name>.json as
+// {"params": params, "result": run(), "complete": true}; a file whose params differ from the
+// job's (e.g. an earlier sweep with another duration) does not count as done.
+struct SweepJob {
+  std::string name;  // file stem, unique within the sweep
+  nlohmann::json params;
+  std::function<nlohmann::json()> run;  // must not touch shared mutable state
+};
+
+struct SweepOptions {
+  std::string dir;  // created if missing
+  int jobs = 0;     // worker threads; 0 = std::thread::hardware_concurrency()
+};
+
+// What the executor tells the caller after each job (called under a lock, one at a time).
+struct SweepProgress {
+  int done = 0, total = 0;  // jobs finished so far (including skipped), all jobs
+  const SweepJob* job = nullptr;
+  const nlohmann::json* result = nullptr;  // the job's result (null when it threw)
+  bool skipped = false;                    // its file already existed and was complete
+  double wall_seconds = 0;                 // this run's wall time (0 when skipped)
+  std::string error;                       // the exception message when it threw
+};
+
+struct SweepOutcome {
+  int ran = 0, skipped = 0, failed = 0;
+  std::vector<std::string> errors;  // "<name>: <message>" for every job that threw
+};
+
+std::string sweep_file(const std::string& dir, const std::string& name);
+
+// The result stored for `job` in `dir`, or nullopt when the file is missing, unreadable,
+// incomplete or was written for other params.
+std::optional<nlohmann::json> read_sweep_result(const std::string& dir, const SweepJob& job);
+
+// Runs every job without a complete file, `options.jobs` at a time. Each result is written to a
+// temporary name and renamed into place as soon as it finishes, so an interrupted sweep resumes
+// where it stopped. A job that throws writes nothing and is reported; the others go on.
+SweepOutcome run_sweep(const std::vector<SweepJob>& jobs, const SweepOptions& options,
+                       const std::function<void(const SweepProgress&)>& on_done = {});
+
+// Median and first/third quartiles of a sample.
+struct Quartiles {
+  Real q1 = 0, median = 0, q3 = 0;
+};
+
+// The authors' definition (spec §5.1, paper Fig. 21): q1 = median of the values strictly below
+// the median, q3 = median of the values strictly above it (each = the median when none is).
+Quartiles quartiles_median_of_halves(std::vector<Real> values);
+
+// True quartiles: linear interpolation between order statistics at p·(n − 1) (Hyndman–Fan
+// type 7, numpy's default).
+Quartiles quartiles_interpolated(std::vector<Real> values);
+
+// The p-quantile (0 ≤ p ≤ 1) by the same rule as quartiles_interpolated.
+Real quantile(std::vector<Real> values, Real p);
+
+}  // namespace exactsim

@@ -1,0 +1,36 @@
+// A block-diagonal matrix: the mass matrix M of the active bodies (one 3×3 planar or 6×6 spatial
+// SPD block per body, spec peg.md §1.1) and its inverse W = M⁻¹ (spec §2.1, §3.8).
+#pragma once
+
+#include <vector>
+
+#include "exactsim/math/types.h"
+
+namespace exactsim {
+
+struct BlockDiagonal {
+  std::vector<int> offsets;  // offsets[k] = first row/column of block k (contiguous, ascending)
+  std::vector<MatX> blocks;  // square blocks, any size >= 1 (3 planar, 6 spatial)
+
+  // Appends a block after the last one (sets its offset).
+  void add_block(const MatX& block);
+  // Total number of rows (= columns).
+  int size() const;
+  // y = B x (y is resized to size()).
+  void apply(const VecX& x, VecX& y) const;
+  // Y = B X for a matrix with size() rows (Y is resized).
+  void apply(const MatX& x, MatX& y) const;
+  // The dense matrix (for tests and small problems).
+  MatX dense() const;
+};
+
+// Throws InputError unless offsets match the block sizes and blocks are square, finite and
+// symmetric. `who` names the caller in the message. (Definiteness is checked by invert_spd.)
+void validate_block_diagonal(const BlockDiagonal& m, const char* who);
+
+// w = m⁻¹ block by block through an in-place Cholesky factorisation (no heap allocation when w
+// already has m's layout; the result is exactly symmetric). Throws InputError when m is invalid
+// or a block is not positive definite.
+void invert_spd(const BlockDiagonal& m, BlockDiagonal& w);
+
+}  // namespace exactsim

@@ -1,0 +1,65 @@
+// The mixed LCP of one time step with free velocities (spec peg.md §2.1, §2.2, §3.7):
+//
+//   M ν = G z + c                              (n_v equations; M block-diagonal SPD)
+//   w   = Hᵀ ν + D z + r,   0 <= z ⊥ w >= 0     (m complementarity pairs)
+//
+// G (n_v × m): impulse-carrying columns (zero columns for unknowns carrying no impulse, e.g. σ,
+//   PEG slacks c_I, X-paper multipliers);
+// H (n_v × m): velocity Jacobians of the rows (= G in the standard model; PEG's I rows differ);
+// D (m × m): the coupling block (0 frictionless; E, U, −Eᵀ for friction; PEG's E_I1, E_I2).
+// For the standard model c = M ν^ℓ + h λ_ext and r = ψ/h on normal rows (spec §2.1).
+//
+// solve_mlcp eliminates ν by the Schur complement with W = M⁻¹ (spec §3.8):
+//   N = Hᵀ W G + D,  b = Hᵀ W c + r,  solve LCP(N, b),  ν = W (G z + c),
+// then certifies z, w and ν on the unreduced equations.
+#pragma once
+
+#include "exactsim/solvers/block_diagonal.h"
+#include "exactsim/solvers/lcp.h"
+
+namespace exactsim {
+
+struct Mlcp {
+  BlockDiagonal M;  // n_v × n_v, SPD blocks
+  MatX G, H, D;     // n_v × m, n_v × m, m × m
+  VecX c, r;        // n_v, m
+};
+
+struct MlcpSolution {
+  VecX nu, z, w;  // ν (n_v), z (m), w = Hᵀν + D z + r (m, unreduced)
+  // Certificate of the unreduced problem: min_z, min_w, complementarity from the w above;
+  // newton_euler_residual = ‖M ν − G z − c‖∞; tolerance from the reduced b.
+  SolveCertificate certificate;
+};
+
+// Buffers reused across steps (no heap allocation after warm-up for an unchanged layout).
+struct MlcpScratch {
+  BlockDiagonal W;  // M⁻¹
+  MatX WG;          // W G (n_v × m)
+  VecX Wc;          // W c
+  Lcp reduced;      // N, b
+  LcpScratch lcp;   // solver buffers
+  LcpSolution reduced_solution;
+  VecX momentum;  // M ν − G z − c (the residual)
+  VecX impulse;   // G z
+};
+
+// Forms N = Hᵀ W G + D and b = Hᵀ W c + r in scratch.reduced (and W, WG, Wc). Validates.
+void reduce_mlcp(const Mlcp& mlcp, MlcpScratch& scratch);
+
+// Reduce, solve the reduced LCP with solve_lcp (the full stack), recover ν, certify.
+MlcpSolution solve_mlcp(const Mlcp& mlcp, const SolverOptions& options = {},
+                        MlcpScratch* scratch = nullptr);
+void solve_mlcp(const Mlcp& mlcp, const SolverOptions& options, MlcpScratch& scratch,
+                MlcpSolution& out);
+
+// Certificate of (ν, z) on the unreduced equations, with LCP tolerance tol (units of w) and
+// Newton–Euler tolerance options.tolerance · max(1, ‖c‖∞, ‖G z‖∞). Writes w.
+SolveCertificate verify_mlcp(const Mlcp& mlcp, const VecX& nu, const VecX& z, Real tol,
+                             const SolverOptions& options, VecX& w);
+
+// Throws InputError unless all dimensions agree and entries are finite (definiteness of M is
+// checked when it is inverted).
+void validate_mlcp(const Mlcp& mlcp, const char* who);
+
+}  // namespace exactsim

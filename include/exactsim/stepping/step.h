@@ -1,0 +1,79 @@
+// One Stewart–Trinkle time step and its report (spec peg.md §0; design.md "One time step").
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "exactsim/collision/sweep_and_prune.h"
+#include "exactsim/contact/constraint_set.h"
+#include "exactsim/geometry/polygon.h"
+#include "exactsim/geometry/polyhedron.h"
+#include "exactsim/solvers/mlcp.h"
+#include "exactsim/stepping/stewart_trinkle.h"
+#include "exactsim/stepping/world.h"
+
+namespace exactsim {
+
+enum class StepStatus {
+  kOk,
+  kSolverFailed,  // the MLCP solve did not verify; see report.solver
+};
+
+struct StepTimings {  // wall seconds per stage
+  double detect = 0, constraints = 0, assemble = 0, solve = 0, integrate = 0, metrics = 0;
+  double total() const { return detect + constraints + assemble + solve + integrate + metrics; }
+};
+
+struct StepReport {
+  long step = 0;  // 0-based index of the step just taken
+  Real time = 0;  // s, at the end of the step
+  StepStatus status = StepStatus::kOk;
+  int bodies_present = 0;
+  int spawned = 0;  // bodies that joined at the start of this step
+  int potential_contacts = 0;
+  int unilateral = 0, intercontact = 0, cross = 0;  // constraint counts (U, I incl. X, X)
+  int active_bodies = 0;
+  int lcp_size = 0;  // unknowns of the reduced LCP
+  bool solver_called = false;
+  SolveCertificate solver;  // meaningful when solver_called
+  Real regularisation = 0;  // δ of N + δI when a failed step was recovered (continue_on_failure)
+  Real overlap = 0;         // total exact overlap area (m²) / volume (m³) after the step
+  Real kinetic_energy = 0, potential_energy = 0;  // J, after the step
+  StepTimings seconds;
+};
+
+// Per-step scratch, reused between steps (design.md: no reallocation in the steady state).
+struct Workspace {
+  std::vector<WorldPolygon> polygons, predicted_polygons;  // (n_bodies) 2D
+  std::vector<WorldPolyhedron> polyhedra;                  // (n_bodies) 3D
+  std::vector<Aabb2> boxes2;
+  std::vector<Aabb3> boxes3;
+  std::vector<Real> motion;  // (n_bodies) per-step displacement bound, 3D
+  std::vector<Pose3> poses3;
+  std::vector<const ConvexPolyhedron*> shapes3;
+  std::vector<std::uint8_t> is_static;
+  std::vector<BodyPair> pairs;
+  BroadPhaseScratch broad_phase;
+  ConstraintSet constraints;
+  MlcpLayout layout;
+  Mlcp mlcp;
+  MlcpScratch solver;
+  MlcpSolution solution;
+  IntersectionScratch intersection;
+};
+
+// The contact distance ε for step size h (spec §3.5 default max(h/2, 0.8 mm) unless set).
+Real contact_epsilon(const ContactOptions& options, Real h);
+
+// Advances `state` by h: spawn → detect → constraints → assemble → solve + verify → velocities →
+// positions → report. On a failed solve the state is still advanced with the solver's best
+// iterate; the caller decides (StepOptions::continue_on_solver_failure) whether to go on.
+StepReport step(const World& world, State& state, Workspace& ws, Real h, long step_index);
+
+// Places every present body's shape in the world (and the 2D predicted configuration).
+void place_bodies(const World& world, const State& state, Real h, Workspace& ws);
+
+// Exact total overlap of the current configuration (the paper's metric).
+Real measure_overlap(const World& world, const State& state, Workspace& ws);
+
+}  // namespace exactsim

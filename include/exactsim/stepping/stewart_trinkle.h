@@ -1,0 +1,42 @@
+// Assembly of the Stewart–Trinkle time-stepping MLCP from a constraint set (spec peg.md §2.1,
+// §2.2 friction, §3.7 PEG blocks), in the solver's form
+//   M ν = G z + c,   w = Hᵀ ν + D z + r,   0 <= z ⊥ w >= 0.
+#pragma once
+
+#include <vector>
+
+#include "exactsim/contact/constraint_set.h"
+#include "exactsim/solvers/mlcp.h"
+#include "exactsim/stepping/world.h"
+
+namespace exactsim {
+
+// Where each unknown of z lives: z = (p_U | p_I | c_I | β | σ).
+struct MlcpLayout {
+  std::vector<int> active_bodies;  // dynamic bodies in at least one constraint, ascending
+  std::vector<int> block_of_body;  // (n_bodies) block index of a body in ν, −1 if not active
+  int n_unilateral = 0, n_intercontact = 0, n_slack = 0;
+  int n_friction_contacts = 0, friction_directions = 0;
+  std::vector<int> friction_contact;  // (n_friction_contacts) contact index of each cone
+  std::vector<int> friction_impulse;  // (n_friction_contacts) z index of the cone's normal impulse
+  std::vector<Real> friction_mu;      // (n_friction_contacts)
+  int p_begin() const { return 0; }
+  int pi_begin() const { return n_unilateral; }
+  int slack_begin() const { return pi_begin() + n_intercontact; }
+  int beta_begin() const { return slack_begin() + n_slack; }
+  int sigma_begin() const { return beta_begin() + n_friction_contacts * friction_directions; }
+  int size() const { return sigma_begin() + n_friction_contacts; }
+};
+
+// Pair friction: √(μ_A μ_B) of the bodies' coefficients (the scene default where a body has none).
+Real pair_friction(const World& world, int a, int b);
+
+// Unit directions d_1..d_k that positively span the tangent plane of n̂ (spec §2.2): ±t̂ in 2D,
+// k equally spaced directions in 3D with t̂ built from the world axis least aligned with n̂.
+void friction_directions(const Vec3& normal, int dimension, int k, std::vector<Vec3>& out);
+
+// Builds the MLCP of one step of size h. `layout` and `mlcp` are overwritten (storage reused).
+void assemble_stewart_trinkle(const World& world, const State& state, const ConstraintSet& set,
+                              Real h, MlcpLayout& layout, Mlcp& mlcp);
+
+}  // namespace exactsim

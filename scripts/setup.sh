@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Installs the Debian packages exactsim needs to build, test, benchmark and plot.
+# Idempotent and quiet when everything is present; names the package that failed.
+set -euo pipefail
+
+packages=(
+  g++ cmake make pkg-config
+  libeigen3-dev libqhull-dev nlohmann-json3-dev libcli11-dev
+  libgtest-dev libgmock-dev libbenchmark-dev
+  python3 python3-numpy python3-matplotlib
+  clang-format
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+echo "setup: installing ${missing[*]}"
+SUDO=""
+[ "$(id -u)" -ne 0 ] && SUDO="sudo"
+export DEBIAN_FRONTEND=noninteractive
+if ! $SUDO apt-get update -qq >/tmp/exactsim-apt-update.log 2>&1; then
+  echo "setup: apt-get update failed (see /tmp/exactsim-apt-update.log)" >&2
+  exit 1
+fi
+for p in "${missing[@]}"; do
+  if ! $SUDO apt-get install -y -qq --no-install-recommends "$p" >/tmp/exactsim-apt-"$p".log 2>&1; then
+    echo "setup: failed to install Debian package '$p' (log: /tmp/exactsim-apt-$p.log)" >&2
+    tail -5 /tmp/exactsim-apt-"$p".log >&2 || true
+    exit 1
+  fi
+done
+echo "setup: done"

@@ -1,0 +1,65 @@
+#include "exactsim/collision/edge_edge.h"
+
+#include <algorithm>
+
+#include "exactsim/collision/closest_points.h"
+
+namespace exactsim {
+
+EdgeEdgeNormal edge_edge_normal(const Vec3& e_a, const Vec3& t_a1, const Vec3& t_a2,
+                                const Vec3& e_b, const Vec3& t_b1, const Vec3& t_b2,
+                                Real parallel_sine) {
+  EdgeEdgeNormal out;
+  const Vec3 cross = e_a.cross(e_b);
+  const Real norm = cross.norm();
+  if (!(norm > parallel_sine * e_a.norm() * e_b.norm())) return out;  // parallel: APPL = −1
+  const Vec3 n = cross / norm;
+  const Real a1 = n.dot(t_a1), a2 = n.dot(t_a2), b1 = -n.dot(t_b1), b2 = -n.dot(t_b2);
+  const Real minus_n = std::min({a1, a2, b1, b2});     // classical test for n̂ = −n
+  const Real plus_n = std::min({-a1, -a2, -b1, -b2});  // classical test for n̂ = +n
+  out.parallel = false;
+  out.applicability = std::max(minus_n, plus_n);
+  out.normal = minus_n >= plus_n ? Vec3(-n) : n;
+  return out;
+}
+
+void edge_edge_contacts(const ConvexPolyhedron& shape_a, const WorldPolyhedron& world_a, int body_a,
+                        const ConvexPolyhedron& shape_b, const WorldPolyhedron& world_b, int body_b,
+                        Real epsilon, Real parallel_sine, std::vector<Contact>& out) {
+  const Aabb3 reach = world_b.aabb.inflated(epsilon);
+  const int na = shape_a.num_edges(), nb = shape_b.num_edges();
+  for (int i = 0; i < na; ++i) {
+    const PolyhedronEdge& ea = shape_a.edges[i];
+    if (ea.nearly_flat) continue;  // spec §1.3: face interior, no edge feature
+    const Vec3& a0 = world_a.vertices[ea.tail];
+    const Vec3& a1 = world_a.vertices[ea.head];
+    if (!reach.overlaps(Aabb3{a0.cwiseMin(a1), a0.cwiseMax(a1)})) continue;
+    const Aabb3 a_reach = Aabb3{a0.cwiseMin(a1), a0.cwiseMax(a1)}.inflated(epsilon);
+    for (int j = 0; j < nb; ++j) {
+      const PolyhedronEdge& eb = shape_b.edges[j];
+      if (eb.nearly_flat) continue;
+      const Vec3& b0 = world_b.vertices[eb.tail];
+      const Vec3& b1 = world_b.vertices[eb.head];
+      if (!a_reach.overlaps(Aabb3{b0.cwiseMin(b1), b0.cwiseMax(b1)})) continue;
+      const SegmentClosestPoints cp = closest_points_segments(a0, a1, b0, b1);
+      if (cp.distance > epsilon) continue;  // spec §3.5 FEAS_ee
+      const EdgeEdgeNormal n =
+          edge_edge_normal(a1 - a0, world_a.edge_t1[i], world_a.edge_t2[i], b1 - b0,
+                           world_b.edge_t1[j], world_b.edge_t2[j], parallel_sine);
+      if (n.parallel) continue;  // spec §6.1 item 4: never a contact from a zero normal
+      Contact c;
+      c.body_a = body_a;
+      c.body_b = body_b;
+      c.type = ContactType::kEdgeEdge;
+      c.feature_a = i;
+      c.feature_b = j;
+      c.point_a = cp.p_a;
+      c.normal = n.normal;
+      c.gap = n.normal.dot(cp.p_b - cp.p_a);  // spec §1.4
+      c.distance = cp.distance;
+      out.push_back(c);
+    }
+  }
+}
+
+}  // namespace exactsim

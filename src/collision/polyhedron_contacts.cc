@@ -1,0 +1,46 @@
+#include "exactsim/collision/polyhedron_contacts.h"
+
+#include <cmath>
+#include <string>
+
+#include "exactsim/collision/edge_edge.h"
+#include "exactsim/collision/vertex_face.h"
+#include "exactsim/math/error.h"
+
+namespace exactsim {
+namespace {
+
+void check_option(const char* name, Real value) {
+  if (!std::isfinite(value) || value < 0) {
+    throw InputError(std::string("polyhedron_contacts: ") + name +
+                     " must be finite and >= 0, got " + std::to_string(value));
+  }
+}
+
+void check_placement(const ConvexPolyhedron& shape, const WorldPolyhedron& world, int body) {
+  if (world.vertices.size() != shape.vertices.size() ||
+      world.face_normals.size() != shape.faces.size() ||
+      world.edge_t1.size() != shape.edges.size() || world.edge_t2.size() != shape.edges.size()) {
+    throw InputError("polyhedron_contacts: the world polyhedron of body " + std::to_string(body) +
+                     " was not placed from its shape (sizes differ)");
+  }
+}
+
+}  // namespace
+
+void polyhedron_contacts(const ConvexPolyhedron& shape_a, const WorldPolyhedron& world_a,
+                         int body_a, const ConvexPolyhedron& shape_b,
+                         const WorldPolyhedron& world_b, int body_b,
+                         const PolyhedronContactOptions& options, std::vector<Contact>& out) {
+  check_option("epsilon_vf", options.epsilon_vf);
+  check_option("epsilon_ee", options.epsilon_ee);
+  check_option("parallel_sine", options.parallel_sine);
+  check_placement(shape_a, world_a, body_a);
+  check_placement(shape_b, world_b, body_b);
+  vertex_face_contacts(shape_a, world_a, body_a, shape_b, world_b, body_b, options.epsilon_vf, out);
+  vertex_face_contacts(shape_b, world_b, body_b, shape_a, world_a, body_a, options.epsilon_vf, out);
+  edge_edge_contacts(shape_a, world_a, body_a, shape_b, world_b, body_b, options.epsilon_ee,
+                     options.parallel_sine, out);
+}
+
+}  // namespace exactsim

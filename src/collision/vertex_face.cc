@@ -1,0 +1,40 @@
+#include "exactsim/collision/vertex_face.h"
+
+#include <cmath>
+
+#include "exactsim/collision/closest_points.h"
+
+namespace exactsim {
+
+void vertex_face_contacts(const ConvexPolyhedron& shape_a, const WorldPolyhedron& world_a,
+                          int body_a, const ConvexPolyhedron& shape_b,
+                          const WorldPolyhedron& world_b, int body_b, Real epsilon,
+                          std::vector<Contact>& out) {
+  const Aabb3 reach = world_b.aabb.inflated(epsilon);
+  const int nv = shape_a.num_vertices(), nf = shape_b.num_faces();
+  for (int i = 0; i < nv; ++i) {
+    const Vec3& v = world_a.vertices[i];
+    if (!reach.overlaps(Aabb3{v, v})) continue;
+    for (int f = 0; f < nf; ++f) {
+      const Vec3& eta = world_b.face_normals[f];
+      const std::vector<int>& loop = shape_b.faces[f].vertices;
+      const Real gap = eta.dot(v - world_b.vertices[loop[0]]);  // spec §1.4: ψ to the plane
+      if (std::abs(gap) > epsilon) continue;                    // D ≥ |ψ|: cheap rejection
+      const Real distance = point_face_distance(v, world_b.vertices, loop, eta);
+      if (distance > epsilon) continue;
+      Contact c;
+      c.body_a = body_a;
+      c.body_b = body_b;
+      c.type = ContactType::kVertexFace;
+      c.feature_a = i;
+      c.feature_b = f;
+      c.point_a = v;
+      c.normal = -eta;  // spec §1.4: n̂ = −η̂_f
+      c.gap = gap;
+      c.distance = distance;
+      out.push_back(c);
+    }
+  }
+}
+
+}  // namespace exactsim

@@ -1,0 +1,226 @@
+// PEG constraint generation in 2D (spec peg.md §3.6.2, with §3.5 applicability and the §3.6.1
+// primary heuristic), as the authors' PEG_constraints_from_contacts + PEG2 ran it, without the
+// defects of spec §7 item 5 and with non-contiguous edge runs handled (§6.1 item 8).
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <set>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "exactsim/contact/peg.h"
+#include "exactsim/contact/peg_applicability.h"
+#include "exactsim/contact/peg_primary.h"
+#include "exactsim/math/error.h"
+
+namespace exactsim {
+namespace {
+
+// (vertex owner, vertex, edge owner, edge) of a vertex–edge contact, then its index: sorting by
+// it groups the contacts of one vertex against one body, edges ascending (spec §3.6.2 step 2).
+struct FeatureKey {
+  int vertex_body, vertex, edge_body, edge, index;
+  auto tie() const { return std::tie(vertex_body, vertex, edge_body, edge, index); }
+  bool operator<(const FeatureKey& o) const { return tie() < o.tie(); }
+  bool same_group(const FeatureKey& o) const {
+    return vertex_body == o.vertex_body && vertex == o.vertex && edge_body == o.edge_body;
+  }
+};
+
+// The four contacts of a vertex–vertex configuration (spec §3.3): C1 = (v_a, e_in(v_b)),
+// C2 = (v_a, e_out(v_b)), C3 = (v_b, e_in(v_a)), C4 = (v_b, e_out(v_a)).
+using VertexVertex = std::array<int, 4>;
+
+class Generator {
+ public:
+  Generator(std::span<const WorldPolygon> polygons, std::span<const std::uint8_t> is_static,
+            const PegOptions& options, ConstraintSet& set)
+      : polygons_(polygons), is_static_(is_static), options_(options), set_(set) {
+    vertex_edge_applicability(polygons, set.contacts, appl_);
+    keys_.reserve(set.contacts.size());
+    for (int i = 0; i < static_cast<int>(set.contacts.size()); ++i) {
+      const Contact& c = set.contacts[i];
+      keys_.push_back({c.body_a, c.feature_a, c.body_b, c.feature_b, i});
+    }
+    std::sort(keys_.begin(), keys_.end());
+  }
+
+  void run() {
+    std::vector<int> edges;  // contact indices of one group, edges ascending, duplicates dropped
+    for (std::size_t g = 0; g < keys_.size();) {
+      std::size_t end = g;
+      edges.clear();
+      for (; end < keys_.size() && keys_[end].same_group(keys_[g]); ++end)
+        if (end == g || keys_[end].edge != keys_[end - 1].edge) edges.push_back(keys_[end].index);
+      if (!both_static(keys_[g])) add_group(edges);
+      g = end;
+    }
+    emit();
+  }
+
+ private:
+  bool applicable(int c) const { return appl_[c] > options_.epsilon_theta; }
+  bool both_static(const FeatureKey& k) const {
+    return !is_static_.empty() && is_static_[k.vertex_body] && is_static_[k.edge_body];
+  }
+
+  int find(int vertex_body, int vertex, int edge_body, int edge) const {
+    const FeatureKey probe{vertex_body, vertex, edge_body, edge, -1};
+    const auto it = std::lower_bound(keys_.begin(), keys_.end(), probe);
+    if (it == keys_.end() || !it->same_group(probe) || it->edge != edge) return -1;
+    return it->index;
+  }
+
+  // One vertex against the edges of one body: split into runs of cyclically consecutive edges
+  // (spec §6.1 item 8: each contiguous run on its own), then classify each run.
+  void add_group(const std::vector<int>& group) {
+    const Contact& first = set_.contacts[group.front()];
+    const int n_edges = static_cast<int>(polygons_[first.body_b].vertices.size());
+    runs_.clear();
+    for (std::size_t i = 0; i < group.size(); ++i) {
+      const bool continues =
+          i > 0 && set_.contacts[group[i]].feature_b == set_.contacts[group[i - 1]].feature_b + 1;
+      if (!continues) runs_.emplace_back();
+      runs_.back().push_back(group[i]);
+    }
+    // The run ending at edge n−1 continues with the run starting at edge 0 (one index wrap).
+    if (runs_.size() > 1 && set_.contacts[runs_.front().front()].feature_b == 0 &&
+        set_.contacts[runs_.back().back()].feature_b == n_edges - 1) {
+      runs_.back().insert(runs_.back().end(), runs_.front().begin(), runs_.front().end());
+      runs_.erase(runs_.begin());
+    }
+    for (const std::vector<int>& run : runs_) add_run(run);
+  }
+
+  // Spec §3.6.2 steps 3–4 for one contiguous run of edges of B around vertex v_a of A.
+  void add_run(const std::vector<int>& run) {
+    if (run.size() == 1) {  // vertex–edge case
+      if (applicable(run[0])) unilateral_.push_back(run[0]);
+      return;
+    }
+    // Trim so that at most one inapplicable contact remains at each end, keeping ≥ 2.
+    std::size_t lo = 0, hi = run.size() - 1;
+    while (hi - lo + 1 > 2 && !applicable(run[lo]) && !applicable(run[lo + 1])) ++lo;
+    while (hi - lo + 1 > 2 && !applicable(run[hi]) && !applicable(run[hi - 1])) --hi;
+    for (std::size_t k = lo; k < hi; ++k) {
+      const int c1 = run[k], c2 = run[k + 1];
+      const Contact& a_side = set_.contacts[c1];
+      const int body_a = a_side.body_a, v_a = a_side.feature_a, body_b = a_side.body_b;
+      const int v_b = set_.contacts[c2].feature_b;  // e_in(v_b) = run[k] ends where run[k+1] starts
+      const int n_a = static_cast<int>(polygons_[body_a].vertices.size());
+      const int c3 = find(body_b, v_b, body_a, v_a == 0 ? n_a - 1 : v_a - 1);
+      const int c4 = find(body_b, v_b, body_a, v_a);
+      if (c3 < 0 || c4 < 0) {
+        // The distance tests are not symmetric: fall back to U's (spec §3.6.2 step 4).
+        unilateral_.push_back(appl_[c2] > appl_[c1] ? c2 : c1);
+        if (c3 >= 0)
+          unilateral_.push_back(c3);
+        else if (c4 >= 0)
+          unilateral_.push_back(c4);
+        continue;
+      }
+      // Once per unordered vertex pair: it is met again from v_b's group with roles swapped.
+      std::array<int, 4> pair = {body_a, v_a, body_b, v_b};
+      if (body_b < body_a) pair = {body_b, v_b, body_a, v_a};
+      if (!seen_.insert(pair).second) continue;
+      vertex_vertex_.push_back({c1, c2, c3, c4});
+    }
+  }
+
+  // Appends a k = 1 constraint (first, other) after the §3.6.1 swap.
+  void add_intercontact(int first, int other, bool cross) {
+    if (swap_primary_2d(set_.contacts[first], set_.contacts[other], options_.primary_tolerance))
+      std::swap(first, other);
+    IntercontactConstraint ic;
+    ic.primary = first;
+    ic.first_secondary = static_cast<int>(set_.secondaries.size());
+    ic.secondary_count = 1;
+    ic.is_cross = cross;
+    ic.carries_impulse = !cross || options_.cross == CrossRealisation::kImpulseCarrying;
+    set_.intercontacts.push_back(ic);
+    set_.secondaries.push_back(other);
+  }
+
+  // I(Cι, Cκ) over one vertex's two contacts: the first applicable one leads (spec §3.6.1);
+  // false if neither is applicable (Cι empty: the I is dropped, spec §3.6.2 step 5).
+  bool iota_order(int c_in, int c_out, int& first, int& other) const {
+    if (applicable(c_in))
+      first = c_in, other = c_out;
+    else if (applicable(c_out))
+      first = c_out, other = c_in;
+    else
+      return false;
+    return true;
+  }
+
+  void add_cross(int ca, int cb) {
+    if (options_.cross == CrossRealisation::kImpulseCarrying &&
+        !(appl_[ca] > options_.cross_keep_threshold && appl_[cb] > options_.cross_keep_threshold))
+      return;  // X-code drops X's on poorly applicable contacts (spec §3.4)
+    if (options_.canonical_cross_order && set_.contacts[cb].gap > set_.contacts[ca].gap)
+      std::swap(ca, cb);
+    add_intercontact(ca, cb, true);
+  }
+
+  void emit() {
+    for (const VertexVertex& vv : vertex_vertex_) {
+      int f1 = -1, o1 = -1, f2 = -1, o2 = -1;
+      const bool i1 = iota_order(vv[0], vv[1], f1, o1);
+      const bool i2 = iota_order(vv[2], vv[3], f2, o2);
+      if (i1) add_intercontact(f1, o1, false);
+      if (i2) add_intercontact(f2, o2, false);
+      if (!i1 || !i2) continue;  // an X needs both I's (spec §3.6.2 step 5)
+      add_cross(vv[0], vv[3]);   // X(C1, C4), spec §3.3 Eq. 16
+      add_cross(vv[1], vv[2]);   // X(C2, C3)
+    }
+    // U's: sorted, unique, none inside an I (spec §3.6.2 step 5, §6.1 item 13).
+    std::vector<std::uint8_t> in_intercontact(set_.contacts.size(), 0);
+    for (const IntercontactConstraint& ic : set_.intercontacts) in_intercontact[ic.primary] = 1;
+    for (int s : set_.secondaries) in_intercontact[s] = 1;
+    std::sort(unilateral_.begin(), unilateral_.end());
+    unilateral_.erase(std::unique(unilateral_.begin(), unilateral_.end()), unilateral_.end());
+    for (int c : unilateral_)
+      if (!in_intercontact[c]) set_.unilateral.push_back(c);
+  }
+
+  std::span<const WorldPolygon> polygons_;
+  std::span<const std::uint8_t> is_static_;
+  const PegOptions& options_;
+  ConstraintSet& set_;
+  std::vector<Real> appl_;
+  std::vector<FeatureKey> keys_;
+  std::vector<std::vector<int>> runs_;
+  std::vector<int> unilateral_;
+  std::vector<VertexVertex> vertex_vertex_;
+  std::set<std::array<int, 4>> seen_;
+};
+
+void check_options(const PegOptions& o) {
+  if (!std::isfinite(o.epsilon_theta) || !std::isfinite(o.cross_keep_threshold) ||
+      !std::isfinite(o.primary_tolerance) || o.primary_tolerance < 0) {
+    throw InputError(
+        "PEG options: epsilon_theta and cross_keep_threshold must be finite and "
+        "primary_tolerance finite and >= 0");
+  }
+  if (o.general_form)
+    throw InputError("PEG options: the general |C_iota| = 2 form (Eqs. 20-23) is not implemented");
+}
+
+}  // namespace
+
+void build_peg_constraints_2d(std::span<const WorldPolygon> polygons,
+                              std::span<const std::uint8_t> is_static, const PegOptions& options,
+                              ConstraintSet& set) {
+  check_options(options);
+  if (!is_static.empty() && is_static.size() != polygons.size())
+    throw InputError("build_peg_constraints_2d: is_static has " + std::to_string(is_static.size()) +
+                     " entries for " + std::to_string(polygons.size()) + " polygons");
+  set.unilateral.clear();
+  set.intercontacts.clear();
+  set.secondaries.clear();
+  if (set.contacts.empty()) return;
+  Generator(polygons, is_static, options, set).run();
+}
+
+}  // namespace exactsim

@@ -1,0 +1,28 @@
+#include "exactsim/dynamics/integrate.h"
+
+#include "exactsim/dynamics/mass_matrix.h"
+#include "exactsim/math/rotation.h"
+
+namespace exactsim {
+
+void integrate_position(State& s, int i, Real h, RotationUpdate rotation) {
+  auto q = s.q_of(i);
+  const auto v = s.v_of(i);
+  if (s.dimension == 2) {
+    q += h * v;
+    return;
+  }
+  q.head<3>() += h * v.head<3>();
+  const Quat q0(q[3], q[4], q[5], q[6]);
+  const Vec3 omega = v.tail<3>();
+  const Quat q1 = rotation == RotationUpdate::kExponential ? integrate_exponential(q0, omega, h)
+                                                           : integrate_linear(q0, omega, h);
+  q.tail<4>() << q1.w(), q1.x(), q1.y(), q1.z();
+}
+
+void integrate_free_velocity(const Body& body, State& s, int i, Real h, const Vec3& gravity) {
+  const BodyVector f = external_force(body, s, i, gravity);
+  s.v_of(i) += h * (inverse_mass_block(body, s, i) * f);
+}
+
+}  // namespace exactsim

@@ -1,0 +1,45 @@
+#include "exactsim/dynamics/mass_matrix.h"
+
+namespace exactsim {
+
+BodyMatrix mass_block(const Body& body, const State& s, int i) {
+  const int n = velocity_size(s.dimension);
+  BodyMatrix m = BodyMatrix::Zero(n, n);
+  if (s.dimension == 2) {
+    m.diagonal() << body.mass, body.mass, body.planar_inertia;
+  } else {
+    const Mat3 r = body_orientation(s, i).toRotationMatrix();
+    m.topLeftCorner(3, 3) = body.mass * Mat3::Identity();
+    m.bottomRightCorner(3, 3) = r * body.inertia * r.transpose();
+  }
+  return m;
+}
+
+BodyMatrix inverse_mass_block(const Body& body, const State& s, int i) {
+  const int n = velocity_size(s.dimension);
+  BodyMatrix w = BodyMatrix::Zero(n, n);
+  if (s.dimension == 2) {
+    w.diagonal() << 1.0 / body.mass, 1.0 / body.mass, 1.0 / body.planar_inertia;
+  } else {
+    const Mat3 r = body_orientation(s, i).toRotationMatrix();
+    w.topLeftCorner(3, 3) = (1.0 / body.mass) * Mat3::Identity();
+    w.bottomRightCorner(3, 3) = r * body.inertia.inverse() * r.transpose();
+  }
+  return w;
+}
+
+BodyVector external_force(const Body& body, const State& s, int i, const Vec3& gravity) {
+  const int n = velocity_size(s.dimension);
+  BodyVector f = BodyVector::Zero(n);
+  if (s.dimension == 2) {
+    f.head<2>() = body.mass * gravity.head<2>();
+  } else {
+    const Mat3 r = body_orientation(s, i).toRotationMatrix();
+    const Vec3 omega = s.v_of(i).tail<3>();
+    f.head<3>() = body.mass * gravity;
+    f.tail<3>() = -omega.cross(r * body.inertia * r.transpose() * omega);
+  }
+  return f;
+}
+
+}  // namespace exactsim

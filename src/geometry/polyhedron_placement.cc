@@ -1,0 +1,40 @@
+// Rigid placement of polyhedra: body-frame translation and recentring, and the world-frame
+// copy (vertices, face planes, edge vectors of spec peg.md §1.3) used by the contact layers.
+#include "exactsim/geometry/polyhedron.h"
+
+namespace exactsim {
+
+ConvexPolyhedron translated(const ConvexPolyhedron& polyhedron, const Vec3& offset) {
+  ConvexPolyhedron out = polyhedron;
+  for (Vec3& v : out.vertices) v += offset;
+  for (PolyhedronFace& f : out.faces) f.offset += f.normal.dot(offset);
+  return out;  // normals, t-vectors and O_e are translation invariant
+}
+
+ConvexPolyhedron recentred(const ConvexPolyhedron& polyhedron) {
+  return translated(polyhedron, -polyhedron_mass_properties(polyhedron, 1.0).centroid);
+}
+
+void place(const ConvexPolyhedron& shape, const Pose3& pose, WorldPolyhedron& out) {
+  const Mat3 R = pose.orientation.toRotationMatrix();
+  const size_t nv = shape.vertices.size(), nf = shape.faces.size(), ne = shape.edges.size();
+  out.vertices.resize(nv);
+  out.face_normals.resize(nf);
+  out.face_offsets.resize(nf);
+  out.edge_t1.resize(ne);
+  out.edge_t2.resize(ne);
+  out.edge_orientation.resize(ne);
+  for (size_t i = 0; i < nv; ++i) out.vertices[i] = R * shape.vertices[i] + pose.position;
+  for (size_t f = 0; f < nf; ++f) {
+    out.face_normals[f] = R * shape.faces[f].normal;
+    out.face_offsets[f] = shape.faces[f].offset + out.face_normals[f].dot(pose.position);
+  }
+  for (size_t e = 0; e < ne; ++e) {
+    out.edge_t1[e] = R * shape.edges[e].t1;
+    out.edge_t2[e] = R * shape.edges[e].t2;
+    out.edge_orientation[e] = R * shape.edges[e].orientation;
+  }
+  out.aabb = nv > 0 ? bounding_box(out.vertices) : Aabb3{};
+}
+
+}  // namespace exactsim

@@ -1,0 +1,253 @@
+#include "exactsim/impact/impact_problem_json.h"
+
+#include <cmath>
+#include <fstream>
+#include <set>
+
+#include "exactsim/impact/newton_restitution.h"
+#include "exactsim/impact/plus.h"
+#include "exactsim/math/error.h"
+
+namespace exactsim {
+namespace {
+
+using nlohmann::json;
+
+[[noreturn]] void fail(const std::string& path, const std::string& why) {
+  throw InputError(path + ": " + why);
+}
+
+void only_fields(const json& j, const std::string& path, const std::set<std::string>& allowed) {
+  if (!j.is_object()) fail(path.empty() ? "(top level)" : path, "must be an object");
+  for (auto it = j.begin(); it != j.end(); ++it)
+    if (!allowed.count(it.key()))
+      fail(path.empty() ? it.key() : path + "." + it.key(), "unknown field");
+}
+
+Real number(const json& j, const std::string& path) {
+  if (!j.is_number()) fail(path, "must be a number");
+  const Real x = j.get<Real>();
+  if (!std::isfinite(x)) fail(path, "must be finite");
+  return x;
+}
+
+int integer(const json& j, const std::string& path) {
+  if (!j.is_number_integer()) fail(path, "must be an integer");
+  return j.get<int>();
+}
+
+VecX vector(const json& j, const std::string& path) {
+  if (!j.is_array()) fail(path, "must be an array of numbers");
+  VecX v(j.size());
+  for (size_t i = 0; i < j.size(); ++i) v(i) = number(j[i], path + "[" + std::to_string(i) + "]");
+  return v;
+}
+
+json vec_json(const VecX& v) { return std::vector<Real>(v.data(), v.data() + v.size()); }
+
+ContactLaw contact_law(const json& j, const std::string& path) {
+  only_fields(j, path, {"friction", "restitution"});
+  ContactLaw law;
+  if (j.contains("friction")) law.friction = number(j["friction"], path + ".friction");
+  if (!j.contains("restitution")) fail(path + ".restitution", "missing");
+  const json& r = j["restitution"];
+  const std::string rp = path + ".restitution";
+  if (r.is_object() && r.contains("e")) {
+    only_fields(r, rp, {"e"});
+    law.restitution = RestitutionLaw::constant(number(r["e"], rp + ".e"));
+  } else {
+    only_fields(r, rp, {"e_min", "v_capture", "v_plastic"});
+    for (const char* f : {"e_min", "v_capture", "v_plastic"})
+      if (!r.contains(f)) fail(rp + "." + f, "missing (or give a constant COR as {\"e\": …})");
+    law.restitution.e_min = number(r["e_min"], rp + ".e_min");
+    law.restitution.v_capture = number(r["v_capture"], rp + ".v_capture");
+    law.restitution.v_plastic = number(r["v_plastic"], rp + ".v_plastic");
+    if (law.restitution.v_plastic <= 0.0)
+      fail(rp + ".v_plastic", "must be > 0 (a constant COR is written {\"e\": …})");
+  }
+  return law;
+}
+
+void read_options(const json& j, ImpactOptions& o, RestitutionModel& model) {
+  const std::string p = "options";
+  only_fields(j, p,
+              {"v_transition", "theta_max", "alpha_min", "v_observe", "max_rounds", "max_intervals",
+               "step_length", "induced_impacts", "restitution_model", "log"});
+  if (j.contains("v_transition")) o.v_transition = number(j["v_transition"], p + ".v_transition");
+  if (j.contains("theta_max")) o.theta_max = number(j["theta_max"], p + ".theta_max");
+  if (j.contains("alpha_min")) o.alpha_min = number(j["alpha_min"], p + ".alpha_min");
+  if (j.contains("v_observe")) o.v_observe = number(j["v_observe"], p + ".v_observe");
+  if (j.contains("max_rounds")) o.max_rounds = integer(j["max_rounds"], p + ".max_rounds");
+  if (j.contains("max_intervals"))
+    o.max_intervals = integer(j["max_intervals"], p + ".max_intervals");
+  auto choice = [&](const char* field, std::initializer_list<const char*> values) -> std::string {
+    const json& v = j[field];
+    const std::string path = p + "." + field;
+    if (!v.is_string()) fail(path, "must be a string");
+    const std::string s = v.get<std::string>();
+    std::string list;
+    for (const char* allowed : values) {
+      if (s == allowed) return s;
+      list += std::string(list.empty() ? "" : ", ") + "\"" + allowed + "\"";
+    }
+    fail(path, "must be one of " + list + ", got \"" + s + "\"");
+  };
+  if (j.contains("step_length"))
+    o.step_length = choice("step_length", {"closest_point", "whole_step"}) == "closest_point"
+                        ? StepLengthRule::kClosestPoint
+                        : StepLengthRule::kWholeStep;
+  if (j.contains("induced_impacts"))
+    o.induced_impacts = choice("induced_impacts", {"rounds", "simultaneous"}) == "rounds"
+                            ? InducedImpacts::kRounds
+                            : InducedImpacts::kSimultaneous;
+  if (j.contains("restitution_model"))
+    model = choice("restitution_model", {"poisson", "newton"}) == "poisson"
+                ? RestitutionModel::kPoisson
+                : RestitutionModel::kNewton;
+  if (j.contains("log")) {
+    if (!j["log"].is_boolean()) fail(p + ".log", "must be true or false");
+    o.record_log = j["log"].get<bool>();
+  }
+}
+
+}  // namespace
+
+ImpactProblemFile impact_problem_from_json(const json& j) {
+  only_fields(j, "",
+              {"format", "version", "contacts", "bilateral_rows", "delassus", "velocity", "options",
+               "comment"});
+  if (!j.contains("format") || j["format"] != "exactsim-impact")
+    fail("format", "must be \"exactsim-impact\"");
+  if (!j.contains("version") || j["version"] != 1) fail("version", "must be 1");
+  ImpactProblemFile file;
+  ImpactProblem& p = file.problem;
+  if (!j.contains("contacts") || !j["contacts"].is_array())
+    fail("contacts", "missing or not an array");
+  for (size_t k = 0; k < j["contacts"].size(); ++k)
+    p.contacts.push_back(contact_law(j["contacts"][k], "contacts[" + std::to_string(k) + "]"));
+  if (j.contains("bilateral_rows")) {
+    p.bilateral_rows = integer(j["bilateral_rows"], "bilateral_rows");
+    if (p.bilateral_rows < 0) fail("bilateral_rows", "must be >= 0");
+  }
+  const int n = p.rows();
+  if (!j.contains("delassus") || !j["delassus"].is_array())
+    fail("delassus", "missing or not an array");
+  const json& a = j["delassus"];
+  if (static_cast<int>(a.size()) != n)
+    fail("delassus", "must have " + std::to_string(n) +
+                         " rows (3 per contact + bilateral_rows), got " + std::to_string(a.size()));
+  p.delassus.resize(n, n);
+  for (int i = 0; i < n; ++i) {
+    const std::string rp = "delassus[" + std::to_string(i) + "]";
+    const VecX row = vector(a[i], rp);
+    if (row.size() != n)
+      fail(rp, "must have " + std::to_string(n) + " entries, got " + std::to_string(row.size()));
+    p.delassus.row(i) = row.transpose();
+  }
+  if (!j.contains("velocity")) fail("velocity", "missing");
+  p.velocity = vector(j["velocity"], "velocity");
+  if (j.contains("options")) read_options(j["options"], p.options, file.model);
+  check_impact_problem(p);
+  return file;
+}
+
+ImpactProblemFile read_impact_problem(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw InputError(path + ": cannot open");
+  json j;
+  try {
+    in >> j;
+  } catch (const json::parse_error& e) {
+    throw InputError(path + ": invalid JSON: " + e.what());
+  }
+  try {
+    return impact_problem_from_json(j);
+  } catch (const InputError& e) {
+    throw InputError(path + ": " + e.what());
+  }
+}
+
+json impact_problem_to_json(const ImpactProblem& p, RestitutionModel model) {
+  json j;
+  j["format"] = "exactsim-impact";
+  j["version"] = 1;
+  j["contacts"] = json::array();
+  for (const ContactLaw& law : p.contacts) {
+    json r = law.restitution.is_constant() ? json{{"e", law.restitution.e_min}}
+                                           : json{{"e_min", law.restitution.e_min},
+                                                  {"v_capture", law.restitution.v_capture},
+                                                  {"v_plastic", law.restitution.v_plastic}};
+    j["contacts"].push_back({{"friction", law.friction}, {"restitution", r}});
+  }
+  j["bilateral_rows"] = p.bilateral_rows;
+  j["delassus"] = json::array();
+  for (int i = 0; i < p.delassus.rows(); ++i) j["delassus"].push_back(vec_json(p.delassus.row(i)));
+  j["velocity"] = vec_json(p.velocity);
+  const ImpactOptions& o = p.options;
+  j["options"] = {
+      {"v_transition", o.v_transition},
+      {"theta_max", o.theta_max},
+      {"alpha_min", o.alpha_min},
+      {"v_observe", o.v_observe},
+      {"max_rounds", o.max_rounds},
+      {"max_intervals", o.max_intervals},
+      {"step_length",
+       o.step_length == StepLengthRule::kClosestPoint ? "closest_point" : "whole_step"},
+      {"induced_impacts", o.induced_impacts == InducedImpacts::kRounds ? "rounds" : "simultaneous"},
+      {"restitution_model", model == RestitutionModel::kPoisson ? "poisson" : "newton"},
+      {"log", o.record_log}};
+  return j;
+}
+
+json impact_result_to_json(const ImpactResult& r) {
+  json j;
+  j["model"] = r.model;
+  j["converged"] = r.converged;
+  if (!r.converged) j["stop_reason"] = r.stop_reason;
+  j["impulse"] = vec_json(r.impulse);
+  j["velocity"] = vec_json(r.velocity);
+  j["rounds"] = r.rounds;
+  j["intervals"] = r.intervals;
+  j["contacts"] = json::array();
+  for (const ContactSummary& c : r.contacts)
+    j["contacts"].push_back({{"transition", to_string(c.transition)},
+                             {"compression_impulse", vec_json(c.compression_impulse)},
+                             {"expansion_impulse", vec_json(c.expansion_impulse)}});
+  j["kinetic_energy_change"] = r.kinetic_energy_change;
+  j["log"] = json::array();
+  for (const RoundLog& round : r.log) {
+    json jr;
+    std::vector<std::string> phase;
+    for (ContactPhase p : round.phase) phase.push_back(to_string(p));
+    jr["phase"] = phase;
+    jr["cor"] = round.cor;
+    jr["expansion"] = round.expansion;
+    jr["impulse"] = vec_json(round.impulse);
+    jr["kinetic_energy_before"] = round.kinetic_energy_before;
+    jr["kinetic_energy_after"] = round.kinetic_energy_after;
+    jr["intervals"] = json::array();
+    for (const IntervalLog& in : round.intervals) {
+      std::vector<std::string> normal, friction;
+      for (NormalState s : in.normal) normal.push_back(to_string(s));
+      for (FrictionState s : in.friction) friction.push_back(to_string(s));
+      jr["intervals"].push_back({{"alpha", in.alpha},
+                                 {"limit", to_string(in.limit)},
+                                 {"limiting_contact", in.limiting_contact},
+                                 {"active_set_passes", in.active_set_passes},
+                                 {"newton_iterations", in.newton_iterations},
+                                 {"newton_failures", in.newton_failures},
+                                 {"normal", normal},
+                                 {"friction", friction},
+                                 {"impulse", vec_json(in.impulse)}});
+    }
+    j["log"].push_back(jr);
+  }
+  return j;
+}
+
+ImpactResult solve_impact_problem(const ImpactProblemFile& file) {
+  return file.model == RestitutionModel::kNewton ? solve_newton_restitution(file.problem)
+                                                 : solve_plus(file.problem);
+}
+
+}  // namespace exactsim

@@ -1,0 +1,222 @@
+#include "exactsim/impact/plus.h"
+
+#include <vector>
+
+#include "exactsim/impact/newton_restitution.h"
+#include "exactsim/impact/plus_round.h"
+
+namespace exactsim {
+namespace {
+
+constexpr Real kTinyImpulseRel = 1e-14;  // normal impulses below this × round scale are round-off
+
+void start_result(const ImpactProblem& problem, const char* model, ImpactResult& result) {
+  const int n = problem.rows();
+  result.impulse.setZero(n);
+  result.velocity = problem.velocity;
+  result.rounds = 0;
+  result.intervals = 0;
+  result.contacts.assign(problem.contacts.size(), ContactSummary{});
+  result.kinetic_energy_change = 0.0;
+  result.converged = true;
+  result.stop_reason.clear();
+  result.model = model;
+  result.log.clear();
+}
+
+// Runs one round and books it into the result and its log.
+class RoundRunner {
+ public:
+  RoundRunner(const ImpactProblem& problem, PlusWorkspace& ws, ImpactResult& result,
+              std::vector<ContactPhase>& phase)
+      : problem_(problem),
+        ws_(ws),
+        result_(result),
+        phase_(phase),
+        setup_{&problem.delassus, &problem.contacts, problem.bilateral_rows, &phase,
+               &problem.options},
+        budget_(problem.options.max_intervals) {
+    round_impulse_.resize(problem.rows());
+  }
+
+  bool run(const std::vector<Real>& expansion, const std::vector<Real>& cor,
+           const RoundControl& control = {}) {
+    RoundLog* log = nullptr;
+    if (problem_.options.record_log) {
+      result_.log.emplace_back();
+      log = &result_.log.back();
+      log->phase = phase_;
+      log->cor = cor;
+      log->expansion.assign(phase_.size(), 0.0);
+      for (size_t k = 0; k < phase_.size(); ++k)
+        if (phase_[k] == ContactPhase::kExpanding) log->expansion[k] = expansion[k];
+      log->kinetic_energy_before =
+          kinetic_energy_change(problem_.delassus, problem_.velocity, result_.impulse);
+    }
+    round_impulse_.setZero();
+    const int before = budget_;
+    const bool ok = run_plus_round(setup_, expansion, control, ws_, result_.velocity,
+                                   round_impulse_, budget_, log, result_.contacts);
+    result_.intervals += before - budget_;
+    result_.impulse += round_impulse_;
+    ++result_.rounds;
+    if (log) {
+      log->impulse = round_impulse_;
+      log->kinetic_energy_after =
+          kinetic_energy_change(problem_.delassus, problem_.velocity, result_.impulse);
+    }
+    if (!ok) {
+      result_.converged = false;
+      result_.stop_reason = "max_intervals reached";
+    }
+    return ok;
+  }
+
+  // Poisson (eq. 2.4): a compressing contact with e > 0 that received normal impulse this round
+  // expands next round by e × that impulse.
+  bool poisson_expansion(const std::vector<Real>& cor, std::vector<Real>& pending) const {
+    const Real tiny = kTinyImpulseRel * round_impulse_.lpNorm<Eigen::Infinity>();
+    bool any = false;
+    for (size_t k = 0; k < phase_.size(); ++k) {
+      pending[k] = 0.0;
+      const Real pn = round_impulse_(3 * k + 2);
+      if (phase_[k] == ContactPhase::kCompressing && cor[k] > 0.0 && pn > tiny) {
+        pending[k] = cor[k] * pn;
+        any = true;
+      }
+    }
+    return any;
+  }
+
+  bool round_was_empty() const { return round_impulse_.lpNorm<Eigen::Infinity>() == 0.0; }
+
+ private:
+  const ImpactProblem& problem_;
+  PlusWorkspace& ws_;
+  ImpactResult& result_;
+  std::vector<ContactPhase>& phase_;
+  IntervalSetup setup_;
+  int budget_;
+  VecX round_impulse_;
+};
+
+void update_cor(const ImpactProblem& problem, const VecX& v, std::vector<Real>& cor) {
+  for (size_t k = 0; k < problem.contacts.size(); ++k)
+    cor[k] = effective_cor(problem.contacts[k].restitution, -v(3 * k + 2));
+}
+
+bool any_impacter(const ImpactProblem& problem, const VecX& v) {
+  for (size_t k = 0; k < problem.contacts.size(); ++k)
+    if (v(3 * k + 2) < -problem.options.v_observe) return true;
+  return false;
+}
+
+void solve_rounds(const ImpactProblem& problem, PlusWorkspace& ws, ImpactResult& result) {
+  const size_t nc = problem.contacts.size();
+  std::vector<ContactPhase> phase(nc);
+  std::vector<Real> cor(nc), pending(nc, 0.0), expansion(nc);
+  RoundRunner runner(problem, ws, result, phase);
+  while (true) {
+    const VecX& v = result.velocity;
+    update_cor(problem, v, cor);  // e from the velocities at the round's start (spec §2)
+    bool participating = false;
+    for (size_t k = 0; k < nc; ++k) {
+      phase[k] = pending[k] > 0.0                             ? ContactPhase::kExpanding
+                 : v(3 * k + 2) >= -problem.options.v_observe ? ContactPhase::kObserving
+                                                              : ContactPhase::kCompressing;
+      participating = participating || phase[k] != ContactPhase::kObserving;
+    }
+    if (!participating) break;
+    if (result.rounds >= problem.options.max_rounds) {
+      result.converged = false;
+      result.stop_reason = "max_rounds reached";
+      break;
+    }
+    expansion = pending;
+    if (!runner.run(expansion, cor)) break;
+    runner.poisson_expansion(cor, pending);
+    if (runner.round_was_empty()) {
+      // Approaching contacts that admit no pushing impulse: with sliding friction the effective
+      // normal compliance A_NN − μ A_NT ŝ is negative (Painlevé-type coupling), so the active set
+      // releases them and another round would repeat this one. Stop and say so.
+      result.converged = false;
+      result.stop_reason = "approaching contacts admit no pushing impulse (Painleve-type friction)";
+      break;
+    }
+  }
+}
+
+void solve_simultaneous(const ImpactProblem& problem, PlusWorkspace& ws, ImpactResult& result) {
+  const size_t nc = problem.contacts.size();
+  if (!any_impacter(problem, result.velocity)) return;
+  std::vector<ContactPhase> phase(nc, ContactPhase::kCompressing);
+  std::vector<Real> cor(nc), pending(nc, 0.0), none(nc, 0.0);
+  update_cor(problem, result.velocity, cor);  // once, from the pre-impact velocities
+  for (size_t k = 0; k < nc; ++k)  // only impacters restitute; observers joined the compression
+    if (result.velocity(3 * k + 2) >= -problem.options.v_observe) cor[k] = 0.0;
+  RoundRunner runner(problem, ws, result, phase);
+  if (!runner.run(none, cor)) return;
+  if (runner.poisson_expansion(cor, pending)) {
+    for (size_t k = 0; k < nc; ++k)
+      phase[k] = pending[k] > 0.0 ? ContactPhase::kExpanding : ContactPhase::kCompressing;
+    if (!runner.run(pending, cor)) return;
+  }
+  if (any_impacter(problem, result.velocity)) {  // a last compression with COR 0
+    std::fill(phase.begin(), phase.end(), ContactPhase::kCompressing);
+    std::fill(cor.begin(), cor.end(), 0.0);
+    runner.run(none, cor);
+  }
+}
+
+}  // namespace
+
+ImpactResult solve_plus(const ImpactProblem& problem) {
+  check_impact_problem(problem);
+  PlusWorkspace ws;
+  ImpactResult result;
+  solve_plus(problem, ws, result);
+  return result;
+}
+
+void solve_plus(const ImpactProblem& problem, PlusWorkspace& ws, ImpactResult& result) {
+  const bool rounds = problem.options.induced_impacts == InducedImpacts::kRounds;
+  start_result(problem, rounds ? "plus-rounds" : "plus-simultaneous", result);
+  if (rounds)
+    solve_rounds(problem, ws, result);
+  else
+    solve_simultaneous(problem, ws, result);
+  result.kinetic_energy_change =
+      kinetic_energy_change(problem.delassus, problem.velocity, result.impulse);
+}
+
+ImpactResult solve_newton_restitution(const ImpactProblem& problem) {
+  check_impact_problem(problem);
+  PlusWorkspace ws;
+  ImpactResult result;
+  solve_newton_restitution(problem, ws, result);
+  return result;
+}
+
+void solve_newton_restitution(const ImpactProblem& problem, PlusWorkspace& ws,
+                              ImpactResult& result) {
+  start_result(problem, "newton", result);
+  const size_t nc = problem.contacts.size();
+  if (!any_impacter(problem, result.velocity)) return;
+  std::vector<ContactPhase> phase(nc, ContactPhase::kCompressing);
+  std::vector<Real> cor(nc), none(nc, 0.0);
+  update_cor(problem, problem.velocity, cor);
+  VecX target = VecX::Zero(problem.rows());
+  for (size_t k = 0; k < nc; ++k) {
+    const Real vn = problem.velocity(3 * k + 2);
+    if (vn < -problem.options.v_observe) target(3 * k + 2) = -cor[k] * vn;  // v⁺ = −e v⁻
+  }
+  RoundRunner runner(problem, ws, result, phase);
+  RoundControl control;
+  control.target = &target;
+  control.single_interval = true;
+  runner.run(none, cor, control);
+  result.kinetic_energy_change =
+      kinetic_energy_change(problem.delassus, problem.velocity, result.impulse);
+}
+
+}  // namespace exactsim

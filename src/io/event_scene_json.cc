@@ -1,0 +1,338 @@
+// Event-driven PLUS scene reader: ../shared/spec/scene-format.md (the core) + docs/plus.md
+// "Scene files" (the shapes and contact fields of contact.model "plus").
+#include "exactsim/io/event_scene_json.h"
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <set>
+
+#include <nlohmann/json.hpp>
+
+#include "json_cursor.h"
+
+namespace exactsim {
+namespace {
+
+using io::JsonCursor;
+
+constexpr int kMaxBodies = 100000;
+constexpr int kMaxSpheresPerBody = 10000;
+constexpr std::uintmax_t kMaxFileBytes = 256ull << 20;
+
+// {"constant": e} or {"e_min", "v_capture", "v_plastic"} (spec plus.md §2).
+RestitutionLaw read_restitution(const JsonCursor& c) {
+  c.expect_object({"constant", "e_min", "v_capture", "v_plastic"});
+  if (c.has("constant")) {
+    if (c.value().size() != 1)
+      c.fail(
+          "give either {\"constant\": e} or {\"e_min\", \"v_capture\", \"v_plastic\"}, not both");
+    const JsonCursor e = c.at("constant");
+    const Real value = e.non_negative();
+    if (value > 1) e.fail("must lie in [0, 1], got " + e.value().dump());
+    return RestitutionLaw::constant(value);
+  }
+  RestitutionLaw law;
+  const JsonCursor e = c.at("e_min");
+  law.e_min = e.non_negative();
+  if (law.e_min > 1) e.fail("must lie in [0, 1], got " + e.value().dump());
+  law.v_capture = c.at("v_capture").non_negative();
+  // v_plastic = 0 would make the law constant (restitution.h): that is spelled "constant".
+  law.v_plastic = c.at("v_plastic").positive();
+  if (law.v_plastic < law.v_capture) c.at("v_plastic").fail("must be >= v_capture");
+  return law;
+}
+
+// ImpactOptions (impact/impact_problem.h); ranges as check_impact_problem.
+void read_plus_options(const JsonCursor& c, ImpactOptions& o) {
+  c.expect_object({"v_transition", "theta_max", "alpha_min", "v_observe", "max_rounds",
+                   "max_intervals", "step_length", "induced_impacts", "record_log"});
+  if (c.has("v_transition")) o.v_transition = c.at("v_transition").non_negative();
+  if (c.has("theta_max")) {
+    const JsonCursor t = c.at("theta_max");
+    o.theta_max = t.positive();
+    if (o.theta_max >= M_PI / 2) t.fail("must lie in (0, pi/2) rad, got " + t.value().dump());
+  }
+  if (c.has("alpha_min")) {
+    const JsonCursor a = c.at("alpha_min");
+    o.alpha_min = a.non_negative();
+    if (o.alpha_min >= 1) a.fail("must lie in [0, 1), got " + a.value().dump());
+  }
+  if (c.has("v_observe")) o.v_observe = c.at("v_observe").non_negative();
+  if (c.has("max_rounds")) o.max_rounds = c.at("max_rounds").integer(1, 1000000000);
+  if (c.has("max_intervals")) o.max_intervals = c.at("max_intervals").integer(1, 1000000000);
+  if (c.has("step_length")) {
+    const JsonCursor s = c.at("step_length");
+    const std::string v = s.string();
+    if (v == "closest_point")
+      o.step_length = StepLengthRule::kClosestPoint;
+    else if (v == "whole_step")
+      o.step_length = StepLengthRule::kWholeStep;
+    else
+      s.fail("unknown rule '" + v + "' (expected \"closest_point\" or \"whole_step\")");
+  }
+  if (c.has("induced_impacts")) {
+    const JsonCursor s = c.at("induced_impacts");
+    const std::string v = s.string();
+    if (v == "rounds")
+      o.induced_impacts = InducedImpacts::kRounds;
+    else if (v == "simultaneous")
+      o.induced_impacts = InducedImpacts::kSimultaneous;
+    else
+      s.fail("unknown model '" + v + "' (expected \"rounds\" or \"simultaneous\")");
+  }
+  if (c.has("record_log")) o.record_log = c.at("record_log").boolean();
+}
+
+// EventOptions other than max_step (events/event_simulation.h).
+void read_event_options(const JsonCursor& c, EventOptions& o) {
+  c.expect_object({"gap_tolerance", "proximity", "v_persist"});
+  if (c.has("gap_tolerance")) o.gap_tolerance = c.at("gap_tolerance").positive();
+  if (c.has("proximity")) o.proximity = c.at("proximity").positive();
+  if (c.has("v_persist")) o.v_persist = c.at("v_persist").non_negative();
+  if (o.proximity < o.gap_tolerance)
+    c.fail("proximity (" + std::to_string(o.proximity) + " m) must be >= gap_tolerance (" +
+           std::to_string(o.gap_tolerance) + " m)");
+}
+
+struct Defaults {
+  Real friction = 0.0;
+  std::optional<RestitutionLaw> restitution;
+};
+
+void read_contact(const JsonCursor& c, EventOptions& options, Defaults& defaults) {
+  c.expect_object({"model", "friction", "restitution", "plus", "events"});
+  const JsonCursor m = c.at("model");
+  if (m.string() != "plus")
+    m.fail("this reader runs contact model \"plus\" (event-driven PLUS); \"" + m.string() +
+           "\" scenes are time-stepped: use `exactsim run`");
+  if (c.has("friction")) defaults.friction = c.at("friction").non_negative();
+  if (c.has("restitution")) defaults.restitution = read_restitution(c.at("restitution"));
+  if (c.has("plus")) read_plus_options(c.at("plus"), options.impact);
+  if (c.has("events")) read_event_options(c.at("events"), options);
+}
+
+Mat3 read_inertia3(const JsonCursor& c) {
+  c.expect_array();
+  if (c.size() != 3) c.fail("expected a 3x3 matrix (3 rows of 3 numbers)");
+  Mat3 m;
+  for (int r = 0; r < 3; ++r) m.row(r) = c.at(r).vec3().transpose();
+  if ((m - m.transpose()).cwiseAbs().maxCoeff() > 1e-12 * m.cwiseAbs().maxCoeff())
+    c.fail("the inertia matrix must be symmetric");
+  Eigen::SelfAdjointEigenSolver<Mat3> eig(m);
+  if (!(eig.eigenvalues().minCoeff() > 0)) c.fail("the inertia matrix must be positive definite");
+  return m;
+}
+
+Quat read_orientation(const JsonCursor& c) {
+  const auto n = c.numbers(4);
+  const Eigen::Vector4d raw(n[0], n[1], n[2], n[3]);
+  if (!(raw.norm() > 1e-12)) c.fail("the quaternion has zero norm");
+  Quat o(n[0], n[1], n[2], n[3]);
+  o.normalize();  // scene-format.md: normalised on read
+  return o;
+}
+
+// {"normal": n, "offset": d} in body coordinates, placed by the body's pose.
+HalfSpace read_half_space(const JsonCursor& c, const Vec3& position, const Quat& orientation) {
+  c.expect_object({"normal", "offset"});
+  const JsonCursor nc = c.at("normal");
+  const Vec3 n = nc.vec3();
+  if (!(n.norm() > 1e-12)) nc.fail("the normal has zero length");
+  HalfSpace h;
+  h.normal = orientation * n.normalized();
+  // {x : n·(Rᵀ(x − p)) ≤ d} = {x : (R n)·x ≤ d + (R n)·p}
+  h.offset = (c.has("offset") ? c.at("offset").number() : 0.0) + h.normal.dot(position);
+  return h;
+}
+
+// The body's spheres (body coordinates); `single` when the shape is one centred sphere.
+std::vector<Sphere> read_spheres(const JsonCursor& c, bool& single) {
+  std::vector<Sphere> out;
+  const std::string kind = c.value().begin().key();
+  const JsonCursor v = c.at(kind.c_str());
+  single = kind == "sphere";
+  if (single) {
+    v.expect_object({"radius"});
+    Sphere s;
+    s.radius = v.at("radius").positive();
+    out.push_back(s);
+    return out;
+  }
+  v.expect_array();
+  if (v.size() == 0) v.fail("at least one sphere is required");
+  if (v.size() > static_cast<std::size_t>(kMaxSpheresPerBody))
+    v.fail("too many spheres (" + std::to_string(v.size()) + "; the limit is " +
+           std::to_string(kMaxSpheresPerBody) + ")");
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    const JsonCursor si = v.at(i);
+    si.expect_object({"center", "radius"});
+    Sphere s;
+    s.center = si.at("center").vec3();
+    s.radius = si.at("radius").positive();
+    out.push_back(s);
+  }
+  return out;
+}
+
+void read_body(const JsonCursor& c, EventScene& scene, const Defaults& defaults,
+               std::set<std::string>& names) {
+  c.expect_object({"name", "static", "shape", "mass", "inertia", "density", "position",
+                   "orientation", "velocity", "angular_velocity", "friction", "restitution",
+                   "spawn_time"});
+  const std::string name = c.at("name").string();
+  if (name.empty()) c.at("name").fail("must not be empty");
+  if (!names.insert(name).second) c.at("name").fail("duplicate body name '" + name + "'");
+  const bool is_static = c.has("static") && c.at("static").boolean();
+  if (c.has("spawn_time") && c.at("spawn_time").non_negative() != 0)
+    c.at("spawn_time").fail("the event-driven simulation starts every body at t = 0");
+
+  const JsonCursor shape = c.at("shape");
+  shape.expect_object({"sphere", "spheres", "half_space"});
+  if (shape.value().size() != 1) shape.fail("exactly one shape kind must be given");
+  const bool half_space = shape.has("half_space");
+  const Quat orientation =
+      c.has("orientation") ? read_orientation(c.at("orientation")) : Quat::Identity();
+
+  if (half_space) {
+    // A half-space is ground: fixed, and without material (a sphere–half-space contact uses
+    // the sphere's friction and restitution, docs/plus.md).
+    if (!is_static) c.fail("a half_space body must be \"static\": true");
+    for (const char* f : {"mass", "inertia", "density"})
+      if (c.has(f)) c.at(f).fail("a static half-space has no mass");
+    for (const char* f : {"friction", "restitution"})
+      if (c.has(f))
+        c.at(f).fail("a half-space has no material: its contacts use the sphere's " +
+                     std::string(f) + " (set it on the sphere's body or in contact)");
+    for (const char* f : {"velocity", "angular_velocity"})
+      if (c.has(f) && c.at(f).vec3().norm() != 0) c.at(f).fail("a static body cannot move");
+    const Vec3 p = c.has("position") ? c.at("position").vec3() : Vec3::Zero();
+    scene.world.half_spaces.push_back(read_half_space(shape.at("half_space"), p, orientation));
+    return;
+  }
+  if (is_static) c.at("static").fail("only half_space bodies can be static in a \"plus\" scene");
+
+  bool single = false;
+  std::vector<Sphere> spheres = read_spheres(shape, single);
+  RigidBody b;
+  const bool has_mass = c.has("mass"), has_inertia = c.has("inertia"),
+             has_density = c.has("density");
+  if (has_density && (has_mass || has_inertia))
+    c.fail("give either 'density' or 'mass' + 'inertia', not both");
+  if (has_mass != has_inertia) c.fail("'mass' and 'inertia' must be given together");
+  if (!has_density && !has_mass) c.fail("a dynamic body needs 'density' or 'mass' + 'inertia'");
+  if (has_density) {
+    const JsonCursor d = c.at("density");
+    // Welded spheres are contact geometry, not the mass distribution (the childproof brick's
+    // mass is its box's): only the single sphere has an exact density → mass rule.
+    if (!single)
+      d.fail(
+          "density is defined for a single \"sphere\" only; welded \"spheres\" need 'mass' + "
+          "'inertia'");
+    const Real rho = d.positive();
+    const Real r = spheres[0].radius;
+    b.mass = rho * 4.0 / 3.0 * M_PI * r * r * r;
+    b.inertia = Mat3::Identity() * (0.4 * b.mass * r * r);
+  } else {
+    b.mass = c.at("mass").positive();
+    b.inertia = read_inertia3(c.at("inertia"));
+  }
+  b.position = c.at("position").vec3();
+  b.orientation = orientation;
+  if (c.has("velocity")) b.velocity = c.at("velocity").vec3();
+  if (c.has("angular_velocity")) b.angular_velocity = c.at("angular_velocity").vec3();
+
+  ContactLaw material;
+  material.friction = c.has("friction") ? c.at("friction").non_negative() : defaults.friction;
+  if (c.has("restitution"))
+    material.restitution = read_restitution(c.at("restitution"));
+  else if (defaults.restitution)
+    material.restitution = *defaults.restitution;
+  else
+    c.fail("no restitution law: give 'restitution' here or in contact.restitution");
+
+  const int index = static_cast<int>(scene.world.bodies.size());
+  for (Sphere& s : spheres) {
+    s.body = index;
+    s.material = material;
+    scene.world.spheres.push_back(s);
+  }
+  scene.world.bodies.push_back(b);
+  scene.body_names.push_back(name);
+}
+
+}  // namespace
+
+bool is_event_scene(const nlohmann::json& doc) {
+  if (!doc.is_object()) return false;
+  const auto contact = doc.find("contact");
+  if (contact == doc.end() || !contact->is_object()) return false;
+  const auto model = contact->find("model");
+  return model != contact->end() && model->is_string() && model->get<std::string>() == "plus";
+}
+
+EventScene parse_event_scene(const nlohmann::json& doc, const std::string& origin) {
+  const JsonCursor top(doc, origin, "");
+  top.expect_object(
+      {"format", "version", "name", "dimension", "gravity", "time", "contact", "bodies"});
+  if (top.at("format").string() != "exactsim-scene")
+    top.at("format").fail("expected \"exactsim-scene\"");
+  if (top.at("version").integer(1, 1000) != 1)
+    top.at("version").fail("this exactsim reads version 1 only");
+  if (top.at("dimension").integer(2, 3) != 3)
+    top.at("dimension").fail("the event-driven \"plus\" simulation is 3D only");
+  EventScene scene;
+  scene.name =
+      top.has("name") ? top.at("name").string() : std::filesystem::path(origin).stem().string();
+  if (top.has("gravity")) scene.world.gravity = top.at("gravity").vec3();
+
+  const JsonCursor time = top.at("time");
+  time.expect_object({"step", "duration", "output_interval"});
+  scene.options.max_step = time.at("step").positive();
+  scene.duration = time.at("duration").non_negative();
+  if (scene.duration / scene.options.max_step > 1e9) time.fail("duration / step exceeds 1e9 steps");
+  scene.output_interval =
+      time.has("output_interval") ? time.at("output_interval").positive() : scene.options.max_step;
+  if (scene.duration / scene.output_interval > 1e8)
+    time.at("output_interval").fail("duration / output_interval exceeds 1e8 samples");
+
+  Defaults defaults;
+  read_contact(top.at("contact"), scene.options, defaults);
+
+  const JsonCursor bodies = top.at("bodies");
+  bodies.expect_array();
+  if (bodies.size() == 0) bodies.fail("at least one body is required");
+  if (bodies.size() > static_cast<std::size_t>(kMaxBodies))
+    bodies.fail("too many bodies (limit " + std::to_string(kMaxBodies) + ")");
+  std::set<std::string> names;
+  for (std::size_t i = 0; i < bodies.size(); ++i) read_body(bodies.at(i), scene, defaults, names);
+  if (scene.world.bodies.empty()) bodies.fail("at least one dynamic (sphere) body is required");
+  return scene;
+}
+
+EventScene read_event_scene_file(const std::string& path) {
+  std::error_code ec;
+  const auto size = std::filesystem::file_size(path, ec);
+  if (ec) throw InputError(path + ": cannot read the file (" + ec.message() + ")");
+  if (size > kMaxFileBytes)
+    throw InputError(path + ": the file is larger than the limit of 256 MiB");
+  std::ifstream in(path);
+  if (!in) throw InputError(path + ": cannot open the file");
+  nlohmann::json doc;
+  try {
+    doc = nlohmann::json::parse(in);
+  } catch (const nlohmann::json::parse_error& e) {
+    throw InputError(path + ": not valid JSON (" + e.what() + ")");
+  }
+  return parse_event_scene(doc, path);
+}
+
+EventSimulation event_simulation(const EventScene& scene) {
+  EventSimulation sim;
+  sim.world = scene.world;
+  sim.options = scene.options;
+  return sim;
+}
+
+}  // namespace exactsim

@@ -1,0 +1,118 @@
+#include "exactsim/io/mesh_file.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+#include "exactsim/math/error.h"
+
+namespace exactsim {
+namespace {
+
+void add_unique(std::vector<Vec3>& out, const Vec3& p, const std::string& path, int max_vertices) {
+  if (!p.allFinite()) throw InputError(path + ": a vertex coordinate is not finite");
+  for (const Vec3& q : out)
+    if (q == p) return;
+  if (static_cast<int>(out.size()) >= max_vertices)
+    throw InputError(path + ": more than " + std::to_string(max_vertices) + " vertices");
+  out.push_back(p);
+}
+
+std::vector<Vec3> read_obj(std::istream& in, const std::string& path, int max_vertices) {
+  std::vector<Vec3> out;
+  std::string line;
+  int n = 0;
+  while (std::getline(in, line)) {
+    ++n;
+    if (line.rfind("v ", 0) != 0 && line.rfind("v\t", 0) != 0) continue;
+    std::istringstream ls(line.substr(2));
+    Vec3 p;
+    if (!(ls >> p.x() >> p.y() >> p.z()))
+      throw InputError(path + ": line " + std::to_string(n) + ": a 'v' line needs 3 numbers");
+    add_unique(out, p, path, max_vertices);
+  }
+  return out;
+}
+
+std::vector<Vec3> read_ascii_stl(std::istream& in, const std::string& path, int max_vertices) {
+  std::vector<Vec3> out;
+  std::string word;
+  while (in >> word) {
+    if (word != "vertex") continue;
+    Vec3 p;
+    if (!(in >> p.x() >> p.y() >> p.z()))
+      throw InputError(path + ": a 'vertex' entry needs 3 numbers");
+    add_unique(out, p, path, max_vertices);
+  }
+  return out;
+}
+
+std::vector<Vec3> read_binary_stl(const std::string& bytes, const std::string& path,
+                                  int max_vertices) {
+  if (bytes.size() < 84) throw InputError(path + ": binary STL shorter than its 84-byte header");
+  std::uint32_t count = 0;
+  std::memcpy(&count, bytes.data() + 80, 4);
+  if (bytes.size() < 84 + 50ull * count)
+    throw InputError(path + ": binary STL declares " + std::to_string(count) +
+                     " triangles but the file is too short");
+  std::vector<Vec3> out;
+  for (std::uint32_t t = 0; t < count; ++t) {
+    const char* tri = bytes.data() + 84 + 50ull * t + 12;  // skip the normal
+    for (int k = 0; k < 3; ++k) {
+      float xyz[3];
+      std::memcpy(xyz, tri + 12 * k, 12);
+      add_unique(out, Vec3(xyz[0], xyz[1], xyz[2]), path, max_vertices);
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<Vec3> read_mesh_vertices(const std::string& path, int max_vertices) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(path + ": cannot open the mesh file");
+  std::string ext = path.substr(path.find_last_of('.') + 1);
+  std::transform(ext.begin(), ext.end(), ext.begin(),
+                 [](unsigned char c) { return std::tolower(c); });
+  std::vector<Vec3> v;
+  if (ext == "obj") {
+    v = read_obj(in, path, max_vertices);
+  } else if (ext == "stl") {
+    const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const bool ascii = bytes.rfind("solid", 0) == 0 && bytes.find("facet") != std::string::npos;
+    if (ascii) {
+      std::istringstream s(bytes);
+      v = read_ascii_stl(s, path, max_vertices);
+    } else {
+      v = read_binary_stl(bytes, path, max_vertices);
+    }
+  } else {
+    throw InputError(path + ": unknown mesh format '." + ext + "' (expected .obj or .stl)");
+  }
+  if (v.size() < 4)
+    throw InputError(path + ": " + std::to_string(v.size()) +
+                     " distinct vertices, a polyhedron needs at least 4");
+  return v;
+}
+
+void check_mesh_is_convex(const std::vector<Vec3>& vertices, const ConvexPolyhedron& hull,
+                          const std::string& path) {
+  Real size = 0;
+  for (const Vec3& p : hull.vertices) size = std::max(size, p.cwiseAbs().maxCoeff());
+  const Real tol = 1e-9 * std::max(size, Real(1e-300));
+  for (std::size_t i = 0; i < vertices.size(); ++i) {
+    Real outermost = -std::numeric_limits<Real>::infinity();  // max signed distance to a face plane
+    for (const PolyhedronFace& f : hull.faces)
+      outermost = std::max(outermost, f.normal.dot(vertices[i]) - f.offset);
+    if (outermost < -tol)
+      throw InputError(path + ": vertex " + std::to_string(i) +
+                       " lies inside the hull: the mesh is not convex (exactsim simulates convex "
+                       "shapes; split it into convex parts)");
+  }
+}
+
+}  // namespace exactsim

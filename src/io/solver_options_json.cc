@@ -1,0 +1,27 @@
+#include "solver_options_json.h"
+
+namespace exactsim::io {
+
+void read_solver_options(const JsonCursor& c, SolverOptions& o) {
+  c.expect_object({"tolerance", "pivot_tolerance", "max_pivots_per_unknown", "fallback",
+                   "fb_max_iterations", "polish"});
+  if (c.has("tolerance")) o.tolerance = c.at("tolerance").positive();
+  if (c.has("pivot_tolerance")) o.pivot_tolerance = c.at("pivot_tolerance").positive();
+  if (c.has("max_pivots_per_unknown"))
+    o.max_pivots_per_unknown = c.at("max_pivots_per_unknown").integer(1, 100000);
+  if (c.has("fallback")) o.fallback = c.at("fallback").boolean();
+  if (c.has("fb_max_iterations"))
+    o.fb_max_iterations = c.at("fb_max_iterations").integer(1, 100000);
+  if (c.has("polish")) o.polish = c.at("polish").boolean();
+}
+
+nlohmann::json solver_options_to_json(const SolverOptions& o) {
+  return {{"tolerance", o.tolerance},
+          {"pivot_tolerance", o.pivot_tolerance},
+          {"max_pivots_per_unknown", o.max_pivots_per_unknown},
+          {"fallback", o.fallback},
+          {"fb_max_iterations", o.fb_max_iterations},
+          {"polish", o.polish}};
+}
+
+}  // namespace exactsim::io

@@ -1,0 +1,166 @@
+#include "exactsim/io/sweep.h"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <mutex>
+#include <thread>
+
+#include "exactsim/io/run.h"
+#include "exactsim/math/error.h"
+
+namespace exactsim {
+namespace {
+
+namespace fs = std::filesystem;
+
+void check_sample(const std::vector<Real>& v, const char* what) {
+  if (v.empty()) throw InputError(std::string(what) + ": empty sample");
+  for (Real x : v)
+    if (!std::isfinite(x)) throw InputError(std::string(what) + ": sample has a non-finite value");
+}
+
+// Atomic publication: a reader sees either no file or the whole file (rename is atomic on POSIX
+// within one file system).
+void write_atomically(const fs::path& path, const std::string& text) {
+  fs::path tmp = path;
+  tmp += ".tmp";
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    if (!out) throw InputError(tmp.string() + ": cannot write");
+    out << text;
+    out.flush();
+    if (!out) throw InputError(tmp.string() + ": write failed");
+  }
+  fs::rename(tmp, path);
+}
+
+}  // namespace
+
+std::string sweep_file(const std::string& dir, const std::string& name) {
+  return (fs::path(dir) / (name + ".json")).string();
+}
+
+std::optional<nlohmann::json> read_sweep_result(const std::string& dir, const SweepJob& job) {
+  std::ifstream in(sweep_file(dir, job.name));
+  if (!in) return std::nullopt;
+  nlohmann::json j = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
+  if (!j.is_object() || !j.contains("complete") || j["complete"] != true || !j.contains("params") ||
+      j["params"] != job.params || !j.contains("result"))
+    return std::nullopt;
+  return std::move(j["result"]);
+}
+
+SweepOutcome run_sweep(const std::vector<SweepJob>& jobs, const SweepOptions& options,
+                       const std::function<void(const SweepProgress&)>& on_done) {
+  if (options.dir.empty()) throw InputError("sweep: no output folder given");
+  if (options.jobs < 0) throw InputError("sweep: --jobs must be >= 0");
+  for (size_t i = 0; i < jobs.size(); ++i)
+    for (size_t k = 0; k < i; ++k)
+      if (jobs[i].name == jobs[k].name)
+        throw InputError("sweep: duplicate job name " + jobs[i].name);
+  fs::create_directories(options.dir);
+
+  SweepOutcome outcome;
+  std::mutex lock;  // guards outcome, done and on_done
+  int done = 0;
+  const int total = static_cast<int>(jobs.size());
+  auto report = [&](SweepProgress p) {  // caller holds `lock`
+    p.done = ++done;
+    p.total = total;
+    if (on_done) on_done(p);
+  };
+
+  // Finished runs are reported first, so that the progress count starts where it stopped.
+  std::vector<const SweepJob*> todo;
+  for (const SweepJob& job : jobs) {
+    if (const auto old = read_sweep_result(options.dir, job)) {
+      ++outcome.skipped;
+      SweepProgress p;
+      p.job = &job;
+      p.result = &*old;
+      p.skipped = true;
+      report(p);
+    } else {
+      todo.push_back(&job);
+    }
+  }
+
+  std::atomic<size_t> next{0};
+  auto worker = [&] {
+    for (size_t i = next++; i < todo.size(); i = next++) {
+      const SweepJob& job = *todo[i];
+      const auto start = std::chrono::steady_clock::now();
+      SweepProgress p;
+      p.job = &job;
+      nlohmann::json result;
+      try {
+        result = job.run();
+        const nlohmann::json file = {
+            {"params", job.params}, {"result", result}, {"complete", true}};
+        write_atomically(sweep_file(options.dir, job.name), file.dump());
+        p.result = &result;
+      } catch (const std::exception& e) {
+        p.error = e.what();
+      }
+      p.wall_seconds =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      std::lock_guard<std::mutex> guard(lock);
+      if (p.error.empty()) {
+        ++outcome.ran;
+      } else {
+        ++outcome.failed;
+        outcome.errors.push_back(job.name + ": " + p.error);
+      }
+      report(p);
+    }
+  };
+  const int hw = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  const int n = std::min<int>(options.jobs > 0 ? options.jobs : hw,
+                              std::max<int>(1, static_cast<int>(todo.size())));
+  std::vector<std::thread> threads;
+  for (int t = 1; t < n; ++t) threads.emplace_back(worker);
+  worker();  // the calling thread works too
+  for (std::thread& t : threads) t.join();
+  return outcome;
+}
+
+Quartiles quartiles_median_of_halves(std::vector<Real> v) {
+  check_sample(v, "quartiles_median_of_halves");
+  Quartiles q;
+  q.median = median(v);
+  std::vector<Real> below, above;
+  for (Real x : v) {
+    if (x < q.median) below.push_back(x);
+    if (x > q.median) above.push_back(x);
+  }
+  q.q1 = below.empty() ? q.median : median(std::move(below));
+  q.q3 = above.empty() ? q.median : median(std::move(above));
+  return q;
+}
+
+Real quantile(std::vector<Real> v, Real p) {
+  check_sample(v, "quantile");
+  if (!(p >= 0 && p <= 1)) throw InputError("quantile: p must lie in [0, 1]");
+  std::sort(v.begin(), v.end());
+  const Real pos = p * static_cast<Real>(v.size() - 1);
+  const size_t lo = static_cast<size_t>(std::floor(pos));
+  const size_t hi = std::min(lo + 1, v.size() - 1);
+  const Real f = pos - static_cast<Real>(lo);
+  return v[lo] + f * (v[hi] - v[lo]);
+}
+
+Quartiles quartiles_interpolated(std::vector<Real> v) {
+  check_sample(v, "quartiles_interpolated");
+  std::sort(v.begin(), v.end());
+  Quartiles q;
+  q.q1 = quantile(v, 0.25);
+  q.median = quantile(v, 0.5);
+  q.q3 = quantile(v, 0.75);
+  return q;
+}
+
+}  // namespace exactsim

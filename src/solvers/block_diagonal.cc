@@ -1,0 +1,128 @@
+// Block-diagonal mass matrix M and its inverse W = M⁻¹ (spec peg.md §3.8: "W is block-diagonal,
+// per-body 3×3 or 6×6").
+#include "exactsim/solvers/block_diagonal.h"
+
+#include <cmath>
+#include <sstream>
+
+#include "exactsim/math/error.h"
+
+namespace exactsim {
+
+void BlockDiagonal::add_block(const MatX& block) {
+  offsets.push_back(size());
+  blocks.push_back(block);
+}
+
+int BlockDiagonal::size() const {
+  if (blocks.empty()) return 0;
+  return offsets.back() + static_cast<int>(blocks.back().rows());
+}
+
+void BlockDiagonal::apply(const VecX& x, VecX& y) const {
+  y.resize(size());
+  for (std::size_t k = 0; k < blocks.size(); ++k) {
+    const Eigen::Index o = offsets[k], s = blocks[k].rows();
+    y.segment(o, s).noalias() = blocks[k] * x.segment(o, s);
+  }
+}
+
+void BlockDiagonal::apply(const MatX& x, MatX& y) const {
+  y.resize(size(), x.cols());
+  for (std::size_t k = 0; k < blocks.size(); ++k) {
+    const Eigen::Index o = offsets[k], s = blocks[k].rows();
+    y.middleRows(o, s).noalias() = blocks[k] * x.middleRows(o, s);
+  }
+}
+
+MatX BlockDiagonal::dense() const {
+  MatX d = MatX::Zero(size(), size());
+  for (std::size_t k = 0; k < blocks.size(); ++k) {
+    d.block(offsets[k], offsets[k], blocks[k].rows(), blocks[k].cols()) = blocks[k];
+  }
+  return d;
+}
+
+void validate_block_diagonal(const BlockDiagonal& m, const char* who) {
+  if (m.offsets.size() != m.blocks.size()) {
+    std::ostringstream msg;
+    msg << who << ": block-diagonal matrix has " << m.blocks.size() << " blocks but "
+        << m.offsets.size() << " offsets";
+    throw InputError(msg.str());
+  }
+  int expected = 0;
+  for (std::size_t k = 0; k < m.blocks.size(); ++k) {
+    const MatX& b = m.blocks[k];
+    const auto fail = [&](const char* what) {
+      std::ostringstream msg;
+      msg << who << ": mass block " << k << " (" << b.rows() << "x" << b.cols() << " at offset "
+          << m.offsets[k] << ") " << what;
+      throw InputError(msg.str());
+    };
+    if (m.offsets[k] != expected) fail("is not contiguous with the previous block");
+    if (b.rows() != b.cols() || b.rows() == 0) fail("must be square and non-empty");
+    if (!b.allFinite()) fail("contains NaN or Inf");
+    const Real scale = b.cwiseAbs().maxCoeff();
+    for (Eigen::Index i = 0; i < b.rows(); ++i) {
+      for (Eigen::Index j = 0; j < i; ++j) {
+        if (std::abs(b(i, j) - b(j, i)) > 1e-12 * scale) fail("is not symmetric");
+      }
+    }
+    expected += static_cast<int>(b.rows());
+  }
+}
+
+void invert_spd(const BlockDiagonal& m, BlockDiagonal& w) {
+  validate_block_diagonal(m, "invert_spd");
+  w.offsets = m.offsets;
+  w.blocks.resize(m.blocks.size());
+  for (std::size_t k = 0; k < m.blocks.size(); ++k) {
+    MatX& a = w.blocks[k];
+    a = m.blocks[k];
+    const Eigen::Index s = a.rows();
+    // In place, no temporaries: Cholesky A = L Lᵀ in the lower triangle ...
+    for (Eigen::Index j = 0; j < s; ++j) {
+      Real d = a(j, j);
+      for (Eigen::Index p = 0; p < j; ++p) d -= a(j, p) * a(j, p);
+      if (!(d > 1e-14 * std::abs(m.blocks[k](j, j)))) {
+        std::ostringstream msg;
+        msg << "invert_spd: mass block " << k << " (offset " << m.offsets[k]
+            << ") is not positive definite (a mass matrix must be SPD)";
+        throw InputError(msg.str());
+      }
+      a(j, j) = std::sqrt(d);
+      for (Eigen::Index i = j + 1; i < s; ++i) {
+        Real v = a(i, j);
+        for (Eigen::Index p = 0; p < j; ++p) v -= a(i, p) * a(j, p);
+        a(i, j) = v / a(j, j);
+      }
+    }
+    // ... then L⁻¹ over it, column by column (column j needs original L right of it) ...
+    for (Eigen::Index j = 0; j < s; ++j) {
+      a(j, j) = 1.0 / a(j, j);
+      for (Eigen::Index i = j + 1; i < s; ++i) {
+        Real v = 0;
+        for (Eigen::Index p = j; p < i; ++p) v += a(i, p) * a(p, j);
+        a(i, j) = -v / a(i, i);
+      }
+    }
+    // ... then W = L⁻ᵀ L⁻¹: off-diagonal into the free upper triangle, diagonal last.
+    for (Eigen::Index c = 1; c < s; ++c) {
+      for (Eigen::Index r = 0; r < c; ++r) {
+        Real v = 0;
+        for (Eigen::Index p = c; p < s; ++p) v += a(p, r) * a(p, c);
+        a(r, c) = v;
+      }
+    }
+    for (Eigen::Index r = 0; r < s; ++r) {
+      Real v = 0;
+      for (Eigen::Index p = r; p < s; ++p) v += a(p, r) * a(p, r);
+      a(r, r) = v;
+    }
+    for (Eigen::Index c = 1; c < s; ++c) {
+      for (Eigen::Index r = 0; r < c; ++r) a(c, r) = a(r, c);
+    }
+  }
+}
+
+}  // namespace exactsim

@@ -1,0 +1,129 @@
+// The time-step MLCP with free velocities, solved through its Schur complement
+// (spec peg.md §2.1 "Eliminating the velocity", §3.8): with W = M⁻¹,
+//   N = Hᵀ W G + D,  b = Hᵀ W c + r,  0 <= N z + b ⊥ z >= 0,  ν = W (G z + c).
+// The certificate is recomputed on the unreduced equations.
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+#include "exactsim/math/error.h"
+#include "exactsim/solvers/mlcp.h"
+
+namespace exactsim {
+namespace {
+
+void check_shape(const char* who, const char* name, Eigen::Index rows, Eigen::Index cols,
+                 Eigen::Index want_rows, Eigen::Index want_cols) {
+  if (rows == want_rows && cols == want_cols) return;
+  std::ostringstream msg;
+  msg << who << ": MLCP " << name << " is " << rows << "x" << cols << ", expected " << want_rows
+      << "x" << want_cols << " (n_v = size of M, m = columns of G)";
+  throw InputError(msg.str());
+}
+
+SolveCertificate certify(const Mlcp& mlcp, const VecX& nu, const VecX& z, Real tol,
+                         const SolverOptions& options, VecX& w, VecX& momentum, VecX& impulse) {
+  const Eigen::Index m = z.size();
+  SolveCertificate cert;
+  cert.tolerance = tol;
+  // Unreduced complementarity rows.
+  w.resize(m);
+  w.noalias() = mlcp.H.transpose() * nu;
+  w.noalias() += mlcp.D * z;
+  w += mlcp.r;
+  // Newton–Euler rows: M ν − G z − c.
+  impulse.resize(mlcp.G.rows());
+  impulse.noalias() = mlcp.G * z;
+  const Real gz_max = impulse.size() > 0 ? impulse.lpNorm<Eigen::Infinity>() : 0.0;
+  mlcp.M.apply(nu, momentum);
+  momentum -= impulse;
+  momentum -= mlcp.c;
+  const Real c_max = mlcp.c.size() > 0 ? mlcp.c.lpNorm<Eigen::Infinity>() : 0.0;
+  cert.newton_euler_residual = momentum.size() > 0 ? momentum.lpNorm<Eigen::Infinity>() : 0.0;
+  cert.newton_euler_tolerance = options.tolerance * std::max({Real(1), c_max, gz_max});
+  if (!nu.allFinite() || !z.allFinite() || !w.allFinite() ||
+      !std::isfinite(cert.newton_euler_residual)) {
+    cert.status = cert.primary_status = SolveStatus::kNumerical;
+    return cert;
+  }
+  if (m > 0) {
+    cert.min_z = z.minCoeff();
+    cert.min_w = w.minCoeff();
+    cert.complementarity = z.cwiseProduct(w).cwiseAbs().maxCoeff();
+  }
+  const Real z_scale = std::max<Real>(1.0, m > 0 ? z.lpNorm<Eigen::Infinity>() : 0.0);
+  const bool ok = cert.min_z >= -tol && cert.min_w >= -tol &&
+                  cert.complementarity <= tol * z_scale &&
+                  cert.newton_euler_residual <= cert.newton_euler_tolerance;
+  cert.status = cert.primary_status = ok ? SolveStatus::kSolved : SolveStatus::kVerificationFailed;
+  return cert;
+}
+
+}  // namespace
+
+void validate_mlcp(const Mlcp& mlcp, const char* who) {
+  validate_block_diagonal(mlcp.M, who);
+  const Eigen::Index nv = mlcp.M.size(), m = mlcp.G.cols();
+  check_shape(who, "G", mlcp.G.rows(), mlcp.G.cols(), nv, m);
+  check_shape(who, "H", mlcp.H.rows(), mlcp.H.cols(), nv, m);
+  check_shape(who, "D", mlcp.D.rows(), mlcp.D.cols(), m, m);
+  check_shape(who, "c", mlcp.c.rows(), mlcp.c.cols(), nv, 1);
+  check_shape(who, "r", mlcp.r.rows(), mlcp.r.cols(), m, 1);
+  if (!mlcp.G.allFinite() || !mlcp.H.allFinite() || !mlcp.D.allFinite() || !mlcp.c.allFinite() ||
+      !mlcp.r.allFinite()) {
+    throw InputError(std::string(who) + ": MLCP G, H, D, c or r contains NaN or Inf");
+  }
+}
+
+void reduce_mlcp(const Mlcp& mlcp, MlcpScratch& s) {
+  validate_mlcp(mlcp, "reduce_mlcp");
+  invert_spd(mlcp.M, s.W);
+  s.W.apply(mlcp.G, s.WG);
+  s.W.apply(mlcp.c, s.Wc);
+  const Eigen::Index m = mlcp.G.cols();
+  s.reduced.M.resize(m, m);
+  s.reduced.M.noalias() = mlcp.H.transpose() * s.WG;
+  s.reduced.M += mlcp.D;
+  s.reduced.q.resize(m);
+  s.reduced.q.noalias() = mlcp.H.transpose() * s.Wc;
+  s.reduced.q += mlcp.r;
+}
+
+SolveCertificate verify_mlcp(const Mlcp& mlcp, const VecX& nu, const VecX& z, Real tol,
+                             const SolverOptions& options, VecX& w) {
+  validate_mlcp(mlcp, "verify_mlcp");
+  if (nu.size() != mlcp.M.size() || z.size() != mlcp.G.cols()) {
+    throw InputError("verify_mlcp: nu or z has the wrong size");
+  }
+  VecX momentum, impulse;
+  return certify(mlcp, nu, z, tol, options, w, momentum, impulse);
+}
+
+void solve_mlcp(const Mlcp& mlcp, const SolverOptions& options, MlcpScratch& s, MlcpSolution& out) {
+  reduce_mlcp(mlcp, s);
+  LcpSolution& red = s.reduced_solution;
+  solve_lcp(s.reduced, options, s.lcp, red);
+  out.z = red.z;
+  out.nu.resize(mlcp.M.size());
+  out.nu.noalias() = s.WG * out.z;
+  out.nu += s.Wc;
+  const SolveCertificate& reduced = red.certificate;
+  SolveCertificate cert =
+      certify(mlcp, out.nu, out.z, reduced.tolerance, options, out.w, s.momentum, s.impulse);
+  // The reduced solve's account (method, effort, why it stopped) with the unreduced numbers.
+  cert.method = reduced.method;
+  cert.pivots = reduced.pivots;
+  cert.iterations = reduced.iterations;
+  cert.primary_status = reduced.primary_status;
+  if (reduced.status != SolveStatus::kSolved) cert.status = reduced.status;
+  out.certificate = cert;
+}
+
+MlcpSolution solve_mlcp(const Mlcp& mlcp, const SolverOptions& options, MlcpScratch* scratch) {
+  MlcpScratch local;
+  MlcpSolution out;
+  solve_mlcp(mlcp, options, scratch ? *scratch : local, out);
+  return out;
+}
+
+}  // namespace exactsim

@@ -1,0 +1,76 @@
+// Stage 1 of a step: place shapes, broad phase, narrow phase (spec peg.md §0 steps 2–3).
+#include "detect.h"
+
+#include "exactsim/collision/corrective.h"
+#include "exactsim/collision/vertex_edge.h"
+#include "exactsim/geometry/pose.h"
+#include "exactsim/geometry/pose3.h"
+
+namespace exactsim {
+
+Real contact_epsilon(const ContactOptions& options, Real h) {
+  return std::isnan(options.epsilon) ? default_vertex_edge_epsilon(h) : options.epsilon;
+}
+
+void place_bodies(const World& world, const State& state, Real h, Workspace& ws) {
+  const int n = world.body_count();
+  ws.is_static.resize(n);
+  for (int i = 0; i < n; ++i) ws.is_static[i] = world.bodies[i].is_static;
+  if (world.dimension == 2) {
+    ws.polygons.resize(n);
+    ws.predicted_polygons.resize(n);
+    for (int i = 0; i < n; ++i) {
+      if (!state.present[i]) continue;
+      const auto q = state.q_of(i);
+      const auto v = state.v_of(i);
+      const ConvexPolygon& shape = world.polygons[world.bodies[i].shape];
+      place(shape, Pose2{Vec2(q[0], q[1]), q[2]}, ws.polygons[i]);
+      place(shape, Pose2{Vec2(q[0] + h * v[0], q[1] + h * v[1]), q[2] + h * v[2]},
+            ws.predicted_polygons[i]);
+    }
+    return;
+  }
+  ws.polyhedra.resize(n);
+  ws.poses3.resize(n);
+  ws.shapes3.resize(n);
+  for (int i = 0; i < n; ++i) {
+    ws.shapes3[i] = &world.polyhedra[world.bodies[i].shape];
+    if (!state.present[i]) continue;
+    ws.poses3[i] = Pose3{body_position(state, i), body_orientation(state, i)};
+    place(*ws.shapes3[i], ws.poses3[i], ws.polyhedra[i]);
+  }
+}
+
+void detect_contacts(const World& world, const State& state, Real h, Workspace& ws) {
+  const Real eps = contact_epsilon(world.contact, h);
+  const bool predict = world.contact.predict_motion;
+  const int n = world.body_count();
+  auto& contacts = ws.constraints.contacts;
+  contacts.clear();
+  ws.pairs.clear();
+  if (world.dimension == 2) {
+    ws.boxes2.resize(n);
+    for (int i = 0; i < n; ++i)
+      if (state.present[i])
+        ws.boxes2[i] = predict ? swept_aabb(ws.polygons[i].aabb, ws.predicted_polygons[i].aabb, eps)
+                               : ws.polygons[i].aabb.inflated(eps);
+    sweep_and_prune(ws.boxes2, ws.is_static, state.present, ws.pairs, ws.broad_phase);
+    if (world.contact.model == ContactModel::kCorrective) {
+      for (const BodyPair& p : ws.pairs)
+        corrective_contact_2d(ws.polygons[p.a], p.a, ws.polygons[p.b], p.b, contacts);
+      return;
+    }
+    for (const BodyPair& p : ws.pairs) {
+      if (predict)
+        vertex_edge_contacts(ws.polygons[p.a], ws.predicted_polygons[p.a], p.a, ws.polygons[p.b],
+                             ws.predicted_polygons[p.b], p.b, eps, world.contact.proximity,
+                             contacts);
+      else
+        vertex_edge_contacts(ws.polygons[p.a], p.a, ws.polygons[p.b], p.b, eps, contacts);
+    }
+    return;
+  }
+  detect_contacts_3d(world, state, h, eps, ws);
+}
+
+}  // namespace exactsim

@@ -1,0 +1,49 @@
+// 3D detection: broad phase over swept boxes, then vertex–face and edge–edge contacts per pair.
+#include <algorithm>
+
+#include "detect.h"
+#include "exactsim/collision/polyhedron_contacts.h"
+
+namespace exactsim {
+namespace {
+
+Real bounding_radius(const ConvexPolyhedron& p) {
+  Real r = 0;
+  for (const Vec3& v : p.vertices) r = std::max(r, v.norm());
+  return r;
+}
+
+// Upper bound of how far any point of body i moves in one step: h(|v| + |ω| r).
+Real displacement_bound(const World& w, const State& s, int i, Real h) {
+  if (w.bodies[i].is_static) return 0;
+  const auto v = s.v_of(i);
+  return h * (v.head<3>().norm() +
+              v.tail<3>().norm() * bounding_radius(w.polyhedra[w.bodies[i].shape]));
+}
+
+}  // namespace
+
+void detect_contacts_3d(const World& world, const State& state, Real h, Real eps, Workspace& ws) {
+  const int n = world.body_count();
+  const bool predict = world.contact.predict_motion;
+  const Real eps_edge = std::isnan(world.contact.epsilon_edge) ? eps : world.contact.epsilon_edge;
+  ws.boxes3.resize(n);
+  ws.motion.resize(n);
+  for (int i = 0; i < n; ++i) {
+    if (!state.present[i]) continue;
+    ws.motion[i] = predict ? displacement_bound(world, state, i, h) : 0.0;
+    ws.boxes3[i] = ws.polyhedra[i].aabb.inflated(std::max(eps, eps_edge) + ws.motion[i]);
+  }
+  sweep_and_prune(ws.boxes3, ws.is_static, state.present, ws.pairs, ws.broad_phase);
+  for (const BodyPair& p : ws.pairs) {
+    // A fast pair may close more than ε in one step: widen ε by both bodies' motion bounds.
+    const Real widen = ws.motion[p.a] + ws.motion[p.b];
+    PolyhedronContactOptions o;
+    o.epsilon_vf = eps + widen;
+    o.epsilon_ee = eps_edge + widen;
+    polyhedron_contacts(*ws.shapes3[p.a], ws.polyhedra[p.a], p.a, *ws.shapes3[p.b],
+                        ws.polyhedra[p.b], p.b, o, ws.constraints.contacts);
+  }
+}
+
+}  // namespace exactsim

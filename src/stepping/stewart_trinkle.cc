@@ -1,0 +1,161 @@
+#include "exactsim/stepping/stewart_trinkle.h"
+
+#include <cmath>
+
+#include "exactsim/collision/contact_jacobian.h"
+#include "exactsim/dynamics/mass_matrix.h"
+
+namespace exactsim {
+namespace {
+
+Real body_friction(const World& w, int i) {
+  const Real mu = w.bodies[i].friction;
+  return std::isnan(mu) ? w.contact.friction : mu;
+}
+
+// Writes the column of direction d at contact c into column `col` of `g` (blocks of active
+// bodies only; static bodies have no unknowns, spec §1.5).
+void write_column(const World& w, const State& s, const MlcpLayout& layout, const Contact& c,
+                  const Vec3& d, Real sign, MatX& g, int col) {
+  Vec6 g_a, g_b;
+  direction_jacobian(d, c.point_a, c.point_b(), w.dimension, body_position(s, c.body_a),
+                     body_position(s, c.body_b), g_a, g_b);
+  const int nb = velocity_size(w.dimension);
+  if (const int k = layout.block_of_body[c.body_a]; k >= 0)
+    g.col(col).segment(k * nb, nb) += sign * g_a.head(nb);
+  if (const int k = layout.block_of_body[c.body_b]; k >= 0)
+    g.col(col).segment(k * nb, nb) += sign * g_b.head(nb);
+}
+
+}  // namespace
+
+Real pair_friction(const World& world, int a, int b) {
+  return std::sqrt(body_friction(world, a) * body_friction(world, b));
+}
+
+void friction_directions(const Vec3& normal, int dimension, int k, std::vector<Vec3>& out) {
+  out.clear();
+  if (dimension == 2) {
+    const Vec3 t(-normal.y(), normal.x(), 0.0);
+    out.push_back(t);
+    out.push_back(-t);
+    return;
+  }
+  int axis = 0;
+  normal.cwiseAbs().minCoeff(&axis);
+  const Vec3 t = normal.cross(Vec3::Unit(axis)).normalized();
+  const Vec3 o = normal.cross(t);
+  for (int r = 0; r < k; ++r) {
+    const Real a = 2.0 * M_PI * r / k;
+    out.push_back(std::cos(a) * t + std::sin(a) * o);
+  }
+}
+
+void assemble_stewart_trinkle(const World& world, const State& state, const ConstraintSet& set,
+                              Real h, MlcpLayout& layout, Mlcp& mlcp) {
+  const int dim = world.dimension, nb = velocity_size(dim);
+  const auto& contacts = set.contacts;
+
+  // Active bodies: dynamic bodies touched by a constraint (spec §0: only they enter the MLCP).
+  layout.block_of_body.assign(world.body_count(), -1);
+  auto mark = [&](int contact) {
+    for (int b : {contacts[contact].body_a, contacts[contact].body_b})
+      if (!world.bodies[b].is_static) layout.block_of_body[b] = 0;
+  };
+  for (int c : set.unilateral) mark(c);
+  for (const auto& ic : set.intercontacts) {
+    mark(ic.primary);
+    for (int s = 0; s < ic.secondary_count; ++s) mark(set.secondaries[ic.first_secondary + s]);
+  }
+  layout.active_bodies.clear();
+  for (int b = 0; b < world.body_count(); ++b)
+    if (layout.block_of_body[b] == 0) {
+      layout.block_of_body[b] = static_cast<int>(layout.active_bodies.size());
+      layout.active_bodies.push_back(b);
+    }
+
+  // Friction cones sit on every impulse-carrying contact (spec §2.2, §3.7) with μ > 0.
+  layout.n_unilateral = static_cast<int>(set.unilateral.size());
+  layout.n_intercontact = static_cast<int>(set.intercontacts.size());
+  layout.n_slack = static_cast<int>(set.secondaries.size());
+  layout.friction_directions = dim == 2 ? 2 : world.contact.friction_directions;
+  layout.friction_contact.clear();
+  layout.friction_impulse.clear();
+  layout.friction_mu.clear();
+  auto add_cone = [&](int contact, int impulse) {
+    const Real mu = pair_friction(world, contacts[contact].body_a, contacts[contact].body_b);
+    if (mu > 0) {
+      layout.friction_contact.push_back(contact);
+      layout.friction_impulse.push_back(impulse);
+      layout.friction_mu.push_back(mu);
+    }
+  };
+  for (int j = 0; j < layout.n_unilateral; ++j) add_cone(set.unilateral[j], j);
+  for (int j = 0; j < layout.n_intercontact; ++j)
+    if (set.intercontacts[j].carries_impulse)
+      add_cone(set.intercontacts[j].primary, layout.n_unilateral + j);
+  layout.n_friction_contacts = static_cast<int>(layout.friction_contact.size());
+
+  const int nv = nb * static_cast<int>(layout.active_bodies.size());
+  const int m = layout.size();
+
+  // M and c = M ν + h F_ext (spec §2.1 ≈ Eq. 8).
+  mlcp.M.offsets.clear();
+  mlcp.M.blocks.clear();
+  mlcp.c.resize(nv);
+  for (std::size_t k = 0; k < layout.active_bodies.size(); ++k) {
+    const int b = layout.active_bodies[k];
+    const BodyMatrix mb = mass_block(world.bodies[b], state, b);
+    mlcp.M.add_block(mb);
+    mlcp.c.segment(k * nb, nb) =
+        mb * state.v_of(b) + h * external_force(world.bodies[b], state, b, world.gravity);
+  }
+  mlcp.G.setZero(nv, m);
+  mlcp.H.setZero(nv, m);
+  mlcp.D.setZero(m, m);
+  mlcp.r.setZero(m);
+
+  // U rows: 0 <= ψ/h + Gᵀν ⊥ p_n >= 0 (spec §2.1 ≈ Eq. 7).
+  for (int j = 0; j < layout.n_unilateral; ++j) {
+    const Contact& c = contacts[set.unilateral[j]];
+    write_column(world, state, layout, c, c.normal, 1.0, mlcp.G, j);
+    mlcp.H.col(j) = mlcp.G.col(j);
+    mlcp.r[j] = c.gap / h;
+  }
+  // I rows (spec §3.7 Eqs. 39–40): p_I carries G_{j1}; slack rows use G_{j1} − G_{js} and E_I1.
+  for (int j = 0, slack = layout.slack_begin(); j < layout.n_intercontact; ++j) {
+    const IntercontactConstraint& ic = set.intercontacts[j];
+    const Contact& primary = contacts[ic.primary];
+    const int row = layout.pi_begin() + j;
+    write_column(world, state, layout, primary, primary.normal, 1.0, mlcp.H, row);
+    if (ic.carries_impulse) mlcp.G.col(row) = mlcp.H.col(row);
+    mlcp.r[row] = primary.gap / h;
+    for (int s = 0; s < ic.secondary_count; ++s, ++slack) {
+      const Contact& sec = contacts[set.secondaries[ic.first_secondary + s]];
+      mlcp.H.col(slack) = mlcp.H.col(row);
+      write_column(world, state, layout, sec, sec.normal, -1.0, mlcp.H, slack);
+      mlcp.r[slack] = (primary.gap - sec.gap) / h;
+      mlcp.D(row, slack) = 1.0;                                         // E_I2
+      for (int t = 0; t <= s; ++t) mlcp.D(slack, slack - s + t) = 1.0;  // E_I1 (lower ones)
+    }
+  }
+  // Friction (spec §2.2): ρ_f = G_fᵀν + E σ ⊥ β;  ζ = μ p − Eᵀβ ⊥ σ.
+  std::vector<Vec3> dirs;
+  const int k = layout.friction_directions;
+  for (int f = 0; f < layout.n_friction_contacts; ++f) {
+    const int ci = layout.friction_contact[f];
+    const Contact& c = contacts[ci];
+    friction_directions(c.normal, dim, k, dirs);
+    const int sigma = layout.sigma_begin() + f;
+    mlcp.D(sigma, layout.friction_impulse[f]) = layout.friction_mu[f];  // U p
+    for (int r = 0; r < k; ++r) {
+      const int col = layout.beta_begin() + f * k + r;
+      write_column(world, state, layout, c, dirs[r], 1.0, mlcp.G, col);
+      mlcp.H.col(col) = mlcp.G.col(col);
+      mlcp.D(col, sigma) = 1.0;
+      mlcp.D(sigma, col) = -1.0;
+    }
+  }
+}
+
+}  // namespace exactsim

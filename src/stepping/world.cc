@@ -1,0 +1,21 @@
+#include "exactsim/stepping/world.h"
+
+#include <cmath>
+
+namespace exactsim {
+
+const char* to_string(ContactModel m) {
+  switch (m) {
+    case ContactModel::kStandard:
+      return "standard";
+    case ContactModel::kPeg:
+      return "peg";
+    case ContactModel::kCorrective:
+      return "corrective";
+  }
+  return "?";
+}
+
+int Scene::step_count() const { return static_cast<int>(std::llround(duration / step)); }
+
+}  // namespace exactsim

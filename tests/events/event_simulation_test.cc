@@ -1,0 +1,108 @@
+// Event-driven simulation: a ball dropped on the ground with constant COR e bounces to e² of
+// its previous apex (closed form: rebound speed e·v, apex v²/2g), impacts are located in time
+// to the gap tolerance, mechanical energy never increases, and a resting ball stays put.
+#include "exactsim/events/event_simulation.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "exactsim/events/plus_examples.h"
+#include "exactsim/impact/plus.h"
+
+namespace exactsim {
+namespace {
+
+EventSimulation ball_drop(Real e, Real height) {
+  EventSimulation sim;
+  RigidBody ball;
+  ball.mass = 0.5;
+  ball.inertia = Mat3::Identity() * 0.4 * 0.5 * 0.1 * 0.1;
+  ball.position = Vec3(0.0, 0.0, height + 0.1);
+  sim.world.bodies.push_back(ball);
+  Sphere s;
+  s.radius = 0.1;
+  s.material.friction = 0.3;
+  s.material.restitution = RestitutionLaw::constant(e);
+  sim.world.spheres.push_back(s);
+  sim.world.half_spaces.push_back(HalfSpace{});
+  return sim;
+}
+
+TEST(EventSimulation, BouncingBallApexRatioIsESquared) {
+  const Real e = 0.8, h0 = 1.0, g = 9.81;
+  EventSimulation sim = ball_drop(e, h0);
+  std::vector<Real> apex;  // highest sampled sphere-bottom height between impacts
+  Real energy = mechanical_energy(sim.world), highest = -1.0;
+  size_t impacts = 0;
+  advance(sim, 3.0, [&](const EventSimulation& s) {
+    const Real E = mechanical_energy(s.world);
+    EXPECT_LE(E, energy + 1e-9) << "t = " << s.time;
+    energy = E;
+    if (s.impacts.size() != impacts) {
+      if (impacts > 0) apex.push_back(highest);
+      impacts = s.impacts.size();
+      highest = -1.0;
+    }
+    highest = std::max(highest, s.world.bodies[0].position.z() - 0.1);
+  });
+  ASSERT_GE(sim.impacts.size(), 4u);
+  ASSERT_GE(apex.size(), 3u);
+  Real expected = h0;
+  for (size_t i = 0; i < 3; ++i) {
+    expected *= e * e;
+    // Sampled every 1 ms: the sampled maximum is within ½ g (0.5 ms)² of the apex.
+    EXPECT_NEAR(apex[i], expected, 0.5 * g * 0.5e-3 * 0.5e-3 + 1e-9) << "bounce " << i + 1;
+  }
+  // Impact instants: t₁ = √(2h/g), then flights of 2 e^k v₁ / g.
+  const Real v1 = std::sqrt(2 * g * h0);
+  Real t = v1 / g, v = v1;
+  for (size_t i = 0; i < 4; ++i) {
+    EXPECT_NEAR(sim.impacts[i].time, t, 1e-8) << "impact " << i;
+    EXPECT_NEAR(sim.impacts[i].result.velocity(2), e * v, 1e-7);
+    v *= e;
+    t += 2 * v / g;
+  }
+}
+
+TEST(EventSimulation, PlasticBallComesToRestAndStays) {
+  EventSimulation sim = ball_drop(0.0, 0.2);
+  advance(sim, 1.0);
+  EXPECT_EQ(sim.impacts.size(), 1u);
+  EXPECT_GT(sim.persistent_steps, 500);
+  EXPECT_NEAR(sim.world.bodies[0].position.z(), 0.1, 1e-9);
+  EXPECT_LT(sim.world.bodies[0].velocity.norm(), 1e-12);
+}
+
+TEST(EventSimulation, Example1BrickHitsWithThePaperVelocityAndLosesEnergy) {
+  EventSimulation sim;
+  sim.world = example1_world(0.225, 0.05);
+  sim.options = example_event_options(ImpactOptions{});
+  Real energy = mechanical_energy(sim.world);
+  advance(sim, 0.06, [&](const EventSimulation& s) {
+    EXPECT_LE(mechanical_energy(s.world), energy + 1e-9);
+    energy = mechanical_energy(s.world);
+  });
+  ASSERT_GE(sim.impacts.size(), 1u);
+  const ImpactEvent& first = sim.impacts[0];
+  ASSERT_EQ(first.contacts.size(), 1u);
+  // The point arrives with [−5, 0, −5.74] m/s (to the event tolerance): same impulse as the
+  // stand-alone problem at first touch.
+  EXPECT_NEAR(first.result.impulse(2), solve_plus(example1_problem(0.225, 0.01)).impulse(2), 1e-6);
+  EXPECT_EQ(first.result.contacts[0].transition, Transition::kExpansion);
+  EXPECT_LT(first.energy_after, first.energy_before);
+}
+
+TEST(EventSimulation, CradleSimulationEndsWithTheLastBallMoving) {
+  EventSimulation sim;
+  sim.world = example3_world(0.1);
+  advance(sim, 0.2);
+  ASSERT_EQ(sim.impacts.size(), 1u);
+  EXPECT_EQ(sim.impacts[0].contacts.size(), 4u);  // all touching pairs are proximal
+  EXPECT_EQ(sim.impacts[0].result.rounds, 5);
+  EXPECT_NEAR(sim.world.bodies[4].velocity.x(), -2.0, 1e-9);
+  for (int i = 0; i < 4; ++i) EXPECT_NEAR(sim.world.bodies[i].velocity.norm(), 0.0, 1e-9);
+}
+
+}  // namespace
+}  // namespace exactsim

@@ -1,0 +1,84 @@
+// Determinism: the step is a pure function of (world, state) — no hidden global state, no
+// uninitialised scratch, no order dependence on addresses (design.md). Two runs of the same
+// scene from fresh workspaces must produce bit-identical q and ν after every step, compared by
+// FNV-1a-64 hashes of their bytes.
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "exactsim/io/scenarios.h"
+#include "physics/physics_scene.h"
+
+namespace exactsim::physics_test {
+namespace {
+
+std::uint64_t fnv1a(std::uint64_t hash, const VecX& x) {
+  const auto* bytes = reinterpret_cast<const unsigned char*>(x.data());
+  for (std::size_t i = 0; i < static_cast<std::size_t>(x.size()) * sizeof(Real); ++i) {
+    hash ^= bytes[i];
+    hash *= 0x100000001b3ULL;
+  }
+  return hash;
+}
+
+// Hash of (q, ν) after each of `steps` steps.
+std::vector<std::uint64_t> trajectory_hashes(const Scene& scene, int steps, long* solver_calls) {
+  Sim sim(scene);
+  std::vector<std::uint64_t> hashes;
+  *solver_calls = 0;
+  for (int n = 0; n < steps; ++n) {
+    const StepReport r = sim.advance();
+    // The pour's standard model meets SM traps (infeasible LCPs, e.g. set 'a' at steps 245–296):
+    // the run continues through them (regularised recovery) and must still be deterministic.
+    *solver_calls += r.solver_called;
+    hashes.push_back(fnv1a(fnv1a(0xcbf29ce484222325ULL, sim.state.q), sim.state.v));
+  }
+  return hashes;
+}
+
+void expect_deterministic(const Scene& scene, int steps) {
+  long calls1 = 0, calls2 = 0;
+  const auto first = trajectory_hashes(scene, steps, &calls1);
+  const auto second = trajectory_hashes(scene, steps, &calls2);
+  ASSERT_EQ(first.size(), second.size());
+  for (std::size_t n = 0; n < first.size(); ++n)
+    ASSERT_EQ(first[n], second[n]) << "runs diverge at step " << n;
+  EXPECT_EQ(calls1, calls2);
+  EXPECT_GT(calls1, steps / 4) << "too few contact steps for the test to mean anything";
+  EXPECT_NE(first.front(), first.back()) << "nothing moved";
+}
+
+TEST(Determinism, Pouring2dSetA) {
+  Pour2dOptions options;
+  options.step = 0.005;
+  options.duration = 300 * options.step;
+  Scene scene =
+      pour2d_archived(EXACTSIM_SOURCE_DIR "/data/peg2d_pouring_body_sets.json", 'a', options);
+  scene.world.stepping.continue_on_solver_failure = true;
+  expect_deterministic(scene, 300);
+}
+
+TEST(Determinism, BoxStack3d) {
+  // KNOWN DEFECT (open): with friction (μ = 0.4, k = 6) the standard-model solve fails
+  // (kSolverFailed) on every step from about step 14 and each step then takes seconds (Lemke runs
+  // to its pivot budget), so 200 steps exceed the test budget. Re-enable once fixed.
+  GTEST_SKIP() << "known defect: frictional 3D box stack — solver fails from step ~14, very slow";
+  json bodies = json::array({{{"name", "floor"},
+                              {"static", true},
+                              {"shape", {{"box", {10.0, 10.0, 1.0}}}},
+                              {"position", {0.0, 0.0, -0.5}}}});
+  for (int i = 0; i < 4; ++i)
+    bodies.push_back({{"name", "box" + std::to_string(i)},
+                      {"shape", {{"box", {0.5, 0.4, 0.3}}}},
+                      {"density", 400},
+                      {"position", {0.03 * i, -0.02 * i, 0.16 + 0.32 * i}},
+                      {"orientation", {1.0, 0.0, 0.0, 0.05 * i}},
+                      {"angular_velocity", {0.0, 0.1 * i, 0.0}}});
+  Sim probe(scene_doc(3, 0.005, bodies, json{{"friction", 0.4}, {"friction_directions", 6}}));
+  expect_deterministic(probe.scene, 200);
+}
+
+}  // namespace
+}  // namespace exactsim::physics_test
