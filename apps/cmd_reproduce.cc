@@ -1,7 +1,9 @@
 // `exactsim reproduce <experiment>`: the papers' experiments, one command each.
 #include "commands.h"
 #include "exactsim/math/error.h"
+#include "reproduce_compliant.h"
 #include "reproduce_peg2d.h"
+#include "reproduce_peg3d.h"
 #include "reproduce_plus.h"
 
 namespace exactsim::cli {
@@ -12,17 +14,21 @@ Action register_reproduce(CLI::App& app) {
   auto quick = std::make_shared<bool>(false);
   CLI::App* sub = app.add_subcommand("reproduce", "Reproduce a paper's experiment");
   sub->add_option("experiment", *experiment,
-                  "plus (PLUS Examples 1–3), peg2d (PEG 2D pouring); peg3d, plus-vs-compliant are "
-                  "not built yet")
+                  "plus (PLUS Examples 1–3), peg2d (PEG 2D pouring), peg3d (PEG 3D pouring), "
+                  "plus-vs-compliant (PLUS against the compliant model, Examples 1–4)")
       ->required();
   sub->add_option("--out", *out, "Output folder (a subfolder per experiment)");
   sub->add_flag("--quick", *quick, "A small subset, for CI");
   auto models = std::make_shared<std::vector<std::string>>();
   auto jobs = std::make_shared<int>(0);
   sub->add_option("--models", *models,
-                  "peg2d: contact models to run (default peg,standard,corrective)")
+                  "peg2d, peg3d: contact models to run (default peg,standard,corrective)")
       ->delimiter(',');
-  sub->add_option("--jobs", *jobs, "peg2d: parallel runs (default 0 = all cores)");
+  sub->add_option("--jobs", *jobs, "peg2d, peg3d: parallel runs (default 0 = all cores)");
+  auto h_ms = std::make_shared<std::vector<int>>();
+  auto seeds = std::make_shared<int>(10);
+  sub->add_option("--h-ms", *h_ms, "peg3d: step sizes in ms (default 1…16)")->delimiter(',');
+  sub->add_option("--seeds", *seeds, "peg3d: random polyhedra sets 1…N (default 10)");
   return [=]() -> int {
     if (*experiment == "plus") return reproduce_plus(*out + "/plus", *quick);
     if (*experiment == "peg2d") {
@@ -33,10 +39,19 @@ Action register_reproduce(CLI::App& app) {
       o.jobs = *jobs;
       return reproduce_peg2d(o);
     }
-    if (*experiment == "peg3d" || *experiment == "plus-vs-compliant")
-      throw InputError("reproduce " + *experiment +
-                       ": not implemented yet in this build (it needs the PEG / compliant "
-                       "models; see the open issues)");
+    if (*experiment == "peg3d") {
+      Peg3dSweepOptions o;
+      o.out_dir = *out + (*quick ? "/peg3d-quick" : "/peg3d");
+      o.quick = *quick;
+      if (!models->empty()) o.models = *models;
+      o.jobs = *jobs;
+      o.h_ms = *h_ms;
+      o.seeds = *seeds;
+      return reproduce_peg3d(o);
+    }
+    if (*experiment == "plus-vs-compliant")
+      return reproduce_compliant(
+          *out + (*quick ? "/plus-vs-compliant-quick" : "/plus-vs-compliant"), *quick);
     throw InputError("reproduce: unknown experiment '" + *experiment +
                      "' (expected plus, peg2d, peg3d or plus-vs-compliant)");
   };

@@ -43,4 +43,64 @@ void corrective_contact_2d(const WorldPolygon& a, int body_a, const WorldPolygon
   out.push_back(c);
 }
 
+Vec3 polytope_centroid(const IntersectionPolyhedron& polytope) {
+  const std::vector<Vec3>& v = polytope.vertices;
+  if (v.empty()) return Vec3::Zero();
+  Vec3 mean = Vec3::Zero();
+  for (const Vec3& p : v) mean += p;
+  mean /= static_cast<Real>(v.size());
+  // Signed tetrahedra (mean, fan triangle) of every face: exact for a closed polytope.
+  Real volume = 0;
+  Vec3 moment = Vec3::Zero();
+  for (const std::vector<int>& face : polytope.faces)
+    for (std::size_t i = 1; i + 1 < face.size(); ++i) {
+      const Vec3 &a = v[face[0]], &b = v[face[i]], &c = v[face[i + 1]];
+      const Real t = (a - mean).dot((b - mean).cross(c - mean)) / 6.0;
+      volume += t;
+      moment += t * (mean + a + b + c) / 4.0;
+    }
+  return volume > 0 ? Vec3(moment / volume) : mean;
+}
+
+namespace {
+
+// max_f (η̂_f · p − d_f) over the faces of a placed polyhedron, and the face attaining it.
+Real deepest_face(const WorldPolyhedron& w, const Vec3& p, int& face) {
+  Real best = -std::numeric_limits<Real>::infinity();
+  for (int f = 0; f < static_cast<int>(w.face_normals.size()); ++f)
+    if (const Real d = w.face_normals[f].dot(p) - w.face_offsets[f]; d > best) best = d, face = f;
+  return best;
+}
+
+}  // namespace
+
+void corrective_contact_3d(const ConvexPolyhedron& shape_a, const Pose3& pose_a,
+                           const WorldPolyhedron& world_a, int body_a,
+                           const ConvexPolyhedron& shape_b, const Pose3& pose_b,
+                           const WorldPolyhedron& world_b, int body_b,
+                           IntersectionPolyhedron& polytope, IntersectionScratch& scratch,
+                           std::vector<Contact>& out) {
+  if (polyhedron_intersection_volume(shape_a, pose_a, shape_b, pose_b, &polytope, &scratch) <= 0 ||
+      polytope.vertices.empty())
+    return;
+  const Vec3 centre = polytope_centroid(polytope);
+  int face_a = 0, face_b = 0;
+  const Real value_a = deepest_face(world_a, centre, face_a);
+  const Real value_b = deepest_face(world_b, centre, face_b);
+  Contact c;
+  c.body_a = body_a;
+  c.body_b = body_b;
+  c.type = ContactType::kVertexFace;  // features stay −1: the contact is on no feature pair
+  if (value_b >= value_a) {
+    c.normal = -world_b.face_normals[face_b];  // A lies outside B's face: A → B is −η̂_B
+    c.gap = 2 * value_b;
+  } else {
+    c.normal = world_a.face_normals[face_a];  // B lies outside A's face: A → B is +η̂_A
+    c.gap = 2 * value_a;
+  }
+  c.point_a = centre - 0.5 * c.gap * c.normal;
+  c.distance = 0;
+  out.push_back(c);
+}
+
 }  // namespace exactsim

@@ -23,6 +23,35 @@ EdgeEdgeNormal edge_edge_normal(const Vec3& e_a, const Vec3& t_a1, const Vec3& t
   return out;
 }
 
+bool edge_edge_contact(const ConvexPolyhedron& shape_a, const WorldPolyhedron& world_a, int body_a,
+                       int edge_a, const ConvexPolyhedron& shape_b, const WorldPolyhedron& world_b,
+                       int body_b, int edge_b, Real parallel_sine, Contact& out,
+                       Real* applicability) {
+  const PolyhedronEdge& ea = shape_a.edges[edge_a];
+  const PolyhedronEdge& eb = shape_b.edges[edge_b];
+  if (ea.nearly_flat || eb.nearly_flat) return false;
+  const Vec3& a0 = world_a.vertices[ea.tail];
+  const Vec3& a1 = world_a.vertices[ea.head];
+  const Vec3& b0 = world_b.vertices[eb.tail];
+  const Vec3& b1 = world_b.vertices[eb.head];
+  const EdgeEdgeNormal n =
+      edge_edge_normal(a1 - a0, world_a.edge_t1[edge_a], world_a.edge_t2[edge_a], b1 - b0,
+                       world_b.edge_t1[edge_b], world_b.edge_t2[edge_b], parallel_sine);
+  if (n.parallel) return false;  // spec §6.1 item 4
+  const SegmentClosestPoints cp = closest_points_segments(a0, a1, b0, b1);
+  out.body_a = body_a;
+  out.body_b = body_b;
+  out.type = ContactType::kEdgeEdge;
+  out.feature_a = edge_a;
+  out.feature_b = edge_b;
+  out.point_a = cp.p_a;
+  out.normal = n.normal;
+  out.gap = n.normal.dot(cp.p_b - cp.p_a);  // spec §1.4
+  out.distance = cp.distance;
+  if (applicability) *applicability = n.applicability;
+  return true;
+}
+
 void edge_edge_contacts(const ConvexPolyhedron& shape_a, const WorldPolyhedron& world_a, int body_a,
                         const ConvexPolyhedron& shape_b, const WorldPolyhedron& world_b, int body_b,
                         Real epsilon, Real parallel_sine, std::vector<Contact>& out) {

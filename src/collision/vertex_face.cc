@@ -6,6 +6,23 @@
 
 namespace exactsim {
 
+Contact vertex_face_contact(const Vec3& v, int body_a, int vertex, const ConvexPolyhedron& shape_b,
+                            const WorldPolyhedron& world_b, int body_b, int face) {
+  const Vec3& eta = world_b.face_normals[face];
+  const std::vector<int>& loop = shape_b.faces[face].vertices;
+  Contact c;
+  c.body_a = body_a;
+  c.body_b = body_b;
+  c.type = ContactType::kVertexFace;
+  c.feature_a = vertex;
+  c.feature_b = face;
+  c.point_a = v;
+  c.normal = -eta;                                 // spec §1.4: n̂ = −η̂_f
+  c.gap = eta.dot(v - world_b.vertices[loop[0]]);  // ψ to the plane
+  c.distance = point_face_distance(v, world_b.vertices, loop, eta);
+  return c;
+}
+
 void vertex_face_contacts(const ConvexPolyhedron& shape_a, const WorldPolyhedron& world_a,
                           int body_a, const ConvexPolyhedron& shape_b,
                           const WorldPolyhedron& world_b, int body_b, Real epsilon,

@@ -8,4 +8,14 @@ int ConstraintSet::cross_count() const {
   return n;
 }
 
+int ConstraintSet::unused_contacts(std::vector<unsigned char>& marks) const {
+  marks.assign(contacts.size(), 0);
+  for (int c : unilateral) marks[c] = 1;
+  for (const IntercontactConstraint& ic : intercontacts) marks[ic.primary] = 1;
+  for (int c : secondaries) marks[c] = 1;
+  int unused = 0;
+  for (unsigned char m : marks) unused += m == 0;
+  return unused;
+}
+
 }  // namespace exactsim

@@ -27,14 +27,16 @@ void vertex_edge_applicability(std::span<const WorldPolygon> polygons,
   out.resize(contacts.size());
   for (std::size_t i = 0; i < contacts.size(); ++i) {
     const Contact& c = contacts[i];
-    const std::string which = "vertex_edge_applicability: contact " + std::to_string(i);
-    if (c.type != ContactType::kVertexEdge) throw InputError(which + " is not vertex-edge");
+    // (the message is built only on failure: this loop runs every step and must not allocate)
+    auto fail = [&](const std::string& why) {
+      throw InputError("vertex_edge_applicability: contact " + std::to_string(i) + why);
+    };
+    if (c.type != ContactType::kVertexEdge) fail(" is not vertex-edge");
     if (c.body_a < 0 || c.body_a >= nb || c.body_b < 0 || c.body_b >= nb)
-      throw InputError(which + " names a body without a polygon");
+      fail(" names a body without a polygon");
     const WorldPolygon& edge_owner = polygons[c.body_b];
     if (c.feature_b < 0 || c.feature_b >= static_cast<int>(edge_owner.edge_normals.size()))
-      throw InputError(which + " names edge " + std::to_string(c.feature_b) +
-                       " outside its polygon");
+      fail(" names edge " + std::to_string(c.feature_b) + " outside its polygon");
     out[i] = vertex_edge_applicability(polygons[c.body_a], c.feature_a,
                                        edge_owner.edge_normals[c.feature_b]);
   }

@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <set>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -17,16 +16,7 @@
 namespace exactsim {
 namespace {
 
-// (vertex owner, vertex, edge owner, edge) of a vertex–edge contact, then its index: sorting by
-// it groups the contacts of one vertex against one body, edges ascending (spec §3.6.2 step 2).
-struct FeatureKey {
-  int vertex_body, vertex, edge_body, edge, index;
-  auto tie() const { return std::tie(vertex_body, vertex, edge_body, edge, index); }
-  bool operator<(const FeatureKey& o) const { return tie() < o.tie(); }
-  bool same_group(const FeatureKey& o) const {
-    return vertex_body == o.vertex_body && vertex == o.vertex && edge_body == o.edge_body;
-  }
-};
+using FeatureKey = PegFeatureKey;
 
 // The four contacts of a vertex–vertex configuration (spec §3.3): C1 = (v_a, e_in(v_b)),
 // C2 = (v_a, e_out(v_b)), C3 = (v_b, e_in(v_a)), C4 = (v_b, e_out(v_a)).
@@ -35,10 +25,24 @@ using VertexVertex = std::array<int, 4>;
 class Generator {
  public:
   Generator(std::span<const WorldPolygon> polygons, std::span<const std::uint8_t> is_static,
-            const PegOptions& options, ConstraintSet& set)
-      : polygons_(polygons), is_static_(is_static), options_(options), set_(set) {
+            const PegOptions& options, ConstraintSet& set, PegScratch2d& scratch)
+      : polygons_(polygons),
+        is_static_(is_static),
+        options_(options),
+        set_(set),
+        appl_(scratch.applicability),
+        keys_(scratch.keys),
+        group_(scratch.group),
+        run_(scratch.run),
+        unilateral_(scratch.unilateral),
+        vertex_vertex_(scratch.vertex_vertex),
+        seen_(scratch.seen),
+        in_intercontact_(scratch.in_intercontact) {
     vertex_edge_applicability(polygons, set.contacts, appl_);
-    keys_.reserve(set.contacts.size());
+    keys_.clear();
+    unilateral_.clear();
+    vertex_vertex_.clear();
+    seen_.clear();
     for (int i = 0; i < static_cast<int>(set.contacts.size()); ++i) {
       const Contact& c = set.contacts[i];
       keys_.push_back({c.body_a, c.feature_a, c.body_b, c.feature_b, i});
@@ -47,13 +51,12 @@ class Generator {
   }
 
   void run() {
-    std::vector<int> edges;  // contact indices of one group, edges ascending, duplicates dropped
     for (std::size_t g = 0; g < keys_.size();) {
       std::size_t end = g;
-      edges.clear();
+      group_.clear();  // contact indices of one group, edges ascending, duplicates dropped
       for (; end < keys_.size() && keys_[end].same_group(keys_[g]); ++end)
-        if (end == g || keys_[end].edge != keys_[end - 1].edge) edges.push_back(keys_[end].index);
-      if (!both_static(keys_[g])) add_group(edges);
+        if (end == g || keys_[end].edge != keys_[end - 1].edge) group_.push_back(keys_[end].index);
+      if (!both_static(keys_[g])) add_group();
       g = end;
     }
     emit();
@@ -73,28 +76,31 @@ class Generator {
   }
 
   // One vertex against the edges of one body: split into runs of cyclically consecutive edges
-  // (spec §6.1 item 8: each contiguous run on its own), then classify each run.
-  void add_group(const std::vector<int>& group) {
-    const Contact& first = set_.contacts[group.front()];
-    const int n_edges = static_cast<int>(polygons_[first.body_b].vertices.size());
-    runs_.clear();
-    for (std::size_t i = 0; i < group.size(); ++i) {
-      const bool continues =
-          i > 0 && set_.contacts[group[i]].feature_b == set_.contacts[group[i - 1]].feature_b + 1;
-      if (!continues) runs_.emplace_back();
-      runs_.back().push_back(group[i]);
+  // (spec §6.1 item 8: each contiguous run on its own), then classify each run. The walk starts
+  // at a run boundary so that a run wrapping from edge n−1 to edge 0 stays whole.
+  void add_group() {
+    const int n_edges =
+        static_cast<int>(polygons_[set_.contacts[group_.front()].body_b].vertices.size());
+    const int g = static_cast<int>(group_.size());
+    auto edge = [&](int i) { return set_.contacts[group_[i % g]].feature_b; };
+    auto continues = [&](int i) { return (edge(i + g - 1) + 1) % n_edges == edge(i); };
+    int start = 0;
+    while (start < g && continues(start)) ++start;
+    if (start == g) start = 0;  // every edge of B: one closed run
+    run_.clear();
+    for (int k = 0; k < g; ++k) {
+      if (k > 0 && !continues(start + k)) {
+        add_run();
+        run_.clear();
+      }
+      run_.push_back(group_[(start + k) % g]);
     }
-    // The run ending at edge n−1 continues with the run starting at edge 0 (one index wrap).
-    if (runs_.size() > 1 && set_.contacts[runs_.front().front()].feature_b == 0 &&
-        set_.contacts[runs_.back().back()].feature_b == n_edges - 1) {
-      runs_.back().insert(runs_.back().end(), runs_.front().begin(), runs_.front().end());
-      runs_.erase(runs_.begin());
-    }
-    for (const std::vector<int>& run : runs_) add_run(run);
+    add_run();
   }
 
   // Spec §3.6.2 steps 3–4 for one contiguous run of edges of B around vertex v_a of A.
-  void add_run(const std::vector<int>& run) {
+  void add_run() {
+    const std::vector<int>& run = run_;
     if (run.size() == 1) {  // vertex–edge case
       if (applicable(run[0])) unilateral_.push_back(run[0]);
       return;
@@ -123,7 +129,8 @@ class Generator {
       // Once per unordered vertex pair: it is met again from v_b's group with roles swapped.
       std::array<int, 4> pair = {body_a, v_a, body_b, v_b};
       if (body_b < body_a) pair = {body_b, v_b, body_a, v_a};
-      if (!seen_.insert(pair).second) continue;
+      if (std::find(seen_.begin(), seen_.end(), pair) != seen_.end()) continue;
+      seen_.push_back(pair);
       vertex_vertex_.push_back({c1, c2, c3, c4});
     }
   }
@@ -175,7 +182,8 @@ class Generator {
       add_cross(vv[1], vv[2]);   // X(C2, C3)
     }
     // U's: sorted, unique, none inside an I (spec §3.6.2 step 5, §6.1 item 13).
-    std::vector<std::uint8_t> in_intercontact(set_.contacts.size(), 0);
+    std::vector<std::uint8_t>& in_intercontact = in_intercontact_;
+    in_intercontact.assign(set_.contacts.size(), 0);
     for (const IntercontactConstraint& ic : set_.intercontacts) in_intercontact[ic.primary] = 1;
     for (int s : set_.secondaries) in_intercontact[s] = 1;
     std::sort(unilateral_.begin(), unilateral_.end());
@@ -188,12 +196,12 @@ class Generator {
   std::span<const std::uint8_t> is_static_;
   const PegOptions& options_;
   ConstraintSet& set_;
-  std::vector<Real> appl_;
-  std::vector<FeatureKey> keys_;
-  std::vector<std::vector<int>> runs_;
-  std::vector<int> unilateral_;
-  std::vector<VertexVertex> vertex_vertex_;
-  std::set<std::array<int, 4>> seen_;
+  std::vector<Real>& appl_;
+  std::vector<FeatureKey>& keys_;
+  std::vector<int>&group_, &run_, &unilateral_;
+  std::vector<VertexVertex>& vertex_vertex_;
+  std::vector<std::array<int, 4>>& seen_;
+  std::vector<std::uint8_t>& in_intercontact_;
 };
 
 void check_options(const PegOptions& o) {
@@ -212,6 +220,13 @@ void check_options(const PegOptions& o) {
 void build_peg_constraints_2d(std::span<const WorldPolygon> polygons,
                               std::span<const std::uint8_t> is_static, const PegOptions& options,
                               ConstraintSet& set) {
+  PegScratch2d scratch;
+  build_peg_constraints_2d(polygons, is_static, options, set, scratch);
+}
+
+void build_peg_constraints_2d(std::span<const WorldPolygon> polygons,
+                              std::span<const std::uint8_t> is_static, const PegOptions& options,
+                              ConstraintSet& set, PegScratch2d& scratch) {
   check_options(options);
   if (!is_static.empty() && is_static.size() != polygons.size())
     throw InputError("build_peg_constraints_2d: is_static has " + std::to_string(is_static.size()) +
@@ -220,7 +235,7 @@ void build_peg_constraints_2d(std::span<const WorldPolygon> polygons,
   set.intercontacts.clear();
   set.secondaries.clear();
   if (set.contacts.empty()) return;
-  Generator(polygons, is_static, options, set).run();
+  Generator(polygons, is_static, options, set, scratch).run();
 }
 
 }  // namespace exactsim

@@ -5,6 +5,8 @@
 #include <filesystem>
 #include <iomanip>
 
+#include <sys/resource.h>
+
 #include <nlohmann/json.hpp>
 
 #include "exactsim/math/error.h"
@@ -21,6 +23,12 @@ Real median(std::vector<Real> v) {
   return 0.5 * (hi + *std::max_element(v.begin(), v.begin() + m));
 }
 
+double peak_memory_mb() {
+  rusage u{};
+  if (getrusage(RUSAGE_SELF, &u) != 0) return 0;
+  return static_cast<double>(u.ru_maxrss) / 1024.0;  // ru_maxrss is in KiB on Linux
+}
+
 nlohmann::json report_to_json(const StepReport& r) {
   nlohmann::json j = {{"step", r.step},
                       {"time", r.time},
@@ -30,6 +38,8 @@ nlohmann::json report_to_json(const StepReport& r) {
                       {"U", r.unilateral},
                       {"I", r.intercontact},
                       {"X", r.cross},
+                      {"unused_contacts", r.unused_contacts},
+                      {"peg_changed", r.peg_changed},
                       {"active_bodies", r.active_bodies},
                       {"lcp_size", r.lcp_size},
                       {"overlap", r.overlap},
@@ -77,6 +87,8 @@ nlohmann::json summary_to_json(const RunSummary& s) {
           {"median_overlap", s.median_overlap},
           {"mean_contacts", s.mean_contacts},
           {"max_contacts", s.max_contacts},
+          {"peg_changed_steps", s.peg_changed_steps},
+          {"peak_memory_mb", s.peak_memory_mb},
           {"kinetic_energy", s.kinetic_energy},
           {"potential_energy", s.potential_energy},
           {"failed", s.failed},
@@ -152,6 +164,7 @@ RunSummary run_scene(const Scene& scene, const RunOptions& options,
     sum.max_overlap = std::max(sum.max_overlap, r.overlap);
     contact_sum += r.potential_contacts;
     sum.max_contacts = std::max(sum.max_contacts, r.potential_contacts);
+    sum.peg_changed_steps += r.peg_changed;
     if (r.solver_called) {
       ++sum.solver_calls;
       sum.solver_seconds += r.seconds.solve;
@@ -186,6 +199,7 @@ RunSummary run_scene(const Scene& scene, const RunOptions& options,
   if (options.progress && Clock::now() - start > std::chrono::seconds(2))
     std::fprintf(stderr, "\n");
   sum.wall_seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  sum.peak_memory_mb = peak_memory_mb();
   sum.median_overlap = median(overlaps);
   sum.mean_contacts = sum.steps_done ? static_cast<Real>(contact_sum) / sum.steps_done : 0;
   sum.kinetic_energy = kinetic_energy(w.bodies, state);

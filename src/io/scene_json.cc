@@ -239,10 +239,12 @@ void read_contact(const JsonCursor& c, World& w) {
     w.contact.friction_directions = c.at("friction_directions").integer(3, 64);
   if (c.has("parameters")) {
     const JsonCursor p = c.at("parameters");
-    p.expect_object({"epsilon", "epsilon_edge", "predict_motion"});
+    p.expect_object({"epsilon", "epsilon_edge", "predict_motion", "max_stabilisation_speed"});
     if (p.has("epsilon")) w.contact.epsilon = p.at("epsilon").positive();
     if (p.has("epsilon_edge")) w.contact.epsilon_edge = p.at("epsilon_edge").positive();
     if (p.has("predict_motion")) w.contact.predict_motion = p.at("predict_motion").boolean();
+    if (p.has("max_stabilisation_speed"))
+      w.contact.max_stabilisation_speed = p.at("max_stabilisation_speed").positive();
   }
 }
 
@@ -351,6 +353,8 @@ nlohmann::json scene_to_json(const Scene& scene) {
   nlohmann::json params = {{"predict_motion", w.contact.predict_motion}};
   if (!std::isnan(w.contact.epsilon)) params["epsilon"] = w.contact.epsilon;
   if (!std::isnan(w.contact.epsilon_edge)) params["epsilon_edge"] = w.contact.epsilon_edge;
+  if (std::isfinite(w.contact.max_stabilisation_speed))
+    params["max_stabilisation_speed"] = w.contact.max_stabilisation_speed;
   contact["parameters"] = params;
   doc["contact"] = contact;
   doc["solver"] = io::solver_options_to_json(w.solver);

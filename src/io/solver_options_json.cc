@@ -4,7 +4,7 @@ namespace exactsim::io {
 
 void read_solver_options(const JsonCursor& c, SolverOptions& o) {
   c.expect_object({"tolerance", "pivot_tolerance", "max_pivots_per_unknown", "fallback",
-                   "fb_max_iterations", "polish"});
+                   "fb_max_iterations", "fb_stall_window", "polish"});
   if (c.has("tolerance")) o.tolerance = c.at("tolerance").positive();
   if (c.has("pivot_tolerance")) o.pivot_tolerance = c.at("pivot_tolerance").positive();
   if (c.has("max_pivots_per_unknown"))
@@ -12,6 +12,7 @@ void read_solver_options(const JsonCursor& c, SolverOptions& o) {
   if (c.has("fallback")) o.fallback = c.at("fallback").boolean();
   if (c.has("fb_max_iterations"))
     o.fb_max_iterations = c.at("fb_max_iterations").integer(1, 100000);
+  if (c.has("fb_stall_window")) o.fb_stall_window = c.at("fb_stall_window").integer(0, 100000);
   if (c.has("polish")) o.polish = c.at("polish").boolean();
 }
 
@@ -21,6 +22,7 @@ nlohmann::json solver_options_to_json(const SolverOptions& o) {
           {"max_pivots_per_unknown", o.max_pivots_per_unknown},
           {"fallback", o.fallback},
           {"fb_max_iterations", o.fb_max_iterations},
+          {"fb_stall_window", o.fb_stall_window},
           {"polish", o.polish}};
 }
 

@@ -56,7 +56,13 @@ void solve_fischer_burmeister(const Lcp& lcp, const VecX& z0, const SolverOption
   Real theta = fb_merit(lcp, s.z, s.w, s.phi);
   int iterations = 0;
   bool converged = false, numerical = false;
+  Real theta_checkpoint = theta;
   for (; iterations < options.fb_max_iterations; ++iterations) {
+    if (options.fb_stall_window > 0 && iterations > 0 &&
+        iterations % options.fb_stall_window == 0) {
+      if (theta > 0.5 * theta_checkpoint) break;  // stalled: not even halved over the window
+      theta_checkpoint = theta;
+    }
     if (!std::isfinite(theta)) {
       numerical = true;
       break;

@@ -2,6 +2,7 @@
 #include <algorithm>
 
 #include "detect.h"
+#include "exactsim/collision/corrective.h"
 #include "exactsim/collision/polyhedron_contacts.h"
 
 namespace exactsim {
@@ -35,6 +36,14 @@ void detect_contacts_3d(const World& world, const State& state, Real h, Real eps
     ws.boxes3[i] = ws.polyhedra[i].aabb.inflated(std::max(eps, eps_edge) + ws.motion[i]);
   }
   sweep_and_prune(ws.boxes3, ws.is_static, state.present, ws.pairs, ws.broad_phase);
+  if (world.contact.model == ContactModel::kCorrective) {  // contacts only after penetration
+    IntersectionPolyhedron overlap;
+    for (const BodyPair& p : ws.pairs)
+      corrective_contact_3d(*ws.shapes3[p.a], ws.poses3[p.a], ws.polyhedra[p.a], p.a,
+                            *ws.shapes3[p.b], ws.poses3[p.b], ws.polyhedra[p.b], p.b, overlap,
+                            ws.intersection, ws.constraints.contacts);
+    return;
+  }
   for (const BodyPair& p : ws.pairs) {
     // A fast pair may close more than ε in one step: widen ε by both bodies' motion bounds.
     const Real widen = ws.motion[p.a] + ws.motion[p.b];

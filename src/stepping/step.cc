@@ -41,9 +41,12 @@ void build_constraints(const World& world, Workspace& ws) {
       build_standard_constraints(ws.constraints);
       return;
     case ContactModel::kPeg:
-      if (world.dimension != 2)
-        throw InputError("contact model 'peg' is not implemented in 3D yet");
-      build_peg_constraints_2d(ws.polygons, ws.is_static, world.contact.peg, ws.constraints);
+      if (world.dimension == 3)
+        build_peg_constraints_3d(ws.shapes3, ws.polyhedra, ws.is_static, world.contact.peg,
+                                 ws.constraints);
+      else
+        build_peg_constraints_2d(ws.polygons, ws.is_static, world.contact.peg, ws.constraints,
+                                 ws.peg2d);
       return;
     case ContactModel::kCorrective:  // its detection already made one U contact per pair
       build_standard_constraints(ws.constraints);
@@ -72,10 +75,14 @@ bool recover_by_regularisation(const World& world, Workspace& ws, StepReport& re
   MlcpScratch& s = ws.solver;
   const Real scale = std::max<Real>(1, s.reduced.M.diagonal().cwiseAbs().maxCoeff());
   Lcp regularised = s.reduced;
+  // Lemke alone: on a P-matrix it cannot end on a ray, and when it still fails (round-off) a
+  // larger δ is the better next try than a Fischer–Burmeister run on the same problem.
+  SolverOptions lemke_only = world.solver;
+  lemke_only.fallback = false;
   for (Real delta : {1e-10, 1e-8, 1e-6, 1e-4, 1e-2}) {
     regularised.M = s.reduced.M;
     regularised.M.diagonal().array() += delta * scale;
-    const LcpSolution sol = solve_lcp(regularised, world.solver);
+    const LcpSolution sol = solve_lcp(regularised, lemke_only);
     if (!sol.certificate.ok()) continue;
     ws.solution.z = sol.z;
     ws.solution.nu = s.Wc + s.WG * sol.z;
@@ -110,6 +117,9 @@ StepReport step(const World& world, State& state, Workspace& ws, Real h, long st
   report.unilateral = static_cast<int>(ws.constraints.unilateral.size());
   report.intercontact = static_cast<int>(ws.constraints.intercontacts.size());
   report.cross = ws.constraints.cross_count();
+  report.unused_contacts = ws.constraints.unused_contacts(ws.contact_marks);
+  report.peg_changed = world.contact.model == ContactModel::kPeg &&
+                       (report.intercontact > 0 || report.unused_contacts > 0);
   report.seconds.constraints = seconds_since(clock);
 
   const bool any = report.unilateral + report.intercontact > 0;
@@ -122,14 +132,13 @@ StepReport step(const World& world, State& state, Workspace& ws, Real h, long st
     report.solver_called = true;
     report.solver = ws.solution.certificate;
     if (!report.solver.ok()) report.status = StepStatus::kSolverFailed;
-    report.seconds.solve = seconds_since(clock);
   }
-
-  // A failed solve still advances with the solver's best iterate when it is finite, so that
-  // a run the user asked to continue goes on; otherwise those bodies fly free this step.
+  // After a failed solve the step goes on only if the user asked to continue and the
+  // regularised problem solves; otherwise those bodies fly free this step.
   const bool usable =
       any && (report.status == StepStatus::kOk || (world.stepping.continue_on_solver_failure &&
                                                    recover_by_regularisation(world, ws, report)));
+  if (any) report.seconds.solve = seconds_since(clock);
   update_velocities(world, state, h, ws, usable);
   for (int i = 0; i < world.body_count(); ++i)
     if (state.present[i] && !world.bodies[i].is_static)

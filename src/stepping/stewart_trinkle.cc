@@ -1,5 +1,6 @@
 #include "exactsim/stepping/stewart_trinkle.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "exactsim/collision/contact_jacobian.h"
@@ -100,13 +101,15 @@ void assemble_stewart_trinkle(const World& world, const State& state, const Cons
   const int m = layout.size();
 
   // M and c = M ν + h F_ext (spec §2.1 ≈ Eq. 8).
-  mlcp.M.offsets.clear();
-  mlcp.M.blocks.clear();
+  // (blocks are assigned in place, not re-appended: their storage survives from step to step)
+  mlcp.M.offsets.resize(layout.active_bodies.size());
+  mlcp.M.blocks.resize(layout.active_bodies.size());
   mlcp.c.resize(nv);
   for (std::size_t k = 0; k < layout.active_bodies.size(); ++k) {
     const int b = layout.active_bodies[k];
     const BodyMatrix mb = mass_block(world.bodies[b], state, b);
-    mlcp.M.add_block(mb);
+    mlcp.M.offsets[k] = static_cast<int>(k) * nb;
+    mlcp.M.blocks[k] = mb;
     mlcp.c.segment(k * nb, nb) =
         mb * state.v_of(b) + h * external_force(world.bodies[b], state, b, world.gravity);
   }
@@ -115,12 +118,20 @@ void assemble_stewart_trinkle(const World& world, const State& state, const Cons
   mlcp.D.setZero(m, m);
   mlcp.r.setZero(m);
 
+  // ψ/h, or −cap for contacts deeper than h·cap when the stabilisation is capped (§6.1 item 10).
+  const Real cap = world.contact.max_stabilisation_speed;
+  auto gap_rate = [h, cap](const Contact& c) { return std::max(c.gap / h, -cap); };
+  // (uncapped: (ψ₁ − ψ_s)/h exactly as before, so published runs reproduce bit for bit)
+  auto slack_rate = [&](const Contact& p, const Contact& s) {
+    return std::isfinite(cap) ? gap_rate(p) - gap_rate(s) : (p.gap - s.gap) / h;
+  };
+
   // U rows: 0 <= ψ/h + Gᵀν ⊥ p_n >= 0 (spec §2.1 ≈ Eq. 7).
   for (int j = 0; j < layout.n_unilateral; ++j) {
     const Contact& c = contacts[set.unilateral[j]];
     write_column(world, state, layout, c, c.normal, 1.0, mlcp.G, j);
     mlcp.H.col(j) = mlcp.G.col(j);
-    mlcp.r[j] = c.gap / h;
+    mlcp.r[j] = gap_rate(c);
   }
   // I rows (spec §3.7 Eqs. 39–40): p_I carries G_{j1}; slack rows use G_{j1} − G_{js} and E_I1.
   for (int j = 0, slack = layout.slack_begin(); j < layout.n_intercontact; ++j) {
@@ -129,18 +140,18 @@ void assemble_stewart_trinkle(const World& world, const State& state, const Cons
     const int row = layout.pi_begin() + j;
     write_column(world, state, layout, primary, primary.normal, 1.0, mlcp.H, row);
     if (ic.carries_impulse) mlcp.G.col(row) = mlcp.H.col(row);
-    mlcp.r[row] = primary.gap / h;
+    mlcp.r[row] = gap_rate(primary);
     for (int s = 0; s < ic.secondary_count; ++s, ++slack) {
       const Contact& sec = contacts[set.secondaries[ic.first_secondary + s]];
       mlcp.H.col(slack) = mlcp.H.col(row);
       write_column(world, state, layout, sec, sec.normal, -1.0, mlcp.H, slack);
-      mlcp.r[slack] = (primary.gap - sec.gap) / h;
+      mlcp.r[slack] = slack_rate(primary, sec);
       mlcp.D(row, slack) = 1.0;                                         // E_I2
       for (int t = 0; t <= s; ++t) mlcp.D(slack, slack - s + t) = 1.0;  // E_I1 (lower ones)
     }
   }
   // Friction (spec §2.2): ρ_f = G_fᵀν + E σ ⊥ β;  ζ = μ p − Eᵀβ ⊥ σ.
-  std::vector<Vec3> dirs;
+  std::vector<Vec3>& dirs = layout.directions;
   const int k = layout.friction_directions;
   for (int f = 0; f < layout.n_friction_contacts; ++f) {
     const int ci = layout.friction_contact[f];

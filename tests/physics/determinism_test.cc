@@ -60,11 +60,21 @@ TEST(Determinism, Pouring2dSetA) {
   expect_deterministic(scene, 300);
 }
 
+TEST(Determinism, IcosahedronPour3d) {
+  Pour3dOptions options;
+  options.step = 0.005;
+  options.duration = 300 * options.step;  // three icosahedra in the container, before t ≈ 1.77 s
+  expect_deterministic(pour3d_icosahedra(options), 300);
+}
+
 TEST(Determinism, BoxStack3d) {
-  // KNOWN DEFECT (open): with friction (μ = 0.4, k = 6) the standard-model solve fails
-  // (kSolverFailed) on every step from about step 14 and each step then takes seconds (Lemke runs
-  // to its pivot budget), so 200 steps exceed the test budget. Re-enable once fixed.
-  GTEST_SKIP() << "known defect: frictional 3D box stack — solver fails from step ~14, very slow";
+  // KNOWN LIMITATION (open): with friction (μ = 0.4, k = 6) the 3D stack's LCPs defeat Lemke from
+  // step ~14. Frictionless, they are infeasible there (Lemke ends on a ray on a PSD matrix):
+  // vertices near a face's edge get ψ < 0 to the side face's plane, the 3D SM trap. With friction
+  // each failed step costs seconds (Lemke at its pivot budget on n ≈ 350), so 200 steps exceed
+  // the test budget. PEG avoids the traps but still fails at step 24, on frictional LCPs of
+  // n ≈ 220 (docs/stepping.md). Re-enable once the frictional solve is robust.
+  GTEST_SKIP() << "known limitation: frictional 3D box stack — LCPs defeat Lemke from step ~14";
   json bodies = json::array({{{"name", "floor"},
                               {"static", true},
                               {"shape", {{"box", {10.0, 10.0, 1.0}}}},

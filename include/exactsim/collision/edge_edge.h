@@ -24,6 +24,14 @@ EdgeEdgeNormal edge_edge_normal(const Vec3& e_a, const Vec3& t_a1, const Vec3& t
                                 const Vec3& e_b, const Vec3& t_b1, const Vec3& t_b2,
                                 Real parallel_sine);
 
+// The kEdgeEdge record of edge edge_a of A against edge edge_b of B whatever their distance:
+// false (out untouched) if either edge is nearly_flat or they are parallel; *applicability, if
+// given, receives APPL_ee.
+bool edge_edge_contact(const ConvexPolyhedron& shape_a, const WorldPolyhedron& world_a, int body_a,
+                       int edge_a, const ConvexPolyhedron& shape_b, const WorldPolyhedron& world_b,
+                       int body_b, int edge_b, Real parallel_sine, Contact& out,
+                       Real* applicability = nullptr);
+
 // Appends one kEdgeEdge contact for every (edge of A, edge of B), neither nearly_flat nor
 // parallel, whose segments' closest points p_a, p_b are within epsilon: n̂ from
 // edge_edge_normal, point_a = p_a, ψ = n̂·(p_b − p_a), distance = |p_b − p_a|.

@@ -21,4 +21,10 @@ void vertex_face_contacts(const ConvexPolyhedron& shape_a, const WorldPolyhedron
                           const WorldPolyhedron& world_b, int body_b, Real epsilon,
                           std::vector<Contact>& out);
 
+// The kVertexFace record of vertex `vertex` of body_a (world point v) against face `face` of
+// body_b, whatever their distance (spec §1.4): ψ to the plane, n̂ = −η̂_f, p_a = v, distance to
+// the face polygon. Used by constraint generators that need a specific feature pair.
+Contact vertex_face_contact(const Vec3& v, int body_a, int vertex, const ConvexPolyhedron& shape_b,
+                            const WorldPolyhedron& world_b, int body_b, int face);
+
 }  // namespace exactsim

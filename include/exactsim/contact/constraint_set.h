@@ -32,6 +32,8 @@ struct ConstraintSet {
     secondaries.clear();
   }
   int cross_count() const;
+  // Potential contacts that no constraint uses (PEG drops inapplicable ones); `marks` is scratch.
+  int unused_contacts(std::vector<unsigned char>& marks) const;
 };
 
 }  // namespace exactsim

@@ -6,13 +6,33 @@
 #include <span>
 
 #include "exactsim/contact/constraint_set.h"
+#include "exactsim/contact/peg_scratch_2d.h"
 #include "exactsim/geometry/polygon.h"
+#include "exactsim/geometry/polyhedron.h"
 
 namespace exactsim {
 
 enum class CrossRealisation {
   kImpulseCarrying,  // "X-code": X constraints become impulse-carrying I constraints (default)
   kImpulseFree,      // "X-paper": X constraints carry no impulse (spec §3.7 ≈ Eq. 47)
+};
+
+// 3D relaxation parameters (spec §3.5 table, 3D column; §3.6.1, §3.6.3). Defaults: the authors'.
+struct PegSpatialOptions {
+  // ε_vf = ε_ee of the configuration tests (m): a vertex within this of a vertex / non-flat edge
+  // of the other body is a vertex–vertex / vertex–edge configuration; also the proximity bound
+  // of FEAS_vf and FEAS_ee. Independent of the detection distance (missing contacts are built).
+  Real proximity = 0.1;
+  Real epsilon_theta = -0.4;                   // APPL_vf (vertex–vertex faces), APPL_ee (ee U's)
+  Real epsilon_theta_lone_vertex = -0.3;       // APPL_vf of a vertex near faces only
+  Real epsilon_theta_edge_partner = -0.1;      // APPL_ee of A's edges in a vertex–edge X
+  Real feasibility_angle = 0.4;                // φ of FEAS_vf (rad)
+  Real feasibility_depth = 0.0025;             // δ of FEAS_vf (m)
+  Real primary_tolerance_faces = 1e-4;         // §3.6.1 vertex against several faces (m)
+  Real primary_tolerance_vertex_edge = 0.005;  // §3.6.1 vertex–edge pair (m)
+  // The vertex–vertex cross constraints of ≈ Eq. 38 (spec §3.6.3, low confidence; the authors
+  // never ran them): X(C(v_a, f_b), C(e_a, e_b)) for the edges at the two vertices.
+  bool vertex_vertex_cross = false;
 };
 
 struct PegOptions {
@@ -25,9 +45,11 @@ struct PegOptions {
   // on which body is called A (spec §6.1 item 12); false → the authors' order X(C1, C4),
   // X(C2, C3) of spec §3.3 with A the body whose vertex group comes first.
   bool canonical_cross_order = true;
-  // |Cι| = 2 general form (Eqs. 20–23): NOT implemented; true is rejected with InputError.
-  // Every constraint uses |Cι| = 1 (Eqs. 20 + 24), as in all of the paper's runs.
+  // |Cι| = 2 general form (Eqs. 20–23): NOT implemented; true is rejected with InputError
+  // (docs/peg.md says why). Every constraint uses |Cι| = 1 (Eqs. 20 + 24), as in all of the
+  // paper's runs.
   bool general_form = false;
+  PegSpatialOptions spatial;  // 3D only
 };
 
 // 2D: from the potential contacts already in set.contacts (vertex–edge, spec §1.4) and the
@@ -45,6 +67,31 @@ struct PegOptions {
 // InputError for non-finite options, general_form = true, a non-vertex–edge contact or one that
 // names a body / feature outside `polygons`.
 void build_peg_constraints_2d(std::span<const WorldPolygon> polygons,
+                              std::span<const std::uint8_t> is_static, const PegOptions& options,
+                              ConstraintSet& set);
+// The same with buffers reused between calls (the stepper's form: no heap use once warmed up).
+void build_peg_constraints_2d(std::span<const WorldPolygon> polygons,
+                              std::span<const std::uint8_t> is_static, const PegOptions& options,
+                              ConstraintSet& set, PegScratch2d& scratch);
+
+// 3D (spec §3.6.3 with the fixes of §7; docs/peg3d.md): from the potential contacts already in
+// set.contacts (vertex–face both ways and edge–edge, spec §1.4) and the placed polyhedra
+// (shapes[i], placed[i] by body), every vertex near the other body of its pair is put in exactly
+// one configuration by its nearest feature of that body within options.spatial.proximity:
+//  * a vertex v_b → vertex–vertex: one constraint over v_a against the faces at v_b that pass
+//    FEAS_vf and APPL_vf > ε_θ (U for one face, I for several; the other vertex gets its own);
+//  * else a non-flat edge e_b → vertex–edge: I(C(v_a, f_1), C(v_a, f_2)) and, for every edge of
+//    A at v_a with APPL_ee > ε_θ(edge partner) against e_b, X(C(v_a, f_side), C(e_a, e_b)) on
+//    the side its orientation ê·O_{e_b} points to;
+//  * else → U on one face of the other body (FEAS_vf, APPL_vf > ε_θ(lone vertex), §3.6.1);
+// and every detected edge–edge contact with APPL_ee > ε_θ becomes a U unless one of its
+// endpoints is in a vertex–edge configuration with its other edge or in a vertex–vertex
+// configuration with one of that edge's endpoints. Contacts the configurations need but detection
+// did not produce are appended to set.contacts. U's are sorted, unique and never inside an I.
+// is_static may be empty. InputError for invalid options, or a contact that names a body
+// without a placed polyhedron or a feature outside it.
+void build_peg_constraints_3d(std::span<const ConvexPolyhedron* const> shapes,
+                              std::span<const WorldPolyhedron> placed,
                               std::span<const std::uint8_t> is_static, const PegOptions& options,
                               ConstraintSet& set);
 

@@ -32,6 +32,8 @@ struct RunSummary {
   Real max_overlap = 0, median_overlap = 0;  // over the steps (m² or m³)
   Real mean_contacts = 0;
   int max_contacts = 0;
+  long peg_changed_steps = 0;  // steps where PEG's constraints differ from the standard model's
+  double peak_memory_mb = 0;   // peak resident memory of the whole process so far (getrusage)
   Real kinetic_energy = 0, potential_energy = 0;  // at the end
   bool failed = false;                            // ended on a solver failure (not continued)
   std::string failure;                            // why
@@ -63,5 +65,8 @@ RunSummary run_scene(const Scene& scene, const RunOptions& options,
 
 // Median of a sample (copied).
 Real median(std::vector<Real> values);
+
+// Peak resident memory of this process so far, MiB (0 if the OS does not say).
+double peak_memory_mb();
 
 }  // namespace exactsim

@@ -86,6 +86,10 @@ struct SolverOptions {
   Real farkas_tolerance = 1e-9;
   // Fischer–Burmeister: Newton iteration budget (quadratic convergence needs ~10–30).
   int fb_max_iterations = 100;
+  // Fischer–Burmeister: give up when ½‖Φ‖² has not halved over this many iterations (0: never).
+  // On an infeasible problem (a standard-model SM trap) FB creeps towards a non-zero stationary
+  // point of the merit and would otherwise spend the whole budget there.
+  int fb_stall_window = 10;
   // Fischer–Burmeister: stop when ‖Φ‖∞ <= fb_residual_factor · tol (margin below verification).
   Real fb_residual_factor = 1e-2;
   // Fischer–Burmeister: Armijo sufficient-decrease constant on ½‖Φ‖².

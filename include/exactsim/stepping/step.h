@@ -6,6 +6,7 @@
 
 #include "exactsim/collision/sweep_and_prune.h"
 #include "exactsim/contact/constraint_set.h"
+#include "exactsim/contact/peg_scratch_2d.h"
 #include "exactsim/geometry/polygon.h"
 #include "exactsim/geometry/polyhedron.h"
 #include "exactsim/solvers/mlcp.h"
@@ -32,6 +33,10 @@ struct StepReport {
   int spawned = 0;  // bodies that joined at the start of this step
   int potential_contacts = 0;
   int unilateral = 0, intercontact = 0, cross = 0;  // constraint counts (U, I incl. X, X)
+  int unused_contacts = 0;  // potential contacts in no constraint (PEG: inapplicable ones)
+  // PEG's constraints differ from the standard model's on the same contacts (an I/X constraint
+  // or a dropped contact): the step had an SM trap to remove (spec §5.1 SM-trap statistics).
+  bool peg_changed = false;
   int active_bodies = 0;
   int lcp_size = 0;  // unknowns of the reduced LCP
   bool solver_called = false;
@@ -55,6 +60,8 @@ struct Workspace {
   std::vector<BodyPair> pairs;
   BroadPhaseScratch broad_phase;
   ConstraintSet constraints;
+  PegScratch2d peg2d;
+  std::vector<unsigned char> contact_marks;
   MlcpLayout layout;
   Mlcp mlcp;
   MlcpScratch solver;
@@ -66,8 +73,9 @@ struct Workspace {
 Real contact_epsilon(const ContactOptions& options, Real h);
 
 // Advances `state` by h: spawn → detect → constraints → assemble → solve + verify → velocities →
-// positions → report. On a failed solve the state is still advanced with the solver's best
-// iterate; the caller decides (StepOptions::continue_on_solver_failure) whether to go on.
+// positions → report. On a failed solve the step is reported as failed; with
+// StepOptions::continue_on_solver_failure the velocities come from the regularised problem
+// (report.regularisation), otherwise the bodies of the failed problem fly free this step.
 StepReport step(const World& world, State& state, Workspace& ws, Real h, long step_index);
 
 // Places every present body's shape in the world (and the 2D predicted configuration).

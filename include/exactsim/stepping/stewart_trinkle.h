@@ -20,6 +20,7 @@ struct MlcpLayout {
   std::vector<int> friction_contact;  // (n_friction_contacts) contact index of each cone
   std::vector<int> friction_impulse;  // (n_friction_contacts) z index of the cone's normal impulse
   std::vector<Real> friction_mu;      // (n_friction_contacts)
+  std::vector<Vec3> directions;       // scratch: one cone's directions while it is written
   int p_begin() const { return 0; }
   int pi_begin() const { return n_unilateral; }
   int slack_begin() const { return pi_begin() + n_intercontact; }

@@ -35,6 +35,11 @@ struct ContactOptions {
   Real epsilon = std::numeric_limits<Real>::quiet_NaN();
   Real epsilon_edge = std::numeric_limits<Real>::quiet_NaN();  // 3D edge–edge ε_ee; NaN = ε
   bool predict_motion = true;  // use the predicted configuration / displacement bound above
+  // Cap of the ψ/h stabilisation (spec §6.1 item 10): a contact that starts the step ψ deep asks
+  // for separation speed −ψ/h, which for a spawned or deeply overlapping body is a violent push.
+  // With a finite cap (m/s) the rows use max(ψ/h, −cap) instead. Off (+∞) by default, as in the
+  // paper.
+  Real max_stabilisation_speed = std::numeric_limits<Real>::infinity();
   // 2D: kSwept (default) catches vertices that cross the ±ε band within one step; the authors'
   // kCurrentOrPredicted misses them (spec §6.1 item 11) and is kept for paper-literal runs.
   ProximityRule proximity = ProximityRule::kSwept;

@@ -1,0 +1,26 @@
+// Vertex–face feasibility FEAS_vf (spec peg.md §3.5, paper ≈ Eq. 34) with the point–polygon
+// Voronoi classification that spec §7 item 7 asks for instead of the authors' nearest-edge test.
+#pragma once
+
+#include "exactsim/geometry/polyhedron.h"
+
+namespace exactsim {
+
+struct VertexFaceFeasibility {
+  bool feasible = false;
+  Real gap = 0;         // ψ = η̂_f · (p − v_{f,1}), signed distance to the face plane
+  Real distance = 0;    // D, distance from p to the face polygon
+  Real outside = 0;     // in-plane distance from p's projection to the polygon (0 inside)
+  bool inside = false;  // p projects into the polygon (boundary included)
+};
+
+// FEAS_vf(p, f) (spec §3.5): infeasible if |ψ| > proximity or D > proximity; if p projects into
+// the face polygon, feasible iff ψ ≥ −depth (δ); otherwise (nearest polygon feature an edge or a
+// corner, found by the point–polygon Voronoi test) feasible iff asin(ψ/D) ≥ −angle (φ): the point
+// is not more than φ below the face plane as seen from the face boundary.
+// shape / placed: the face's polyhedron and its world placement.
+VertexFaceFeasibility vertex_face_feasibility(const Vec3& p, const ConvexPolyhedron& shape,
+                                              const WorldPolyhedron& placed, int face,
+                                              Real proximity, Real angle, Real depth);
+
+}  // namespace exactsim

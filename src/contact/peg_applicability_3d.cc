@@ -1,0 +1,27 @@
+#include "exactsim/contact/peg_applicability_3d.h"
+
+#include <algorithm>
+#include <limits>
+#include <string>
+
+#include "exactsim/math/error.h"
+
+namespace exactsim {
+
+// Spec §3.5, APPL_vf.
+Real vertex_face_applicability(const ConvexPolyhedron& owner, const WorldPolyhedron& placed,
+                               int vertex, const Vec3& face_normal) {
+  if (vertex < 0 || vertex >= owner.num_vertices() ||
+      placed.vertices.size() != owner.vertices.size()) {
+    throw InputError("vertex_face_applicability: vertex " + std::to_string(vertex) +
+                     " out of range for a polyhedron of " + std::to_string(owner.num_vertices()) +
+                     " vertices (or a placement of another shape)");
+  }
+  const Vec3& v = placed.vertices[vertex];
+  Real appl = std::numeric_limits<Real>::infinity();
+  for (int u : owner.vertex_neighbours[vertex])
+    appl = std::min(appl, face_normal.dot((placed.vertices[u] - v).normalized()));
+  return appl;
+}
+
+}  // namespace exactsim

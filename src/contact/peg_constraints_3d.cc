@@ -1,0 +1,446 @@
+// PEG constraint generation in 3D (spec peg.md §3.6.3 with the §3.5 tests, the §3.6.1 primary
+// heuristics and the fixes of §7 items 1, 6, 7, 8). Each vertex near the other body of its pair
+// is put in exactly one configuration by its nearest feature of that body (docs/peg3d.md).
+#include <algorithm>
+#include <cmath>
+#include <set>
+#include <string>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+#include "exactsim/collision/closest_points.h"
+#include "exactsim/collision/edge_edge.h"
+#include "exactsim/collision/vertex_face.h"
+#include "exactsim/contact/peg.h"
+#include "exactsim/contact/peg_applicability_3d.h"
+#include "exactsim/contact/peg_feasibility_3d.h"
+#include "exactsim/contact/peg_primary_3d.h"
+#include "exactsim/math/error.h"
+
+namespace exactsim {
+namespace {
+
+// (type, body_a, feature_a, body_b, feature_b) of a contact: sorting by it groups one vertex's
+// contacts against one body, faces ascending.
+struct ContactKey {
+  int type, body_a, feature_a, body_b, feature_b;
+  auto tie() const { return std::tie(type, body_a, feature_a, body_b, feature_b); }
+  bool operator<(const ContactKey& o) const { return tie() < o.tie(); }
+  bool operator==(const ContactKey& o) const { return tie() == o.tie(); }
+};
+
+ContactKey key_of(const Contact& c) {
+  return {static_cast<int>(c.type), c.body_a, c.feature_a, c.body_b, c.feature_b};
+}
+
+// The configuration of one vertex of `body` near `other` (spec §3.6.3): its nearest feature of
+// the other body within the proximity.
+enum class Near { kFace, kEdge, kVertex };
+struct Configuration {
+  int body, vertex, other;
+  Near near = Near::kFace;
+  int feature = -1;  // edge (kEdge) or vertex (kVertex) of `other`
+  auto key() const { return std::tie(body, vertex, other); }
+  bool operator<(const Configuration& o) const { return key() < o.key(); }
+};
+
+class Generator3d {
+ public:
+  Generator3d(std::span<const ConvexPolyhedron* const> shapes,
+              std::span<const WorldPolyhedron> placed, std::span<const std::uint8_t> is_static,
+              const PegOptions& options, ConstraintSet& set)
+      : shapes_(shapes),
+        placed_(placed),
+        is_static_(is_static),
+        o_(options.spatial),
+        cross_impulse_(options.cross == CrossRealisation::kImpulseCarrying),
+        set_(set) {
+    detected_ = static_cast<int>(set.contacts.size());
+    index_.reserve(set.contacts.size());
+    for (int i = 0; i < detected_; ++i) {
+      validate(set.contacts[i], i);
+      index_.push_back({key_of(set.contacts[i]), i});
+    }
+    std::sort(index_.begin(), index_.end());
+  }
+
+  void run() {
+    classify_vertices();
+    for (const Configuration& c : configurations_) {
+      switch (c.near) {
+        case Near::kVertex:
+          emit_vertex_vertex(c);
+          break;
+        case Near::kEdge:
+          emit_vertex_edge(c);
+          break;
+        case Near::kFace:
+          emit_vertex_faces(c);
+          break;
+      }
+    }
+    emit_edge_edge();
+    finish();
+  }
+
+ private:
+  const ConvexPolyhedron& shape(int b) const { return *shapes_[b]; }
+  const Vec3& vertex(int b, int v) const { return placed_[b].vertices[v]; }
+  bool both_static(int a, int b) const {
+    return !is_static_.empty() && is_static_[a] && is_static_[b];
+  }
+
+  void validate(const Contact& c, int i) const {
+    const std::string which = "build_peg_constraints_3d: contact " + std::to_string(i);
+    const int nb = static_cast<int>(std::min(shapes_.size(), placed_.size()));
+    for (int b : {c.body_a, c.body_b}) {
+      if (b < 0 || b >= nb || shapes_[b] == nullptr ||
+          placed_[b].vertices.size() != shapes_[b]->vertices.size() ||
+          placed_[b].edge_orientation.size() != shapes_[b]->edges.size())
+        throw InputError(which + " names body " + std::to_string(b) +
+                         " without a placed polyhedron");
+    }
+    const ConvexPolyhedron& a = shape(c.body_a);
+    const ConvexPolyhedron& b = shape(c.body_b);
+    bool ok = false;
+    if (c.type == ContactType::kVertexFace)
+      ok = c.feature_a >= 0 && c.feature_a < a.num_vertices() && c.feature_b >= 0 &&
+           c.feature_b < b.num_faces();
+    else if (c.type == ContactType::kEdgeEdge)
+      ok = c.feature_a >= 0 && c.feature_a < a.num_edges() && c.feature_b >= 0 &&
+           c.feature_b < b.num_edges();
+    else
+      throw InputError(which + " is vertex-edge (2D) in a 3D constraint set");
+    if (!ok) throw InputError(which + " names a feature outside its polyhedron");
+  }
+
+  int find(const ContactKey& k) const {
+    const auto it = std::lower_bound(index_.begin(), index_.end(), std::make_pair(k, -1));
+    return it != index_.end() && it->first == k ? it->second : -1;
+  }
+
+  int add_contact(const Contact& c) {
+    const int i = static_cast<int>(set_.contacts.size());
+    set_.contacts.push_back(c);
+    const std::pair<ContactKey, int> entry{key_of(c), i};
+    index_.insert(std::lower_bound(index_.begin(), index_.end(), entry), entry);
+    return i;
+  }
+
+  // C(v, f): vertex v of `body` against face f of `other`, detected or built now.
+  int vertex_face(int body, int v, int other, int f) {
+    const int i = find({static_cast<int>(ContactType::kVertexFace), body, v, other, f});
+    if (i >= 0) return i;
+    return add_contact(
+        vertex_face_contact(vertex(body, v), body, v, shape(other), placed_[other], other, f));
+  }
+
+  // C(e, e'): edge e of `body` against edge e' of `other` (either order), detected or built
+  // now; −1 when no ee contact exists (parallel or flat edges, spec §6.1 item 4).
+  int edge_edge(int body, int e, int other, int e_other) {
+    const int ee = static_cast<int>(ContactType::kEdgeEdge);
+    if (const int i = find({ee, body, e, other, e_other}); i >= 0) return i;
+    if (const int i = find({ee, other, e_other, body, e}); i >= 0) return i;
+    Contact c;
+    if (!edge_edge_contact(shape(body), placed_[body], body, e, shape(other), placed_[other], other,
+                           e_other, kParallelSine, c))
+      return -1;
+    return add_contact(c);
+  }
+
+  // APPL_ee of an ee contact (spec §3.5; symmetric in the two edges).
+  Real edge_edge_applicability(int c) const {
+    const Contact& k = set_.contacts[c];
+    const WorldPolyhedron& a = placed_[k.body_a];
+    const WorldPolyhedron& b = placed_[k.body_b];
+    const PolyhedronEdge& ea = shape(k.body_a).edges[k.feature_a];
+    const PolyhedronEdge& eb = shape(k.body_b).edges[k.feature_b];
+    return edge_edge_normal(a.vertices[ea.head] - a.vertices[ea.tail], a.edge_t1[k.feature_a],
+                            a.edge_t2[k.feature_a], b.vertices[eb.head] - b.vertices[eb.tail],
+                            b.edge_t1[k.feature_b], b.edge_t2[k.feature_b], kParallelSine)
+        .applicability;
+  }
+
+  VertexFaceFeasibility feasibility(int body, int v, int other, int f) const {
+    return vertex_face_feasibility(vertex(body, v), shape(other), placed_[other], f, o_.proximity,
+                                   o_.feasibility_angle, o_.feasibility_depth);
+  }
+
+  // The nearest vertex of `other` within the proximity, else its nearest non-flat edge, else
+  // none (the vertex is near faces only). Ties keep the lowest index.
+  Configuration classify(int body, int v, int other) const {
+    Configuration c{body, v, other};
+    const Vec3& p = vertex(body, v);
+    const ConvexPolyhedron& s = shape(other);
+    const WorldPolyhedron& w = placed_[other];
+    Real best = o_.proximity;
+    for (int u = 0; u < s.num_vertices(); ++u)
+      if (const Real d = (w.vertices[u] - p).norm(); d <= best && (c.feature < 0 || d < best))
+        best = d, c.feature = u, c.near = Near::kVertex;
+    if (c.near == Near::kVertex) return c;
+    best = o_.proximity;
+    for (int e = 0; e < s.num_edges(); ++e) {
+      const PolyhedronEdge& edge = s.edges[e];
+      if (edge.nearly_flat) continue;  // spec §1.3: face interior
+      const Real d = point_segment_distance(p, w.vertices[edge.tail], w.vertices[edge.head]);
+      if (d <= best && (c.feature < 0 || d < best)) best = d, c.feature = e, c.near = Near::kEdge;
+    }
+    return c;
+  }
+
+  // Every vertex that has a contact with the other body of its pair (a vertex–face contact or
+  // an endpoint of an edge–edge contact), plus the partners of vertex–vertex configurations.
+  void classify_vertices() {
+    std::vector<std::tuple<int, int, int>> todo;
+    for (int i = 0; i < detected_; ++i) {
+      const Contact& c = set_.contacts[i];
+      if (both_static(c.body_a, c.body_b)) continue;
+      if (c.type == ContactType::kVertexFace) {
+        todo.emplace_back(c.body_a, c.feature_a, c.body_b);
+      } else {
+        const PolyhedronEdge& ea = shape(c.body_a).edges[c.feature_a];
+        const PolyhedronEdge& eb = shape(c.body_b).edges[c.feature_b];
+        todo.emplace_back(c.body_a, ea.tail, c.body_b);
+        todo.emplace_back(c.body_a, ea.head, c.body_b);
+        todo.emplace_back(c.body_b, eb.tail, c.body_a);
+        todo.emplace_back(c.body_b, eb.head, c.body_a);
+      }
+    }
+    std::set<std::tuple<int, int, int>> done;
+    while (!todo.empty()) {
+      const auto [body, v, other] = todo.back();
+      todo.pop_back();
+      if (!done.insert({body, v, other}).second) continue;
+      const Configuration c = classify(body, v, other);
+      configurations_.push_back(c);
+      if (c.near == Near::kVertex) todo.emplace_back(other, c.feature, body);
+    }
+    std::sort(configurations_.begin(), configurations_.end());  // deterministic emission order
+  }
+
+  const Configuration* configuration(int body, int v, int other) const {
+    const Configuration probe{body, v, other};
+    const auto it = std::lower_bound(configurations_.begin(), configurations_.end(), probe);
+    return it != configurations_.end() && it->key() == probe.key() ? &*it : nullptr;
+  }
+
+  void add_intercontact(int primary, std::span<const int> secondaries, bool cross) {
+    IntercontactConstraint ic;
+    ic.primary = primary;
+    ic.first_secondary = static_cast<int>(set_.secondaries.size());
+    ic.secondary_count = static_cast<int>(secondaries.size());
+    ic.is_cross = cross;
+    ic.carries_impulse = !cross || cross_impulse_;
+    set_.intercontacts.push_back(ic);
+    set_.secondaries.insert(set_.secondaries.end(), secondaries.begin(), secondaries.end());
+  }
+
+  // X(first, second) (spec §3.4), once per ordered pair; realised as an impulse-carrying I
+  // ("X-code") or without impulse ("X-paper") by PegOptions::cross.
+  void add_cross(int first, int second) {
+    if (!crosses_.insert({first, second}).second) return;
+    const int secondary[1] = {second};
+    add_intercontact(first, secondary, true);
+  }
+
+  // One vertex against a set of faces (U for one, I with the §3.6.1 primary for several).
+  void add_vertex_faces(std::vector<int>& faces) {
+    if (faces.empty()) return;
+    if (faces.size() == 1) {
+      unilateral_.push_back(faces[0]);
+      return;
+    }
+    const int p = primary_vertex_faces(set_.contacts, faces, o_.primary_tolerance_faces);
+    const int primary = faces[p];
+    faces.erase(faces.begin() + p);
+    add_intercontact(primary, faces, false);
+  }
+
+  // Spec §3.6.3 vertex–vertex: v_a against the faces of B at v_b that pass FEAS_vf and
+  // APPL_vf > ε_θ (v_b against A's faces is v_b's own configuration); the ≈ Eq. 38 X's behind
+  // vertex_vertex_cross.
+  void emit_vertex_vertex(const Configuration& c) {
+    const ConvexPolyhedron& other = shape(c.other);
+    scratch_.clear();
+    for (int f : other.vertex_faces[c.feature]) {
+      if (!feasibility(c.body, c.vertex, c.other, f).feasible) continue;
+      if (!(vertex_face_applicability(shape(c.body), placed_[c.body], c.vertex,
+                                      placed_[c.other].face_normals[f]) > o_.epsilon_theta))
+        continue;
+      scratch_.push_back(vertex_face(c.body, c.vertex, c.other, f));
+    }
+    const std::vector<int> faces = scratch_;
+    add_vertex_faces(scratch_);
+    if (!o_.vertex_vertex_cross) return;
+    for (int cvf : faces) {
+      const PolyhedronFace& fb = other.faces[set_.contacts[cvf].feature_b];
+      const int k = static_cast<int>(fb.vertices.size());
+      const int at = static_cast<int>(std::find(fb.vertices.begin(), fb.vertices.end(), c.feature) -
+                                      fb.vertices.begin());
+      for (int eb : {fb.edges[at], fb.edges[(at + k - 1) % k]})
+        for (int ea : shape(c.body).vertex_edges[c.vertex]) {
+          const int cee = edge_edge(c.body, ea, c.other, eb);
+          if (cee < 0 || set_.contacts[cee].distance > o_.proximity ||
+              !(edge_edge_applicability(cee) > o_.epsilon_theta_edge_partner))
+            continue;
+          add_cross(cvf, cee);
+        }
+    }
+  }
+
+  // Spec §3.6.3 vertex–edge (paper Fig. 18, ≈ Eq. 36).
+  void emit_vertex_edge(const Configuration& c) {
+    const PolyhedronEdge& e = shape(c.other).edges[c.feature];
+    const bool feas1 = feasibility(c.body, c.vertex, c.other, e.face1).feasible;
+    const bool feas2 = feasibility(c.body, c.vertex, c.other, e.face2).feasible;
+    if (!feas1 && !feas2) return;
+    const int c1 = vertex_face(c.body, c.vertex, c.other, e.face1);
+    const int c2 = vertex_face(c.body, c.vertex, c.other, e.face2);
+    const bool first = vertex_edge_primary_is_first(set_.contacts[c1], set_.contacts[c2],
+                                                    o_.primary_tolerance_vertex_edge);
+    const int secondary[1] = {first ? c2 : c1};
+    add_intercontact(first ? c1 : c2, secondary, false);
+    // A's edges at v_a: one pointing to the f_1 side must clear e_b when v_a passes on the f_2
+    // side, and the other way round.
+    const Vec3& o_e = placed_[c.other].edge_orientation[c.feature];
+    const ConvexPolyhedron& own = shape(c.body);
+    for (std::size_t k = 0; k < own.vertex_edges[c.vertex].size(); ++k) {
+      const int ea = own.vertex_edges[c.vertex][k];
+      if (own.edges[ea].nearly_flat) continue;
+      const Vec3 u = vertex(c.body, own.vertex_neighbours[c.vertex][k]) - vertex(c.body, c.vertex);
+      const Real orientation = o_e.dot(u);
+      if (orientation == 0) continue;
+      const int cee = edge_edge(c.body, ea, c.other, c.feature);
+      if (cee < 0 || !(edge_edge_applicability(cee) > o_.epsilon_theta_edge_partner)) continue;
+      const int side = orientation > 0 ? c1 : c2;
+      const bool side_feasible = orientation > 0 ? feas1 : feas2;
+      if (side_feasible)
+        add_cross(side, cee);
+      else if (set_.contacts[cee].distance <= o_.proximity)  // FEAS_ee
+        add_cross(cee, side);
+    }
+  }
+
+  // A vertex near faces only: U on one face (FEAS_vf, APPL_vf > ε_θ(lone), §3.6.1).
+  void emit_vertex_faces(const Configuration& c) {
+    scratch_.clear();
+    const int vf = static_cast<int>(ContactType::kVertexFace);
+    auto it = std::lower_bound(index_.begin(), index_.end(),
+                               std::make_pair(ContactKey{vf, c.body, c.vertex, c.other, -1}, -1));
+    for (; it != index_.end() && it->first.type == vf && it->first.body_a == c.body &&
+           it->first.feature_a == c.vertex && it->first.body_b == c.other;
+         ++it) {
+      const int f = it->first.feature_b;
+      if (!feasibility(c.body, c.vertex, c.other, f).feasible) continue;
+      if (!(vertex_face_applicability(shape(c.body), placed_[c.body], c.vertex,
+                                      placed_[c.other].face_normals[f]) >
+            o_.epsilon_theta_lone_vertex))
+        continue;
+      scratch_.push_back(it->second);
+    }
+    if (scratch_.empty()) return;
+    unilateral_.push_back(
+        scratch_[primary_vertex_faces(set_.contacts, scratch_, o_.primary_tolerance_faces)]);
+  }
+
+  // True when an endpoint of the contact's edge on `body` is in a vertex–edge configuration with
+  // the other edge, or in a vertex–vertex configuration with one of that edge's endpoints.
+  bool replaced(int body, int edge, int other, int other_edge) const {
+    const PolyhedronEdge& e = shape(body).edges[edge];
+    const PolyhedronEdge& f = shape(other).edges[other_edge];
+    for (int v : {e.tail, e.head}) {
+      const Configuration* c = configuration(body, v, other);
+      if (c == nullptr) continue;
+      if (c->near == Near::kEdge && c->feature == other_edge) return true;
+      if (c->near == Near::kVertex && (c->feature == f.tail || c->feature == f.head)) return true;
+    }
+    return false;
+  }
+
+  bool interior_closest_points(const Contact& c) const {
+    const PolyhedronEdge& ea = shape(c.body_a).edges[c.feature_a];
+    const PolyhedronEdge& eb = shape(c.body_b).edges[c.feature_b];
+    const SegmentClosestPoints cp =
+        closest_points_segments(vertex(c.body_a, ea.tail), vertex(c.body_a, ea.head),
+                                vertex(c.body_b, eb.tail), vertex(c.body_b, eb.head));
+    return cp.s > 0 && cp.s < 1 && cp.t > 0 && cp.t < 1;
+  }
+
+  // Spec §3.6.3 edge–edge: U(C(e_a, e_b)) for the detected ee contacts with APPL_ee > ε_θ,
+  // FEAS_ee and interior closest points that no vertex configuration replaced.
+  void emit_edge_edge() {
+    for (int i = 0; i < detected_; ++i) {
+      const Contact& c = set_.contacts[i];
+      if (c.type != ContactType::kEdgeEdge || both_static(c.body_a, c.body_b)) continue;
+      if (!(edge_edge_applicability(i) > o_.epsilon_theta)) continue;
+      // FEAS_ee, and a true edge–edge configuration: closest points inside both segments. At a
+      // clamped end ψ = n̂·(p_b − p_a) is not a distance (p_b − p_a is not along n̂; it can be
+      // ≪ 0 with the bodies apart) and the end vertex's own configuration covers the pair.
+      if (c.distance > o_.proximity || !interior_closest_points(c)) continue;
+      if (replaced(c.body_a, c.feature_a, c.body_b, c.feature_b) ||
+          replaced(c.body_b, c.feature_b, c.body_a, c.feature_a))
+        continue;
+      unilateral_.push_back(i);
+    }
+  }
+
+  // U's: sorted, unique, none inside an I (spec §6.1 item 13, §7 item 8).
+  void finish() {
+    std::vector<std::uint8_t> in_intercontact(set_.contacts.size(), 0);
+    for (const IntercontactConstraint& ic : set_.intercontacts) in_intercontact[ic.primary] = 1;
+    for (int s : set_.secondaries) in_intercontact[s] = 1;
+    std::sort(unilateral_.begin(), unilateral_.end());
+    unilateral_.erase(std::unique(unilateral_.begin(), unilateral_.end()), unilateral_.end());
+    for (int c : unilateral_)
+      if (!in_intercontact[c]) set_.unilateral.push_back(c);
+  }
+
+  static constexpr Real kParallelSine = 1e-6;  // as PolyhedronContactOptions::parallel_sine
+
+  std::span<const ConvexPolyhedron* const> shapes_;
+  std::span<const WorldPolyhedron> placed_;
+  std::span<const std::uint8_t> is_static_;
+  const PegSpatialOptions& o_;
+  bool cross_impulse_;
+  ConstraintSet& set_;
+  int detected_ = 0;
+  std::vector<std::pair<ContactKey, int>> index_;
+  std::vector<Configuration> configurations_;
+  std::vector<int> unilateral_, scratch_;
+  std::set<std::pair<int, int>> crosses_;
+};
+
+void check_options(const PegOptions& options) {
+  const PegSpatialOptions& o = options.spatial;
+  for (Real x : {o.proximity, o.feasibility_angle, o.feasibility_depth, o.primary_tolerance_faces,
+                 o.primary_tolerance_vertex_edge})
+    if (!std::isfinite(x) || x < 0)
+      throw InputError(
+          "PEG 3D options: proximity, feasibility_angle, feasibility_depth and the primary "
+          "tolerances must be finite and >= 0");
+  for (Real x : {o.epsilon_theta, o.epsilon_theta_lone_vertex, o.epsilon_theta_edge_partner})
+    if (!std::isfinite(x))
+      throw InputError("PEG 3D options: the applicability thresholds must be finite");
+  if (options.general_form)
+    throw InputError("PEG options: the general |C_iota| = 2 form (Eqs. 20-23) is not implemented");
+}
+
+}  // namespace
+
+void build_peg_constraints_3d(std::span<const ConvexPolyhedron* const> shapes,
+                              std::span<const WorldPolyhedron> placed,
+                              std::span<const std::uint8_t> is_static, const PegOptions& options,
+                              ConstraintSet& set) {
+  check_options(options);
+  if (!is_static.empty() && is_static.size() != shapes.size())
+    throw InputError("build_peg_constraints_3d: is_static has " + std::to_string(is_static.size()) +
+                     " entries for " + std::to_string(shapes.size()) + " bodies");
+  set.unilateral.clear();
+  set.intercontacts.clear();
+  set.secondaries.clear();
+  if (set.contacts.empty()) return;
+  Generator3d(shapes, placed, is_static, options, set).run();
+}
+
+}  // namespace exactsim

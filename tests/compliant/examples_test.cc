@@ -1,0 +1,313 @@
+// The paper's examples with compliant contact against Simbody 3.7's numbers and against PLUS
+// (spec compliant.md §4, §5; tests §6 items 5, 9, 10, 11), and the pin-jointed chain.
+#include "exactsim/compliant/compliant_examples.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "exactsim/events/plus_examples.h"
+#include "exactsim/events/sphere_contacts.h"
+#include "exactsim/impact/plus.h"
+#include "input_error.h"
+
+namespace exactsim {
+namespace {
+
+CompliantImpactOptions rkm(Real accuracy) {
+  CompliantImpactOptions o;
+  o.integrator.accuracy = accuracy;
+  return o;
+}
+
+Vec3 brick_impulse(const EventWorld& before, const EventWorld& after) {
+  return before.bodies[0].mass * (after.bodies[0].velocity - before.bodies[0].velocity);
+}
+
+// PLUS total impulse on the brick (linear part) for an impact problem of `world`.
+Vec3 plus_impulse(const EventWorld& world, const ImpactOptions& options) {
+  const auto contacts = find_contacts(world, 1e-9);
+  const ImpactResult r = solve_plus(contact_impact_problem(world, contacts, options));
+  EventWorld after = world;
+  apply_contact_impulse(after, contacts, r.impulse);
+  return brick_impulse(world, after);
+}
+
+struct Reference {
+  Real mu;
+  int steps;
+  Vec3 impulse, velocity;
+  Real kinetic_energy;
+};
+
+// §6.9 rows for Example 1 (RKM a = 1e-5, first touch to separation) and §6.9's 1% PLUS claim.
+TEST(CompliantExamples, Example1MatchesSimbodyAndPlus) {
+  const Reference refs[] = {
+      {0.125, 30, {1.2823, -1.1486, 14.7126}, {-4.3589, -0.5743, 1.6163}, 25.512},
+      {0.225, 132, {1.8319, -2.4125, 15.7810}, {-4.0840, -1.2063, 2.1505}, 25.260},
+      {0.325, 549, {1.8318, -2.4161, 15.8130}, {-4.0841, -1.2081, 2.1665}, 25.335}};
+  for (const Reference& ref : refs) {
+    const CompliantScene scene = example1_compliant(ref.mu);
+    const CompliantImpactResult r = run_compliant_impact(scene, rkm(1e-5));
+    ASSERT_TRUE(r.separated);
+    const Vec3 J = brick_impulse(scene.world, r.world_after);
+    for (int i = 0; i < 3; ++i) EXPECT_NEAR(J(i), ref.impulse(i), 2e-3) << ref.mu << " " << i;
+    for (int i = 0; i < 3; ++i)
+      EXPECT_NEAR(r.world_after.bodies[0].velocity(i), ref.velocity(i), 1e-3) << ref.mu;
+    EXPECT_NEAR(kinetic_energy(r.world_after), ref.kinetic_energy, 2e-3) << ref.mu;
+    EXPECT_NEAR(r.stats.accepted, ref.steps, 0.02 * ref.steps + 0.5) << ref.mu;
+    // energy: the bodies lost what the contacts dissipated (+ elastic energy lost at clamping)
+    const Real lost = kinetic_energy(scene.world) - kinetic_energy(r.world_after);
+    const Real dissipated = r.quadratures(0) + r.quadratures(1);
+    const Real clamp_loss = r.quadratures(2) - dissipated;  // PE = 0 after separation
+    EXPECT_NEAR(lost, r.quadratures(2), 1e-4 * lost);
+    EXPECT_GE(clamp_loss, -1e-4 * lost);
+    // PLUS with Table A1 parameters lands within 1 % of the compliant impulse
+    const EventWorld w = example1_world(ref.mu, 0.0);
+    ImpactOptions po;
+    po.theta_max = 0.01;
+    const Vec3 P = plus_impulse(w, po);
+    EXPECT_LT((P - J).norm(), 0.01 * J.norm()) << ref.mu << " PLUS " << P.transpose();
+  }
+}
+
+TEST(CompliantExamples, Example2MatchesSimbodyAndPlus) {
+  const Quat orientations[] = {example2_orientation(), Quat::Identity()};
+  const Vec3 impulses[] = {{4.2526, 0, 24.9382}, {2.3984, 0, 25.2347}};
+  const Vec3 velocities[] = {{0.1263, 0, 3.6291}, {-0.8008, 0, 3.7773}};
+  const Real omega_y[] = {0.4621, -1.4114};
+  const int steps[] = {127, 458};
+  for (int k = 0; k < 2; ++k) {
+    const CompliantScene scene = example2_compliant(orientations[k]);
+    const CompliantImpactResult r = run_compliant_impact(scene, rkm(1e-5));
+    ASSERT_TRUE(r.separated);
+    const Vec3 J = brick_impulse(scene.world, r.world_after);
+    for (int i = 0; i < 3; ++i) EXPECT_NEAR(J(i), impulses[k](i), 2e-3) << k << " " << i;
+    for (int i = 0; i < 3; ++i)
+      EXPECT_NEAR(r.world_after.bodies[0].velocity(i), velocities[k](i), 1e-3) << k;
+    EXPECT_NEAR(r.world_after.bodies[0].angular_velocity.y(), omega_y[k], 1e-3) << k;
+    EXPECT_NEAR(r.stats.accepted, steps[k], 0.02 * steps[k] + 0.5) << k;
+    if (k == 0) {
+      // The spec's face: PLUS's normal impulse is within 1 % of the compliant one; its
+      // tangential impulse is not (4.575 against 4.253 N·s, docs/compliant.md): the total
+      // differs by 1.3 %, recorded here so a change either way is noticed.
+      const Vec3 P = plus_impulse(example2_plus_world(orientations[k]), ImpactOptions{});
+      EXPECT_LT(std::abs(P.z() - J.z()), 0.01 * J.z()) << "PLUS " << P.transpose();
+      EXPECT_NEAR((P - J).norm() / J.norm(), 0.013, 0.001) << "PLUS " << P.transpose();
+    }
+  }
+}
+
+// §6.10: the compliant cradle.
+TEST(CompliantExamples, CradleFinalVelocities) {
+  CompliantImpactOptions o = rkm(1e-5);
+  o.stop_at_separation = false;
+  o.max_duration = 2e-3;
+  const CompliantScene scene = example3_compliant();
+  const CompliantImpactResult r = run_compliant_impact(scene, o);
+  const Real expected[] = {0.1422, 0.0605, 0.0289, -0.2541, -1.9776};
+  Real momentum = 0.0;
+  for (int i = 0; i < 5; ++i) {
+    EXPECT_NEAR(r.world_after.bodies[i].velocity.x(), expected[i], 1e-3) << i;
+    momentum += r.world_after.bodies[i].velocity.x();
+  }
+  EXPECT_NEAR(momentum, -2.0, 1e-9);
+  EXPECT_NEAR(kinetic_energy(r.world_after), 2.0, 1e-4);
+  EXPECT_NEAR(r.last_contact_time, 1.10e-3, 0.05e-3);
+  EXPECT_NEAR(r.quadratures(0) + r.quadratures(1), 0.0, 1e-12);  // c = 0, μ = 0
+}
+
+CompliantScene one_ball(Real c, const Vec3& position, const Vec3& velocity) {
+  CompliantScene s;
+  RigidBody ball;
+  ball.mass = 2.0;
+  ball.inertia = Mat3::Identity() * 0.02;
+  ball.position = position;
+  ball.velocity = velocity;  // with slip: friction dissipates too
+  ball.angular_velocity = Vec3(1.0, 0, 0);
+  s.world.bodies = {ball};
+  Sphere sp;
+  sp.radius = 0.1;
+  s.world.spheres = {sp};
+  s.world.half_spaces = {HalfSpace{}};
+  CompliantMaterial m;
+  m.stiffness = 1e8;
+  m.dissipation = c;
+  m.static_friction = m.dynamic_friction = 0.3;
+  s.sphere_materials = {m};
+  s.half_space_materials = {m};
+  return s;
+}
+
+// §5 balances: a dropped sphere (a Hunt–Crossley contact entered at x = 0 never clamps: the
+// rebound speed stays below 1/(1.5c), and the damping keeps a free sphere below it), and a
+// penetrated sphere pulled out by an upward body force faster than 1/(1.5c) before x = 0, which
+// clamps and abandons the elastic energy left.
+TEST(CompliantEnergy, BalancesWithAndWithoutClamping) {
+  for (int clamp = 0; clamp < 2; ++clamp) {
+    CompliantScene s = clamp ? one_ball(5.0, Vec3(0, 0, 0.1 - 1e-3), Vec3(0.5, 0.2, 0.0))
+                             : one_ball(0.2, Vec3(0, 0, 0.1), Vec3(0.5, 0.2, -8.0));
+    if (clamp) s.world.gravity = Vec3(0, 0, 30.0);
+    const Real pe0 = contact_potential_energy(s, s.world);
+    IntegratorOptions o;
+    o.accuracy = 1e-7;
+    // W starts at the stored elastic energy, so L = W − PE − D starts at 0
+    Integrator in =
+        make_integrator(compliant_system(s), o, 0.0, compliant_state(s.world, Vec3(0, 0, pe0)));
+    EventWorld w = s.world;
+    const Real e0 = mechanical_energy(w) + pe0;
+    const Real scale = std::abs(e0) + pe0;  // J, for relative tolerances
+    Real worst_total = 0.0, worst_l = 0.0;
+    bool touched = false;
+    int clamped_steps = 0;
+    while (in.time < 0.1) {
+      take_step(in, 0.1);
+      set_compliant_state(w, in.state);
+      const Vec3 z = in.state.tail<3>();
+      worst_total = std::max(worst_total, std::abs(mechanical_energy(w) + z(2) - e0));
+      worst_l = std::min(worst_l, z(2) - contact_potential_energy(s, w) - z(0) - z(1));
+      for (const CompliantContact& k : compliant_contacts(s, w)) clamped_steps += k.force.clamped;
+      const Real depth = max_penetration(w);
+      if (depth > 0.0) touched = true;
+      if (touched && depth <= 0.0) break;
+    }
+    ASSERT_LE(max_penetration(w), 0.0);
+    EXPECT_LT(worst_total, 1e-6 * scale) << clamp;  // KE + V_grav + W constant
+    EXPECT_GT(worst_l, -1e-6 * scale) << clamp;     // L ≥ 0
+    const Vec3 z = in.state.tail<3>();
+    const Real D = z(0) + z(1), L = z(2) - D;
+    const Real lost = e0 - mechanical_energy(w);  // PE = 0 after separation
+    EXPECT_NEAR(lost, D + L, 1e-6 * scale) << clamp;
+    if (!clamp) {
+      EXPECT_GT(z(1), 0.0);
+      EXPECT_GT(z(0), 0.0);
+      EXPECT_EQ(clamped_steps, 0);
+      EXPECT_LT(std::abs(L), 1e-6 * scale);  // nothing abandoned
+    } else {
+      EXPECT_GT(clamped_steps, 0);
+      EXPECT_GT(pe0, 0.1);
+      EXPECT_GT(L, 1e-3 * pe0);  // part of the stored energy was abandoned at the clamp
+      EXPECT_LT(L, pe0);
+    }
+  }
+}
+
+// The triple pendulum of Example 4 (reduced coordinates).
+TEST(PinChain, TriplePendulumConservesEnergyToIntegratorAccuracy) {
+  const PinChain chain = example4_chain(1e10);
+  const VecX theta0 = example4_initial_angles();
+  const Real e0 = chain_potential_energy(chain, theta0);
+  Real drift[2];
+  const Real accuracies[] = {1e-5, 1e-8};
+  for (int k = 0; k < 2; ++k) {
+    IntegratorOptions o;
+    o.accuracy = accuracies[k];
+    Integrator in = make_integrator(pin_chain_system(chain, false), o, 0.0,
+                                    (VecX(9) << theta0, VecX::Zero(6)).finished());
+    while (in.time < 0.5) take_step(in, 0.5);
+    const VecX th = in.state.head(3), rt = in.state.segment(3, 3);
+    drift[k] =
+        std::abs(chain_kinetic_energy(chain, th, rt) + chain_potential_energy(chain, th) - e0);
+    EXPECT_GT(chain_kinetic_energy(chain, th, rt), 10.0);  // it really moved
+  }
+  EXPECT_LT(drift[0], 1e-3 * std::abs(e0));
+  EXPECT_LT(drift[1], 1e-6 * std::abs(e0));
+  EXPECT_LT(drift[1], 1e-2 * drift[0]);  // shrinks with the accuracy
+}
+
+TEST(PinChain, MassMatrixMatchesKineticEnergyOfThePoints) {
+  const PinChain chain = example4_chain(1e10);
+  const VecX th = Eigen::Vector3d(0.3, -0.7, 1.1), rt = Eigen::Vector3d(0.5, -1.5, 2.0);
+  // brute force: finite-difference velocities of every mass point
+  Real ke = 0.0;
+  const Real h = 1e-7;
+  for (const ChainBody& b : chain.bodies) {
+    const Vec2 v = (chain_point(chain, th + h * rt, b.link, b.along, b.across) -
+                    chain_point(chain, th - h * rt, b.link, b.along, b.across)) /
+                   (2 * h);
+    const Real phidot = rt.head(b.link + 1).sum();
+    ke += 0.5 * b.mass * v.squaredNorm() + 0.5 * b.inertia * phidot * phidot;
+  }
+  EXPECT_NEAR(chain_kinetic_energy(chain, th, rt), ke, 1e-6 * ke);
+}
+
+// §6.11 and spec §4 Ex. 4: first touch, PLUS with the pins as bilateral rows.
+TEST(PinChain, Example4TouchAndPlusWithBilateralRows) {
+  const PinChain chain = example4_chain(1e10);
+  const VecX theta0 = example4_initial_angles();
+  const Vec2 c0 = chain_point(chain, theta0, 2, 1.0, 0.0);
+  EXPECT_NEAR(c0.x(), 0.2071, 1e-4);
+  EXPECT_NEAR(c0.y(), 1.4269, 1e-4);
+  const ChainState touch = example4_first_touch(chain, theta0, 1e-10);
+  EXPECT_NEAR(touch.time, 0.501278, 2e-6);
+  const Eigen::Vector3d abs_angles(touch.theta(0), touch.theta.head(2).sum(), touch.theta.sum());
+  const Eigen::Vector3d abs_rates(touch.rate(0), touch.rate.head(2).sum(), touch.rate.sum());
+  for (int i = 0; i < 3; ++i) {
+    EXPECT_NEAR(
+        std::remainder(abs_angles(i) - Eigen::Vector3d(-0.223675, 1.632646, 5.703658)(i), 2 * M_PI),
+        0.0, 1e-5)
+        << i;
+    EXPECT_NEAR(abs_rates(i), Eigen::Vector3d(-1.057849, -5.201823, 0.607793)(i), 1e-5) << i;
+  }
+  ImpactOptions o;
+  const ChainImpactOutcome reduced =
+      resolve_chain_impact(chain, touch.theta, touch.rate, o, ChainImpactForm::kJointCoordinates);
+  const ChainImpactOutcome maximal =
+      resolve_chain_impact(chain, touch.theta, touch.rate, o, ChainImpactForm::kBilateralRows);
+  const Vec2 bottom = chain_point(chain, touch.theta, 2, 1.0, 0.0) - Vec2(0.0, 0.25);
+  const Vec2 v_touch = chain_point_jacobian(chain, touch.theta, 2, bottom) * touch.rate;
+  EXPECT_NEAR(v_touch.x(), -0.0495, 1e-4);
+  EXPECT_NEAR(v_touch.y(), -5.2901, 1e-4);
+  EXPECT_NEAR(reduced.result.velocity(0), -2.6920, 1e-3);
+  EXPECT_NEAR(reduced.result.velocity(2), 5.2901, 1e-3);
+  EXPECT_NEAR(reduced.result.impulse(0), 2.2652, 1e-3);
+  EXPECT_NEAR(reduced.result.impulse(2), 22.6523, 1e-3);
+  // one sliding interval per phase: compression round, then expansion round
+  ASSERT_EQ(reduced.result.rounds, 2);
+  for (const RoundLog& round : reduced.result.log) {
+    ASSERT_EQ(round.intervals.size(), 1u);
+    EXPECT_NE(round.intervals[0].friction[0], FrictionState::kRolling);  // never sticks
+    const VecX& pi = round.intervals[0].impulse;
+    EXPECT_NEAR(std::hypot(pi(0), pi(1)), 0.1 * pi(2), 1e-9 * pi(2));  // on the cone
+  }
+  EXPECT_NEAR(chain_kinetic_energy(chain, touch.theta, touch.rate), 31.7791, 1e-3);
+  EXPECT_NEAR(chain_kinetic_energy(chain, touch.theta, reduced.rates_after), 28.6740, 1e-3);
+  // the bilateral-row form agrees and the pins hold
+  EXPECT_EQ(maximal.result.impulse.size(), 3 + 6);
+  for (int i = 0; i < 3; ++i)
+    EXPECT_NEAR(maximal.result.impulse(i), reduced.result.impulse(i), 1e-8) << i;
+  EXPECT_TRUE(maximal.rates_after.isApprox(reduced.rates_after, 1e-8));
+  EXPECT_LT(maximal.joint_velocity_residual, 1e-9);
+  EXPECT_GT(maximal.result.impulse.tail(6).norm(), 1.0);  // the pins did carry impulse
+}
+
+}  // namespace
+}  // namespace exactsim
+
+namespace exactsim {
+namespace {
+
+TEST(CompliantInput, BadScenesAndChainsNameTheField) {
+  CompliantScene s = example3_compliant();
+  s.sphere_materials.pop_back();
+  EXPECT_NE(ErrorOf([&] { compliant_system(s); }).find("sphere_materials"), std::string::npos);
+  s = example3_compliant();
+  s.sphere_materials[2].dissipation = -1.0;
+  EXPECT_NE(ErrorOf([&] { compliant_system(s); }).find("sphere_materials[2].dissipation"),
+            std::string::npos);
+  PinChain c = example4_chain(1e9);
+  c.bodies[1].link = 7;
+  EXPECT_NE(ErrorOf([&] { pin_chain_system(c); }).find("bodies[1].link"), std::string::npos);
+  c = example4_chain(1e9);
+  c.lengths[0] = 0.0;
+  EXPECT_NE(ErrorOf([&] { pin_chain_system(c); }).find("lengths[0]"), std::string::npos);
+  c = example4_chain(1e9);
+  EXPECT_NE(ErrorOf([&] {
+              resolve_chain_impact(c, example4_initial_angles(), VecX::Zero(3), ImpactOptions{},
+                                   ChainImpactForm::kBilateralRows);
+            }).find("no sphere"),
+            std::string::npos);
+}
+
+}  // namespace
+}  // namespace exactsim
