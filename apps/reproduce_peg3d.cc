@@ -19,33 +19,13 @@
 #include "exactsim/io/scenarios.h"
 #include "exactsim/io/sweep.h"
 #include "exactsim/math/error.h"
+#include "sweep_format.h"
 
 namespace exactsim::cli {
 namespace {
 
 using nlohmann::json;
 namespace fs = std::filesystem;
-
-ContactModel parse_model(const std::string& name) {
-  if (name == "standard") return ContactModel::kStandard;
-  if (name == "peg") return ContactModel::kPeg;
-  if (name == "corrective") return ContactModel::kCorrective;
-  throw InputError("--models: unknown model '" + name + "' (expected peg, standard or corrective)");
-}
-
-std::string fmt(Real x) {
-  char b[32];
-  std::snprintf(b, sizeof b, "%.3g", x);
-  return b;
-}
-
-// Six significant digits are plenty for a metric plotted on a log axis and keep the run files
-// small (≈ 10 bytes per value instead of 20).
-Real compact(Real x) {
-  char b[32];
-  std::snprintf(b, sizeof b, "%.6g", x);
-  return std::strtod(b, nullptr);
-}
 
 // A protocol: "ico" (the archived icosahedron drop) or "seedN" (random polyhedra, mt19937_64(N)).
 struct RunSpec {
@@ -220,12 +200,6 @@ std::string csv_header() {
          "steps_with_i,mean_contacts,mean_lcp,max_lcp,wall_s_sum,wall_s_per_run\n";
 }
 
-std::string g(Real x) {
-  char b[32];
-  std::snprintf(b, sizeof b, "%.6g", x);
-  return b;
-}
-
 std::string csv_row(const Cell& c) {
   std::ostringstream s;
   const bool any = !c.overlap.empty();
@@ -314,12 +288,6 @@ std::string wall_ratio_table(const std::vector<Cell>& cells, const std::string& 
       << (it->second.solver > 0 ? fmt(ca.solver / it->second.solver) : "–") << " |\n";
   }
   return any ? s.str() + "\n" : "";
-}
-
-void write(const fs::path& path, const std::string& text) {
-  std::ofstream out(path);
-  if (!out) throw InputError(path.string() + ": cannot write");
-  out << text;
 }
 
 }  // namespace
@@ -416,7 +384,7 @@ int reproduce_peg3d(const Peg3dSweepOptions& opt) {
 
   std::string csv = csv_header();
   for (const Cell& c : cells) csv += csv_row(c);
-  write(out / "results.csv", csv);
+  write_text_file(out / "results.csv", csv);
 
   std::ostringstream md;
   md << "# PEG 3D pouring (spec peg.md §5.2)" << (opt.quick ? " — quick subset" : "") << "\n\n"
@@ -435,7 +403,7 @@ int reproduce_peg3d(const Peg3dSweepOptions& opt) {
     md << "### Runs that did not finish\n\n";
     for (const std::string& e : outcome.errors) md << "* " << e << "\n";
   }
-  write(out / "results.md", md.str());
+  write_text_file(out / "results.md", md.str());
 
   std::printf("peg3d: %d ran, %d done earlier, %d failed; tables in %s\n", outcome.ran,
               outcome.skipped, outcome.failed, (out / "results.md").string().c_str());

@@ -5,6 +5,25 @@
 #include "exactsim/collision/closest_points.h"
 
 namespace exactsim {
+namespace {
+
+// The contact record of edge a of A against edge b of B at their closest points (spec §1.4).
+Contact edge_edge_record(int body_a, int edge_a, int body_b, int edge_b,
+                         const SegmentClosestPoints& cp, const Vec3& normal) {
+  Contact c;
+  c.body_a = body_a;
+  c.body_b = body_b;
+  c.type = ContactType::kEdgeEdge;
+  c.feature_a = edge_a;
+  c.feature_b = edge_b;
+  c.point_a = cp.p_a;
+  c.normal = normal;
+  c.gap = normal.dot(cp.p_b - cp.p_a);
+  c.distance = cp.distance;
+  return c;
+}
+
+}  // namespace
 
 EdgeEdgeNormal edge_edge_normal(const Vec3& e_a, const Vec3& t_a1, const Vec3& t_a2,
                                 const Vec3& e_b, const Vec3& t_b1, const Vec3& t_b2,
@@ -38,16 +57,8 @@ bool edge_edge_contact(const ConvexPolyhedron& shape_a, const WorldPolyhedron& w
       edge_edge_normal(a1 - a0, world_a.edge_t1[edge_a], world_a.edge_t2[edge_a], b1 - b0,
                        world_b.edge_t1[edge_b], world_b.edge_t2[edge_b], parallel_sine);
   if (n.parallel) return false;  // spec §6.1 item 4
-  const SegmentClosestPoints cp = closest_points_segments(a0, a1, b0, b1);
-  out.body_a = body_a;
-  out.body_b = body_b;
-  out.type = ContactType::kEdgeEdge;
-  out.feature_a = edge_a;
-  out.feature_b = edge_b;
-  out.point_a = cp.p_a;
-  out.normal = n.normal;
-  out.gap = n.normal.dot(cp.p_b - cp.p_a);  // spec §1.4
-  out.distance = cp.distance;
+  out = edge_edge_record(body_a, edge_a, body_b, edge_b, closest_points_segments(a0, a1, b0, b1),
+                         n.normal);
   if (applicability) *applicability = n.applicability;
   return true;
 }
@@ -76,17 +87,7 @@ void edge_edge_contacts(const ConvexPolyhedron& shape_a, const WorldPolyhedron& 
           edge_edge_normal(a1 - a0, world_a.edge_t1[i], world_a.edge_t2[i], b1 - b0,
                            world_b.edge_t1[j], world_b.edge_t2[j], parallel_sine);
       if (n.parallel) continue;  // spec §6.1 item 4: never a contact from a zero normal
-      Contact c;
-      c.body_a = body_a;
-      c.body_b = body_b;
-      c.type = ContactType::kEdgeEdge;
-      c.feature_a = i;
-      c.feature_b = j;
-      c.point_a = cp.p_a;
-      c.normal = n.normal;
-      c.gap = n.normal.dot(cp.p_b - cp.p_a);  // spec §1.4
-      c.distance = cp.distance;
-      out.push_back(c);
+      out.push_back(edge_edge_record(body_a, i, body_b, j, cp, n.normal));
     }
   }
 }

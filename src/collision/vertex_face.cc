@@ -37,18 +37,8 @@ void vertex_face_contacts(const ConvexPolyhedron& shape_a, const WorldPolyhedron
       const std::vector<int>& loop = shape_b.faces[f].vertices;
       const Real gap = eta.dot(v - world_b.vertices[loop[0]]);  // spec §1.4: ψ to the plane
       if (std::abs(gap) > epsilon) continue;                    // D ≥ |ψ|: cheap rejection
-      const Real distance = point_face_distance(v, world_b.vertices, loop, eta);
-      if (distance > epsilon) continue;
-      Contact c;
-      c.body_a = body_a;
-      c.body_b = body_b;
-      c.type = ContactType::kVertexFace;
-      c.feature_a = i;
-      c.feature_b = f;
-      c.point_a = v;
-      c.normal = -eta;  // spec §1.4: n̂ = −η̂_f
-      c.gap = gap;
-      c.distance = distance;
+      const Contact c = vertex_face_contact(v, body_a, i, shape_b, world_b, body_b, f);
+      if (c.distance > epsilon) continue;
       out.push_back(c);
     }
   }

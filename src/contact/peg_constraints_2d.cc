@@ -231,9 +231,7 @@ void build_peg_constraints_2d(std::span<const WorldPolygon> polygons,
   if (!is_static.empty() && is_static.size() != polygons.size())
     throw InputError("build_peg_constraints_2d: is_static has " + std::to_string(is_static.size()) +
                      " entries for " + std::to_string(polygons.size()) + " polygons");
-  set.unilateral.clear();
-  set.intercontacts.clear();
-  set.secondaries.clear();
+  set.clear_constraints();
   if (set.contacts.empty()) return;
   Generator(polygons, is_static, options, set, scratch).run();
 }

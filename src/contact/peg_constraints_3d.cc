@@ -436,9 +436,7 @@ void build_peg_constraints_3d(std::span<const ConvexPolyhedron* const> shapes,
   if (!is_static.empty() && is_static.size() != shapes.size())
     throw InputError("build_peg_constraints_3d: is_static has " + std::to_string(is_static.size()) +
                      " entries for " + std::to_string(shapes.size()) + " bodies");
-  set.unilateral.clear();
-  set.intercontacts.clear();
-  set.secondaries.clear();
+  set.clear_constraints();
   if (set.contacts.empty()) return;
   Generator3d(shapes, placed, is_static, options, set).run();
 }

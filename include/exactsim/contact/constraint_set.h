@@ -27,6 +27,10 @@ struct ConstraintSet {
 
   void clear() {
     contacts.clear();
+    clear_constraints();
+  }
+  // Keeps the contacts, drops the groups built from them (a generator's first step).
+  void clear_constraints() {
     unilateral.clear();
     intercontacts.clear();
     secondaries.clear();
