@@ -1,6 +1,7 @@
 // PLUS against the compliant reference model (Uchida, Sherman & Delp 2015 §4, Figs. 8–10, 12, 13,
 // 14, 15b; spec compliant.md §4 and §6).
 #include "reproduce_compliant.h"
+#include "sweep_format.h"
 
 #include <time.h>
 
@@ -23,22 +24,10 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string fmt(Real x) {
-  char b[32];
-  std::snprintf(b, sizeof b, "%.6g", x);
-  return b;
-}
-
 std::string vec(const Vec3& v) {
   char b[96];
   std::snprintf(b, sizeof b, "(%.6g, %.6g, %.6g)", v(0), v(1), v(2));
   return b;
-}
-
-void write(const fs::path& path, const std::string& text) {
-  std::ofstream out(path);
-  if (!out) throw InputError(path.string() + ": cannot write");
-  out << text;
 }
 
 Real cpu_seconds() {
@@ -86,7 +75,7 @@ std::string plus_path_csv(const PlusRun& run, int k) {
   s << "round,interval,phase,friction,p_t1,p_t2,p_n,v_t1,v_t2,v_n\n";
   VecX total = VecX::Zero(run.problem.rows());
   VecX v = run.problem.velocity;
-  s << "0,0,start,-,0,0,0," << fmt(v(3 * k)) << ',' << fmt(v(3 * k + 1)) << ',' << fmt(v(3 * k + 2))
+  s << "0,0,start,-,0,0,0," << g(v(3 * k)) << ',' << g(v(3 * k + 1)) << ',' << g(v(3 * k + 2))
     << '\n';
   for (size_t round = 0; round < run.result.log.size(); ++round) {
     const RoundLog& rl = run.result.log[round];
@@ -94,9 +83,9 @@ std::string plus_path_csv(const PlusRun& run, int k) {
       total += rl.intervals[i].impulse;
       v += run.problem.delassus * rl.intervals[i].impulse;
       s << round + 1 << ',' << i + 1 << ',' << to_string(rl.phase[k]) << ','
-        << to_string(rl.intervals[i].friction[k]) << ',' << fmt(total(3 * k)) << ','
-        << fmt(total(3 * k + 1)) << ',' << fmt(total(3 * k + 2)) << ',' << fmt(v(3 * k)) << ','
-        << fmt(v(3 * k + 1)) << ',' << fmt(v(3 * k + 2)) << '\n';
+        << to_string(rl.intervals[i].friction[k]) << ',' << g(total(3 * k)) << ','
+        << g(total(3 * k + 1)) << ',' << g(total(3 * k + 2)) << ',' << g(v(3 * k)) << ','
+        << g(v(3 * k + 1)) << ',' << g(v(3 * k + 2)) << '\n';
     }
   }
   return s.str();
@@ -137,10 +126,10 @@ CompliantTrace trace_compliant(const CompliantScene& scene, const CompliantImpac
       tr.max_depth[i] = std::max(tr.max_depth[i], depth[i]);
     }
     for (int i : spheres)
-      s << fmt(t) << ',' << i << ',' << fmt(depth[i]) << ',' << fmt(force[i](0)) << ','
-        << fmt(force[i](1)) << ',' << fmt(force[i](2)) << ',' << fmt(vel[i](0)) << ','
-        << fmt(vel[i](1)) << ',' << fmt(vel[i](2)) << ',' << fmt(tr.impulse[i](0)) << ','
-        << fmt(tr.impulse[i](1)) << ',' << fmt(tr.impulse[i](2)) << '\n';
+      s << g(t) << ',' << i << ',' << g(depth[i]) << ',' << g(force[i](0)) << ',' << g(force[i](1))
+        << ',' << g(force[i](2)) << ',' << g(vel[i](0)) << ',' << g(vel[i](1)) << ','
+        << g(vel[i](2)) << ',' << g(tr.impulse[i](0)) << ',' << g(tr.impulse[i](1)) << ','
+        << g(tr.impulse[i](2)) << '\n';
     force_prev = force;
     t_prev = t;
   };
@@ -185,14 +174,14 @@ void example1(const fs::path& dir, std::ostringstream& readme) {
     const CompliantTrace tr = trace_compliant(scene, rkm(1e-5), {k});
     const Vec3 Jc = brick_impulse(scene.world, tr.result.world_after);
     const Vec3 vc = tr.result.world_after.bodies[0].velocity;
-    csv << mu << ",compliant,," << tr.result.stats.accepted << ',' << fmt(Jc(0)) << ','
-        << fmt(Jc(1)) << ',' << fmt(Jc(2)) << ',' << fmt(vc(0)) << ',' << fmt(vc(1)) << ','
-        << fmt(vc(2)) << ',' << fmt(kinetic_energy(tr.result.world_after)) << ",0\n";
+    csv << mu << ",compliant,," << tr.result.stats.accepted << ',' << g(Jc(0)) << ',' << g(Jc(1))
+        << ',' << g(Jc(2)) << ',' << g(vc(0)) << ',' << g(vc(1)) << ',' << g(vc(2)) << ','
+        << g(kinetic_energy(tr.result.world_after)) << ",0\n";
     md << "| " << mu << " | compliant | " << tr.result.stats.accepted << " | " << vec(Jc) << " | "
-       << vec(vc) << " | " << fmt(kinetic_energy(tr.result.world_after)) << " | — |\n";
+       << vec(vc) << " | " << g(kinetic_energy(tr.result.world_after)) << " | — |\n";
     char name[64];
     std::snprintf(name, sizeof name, "example1_compliant_mu%.3f.csv", mu);
-    write(dir / name, tr.csv);
+    write_text_file(dir / name, tr.csv);
     for (Real theta : {0.01, 0.15, 0.25}) {
       if (mu != 0.325 && theta != 0.01) continue;  // Fig. 10 is μ = 0.325
       ImpactOptions po;
@@ -202,20 +191,20 @@ void example1(const fs::path& dir, std::ostringstream& readme) {
       const Vec3 Jp = brick_impulse(w, pr.after);
       const Vec3 vp = pr.after.bodies[0].velocity;
       const Real diff = (Jp - Jc).norm() / Jc.norm();
-      csv << mu << ",plus," << theta << ',' << pr.result.intervals << ',' << fmt(Jp(0)) << ','
-          << fmt(Jp(1)) << ',' << fmt(Jp(2)) << ',' << fmt(vp(0)) << ',' << fmt(vp(1)) << ','
-          << fmt(vp(2)) << ',' << fmt(kinetic_energy(pr.after)) << ',' << fmt(diff) << '\n';
+      csv << mu << ",plus," << theta << ',' << pr.result.intervals << ',' << g(Jp(0)) << ','
+          << g(Jp(1)) << ',' << g(Jp(2)) << ',' << g(vp(0)) << ',' << g(vp(1)) << ',' << g(vp(2))
+          << ',' << g(kinetic_energy(pr.after)) << ',' << g(diff) << '\n';
       md << "| " << mu << " | PLUS θ_max " << theta << " | " << pr.result.intervals << " | "
-         << vec(Jp) << " | " << vec(vp) << " | " << fmt(kinetic_energy(pr.after)) << " | "
-         << fmt(100 * diff) << " % |\n";
+         << vec(Jp) << " | " << vec(vp) << " | " << g(kinetic_energy(pr.after)) << " | "
+         << g(100 * diff) << " % |\n";
       std::snprintf(name, sizeof name, "example1_plus_mu%.3f_theta%.2f.csv", mu, theta);
-      write(dir / name, plus_path_csv(pr, 0));
+      write_text_file(dir / name, plus_path_csv(pr, 0));
     }
   }
   md << "\nSimbody 3.7 (spec §6.9) impulses: (1.2823, −1.1486, 14.7126), (1.8319, −2.4125, "
         "15.7810), (1.8318, −2.4161, 15.8130) N s in 30, 132, 549 steps.\n";
-  write(dir / "example1.csv", csv.str());
-  write(dir / "example1.md", md.str());
+  write_text_file(dir / "example1.csv", csv.str());
+  write_text_file(dir / "example1.md", md.str());
   readme << md.str() << '\n';
 }
 
@@ -241,14 +230,14 @@ void example2(const fs::path& dir, std::ostringstream& readme) {
     const Vec3 Jc = brick_impulse(scene.world, tr.result.world_after);
     const Vec3 Jp = brick_impulse(w, pr.after);
     md << "## Face " << face.name << "\n\nCompliant: " << tr.result.stats.accepted
-       << " steps, contact " << fmt(1e3 * tr.result.duration) << " ms, impulse " << vec(Jc)
+       << " steps, contact " << g(1e3 * tr.result.duration) << " ms, impulse " << vec(Jc)
        << ", v_COM after " << vec(tr.result.world_after.bodies[0].velocity) << ", ω_y "
-       << fmt(tr.result.world_after.bodies[0].angular_velocity.y())
-       << ".\nPLUS: " << pr.result.rounds << " rounds, " << pr.result.intervals
-       << " intervals, impulse " << vec(Jp) << ", v_COM after " << vec(pr.after.bodies[0].velocity)
-       << ", ω_y " << fmt(pr.after.bodies[0].angular_velocity.y())
+       << g(tr.result.world_after.bodies[0].angular_velocity.y()) << ".\nPLUS: " << pr.result.rounds
+       << " rounds, " << pr.result.intervals << " intervals, impulse " << vec(Jp)
+       << ", v_COM after " << vec(pr.after.bodies[0].velocity) << ", ω_y "
+       << g(pr.after.bodies[0].angular_velocity.y())
        << ".\nDifference |p_PLUS − p_compliant| / |p_compliant| = "
-       << fmt(100 * (Jp - Jc).norm() / Jc.norm()) << " %.\n\n"
+       << g(100 * (Jp - Jc).norm() / Jc.norm()) << " %.\n\n"
        << "| point (x, y) body | compliant impulse | PLUS impulse | compliant max depth µm "
           "|\n|---|---|---|---|\n";
     for (size_t k = 0; k < pr.contacts.size(); ++k) {
@@ -256,24 +245,24 @@ void example2(const fs::path& dir, std::ostringstream& readme) {
       const Vec3 c = w.spheres[s].center;
       const Vec3 pp = pr.result.impulse.segment<3>(3 * k);
       const Vec3 pc = tr.impulse[s];
-      csv << face.name << ",compliant," << k << ',' << c.x() << ',' << c.y() << ',' << fmt(pc(0))
-          << ',' << fmt(pc(1)) << ',' << fmt(pc(2)) << ',' << fmt(tr.max_depth[s]) << '\n';
-      csv << face.name << ",plus," << k << ',' << c.x() << ',' << c.y() << ',' << fmt(pp(0)) << ','
-          << fmt(pp(1)) << ',' << fmt(pp(2)) << ",0\n";
-      md << "| " << k << " (" << fmt(c.x()) << ", " << fmt(c.y()) << ", " << fmt(c.z()) << ") | "
-         << vec(pc) << " | " << vec(pp) << " | " << fmt(1e6 * tr.max_depth[s]) << " |\n";
+      csv << face.name << ",compliant," << k << ',' << c.x() << ',' << c.y() << ',' << g(pc(0))
+          << ',' << g(pc(1)) << ',' << g(pc(2)) << ',' << g(tr.max_depth[s]) << '\n';
+      csv << face.name << ",plus," << k << ',' << c.x() << ',' << c.y() << ',' << g(pp(0)) << ','
+          << g(pp(1)) << ',' << g(pp(2)) << ",0\n";
+      md << "| " << k << " (" << g(c.x()) << ", " << g(c.y()) << ", " << g(c.z()) << ") | "
+         << vec(pc) << " | " << vec(pp) << " | " << g(1e6 * tr.max_depth[s]) << " |\n";
       char name[96];
       std::snprintf(name, sizeof name, "example2_plus_%s_point%zu.csv",
                     face.q.isApprox(Quat::Identity()) ? "identity" : "ry", k);
-      write(dir / name, plus_path_csv(pr, static_cast<int>(k)));
+      write_text_file(dir / name, plus_path_csv(pr, static_cast<int>(k)));
     }
     md << '\n';
-    write(dir / (std::string("example2_compliant_") +
-                 (face.q.isApprox(Quat::Identity()) ? "identity" : "ry") + ".csv"),
-          tr.csv);
+    write_text_file(dir / (std::string("example2_compliant_") +
+                           (face.q.isApprox(Quat::Identity()) ? "identity" : "ry") + ".csv"),
+                    tr.csv);
   }
-  write(dir / "example2.csv", csv.str());
-  write(dir / "example2.md", md.str());
+  write_text_file(dir / "example2.csv", csv.str());
+  write_text_file(dir / "example2.md", md.str());
   readme << md.str() << '\n';
 }
 
@@ -290,19 +279,19 @@ void example3(const fs::path& dir, std::ostringstream& readme) {
     csv << r << ',' << model;
     md << "| " << r << " | " << model << " | ";
     for (const RigidBody& b : w.bodies) {
-      csv << ',' << fmt(b.velocity.x() + 0.0);
-      md << fmt(b.velocity.x() + 0.0) << ' ';
+      csv << ',' << g(b.velocity.x() + 0.0);
+      md << g(b.velocity.x() + 0.0) << ' ';
       p += b.mass * b.velocity.x();
     }
-    csv << ',' << fmt(kinetic_energy(w)) << ',' << fmt(p) << '\n';
-    md << "| " << fmt(kinetic_energy(w)) << " | " << fmt(p) << " |\n";
+    csv << ',' << g(kinetic_energy(w)) << ',' << g(p) << '\n';
+    md << "| " << g(kinetic_energy(w)) << " | " << g(p) << " |\n";
   };
   CompliantImpactOptions o = rkm(1e-5);
   o.stop_at_separation = false;
   o.max_duration = 2e-3;
   const CompliantImpactResult c = run_compliant_impact(example3_compliant(), o);
   row("A",
-      "compliant 10 GPa, c = 0 (last contact ends " + fmt(1e3 * c.last_contact_time) + " ms, " +
+      "compliant 10 GPa, c = 0 (last contact ends " + g(1e3 * c.last_contact_time) + " ms, " +
           std::to_string(c.stats.accepted) + " steps)",
       c.world_after);
   const EventWorld w = example3_world(0.0);
@@ -323,8 +312,8 @@ void example3(const fs::path& dir, std::ostringstream& readme) {
                }())
           .after);
   md << "\nSpec §6.10 compliant reference: (0.1422, 0.0605, 0.0289, −0.2541, −1.9776).\n";
-  write(dir / "example3.csv", csv.str());
-  write(dir / "example3.md", md.str());
+  write_text_file(dir / "example3.csv", csv.str());
+  write_text_file(dir / "example3.md", md.str());
   readme << md.str() << '\n';
 }
 
@@ -406,11 +395,10 @@ void example4(const fs::path& dir, bool quick, std::ostringstream& readme) {
     const Ex4Run reference = ex4_compliant(chain, touch, ref, false);
     reference_contact.push_back(reference.contact);
     const Real zr = reference.z;
-    csv << E << ",plus,," << fmt(plus_median) << ',' << fmt(z_plus) << ',' << fmt(zr) << ','
-        << fmt(std::abs(z_plus - zr) / zr) << ",0,1,1,0,0,0\n";
-    md << "| " << fmt(E) << " | PLUS | — | " << fmt(plus_median) << " | " << fmt(z_plus) << " | "
-       << fmt(zr) << " | " << fmt(100 * std::abs(z_plus - zr) / zr)
-       << " % | 0 | — | — | — | — | — |\n";
+    csv << E << ",plus,," << g(plus_median) << ',' << g(z_plus) << ',' << g(zr) << ','
+        << g(std::abs(z_plus - zr) / zr) << ",0,1,1,0,0,0\n";
+    md << "| " << g(E) << " | PLUS | — | " << g(plus_median) << " | " << g(z_plus) << " | " << g(zr)
+       << " | " << g(100 * std::abs(z_plus - zr) / zr) << " % | 0 | — | — | — | — | — |\n";
     for (IntegratorMethod m : methods) {
       IntegratorOptions io;
       io.method = m;
@@ -429,13 +417,13 @@ void example4(const fs::path& dir, bool quick, std::ostringstream& readme) {
         std::vector<Real> cpu{first.cpu};
         for (int r = 1; r < runs; ++r) cpu.push_back(ex4_compliant(chain, touch, io, true).cpu);
         const Real c = median(cpu);
-        csv << E << ',' << to_string(m) << ',' << a << ',' << fmt(c) << ',' << fmt(first.z) << ','
-            << fmt(zr) << ',' << fmt(err) << ',' << fmt(1e3 * first.contact) << ','
+        csv << E << ',' << to_string(m) << ',' << a << ',' << g(c) << ',' << g(first.z) << ','
+            << g(zr) << ',' << g(err) << ',' << g(1e3 * first.contact) << ','
             << first.stats.accepted << ',' << first.stats.attempts << ',' << first.stats.evaluations
             << ',' << first.stats.jacobians << ',' << first.stats.factorizations << '\n';
-        md << "| " << fmt(E) << " | " << to_string(m) << " | " << a << " | " << fmt(c) << " | "
-           << fmt(first.z) << " | " << fmt(zr) << " | " << fmt(100 * err) << " % | "
-           << fmt(1e3 * first.contact) << " | " << first.stats.accepted << " | "
+        md << "| " << g(E) << " | " << to_string(m) << " | " << a << " | " << g(c) << " | "
+           << g(first.z) << " | " << g(zr) << " | " << g(100 * err) << " % | "
+           << g(1e3 * first.contact) << " | " << first.stats.accepted << " | "
            << first.stats.attempts << " | " << first.stats.evaluations << " | "
            << first.stats.jacobians << " | " << first.stats.factorizations << " |\n";
         found = true;
@@ -443,7 +431,7 @@ void example4(const fs::path& dir, bool quick, std::ostringstream& readme) {
       }
       if (!found) {
         csv << E << ',' << to_string(m) << ",,,,,,,,,,,\n";
-        md << "| " << fmt(E) << " | " << to_string(m) << " | — | — | — | " << fmt(zr)
+        md << "| " << g(E) << " | " << to_string(m) << " | — | — | — | " << g(zr)
            << " | — | — | — | — | — | — | — |\n";
       }
       std::fflush(stdout);
@@ -453,13 +441,13 @@ void example4(const fs::path& dir, bool quick, std::ostringstream& readme) {
   md << "\n\"run\": time from first touch to the end of the first accepted step after "
         "separation. Contact durations of the references (RKM 1e-10):";
   for (size_t i = 0; i < stiffness.size(); ++i)
-    md << (i ? ", " : " ") << fmt(1e3 * reference_contact[i]) << " ms";
-  md << " for E = " << fmt(stiffness.front()) << " … " << fmt(stiffness.back()) << " Pa.\n";
-  md << "\nPLUS: impulse (t, n) = (" << fmt(plus.result.impulse(0)) << ", "
-     << fmt(plus.result.impulse(2)) << ") N s, z(t_touch + 0.2 s) = " << fmt(z_plus)
-     << " m. First touch t = " << fmt(touch.time) << " s.\n";
-  write(dir / "example4.csv", csv.str());
-  write(dir / "example4.md", md.str());
+    md << (i ? ", " : " ") << g(1e3 * reference_contact[i]) << " ms";
+  md << " for E = " << g(stiffness.front()) << " … " << g(stiffness.back()) << " Pa.\n";
+  md << "\nPLUS: impulse (t, n) = (" << g(plus.result.impulse(0)) << ", "
+     << g(plus.result.impulse(2)) << ") N s, z(t_touch + 0.2 s) = " << g(z_plus)
+     << " m. First touch t = " << g(touch.time) << " s.\n";
+  write_text_file(dir / "example4.csv", csv.str());
+  write_text_file(dir / "example4.md", md.str());
   readme << md.str() << '\n';
 }
 
@@ -473,7 +461,7 @@ int reproduce_compliant(const std::string& out_dir, bool quick) {
   example2(dir, all);
   example3(dir, all);
   example4(dir, quick, all);
-  write(dir / "tables.md", all.str());
+  write_text_file(dir / "tables.md", all.str());
   std::printf(
       "PLUS vs compliant written to %s (plots: /usr/bin/python3 scripts/plot_compliant.py %s)\n",
       out_dir.c_str(), out_dir.c_str());

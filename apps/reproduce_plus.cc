@@ -1,6 +1,7 @@
 // The PLUS paper's Examples 1–3 (Uchida, Sherman & Delp 2015 §4a–c): tables (CSV + Markdown),
 // the round-by-round Table 2, and per-interval data for scripts/plot_plus.py (Figs. 8–10, 12).
 #include "reproduce_plus.h"
+#include "sweep_format.h"
 
 #include <cstdio>
 #include <filesystem>
@@ -18,18 +19,6 @@
 namespace exactsim::cli {
 namespace {
 
-std::string fmt(Real x) {
-  char b[32];
-  std::snprintf(b, sizeof b, "%.6g", x);
-  return b;
-}
-
-void write(const std::filesystem::path& path, const std::string& text) {
-  std::ofstream out(path);
-  if (!out) throw InputError(path.string() + ": cannot write");
-  out << text;
-}
-
 // Per-interval path of one impact: cumulative impulses and the slip of each contact.
 std::string interval_path_csv(const ImpactProblem& p, const ImpactResult& r) {
   std::ostringstream s;
@@ -38,8 +27,8 @@ std::string interval_path_csv(const ImpactProblem& p, const ImpactResult& r) {
   VecX v = p.velocity;
   const int nc = static_cast<int>(p.contacts.size());
   for (int k = 0; k < nc; ++k)
-    s << 0 << ',' << 0 << ",start," << k << ",-,0,-,0,0,0," << fmt(v(3 * k)) << ','
-      << fmt(v(3 * k + 1)) << ',' << fmt(v(3 * k + 2)) << '\n';
+    s << 0 << ',' << 0 << ",start," << k << ",-,0,-,0,0,0," << g(v(3 * k)) << ',' << g(v(3 * k + 1))
+      << ',' << g(v(3 * k + 2)) << '\n';
   for (size_t round = 0; round < r.log.size(); ++round) {
     const RoundLog& rl = r.log[round];
     for (size_t i = 0; i < rl.intervals.size(); ++i) {
@@ -48,9 +37,9 @@ std::string interval_path_csv(const ImpactProblem& p, const ImpactResult& r) {
       v += p.delassus * in.impulse;
       for (int k = 0; k < nc; ++k)
         s << round + 1 << ',' << i + 1 << ',' << to_string(rl.phase[k]) << ',' << k << ','
-          << to_string(in.friction[k]) << ',' << fmt(in.alpha) << ',' << to_string(in.limit) << ','
-          << fmt(total(3 * k)) << ',' << fmt(total(3 * k + 1)) << ',' << fmt(total(3 * k + 2))
-          << ',' << fmt(v(3 * k)) << ',' << fmt(v(3 * k + 1)) << ',' << fmt(v(3 * k + 2)) << '\n';
+          << to_string(in.friction[k]) << ',' << g(in.alpha) << ',' << to_string(in.limit) << ','
+          << g(total(3 * k)) << ',' << g(total(3 * k + 1)) << ',' << g(total(3 * k + 2)) << ','
+          << g(v(3 * k)) << ',' << g(v(3 * k + 1)) << ',' << g(v(3 * k + 2)) << '\n';
     }
   }
   return s.str();
@@ -79,23 +68,23 @@ void example1(const std::filesystem::path& dir, bool quick) {
       const Vec3 pi = r.impulse.head<3>(), v = r.velocity.head<3>();
       csv << mu << ',' << example1_min_cor(mu) << ',' << theta << ',' << r.rounds << ','
           << r.intervals << ',' << phase_intervals(r, 0) << ',' << phase_intervals(r, 1) << ','
-          << to_string(r.contacts[0].transition) << ',' << fmt(pi(0)) << ',' << fmt(pi(1)) << ','
-          << fmt(pi(2)) << ',' << fmt(v(0)) << ',' << fmt(v(1)) << ',' << fmt(v(2)) << ','
-          << fmt(r.kinetic_energy_change) << '\n';
+          << to_string(r.contacts[0].transition) << ',' << g(pi(0)) << ',' << g(pi(1)) << ','
+          << g(pi(2)) << ',' << g(v(0)) << ',' << g(v(1)) << ',' << g(v(2)) << ','
+          << g(r.kinetic_energy_change) << '\n';
       md << "| " << mu << " | " << example1_min_cor(mu) << " | " << theta << " | " << r.intervals
          << " (" << phase_intervals(r, 0) << " + " << phase_intervals(r, 1) << ") | "
-         << to_string(r.contacts[0].transition) << " | (" << fmt(pi(0)) << ", " << fmt(pi(1))
-         << ", " << fmt(pi(2)) << ") | (" << fmt(v(0)) << ", " << fmt(v(1)) << ", " << fmt(v(2))
-         << ") | " << fmt(r.kinetic_energy_change) << " |\n";
+         << to_string(r.contacts[0].transition) << " | (" << g(pi(0)) << ", " << g(pi(1)) << ", "
+         << g(pi(2)) << ") | (" << g(v(0)) << ", " << g(v(1)) << ", " << g(v(2)) << ") | "
+         << g(r.kinetic_energy_change) << " |\n";
       char name[64];
       std::snprintf(name, sizeof name, "example1_path_mu%.3f_theta%.2f.csv", mu, theta);
-      write(dir / name, interval_path_csv(p, r));
+      write_text_file(dir / name, interval_path_csv(p, r));
     }
   }
   md << "\nPaper: μ = 0.125 slides throughout, 0.225 turns to rolling in expansion, 0.325 in "
         "compression; Fig. 10 reports 116, 11 and 8 intervals for μ = 0.325.\n";
-  write(dir / "example1.csv", csv.str());
-  write(dir / "example1.md", md.str());
+  write_text_file(dir / "example1.csv", csv.str());
+  write_text_file(dir / "example1.md", md.str());
 }
 
 void example2(const std::filesystem::path& dir) {
@@ -105,7 +94,7 @@ void example2(const std::filesystem::path& dir) {
   csv << "contact,x,y,transition,p_t1,p_t2,p_n,compression_p_n,v_t1,v_t2,v_n\n";
   md << "# Example 2: four vertices at once\n\nμ = 0.2, e_min = 0.414, pre-impact velocity "
         "[-2, 0, -8.84] m/s. Rounds: "
-     << r.rounds << ", intervals: " << r.intervals << ", ΔT = " << fmt(r.kinetic_energy_change)
+     << r.rounds << ", intervals: " << r.intervals << ", ΔT = " << g(r.kinetic_energy_change)
      << " J.\n\n| contact (x, y) | sliding → rolling | impulse (t1, t2, n) | compression p_n | "
         "post-impact velocity |\n|---|---|---|---|---|\n";
   const EventWorld w = example2_world(0.0);
@@ -114,17 +103,17 @@ void example2(const std::filesystem::path& dir) {
     const Vec3 c = w.spheres[contacts[k].sphere_b].center;
     const Vec3 pi = r.impulse.segment<3>(3 * k), v = r.velocity.segment<3>(3 * k);
     csv << k << ',' << c.x() << ',' << c.y() << ',' << to_string(r.contacts[k].transition) << ','
-        << fmt(pi(0)) << ',' << fmt(pi(1)) << ',' << fmt(pi(2)) << ','
-        << fmt(r.contacts[k].compression_impulse(2)) << ',' << fmt(v(0)) << ',' << fmt(v(1)) << ','
-        << fmt(v(2)) << '\n';
+        << g(pi(0)) << ',' << g(pi(1)) << ',' << g(pi(2)) << ','
+        << g(r.contacts[k].compression_impulse(2)) << ',' << g(v(0)) << ',' << g(v(1)) << ','
+        << g(v(2)) << '\n';
     md << "| " << k << " (" << c.x() << ", " << c.y() << ") | "
-       << to_string(r.contacts[k].transition) << " | (" << fmt(pi(0)) << ", " << fmt(pi(1)) << ", "
-       << fmt(pi(2)) << ") | " << fmt(r.contacts[k].compression_impulse(2)) << " | (" << fmt(v(0))
-       << ", " << fmt(v(1)) << ", " << fmt(v(2)) << ") |\n";
+       << to_string(r.contacts[k].transition) << " | (" << g(pi(0)) << ", " << g(pi(1)) << ", "
+       << g(pi(2)) << ") | " << g(r.contacts[k].compression_impulse(2)) << " | (" << g(v(0)) << ", "
+       << g(v(1)) << ", " << g(v(2)) << ") |\n";
   }
-  write(dir / "example2.csv", csv.str());
-  write(dir / "example2.md", md.str());
-  write(dir / "example2_path.csv", interval_path_csv(p, r));
+  write_text_file(dir / "example2.csv", csv.str());
+  write_text_file(dir / "example2.md", md.str());
+  write_text_file(dir / "example2_path.csv", interval_path_csv(p, r));
 }
 
 void example3(const std::filesystem::path& dir) {
@@ -157,17 +146,17 @@ void example3(const std::filesystem::path& dir) {
     vel << name << ',' << r.rounds;
     md << "| " << name << " | " << r.rounds << " | ";
     for (const RigidBody& b : w.bodies) {
-      vel << ',' << fmt(b.velocity.x() + 0.0);
-      md << fmt(b.velocity.x() + 0.0) << ' ';
+      vel << ',' << g(b.velocity.x() + 0.0);
+      md << g(b.velocity.x() + 0.0) << ' ';
     }
-    vel << ',' << fmt(r.kinetic_energy_change) << '\n';
-    md << "| " << fmt(r.kinetic_energy_change) << " |\n";
+    vel << ',' << g(r.kinetic_energy_change) << '\n';
+    md << "| " << g(r.kinetic_energy_change) << " |\n";
   }
   md << "\nPaper: rounds give (0, 0, 0, 0, -2); treating the row as one body (Fig. 14 row C) "
         "gives (1.2, -0.8, -0.8, -0.8, -0.8).\n";
-  write(dir / "example3_rounds.csv", table.str());
-  write(dir / "example3_velocities.csv", vel.str());
-  write(dir / "example3.md", md.str());
+  write_text_file(dir / "example3_rounds.csv", table.str());
+  write_text_file(dir / "example3_velocities.csv", vel.str());
+  write_text_file(dir / "example3.md", md.str());
 }
 
 // The examples as event-driven simulations (the brick falls 5 cm onto the ground).
@@ -181,15 +170,15 @@ void simulations(const std::filesystem::path& dir) {
     advance(sim, duration);
     for (size_t i = 0; i < sim.impacts.size(); ++i) {
       const ImpactEvent& e = sim.impacts[i];
-      csv << name << ',' << i + 1 << ',' << fmt(e.time) << ',' << e.contacts.size() << ','
-          << e.result.rounds << ',' << e.result.intervals << ',' << fmt(e.energy_before) << ','
-          << fmt(e.energy_after) << '\n';
+      csv << name << ',' << i + 1 << ',' << g(e.time) << ',' << e.contacts.size() << ','
+          << e.result.rounds << ',' << e.result.intervals << ',' << g(e.energy_before) << ','
+          << g(e.energy_after) << '\n';
     }
   };
-  for (Real mu : {0.125, 0.225, 0.325}) run("example1_mu" + fmt(mu), example1_world(mu, 0.05), 0.5);
+  for (Real mu : {0.125, 0.225, 0.325}) run("example1_mu" + g(mu), example1_world(mu, 0.05), 0.5);
   run("example2", example2_world(0.05), 0.5);
   run("example3", example3_world(0.1), 0.2);
-  write(dir / "simulations.csv", csv.str());
+  write_text_file(dir / "simulations.csv", csv.str());
 }
 
 }  // namespace

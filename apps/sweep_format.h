@@ -1,4 +1,4 @@
-// Small helpers shared by the pouring-experiment commands (reproduce peg2d / peg3d): model
+// Small helpers shared by the reproduce commands (plus, peg2d, peg3d, plus-vs-compliant): model
 // names, number formatting for tables, and writing a result file.
 #pragma once
 

@@ -37,11 +37,10 @@ void detect_contacts_3d(const World& world, const State& state, Real h, Real eps
   }
   sweep_and_prune(ws.boxes3, ws.is_static, state.present, ws.pairs, ws.broad_phase);
   if (world.contact.model == ContactModel::kCorrective) {  // contacts only after penetration
-    IntersectionPolyhedron overlap;
     for (const BodyPair& p : ws.pairs)
       corrective_contact_3d(*ws.shapes3[p.a], ws.poses3[p.a], ws.polyhedra[p.a], p.a,
-                            *ws.shapes3[p.b], ws.poses3[p.b], ws.polyhedra[p.b], p.b, overlap,
-                            ws.intersection, ws.constraints.contacts);
+                            *ws.shapes3[p.b], ws.poses3[p.b], ws.polyhedra[p.b], p.b,
+                            ws.overlap_polytope, ws.intersection, ws.constraints.contacts);
     return;
   }
   for (const BodyPair& p : ws.pairs) {

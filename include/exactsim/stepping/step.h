@@ -67,6 +67,7 @@ struct Workspace {
   MlcpScratch solver;
   MlcpSolution solution;
   IntersectionScratch intersection;
+  IntersectionPolyhedron overlap_polytope;  // 3D Corrective: one pair's overlap region
 };
 
 // The contact distance ε for step size h (spec §3.5 default max(h/2, 0.8 mm) unless set).
