@@ -23,7 +23,7 @@ struct RunArgs {
   std::uint64_t seed = 1;
   std::optional<double> dt, duration;
   int bodies = -1, every = 1;
-  bool continue_on_failure = false, quiet = false;
+  bool continue_on_failure = false, quiet = false, general_form = false;
 };
 
 Scene build_scene(const RunArgs& a) {
@@ -72,6 +72,7 @@ Scene build_scene(const RunArgs& a) {
   if (!(scene.duration >= 0)) throw InputError("--duration: must be >= 0");
   if (model) scene.world.contact.model = *model;
   if (a.continue_on_failure) scene.world.stepping.continue_on_solver_failure = true;
+  if (a.general_form) scene.world.contact.peg.general_form = true;
   return scene;
 }
 
@@ -130,6 +131,9 @@ Action register_run(CLI::App& app) {
   sub->add_option("--write-scene", a->write_scene, "Also write the scene as a scene file");
   sub->add_flag("--continue-on-failure", a->continue_on_failure,
                 "Keep going after a failed solve (the step report records it)");
+  sub->add_flag("--general-form", a->general_form,
+                "PEG 2D: the general intercontact form (docs/peg.md), as contact.parameters."
+                "general_form");
   sub->add_flag("--quiet", a->quiet, "No progress line");
   return [a] { return run(*a); };
 }

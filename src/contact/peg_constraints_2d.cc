@@ -145,6 +145,7 @@ class Generator {
     ic.secondary_count = 1;
     ic.is_cross = cross;
     ic.carries_impulse = !cross || options_.cross == CrossRealisation::kImpulseCarrying;
+    ic.iota_count = applicable(first) && applicable(other) ? 2 : 1;  // Cι (spec §3.4)
     set_.intercontacts.push_back(ic);
     set_.secondaries.push_back(other);
   }
@@ -211,8 +212,6 @@ void check_options(const PegOptions& o) {
         "PEG options: epsilon_theta and cross_keep_threshold must be finite and "
         "primary_tolerance finite and >= 0");
   }
-  if (o.general_form)
-    throw InputError("PEG options: the general |C_iota| = 2 form (Eqs. 20-23) is not implemented");
 }
 
 }  // namespace

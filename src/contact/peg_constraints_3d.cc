@@ -2,10 +2,9 @@
 // heuristics and the fixes of §7 items 1, 6, 7, 8). Each vertex near the other body of its pair
 // is put in exactly one configuration by its nearest feature of that body (docs/peg3d.md).
 #include <algorithm>
+#include <array>
 #include <cmath>
-#include <set>
 #include <string>
-#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -21,43 +20,50 @@
 namespace exactsim {
 namespace {
 
-// (type, body_a, feature_a, body_b, feature_b) of a contact: sorting by it groups one vertex's
-// contacts against one body, faces ascending.
-struct ContactKey {
-  int type, body_a, feature_a, body_b, feature_b;
-  auto tie() const { return std::tie(type, body_a, feature_a, body_b, feature_b); }
-  bool operator<(const ContactKey& o) const { return tie() < o.tie(); }
-  bool operator==(const ContactKey& o) const { return tie() == o.tie(); }
-};
+using ContactKey = PegContactKey3d;
+using Configuration = PegVertexConfiguration;
+using Near = PegNearFeature;
 
 ContactKey key_of(const Contact& c) {
   return {static_cast<int>(c.type), c.body_a, c.feature_a, c.body_b, c.feature_b};
 }
 
-// The configuration of one vertex of `body` near `other` (spec §3.6.3): its nearest feature of
-// the other body within the proximity.
-enum class Near { kFace, kEdge, kVertex };
-struct Configuration {
-  int body, vertex, other;
-  Near near = Near::kFace;
-  int feature = -1;  // edge (kEdge) or vertex (kVertex) of `other`
-  auto key() const { return std::tie(body, vertex, other); }
-  bool operator<(const Configuration& o) const { return key() < o.key(); }
-};
+// Inserts x into the sorted vector v unless present; true when inserted.
+template <class T>
+bool insert_sorted(std::vector<T>& v, const T& x) {
+  const auto it = std::lower_bound(v.begin(), v.end(), x);
+  if (it != v.end() && *it == x) return false;
+  v.insert(it, x);
+  return true;
+}
 
 class Generator3d {
  public:
   Generator3d(std::span<const ConvexPolyhedron* const> shapes,
               std::span<const WorldPolyhedron> placed, std::span<const std::uint8_t> is_static,
-              const PegOptions& options, ConstraintSet& set)
+              const PegOptions& options, ConstraintSet& set, PegScratch3d& scratch)
       : shapes_(shapes),
         placed_(placed),
         is_static_(is_static),
         o_(options.spatial),
         cross_impulse_(options.cross == CrossRealisation::kImpulseCarrying),
-        set_(set) {
+        set_(set),
+        index_(scratch.index),
+        configurations_(scratch.configurations),
+        todo_(scratch.todo),
+        done_(scratch.done),
+        unilateral_(scratch.unilateral),
+        scratch_(scratch.faces),
+        faces_copy_(scratch.faces_copy),
+        crosses_(scratch.crosses),
+        in_intercontact_(scratch.in_intercontact) {
+    for (auto* v : {&unilateral_, &scratch_, &faces_copy_}) v->clear();
+    index_.clear();
+    configurations_.clear();
+    todo_.clear();
+    done_.clear();
+    crosses_.clear();
     detected_ = static_cast<int>(set.contacts.size());
-    index_.reserve(set.contacts.size());
     for (int i = 0; i < detected_; ++i) {
       validate(set.contacts[i], i);
       index_.push_back({key_of(set.contacts[i]), i});
@@ -92,13 +98,14 @@ class Generator3d {
   }
 
   void validate(const Contact& c, int i) const {
-    const std::string which = "build_peg_constraints_3d: contact " + std::to_string(i);
+    // (the message is built only on failure: this runs for every contact of every step)
+    const auto which = [i] { return "build_peg_constraints_3d: contact " + std::to_string(i); };
     const int nb = static_cast<int>(std::min(shapes_.size(), placed_.size()));
     for (int b : {c.body_a, c.body_b}) {
       if (b < 0 || b >= nb || shapes_[b] == nullptr ||
           placed_[b].vertices.size() != shapes_[b]->vertices.size() ||
           placed_[b].edge_orientation.size() != shapes_[b]->edges.size())
-        throw InputError(which + " names body " + std::to_string(b) +
+        throw InputError(which() + " names body " + std::to_string(b) +
                          " without a placed polyhedron");
     }
     const ConvexPolyhedron& a = shape(c.body_a);
@@ -111,8 +118,8 @@ class Generator3d {
       ok = c.feature_a >= 0 && c.feature_a < a.num_edges() && c.feature_b >= 0 &&
            c.feature_b < b.num_edges();
     else
-      throw InputError(which + " is vertex-edge (2D) in a 3D constraint set");
-    if (!ok) throw InputError(which + " names a feature outside its polyhedron");
+      throw InputError(which() + " is vertex-edge (2D) in a 3D constraint set");
+    if (!ok) throw InputError(which() + " names a feature outside its polyhedron");
   }
 
   int find(const ContactKey& k) const {
@@ -192,29 +199,27 @@ class Generator3d {
   // Every vertex that has a contact with the other body of its pair (a vertex–face contact or
   // an endpoint of an edge–edge contact), plus the partners of vertex–vertex configurations.
   void classify_vertices() {
-    std::vector<std::tuple<int, int, int>> todo;
     for (int i = 0; i < detected_; ++i) {
       const Contact& c = set_.contacts[i];
       if (both_static(c.body_a, c.body_b)) continue;
       if (c.type == ContactType::kVertexFace) {
-        todo.emplace_back(c.body_a, c.feature_a, c.body_b);
+        todo_.push_back({c.body_a, c.feature_a, c.body_b});
       } else {
         const PolyhedronEdge& ea = shape(c.body_a).edges[c.feature_a];
         const PolyhedronEdge& eb = shape(c.body_b).edges[c.feature_b];
-        todo.emplace_back(c.body_a, ea.tail, c.body_b);
-        todo.emplace_back(c.body_a, ea.head, c.body_b);
-        todo.emplace_back(c.body_b, eb.tail, c.body_a);
-        todo.emplace_back(c.body_b, eb.head, c.body_a);
+        todo_.push_back({c.body_a, ea.tail, c.body_b});
+        todo_.push_back({c.body_a, ea.head, c.body_b});
+        todo_.push_back({c.body_b, eb.tail, c.body_a});
+        todo_.push_back({c.body_b, eb.head, c.body_a});
       }
     }
-    std::set<std::tuple<int, int, int>> done;
-    while (!todo.empty()) {
-      const auto [body, v, other] = todo.back();
-      todo.pop_back();
-      if (!done.insert({body, v, other}).second) continue;
+    while (!todo_.empty()) {
+      const auto [body, v, other] = todo_.back();
+      todo_.pop_back();
+      if (!insert_sorted(done_, {body, v, other})) continue;
       const Configuration c = classify(body, v, other);
       configurations_.push_back(c);
-      if (c.near == Near::kVertex) todo.emplace_back(other, c.feature, body);
+      if (c.near == Near::kVertex) todo_.push_back({other, c.feature, body});
     }
     std::sort(configurations_.begin(), configurations_.end());  // deterministic emission order
   }
@@ -239,7 +244,7 @@ class Generator3d {
   // X(first, second) (spec §3.4), once per ordered pair; realised as an impulse-carrying I
   // ("X-code") or without impulse ("X-paper") by PegOptions::cross.
   void add_cross(int first, int second) {
-    if (!crosses_.insert({first, second}).second) return;
+    if (!insert_sorted(crosses_, {first, second})) return;
     const int secondary[1] = {second};
     add_intercontact(first, secondary, true);
   }
@@ -270,10 +275,10 @@ class Generator3d {
         continue;
       scratch_.push_back(vertex_face(c.body, c.vertex, c.other, f));
     }
-    const std::vector<int> faces = scratch_;
+    faces_copy_.assign(scratch_.begin(), scratch_.end());
     add_vertex_faces(scratch_);
     if (!o_.vertex_vertex_cross) return;
-    for (int cvf : faces) {
+    for (int cvf : faces_copy_) {
       const PolyhedronFace& fb = other.faces[set_.contacts[cvf].feature_b];
       const int k = static_cast<int>(fb.vertices.size());
       const int at = static_cast<int>(std::find(fb.vertices.begin(), fb.vertices.end(), c.feature) -
@@ -387,7 +392,8 @@ class Generator3d {
 
   // U's: sorted, unique, none inside an I (spec §6.1 item 13, §7 item 8).
   void finish() {
-    std::vector<std::uint8_t> in_intercontact(set_.contacts.size(), 0);
+    std::vector<std::uint8_t>& in_intercontact = in_intercontact_;
+    in_intercontact.assign(set_.contacts.size(), 0);
     for (const IntercontactConstraint& ic : set_.intercontacts) in_intercontact[ic.primary] = 1;
     for (int s : set_.secondaries) in_intercontact[s] = 1;
     std::sort(unilateral_.begin(), unilateral_.end());
@@ -405,10 +411,12 @@ class Generator3d {
   bool cross_impulse_;
   ConstraintSet& set_;
   int detected_ = 0;
-  std::vector<std::pair<ContactKey, int>> index_;
-  std::vector<Configuration> configurations_;
-  std::vector<int> unilateral_, scratch_;
-  std::set<std::pair<int, int>> crosses_;
+  std::vector<std::pair<ContactKey, int>>& index_;
+  std::vector<Configuration>& configurations_;
+  std::vector<std::array<int, 3>>&todo_, &done_;
+  std::vector<int>&unilateral_, &scratch_, &faces_copy_;
+  std::vector<std::pair<int, int>>& crosses_;
+  std::vector<std::uint8_t>& in_intercontact_;
 };
 
 void check_options(const PegOptions& options) {
@@ -432,13 +440,21 @@ void build_peg_constraints_3d(std::span<const ConvexPolyhedron* const> shapes,
                               std::span<const WorldPolyhedron> placed,
                               std::span<const std::uint8_t> is_static, const PegOptions& options,
                               ConstraintSet& set) {
+  PegScratch3d scratch;
+  build_peg_constraints_3d(shapes, placed, is_static, options, set, scratch);
+}
+
+void build_peg_constraints_3d(std::span<const ConvexPolyhedron* const> shapes,
+                              std::span<const WorldPolyhedron> placed,
+                              std::span<const std::uint8_t> is_static, const PegOptions& options,
+                              ConstraintSet& set, PegScratch3d& scratch) {
   check_options(options);
   if (!is_static.empty() && is_static.size() != shapes.size())
     throw InputError("build_peg_constraints_3d: is_static has " + std::to_string(is_static.size()) +
                      " entries for " + std::to_string(shapes.size()) + " bodies");
   set.clear_constraints();
   if (set.contacts.empty()) return;
-  Generator3d(shapes, placed, is_static, options, set).run();
+  Generator3d(shapes, placed, is_static, options, set, scratch).run();
 }
 
 }  // namespace exactsim

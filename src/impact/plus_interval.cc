@@ -25,6 +25,10 @@ int build_columns(const IntervalSetup& setup, PlusWorkspace& ws) {
   const int nc = static_cast<int>(setup.laws->size());
   ws.rows.clear();
   ws.kind.clear();
+  ws.linear.clear();  // unknowns whose rows are linear (normal, rolling, bilateral) …
+  ws.unit.clear();    // … and sliding-type rows x_T + μ d x_N = w_T (identity in their columns)
+  ws.unit_normal.clear();
+  ws.impending = false;
   for (int k = 0; k < nc; ++k) {
     ws.col[k] = -1;
     const bool has_friction = ws.friction[k] != FrictionState::kOff;
@@ -36,16 +40,26 @@ int build_columns(const IntervalSetup& setup, PlusWorkspace& ws) {
                         : ws.friction[k] == FrictionState::kSliding ? 'S'
                                                                     : 'I';
       for (int j = 0; j < 2; ++j) {
+        if (kind == 'L') {
+          ws.linear.push_back(static_cast<int>(ws.rows.size()));
+        } else {
+          ws.unit.push_back(static_cast<int>(ws.rows.size()));
+          // its normal's complement position: the next linear entry, if the normal is active
+          ws.unit_normal.push_back(has_normal ? static_cast<int>(ws.linear.size()) : -1);
+        }
         ws.rows.push_back(3 * k + j);
         ws.kind.push_back(kind);
       }
+      ws.impending = ws.impending || kind == 'I';
     }
     if (has_normal) {
+      ws.linear.push_back(static_cast<int>(ws.rows.size()));
       ws.rows.push_back(3 * k + 2);
       ws.kind.push_back('L');
     }
   }
   for (int b = 0; b < setup.bilateral_rows; ++b) {
+    ws.linear.push_back(static_cast<int>(ws.rows.size()));
     ws.rows.push_back(3 * nc + b);
     ws.kind.push_back('L');
   }
@@ -73,6 +87,57 @@ void assemble_linear(const IntervalSetup& setup, int m, PlusWorkspace& ws) {
     } else {  // expanding: the normal impulse is the known Poisson impulse
       ws.w(i) = -mu * ws.expansion_rows(3 * k + 2) * d;
     }
+  }
+}
+
+// x = B⁺ w. Sliding (and linearised impending) rows x_T + μ d x_N = w_T are the identity in their
+// own columns plus at most one entry, in their contact's normal column, so they are eliminated
+// first: the Schur complement onto the linear rows has one unknown per sliding contact instead of
+// three. B is nonsingular exactly when the complement is, and both then give the unique
+// solution; a singular complement (redundant contacts) sends the whole system to the
+// minimum-norm COD (spec §7.4). Needs ws.linear / ws.unit / ws.unit_normal from build_columns.
+void solve_linear_system(int m, PlusWorkspace& ws) {
+  const int l = static_cast<int>(ws.linear.size());
+  if (ws.unit.empty()) {
+    solve_min_norm(ws.B, m, ws.w, ws.solver, ws.x);
+    return;
+  }
+  if (ws.complement.rows() < l) {
+    ws.complement.resize(m, m);
+    ws.complement_rhs.resize(m);
+    ws.complement_x.resize(m);
+  }
+  const int nu = static_cast<int>(ws.unit.size());
+  for (int a = 0; a < l; ++a) {
+    const int row = ws.linear[a];
+    Real rhs = ws.w(row);
+    for (int b = 0; b < l; ++b) ws.complement(a, b) = ws.B(row, ws.linear[b]);
+    for (int j = 0; j < nu; ++j) {
+      const int u = ws.unit[j];
+      const Real coef = ws.B(row, u);
+      if (coef == 0.0) continue;
+      rhs -= coef * ws.w(u);
+      const int b = ws.unit_normal[j];
+      if (b >= 0) ws.complement(a, b) -= coef * ws.B(u, ws.linear[b]);
+    }
+    ws.complement_rhs(a) = rhs;
+  }
+  // The unit rows' pivots (1) take part in the pivot test, as in an elimination of all of B.
+  // One linear row (a lone sliding contact) is a scalar: the same test and division inline.
+  const Real c0 = l == 1 ? ws.complement(0, 0) : 0.0;
+  const bool nonsingular =
+      l == 0 || (l == 1 ? std::abs(c0) > kMinNormPivotRel * std::max(1.0, std::abs(c0))
+                        : solve_nonsingular(ws.complement, l, ws.complement_rhs, ws.solver,
+                                            ws.complement_x, 1.0));
+  if (l == 1 && nonsingular) ws.complement_x(0) = ws.complement_rhs(0) / c0;
+  if (!nonsingular) {  // then B is singular too
+    solve_min_norm_cod(ws.B, m, ws.w, ws.solver, ws.x);
+    return;
+  }
+  for (int b = 0; b < l; ++b) ws.x(ws.linear[b]) = ws.complement_x(b);
+  for (int j = 0; j < nu; ++j) {
+    const int u = ws.unit[j], b = ws.unit_normal[j];
+    ws.x(u) = b >= 0 ? ws.w(u) - ws.B(u, ws.linear[b]) * ws.complement_x(b) : ws.w(u);
   }
 }
 
@@ -154,8 +219,7 @@ int solve_impending(const IntervalSetup& setup, int m, PlusWorkspace& ws) {
         {ws.x.head(m).lpNorm<Eigen::Infinity>(), ws.w.head(m).lpNorm<Eigen::Infinity>(), 1e-300});
     if (fnorm <= kNewtonRel * scale) break;
     jacobian(setup, m, ws.x, smoothing, ws);
-    ws.cod.compute(ws.J.topLeftCorner(m, m));
-    ws.step.head(m) = ws.cod.solve(ws.F.head(m));
+    solve_min_norm(ws.J, m, ws.F, ws.solver, ws.step);
     Real beta = 1.0;
     bool improved = false;
     for (int ls = 0; ls < 30; ++ls, beta *= 0.5) {
@@ -194,12 +258,14 @@ Vec2 friction_guess(const Vec2& tangential_impulse, const Vec2& fallback) {
 
 void classify_interval(const IntervalSetup& setup, const VecX& v, PlusWorkspace& ws) {
   const int nc = static_cast<int>(setup.laws->size());
-  ws.normal.resize(nc);
-  ws.friction.resize(nc);
-  ws.direction.resize(nc);
-  ws.col.resize(nc);
-  ws.normal_violation.resize(nc);
-  ws.friction_violation.resize(nc);
+  if (static_cast<int>(ws.normal.size()) != nc) {
+    ws.normal.resize(nc);
+    ws.friction.resize(nc);
+    ws.direction.resize(nc);
+    ws.col.resize(nc);
+    ws.normal_violation.resize(nc);
+    ws.friction_violation.resize(nc);
+  }
   for (int k = 0; k < nc; ++k) {
     const ContactPhase phase = (*setup.phase)[k];
     ws.normal[k] = phase == ContactPhase::kCompressing ? NormalState::kActive
@@ -230,9 +296,12 @@ IntervalSolveStats solve_interval_active_set(const IntervalSetup& setup, PlusWor
     ws.step.resize(max_m);
     ws.x_trial.resize(max_m);
     ws.F_trial.resize(max_m);
+    ws.rows.reserve(max_m);  // the column lists never outgrow the rows
+    ws.kind.reserve(max_m);
+    ws.linear.reserve(max_m);
+    ws.unit.reserve(max_m);
+    ws.unit_normal.reserve(max_m);
   }
-  ws.rows.reserve(max_m);
-  ws.kind.reserve(max_m);
   IntervalSolveStats stats;
   Real expansion_scale = 0.0;
   for (int k = 0; k < nc; ++k)
@@ -245,12 +314,9 @@ IntervalSolveStats solve_interval_active_set(const IntervalSetup& setup, PlusWor
       return stats;
     }
     assemble_linear(setup, m, ws);
-    ws.cod.compute(ws.B.topLeftCorner(m, m));
-    ws.x.head(m) = ws.cod.solve(ws.w.head(m));  // minimum-norm least squares (spec §7.4)
-    bool impending = false;
-    for (int i = 0; i < m; ++i) impending = impending || ws.kind[i] == 'I';
+    solve_linear_system(m, ws);  // minimum-norm least squares (spec §7.4)
     ws.newton_failed = false;
-    if (impending) stats.newton_iterations += solve_impending(setup, m, ws);
+    if (ws.impending) stats.newton_iterations += solve_impending(setup, m, ws);
     stats.newton_failures += ws.newton_failed;
 
     // Check the candidate (spec §3.4 step 3): pulling normals, rolling friction outside the cone.

@@ -7,6 +7,19 @@
 namespace exactsim {
 namespace {
 constexpr Real kSqrtEps = 1.4901161193847656e-08;
+
+// y += A x, skipping the zero entries of x (most rows carry no impulse in an interval); plain
+// loops, as Eigen's general product costs more than the arithmetic at these sizes.
+void add_sparse_product(const MatX& A, const VecX& x, VecX& y) {
+  const Eigen::Index n = A.rows();
+  Real* out = y.data();
+  for (Eigen::Index j = 0; j < A.cols(); ++j) {
+    const Real xj = x(j);
+    if (xj == 0.0) continue;
+    const Real* col = A.data() + j * n;
+    for (Eigen::Index i = 0; i < n; ++i) out[i] += col[i] * xj;
+  }
+}
 }  // namespace
 
 bool run_plus_round(const IntervalSetup& setup, const std::vector<Real>& expansion,
@@ -26,13 +39,19 @@ bool run_plus_round(const IntervalSetup& setup, const std::vector<Real>& expansi
   ws.r.resize(n);
   ws.applied.resize(n);
   ws.scratch.resize(n);
+  const DirectionChangeLimit direction_limit(options.theta_max);
+  const bool expanding = ws.expansion_rows.lpNorm<Eigen::Infinity>() > 0.0;
 
   while (true) {
     if (interval_budget <= 0) return false;
     --interval_budget;
     classify_interval(setup, v, ws);
-    ws.r.noalias() = A * ws.expansion_rows;  // w_E: velocity change of the remaining π_E
-    ws.r += v;
+    if (expanding) {
+      ws.r.noalias() = A * ws.expansion_rows;  // w_E: velocity change of the remaining π_E
+      ws.r += v;
+    } else {
+      ws.r = v;
+    }
     const IntervalSolveStats stats = solve_interval_active_set(setup, ws);
 
     // Step length (spec §3.6): only sliding contacts whose normal acts limit it.
@@ -43,8 +62,10 @@ bool run_plus_round(const IntervalSetup& setup, const std::vector<Real>& expansi
         if (ws.friction[k] != FrictionState::kSliding || ws.normal[k] == NormalState::kOff)
           continue;
         const Vec2 t0 = v.segment<2>(3 * k);
-        const Vec2 t1 = ws.r.segment<2>(3 * k) + A.middleRows<2>(3 * k) * ws.impulse;
-        const StepLength sk = sliding_step_length(t0, t1, options);
+        Vec2 t1 = ws.r.segment<2>(3 * k);  // + A_T π over the active columns (π is 0 elsewhere)
+        for (size_t i = 0; i < ws.rows.size(); ++i)
+          t1 += A.block<2, 1>(3 * k, ws.rows[i]) * ws.x(i);
+        const StepLength sk = sliding_step_length(t0, t1, options, direction_limit);
         if (sk.alpha < step.alpha) {
           step = sk;
           limiting = k;
@@ -56,10 +77,18 @@ bool run_plus_round(const IntervalSetup& setup, const std::vector<Real>& expansi
       }
     }
     const Real s = step.alpha;
-    ws.applied = s * (ws.impulse + ws.expansion_rows);
-    v.noalias() += A * ws.applied;
-    impulse += ws.applied;
-    ws.expansion_rows *= (1.0 - s);
+    {  // applied = s (π + π_E), accumulated; the remaining π_E shrinks to (1 − s) π_E
+      const Real* pi = ws.impulse.data();
+      Real* pe = ws.expansion_rows.data();
+      Real* pa = ws.applied.data();
+      Real* total = impulse.data();
+      for (int i = 0; i < n; ++i) {
+        pa[i] = s * (pi[i] + pe[i]);
+        total[i] += pa[i];
+        pe[i] *= 1.0 - s;
+      }
+    }
+    add_sparse_product(A, ws.applied, v);
 
     for (int k = 0; k < nc; ++k) {
       if (ws.friction[k] != FrictionState::kSliding) continue;

@@ -66,6 +66,9 @@ nlohmann::json report_to_json(const StepReport& r) {
                    {"tolerance", c.tolerance}};
     if (r.regularisation > 0) j["solver"]["recovered_with_regularisation"] = r.regularisation;
   }
+  // PEG general form (docs/peg.md): written only when it acted, so other runs' files are unchanged.
+  if (r.primary_switches > 0) j["primary_switches"] = r.primary_switches;
+  if (r.general_form_failed) j["general_form_failed"] = true;
   return j;
 }
 

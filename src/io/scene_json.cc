@@ -239,12 +239,14 @@ void read_contact(const JsonCursor& c, World& w) {
     w.contact.friction_directions = c.at("friction_directions").integer(3, 64);
   if (c.has("parameters")) {
     const JsonCursor p = c.at("parameters");
-    p.expect_object({"epsilon", "epsilon_edge", "predict_motion", "max_stabilisation_speed"});
+    p.expect_object(
+        {"epsilon", "epsilon_edge", "predict_motion", "max_stabilisation_speed", "general_form"});
     if (p.has("epsilon")) w.contact.epsilon = p.at("epsilon").positive();
     if (p.has("epsilon_edge")) w.contact.epsilon_edge = p.at("epsilon_edge").positive();
     if (p.has("predict_motion")) w.contact.predict_motion = p.at("predict_motion").boolean();
     if (p.has("max_stabilisation_speed"))
       w.contact.max_stabilisation_speed = p.at("max_stabilisation_speed").positive();
+    if (p.has("general_form")) w.contact.peg.general_form = p.at("general_form").boolean();
   }
 }
 
@@ -355,6 +357,7 @@ nlohmann::json scene_to_json(const Scene& scene) {
   if (!std::isnan(w.contact.epsilon_edge)) params["epsilon_edge"] = w.contact.epsilon_edge;
   if (std::isfinite(w.contact.max_stabilisation_speed))
     params["max_stabilisation_speed"] = w.contact.max_stabilisation_speed;
+  if (w.contact.peg.general_form) params["general_form"] = true;  // written only when set
   contact["parameters"] = params;
   doc["contact"] = contact;
   doc["solver"] = io::solver_options_to_json(w.solver);

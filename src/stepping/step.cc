@@ -11,6 +11,7 @@
 #include "exactsim/math/error.h"
 #include "exactsim/metrics/energy.h"
 #include "exactsim/metrics/overlap.h"
+#include "exactsim/stepping/peg_general_form.h"
 
 namespace exactsim {
 namespace {
@@ -43,7 +44,7 @@ void build_constraints(const World& world, Workspace& ws) {
     case ContactModel::kPeg:
       if (world.dimension == 3)
         build_peg_constraints_3d(ws.shapes3, ws.polyhedra, ws.is_static, world.contact.peg,
-                                 ws.constraints);
+                                 ws.constraints, ws.peg3d);
       else
         build_peg_constraints_2d(ws.polygons, ws.is_static, world.contact.peg, ws.constraints,
                                  ws.peg2d);
@@ -131,6 +132,8 @@ StepReport step(const World& world, State& state, Workspace& ws, Real h, long st
     solve_mlcp(ws.mlcp, world.solver, ws.solver, ws.solution);
     report.solver_called = true;
     report.solver = ws.solution.certificate;
+    if (world.contact.model == ContactModel::kPeg && world.contact.peg.general_form)
+      select_general_form_primaries(world, state, h, ws, report);  // docs/peg.md "General form"
     if (!report.solver.ok()) report.status = StepStatus::kSolverFailed;
   }
   // After a failed solve the step goes on only if the user asked to continue and the

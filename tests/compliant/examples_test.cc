@@ -98,6 +98,63 @@ TEST(CompliantExamples, Example2MatchesSimbodyAndPlus) {
   }
 }
 
+// Why PLUS and the compliant model differ on Example 2: PLUS's answer is the rigid-body closed
+// form below, derived without the solver. Four points at (±a, ±b, −h) from the COM, all sliding
+// along +x while compressing (their slip stays outside the rolling disc), so
+//   compression  N_c = m·(−v_z⁰), friction μN_c, and every normal velocity reaches 0 together,
+//                which forces ω_y = 0: leading minus trailing pair D_c = hμN_c / (2a);
+//   expansion    Poisson per point, e × its compression impulse (the split D grows to (1+e)D_c);
+//   friction     the points stop slipping during expansion (rolling, inside the cone) so
+//                J_t (1/m + h²/I_yy) = −v_x⁰ + 2ahD / I_yy.
+// The tangential impulse is set by the pitching moment of the normal split D; the compliant brick
+// pitches during the contact instead of ending compression with ω_y = 0 (docs/compliant.md).
+TEST(CompliantExamples, Example2PlusIsTheRigidClosedForm) {
+  for (const Quat& q : {example2_orientation(), Quat::Identity()}) {
+    const EventWorld w = example2_plus_world(q);
+    const auto contacts = find_contacts(w, 1e-9);
+    ASSERT_EQ(contacts.size(), 4u);
+    const RigidBody& b = w.bodies[0];
+    const Real m = b.mass, mu = 0.2, e = 0.414;
+    const Mat3 R = b.orientation.toRotationMatrix();
+    const Real I = (R * b.inertia * R.transpose())(1, 1);
+    const Real h = b.position.z() - contacts[0].point.z();
+    const Real a = std::abs(contacts[0].point.x() - b.position.x());
+    const Real Nc = m * -b.velocity.z();
+    ASSERT_LT(b.velocity.x() + mu * Nc / m, -0.1);  // still sliding when compression ends
+    const Real Dc = h * mu * Nc / (2 * a);
+    const Real D = (1 + e) * Dc;
+    const Real Jt = (-b.velocity.x() + 2 * a * h * D / I) / (1 / m + h * h / I);
+    ASSERT_LT(Jt, mu * (1 + e) * Nc);  // inside the cone: rolling at the end is admissible
+
+    const ImpactResult r = solve_plus(contact_impact_problem(w, contacts, ImpactOptions{}));
+    EventWorld after = w;
+    apply_contact_impulse(after, contacts, r.impulse);
+    const Vec3 P = brick_impulse(w, after);
+    EXPECT_NEAR(P.x(), Jt, 1e-9);
+    EXPECT_NEAR(P.z(), (1 + e) * Nc, 1e-9);
+    EXPECT_NEAR(after.bodies[0].angular_velocity.y(), (-h * Jt + 2 * a * D) / I, 1e-9);
+    for (size_t k = 0; k < 4; ++k) {  // per point (Fig. 12): the leading pair (x < COM) carries D
+      const Real lead = contacts[k].point.x() < b.position.x() ? 1.0 : -1.0;
+      EXPECT_NEAR(r.impulse(3 * k + 2), (1 + e) * (Nc / 4 + lead * Dc / 2), 1e-9) << k;
+    }
+  }
+}
+
+// … and the compliant side of that gap is not a finite-stiffness effect: Hertz contact is
+// self-similar, so the compliant impulse barely moves over two decades of E while the contact
+// time and depth shrink, so PLUS stays 1.3 % away however stiff the contact.
+TEST(CompliantExamples, Example2CompliantImpulseIndependentOfStiffness) {
+  const CompliantScene soft = example2_compliant(example2_orientation(), 1e9);
+  const CompliantScene stiff = example2_compliant(example2_orientation(), 1e11);
+  const CompliantImpactResult rs = run_compliant_impact(soft, rkm(1e-5));
+  const CompliantImpactResult rh = run_compliant_impact(stiff, rkm(1e-5));
+  ASSERT_TRUE(rs.separated && rh.separated);
+  EXPECT_GT(rs.duration, 5 * rh.duration);
+  const Vec3 Js = brick_impulse(soft.world, rs.world_after);
+  const Vec3 Jh = brick_impulse(stiff.world, rh.world_after);
+  EXPECT_LT((Js - Jh).norm(), 1e-3 * Jh.norm()) << Js.transpose() << " / " << Jh.transpose();
+}
+
 // §6.10: the compliant cradle.
 TEST(CompliantExamples, CradleFinalVelocities) {
   CompliantImpactOptions o = rkm(1e-5);

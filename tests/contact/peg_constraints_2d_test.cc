@@ -9,6 +9,7 @@
 
 #include "exactsim/collision/vertex_edge.h"
 #include "exactsim/contact/peg.h"
+#include "exactsim/contact/peg_applicability.h"
 #include "exactsim/contact/standard_model.h"
 #include "exactsim/geometry/pose.h"
 #include "exactsim/math/error.h"
@@ -290,12 +291,42 @@ TEST(PegConstraints2d, DuplicateContactRecordsAreIgnored) {
   EXPECT_EQ(s.set.unilateral.size(), 2u);
 }
 
+// |Cι| of every I (spec §3.4): 2 exactly when both of its contacts are applicable. On §3.9 with
+// the defaults C1, C2 are inapplicable (APPL = −0.316), so I(C3, C4) is the only one and both of
+// its contacts qualify; with ε_θ = −0.5 all four I's have |Cι| = 2. The general-form option only
+// changes how the stepper solves, not the generated set.
+TEST(PegConstraints2d, IotaCountMarksIsWhoseContactsAreAllApplicable) {
+  PegOptions relaxed;
+  relaxed.epsilon_theta = -0.5;
+  relaxed.cross_keep_threshold = -0.5;
+  for (const PegOptions& base : {PegOptions{}, relaxed}) {
+    Scene2 s = worked_example();
+    std::vector<Real> appl;
+    vertex_edge_applicability(s.polygons, s.set.contacts, appl);
+    s.build(base);
+    const ConstraintSet plain = s.set;
+    ASSERT_FALSE(plain.intercontacts.empty());
+    for (const IntercontactConstraint& ic : plain.intercontacts) {
+      const int other = plain.secondaries[ic.first_secondary];
+      const bool both = appl[ic.primary] > base.epsilon_theta && appl[other] > base.epsilon_theta;
+      EXPECT_EQ(ic.iota_count, both ? 2 : 1);
+    }
+    PegOptions general = base;
+    general.general_form = true;
+    s.build(general);
+    EXPECT_EQ(describe(s.set), describe(plain));
+    for (std::size_t j = 0; j < plain.intercontacts.size(); ++j)
+      EXPECT_EQ(s.set.intercontacts[j].iota_count, plain.intercontacts[j].iota_count);
+  }
+  Scene2 s = worked_example();
+  s.build(relaxed);
+  EXPECT_EQ(s.set.intercontacts.size(), 4u);
+  for (const IntercontactConstraint& ic : s.set.intercontacts) EXPECT_EQ(ic.iota_count, 2);
+}
+
 TEST(PegConstraints2d, RejectsBadOptionsAndContacts) {
   Scene2 s = worked_example();
   PegOptions o;
-  o.general_form = true;
-  EXPECT_THROW(s.build(o), InputError);
-  o = {};
   o.epsilon_theta = std::numeric_limits<Real>::quiet_NaN();
   EXPECT_THROW(s.build(o), InputError);
   o = {};

@@ -217,6 +217,21 @@ TEST(SceneJson, ConvexMeshFilesAreAcceptedAndNonConvexRejected) {
 }
 
 // Writing a scene and reading it back reproduces the run bit for bit.
+// contact.parameters.general_form selects the PEG general intercontact form (docs/peg.md); it is
+// written back only when set, so existing scene files re-read unchanged.
+TEST(SceneJson, PegGeneralFormOptionIsReadAndWritten) {
+  json d = valid_2d();
+  EXPECT_FALSE(parse_scene(d, "s.json").world.contact.peg.general_form);
+  EXPECT_FALSE(
+      scene_to_json(parse_scene(d, "s.json"))["contact"]["parameters"].contains("general_form"));
+  d["contact"]["parameters"]["general_form"] = true;
+  const Scene s = parse_scene(d, "s.json");
+  EXPECT_TRUE(s.world.contact.peg.general_form);
+  EXPECT_TRUE(parse_scene(scene_to_json(s), "again.json").world.contact.peg.general_form);
+  d["contact"]["parameters"]["general_form"] = 1;
+  EXPECT_THAT(error_of(d), HasSubstr("general_form"));
+}
+
 TEST(SceneJson, RoundTripReproducesTheTrajectoryBitForBit) {
   for (const json& doc : {valid_2d(), valid_3d()}) {
     const Scene original = parse_scene(doc, "scene.json");

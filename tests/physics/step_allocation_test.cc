@@ -54,6 +54,13 @@ TEST(StepAllocation, PegStepAllocatesNothing) {
   EXPECT_EQ(allocations_after_warm_up(sim, 5, 50), 0);
 }
 
+TEST(StepAllocation, SpatialPegStepAllocatesNothing) {
+  Sim sim(scene_doc(3, 0.01, box_on_floor(3), json{{"friction", 0.5}}));
+  sim.scene.world.contact.model = ContactModel::kPeg;
+  sim.scene.world.stepping.measure_overlap = true;
+  EXPECT_EQ(allocations_after_warm_up(sim, 5, 50), 0);
+}
+
 TEST(StepAllocation, CounterSeesAllocations) {
   const long before = malloc_calls;
   std::vector<Real> probe(1000, 1.0);

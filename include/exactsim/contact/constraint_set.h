@@ -17,6 +17,10 @@ struct IntercontactConstraint {
   int secondary_count = 0;  // k_j >= 1
   bool carries_impulse = true;
   bool is_cross = false;  // came from an X (cross-contact) constraint
+  // |Cι| (spec §3.4): the primary and the first iota_count − 1 secondaries may carry the force.
+  // The |Cι| = 1 form (Eq. 24) loads the primary only; the general form (Eqs. 20–23,
+  // PegOptions::general_form) may move the force to another Cι contact.
+  int iota_count = 1;
 };
 
 struct ConstraintSet {

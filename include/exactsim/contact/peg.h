@@ -7,6 +7,7 @@
 
 #include "exactsim/contact/constraint_set.h"
 #include "exactsim/contact/peg_scratch_2d.h"
+#include "exactsim/contact/peg_scratch_3d.h"
 #include "exactsim/geometry/polygon.h"
 #include "exactsim/geometry/polyhedron.h"
 
@@ -45,9 +46,11 @@ struct PegOptions {
   // on which body is called A (spec §6.1 item 12); false → the authors' order X(C1, C4),
   // X(C2, C3) of spec §3.3 with A the body whose vertex group comes first.
   bool canonical_cross_order = true;
-  // |Cι| = 2 general form (Eqs. 20–23): NOT implemented; true is rejected with InputError
-  // (docs/peg.md says why). Every constraint uses |Cι| = 1 (Eqs. 20 + 24), as in all of the
-  // paper's runs.
+  // 2D: the general intercontact form (Eqs. 20–23) on every impulse-carrying I whose contacts
+  // are all applicable (iota_count = 2): the force may act only on a contact at zero gap that
+  // realises the max (solved by primary switching in the stepper, docs/peg.md "General form").
+  // false (default): every constraint uses |Cι| = 1 (Eqs. 20 + 24), as in all of the paper's
+  // runs. The generator's output does not depend on it. 3D rejects true with InputError.
   bool general_form = false;
   PegSpatialOptions spatial;  // 3D only
 };
@@ -64,7 +67,8 @@ struct PegOptions {
 // When no vertex–vertex configuration arises the result is U's only, in contact order: then the
 // assembled problem is the standard model's (spec §3.7 last bullet) minus inapplicable contacts.
 // is_static (by body) may be empty; polygons of bodies without contacts are not read.
-// InputError for non-finite options, general_form = true, a non-vertex–edge contact or one that
+// I's with both contacts applicable get iota_count = 2 (the general form may load either).
+// InputError for non-finite options, a non-vertex–edge contact or one that
 // names a body / feature outside `polygons`.
 void build_peg_constraints_2d(std::span<const WorldPolygon> polygons,
                               std::span<const std::uint8_t> is_static, const PegOptions& options,
@@ -94,5 +98,10 @@ void build_peg_constraints_3d(std::span<const ConvexPolyhedron* const> shapes,
                               std::span<const WorldPolyhedron> placed,
                               std::span<const std::uint8_t> is_static, const PegOptions& options,
                               ConstraintSet& set);
+// The same with buffers reused between calls (the stepper's form: no heap use once warmed up).
+void build_peg_constraints_3d(std::span<const ConvexPolyhedron* const> shapes,
+                              std::span<const WorldPolyhedron> placed,
+                              std::span<const std::uint8_t> is_static, const PegOptions& options,
+                              ConstraintSet& set, PegScratch3d& scratch);
 
 }  // namespace exactsim

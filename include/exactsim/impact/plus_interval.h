@@ -22,6 +22,7 @@
 
 #include "exactsim/impact/impact_problem.h"
 #include "exactsim/impact/impact_result.h"
+#include "exactsim/impact/min_norm_solve.h"
 #include "exactsim/math/types.h"
 
 namespace exactsim {
@@ -39,8 +40,13 @@ struct PlusWorkspace {
   std::vector<char> kind;  // equation kind of each unknown: 'L' linear, 'S' sliding, 'I' impending
   MatX B, J;
   VecX w, x, F, step, x_trial, F_trial, x_start;
+  std::vector<int> linear, unit;  // unknowns with linear rows / with sliding-type (unit) rows
+  std::vector<int> unit_normal;   // per unit row: complement column of its normal (−1: none)
+  bool impending = false;         // some unknowns are impending-slip rows (Newton needed)
+  MatX complement;                // B's Schur complement onto the linear rows
+  VecX complement_rhs, complement_x;
   bool newton_failed = false;
-  Eigen::CompleteOrthogonalDecomposition<MatX> cod;
+  MinNormSolver solver;  // B⁺ w and Newton steps J⁺ F
   // Per row.
   VecX impulse;         // (rows) unknown impulse of the interval, full length
   VecX r;               // (rows) v + A π_E

@@ -17,6 +17,15 @@ Real alpha_closest_point(const Vec2& t0, const Vec2& delta, Real v_transition);
 // q = ‖Δ‖². Returns 1 when no root lies in (0, 1].
 Real alpha_direction_change(const Vec2& t0, const Vec2& delta, Real theta_max);
 
+// θ_max's trigonometry, computed once per round rather than per contact and interval.
+struct DirectionChangeLimit {
+  explicit DirectionChangeLimit(Real theta_max);
+  Real cos_theta;   // cos θ_max
+  Real cos2, sin2;  // c = cos²θ_max and 1 − c = sin²θ_max (no cancellation)
+  Real cos_sin;     // √(c (1 − c))
+};
+Real alpha_direction_change(const Vec2& t0, const Vec2& delta, const DirectionChangeLimit& limit);
+
 struct StepLength {
   Real alpha = 1.0;
   StepLimit limit = StepLimit::kWhole;
@@ -24,5 +33,8 @@ struct StepLength {
 
 // α_k of one sliding contact whose slip would go from t0 to t1 over the whole interval.
 StepLength sliding_step_length(const Vec2& t0, const Vec2& t1, const ImpactOptions& options);
+// The same with DirectionChangeLimit(options.theta_max) precomputed (the interval loop's form).
+StepLength sliding_step_length(const Vec2& t0, const Vec2& t1, const ImpactOptions& options,
+                               const DirectionChangeLimit& limit);
 
 }  // namespace exactsim

@@ -45,6 +45,10 @@ struct StepReport {
   Real overlap = 0;         // total exact overlap area (m²) / volume (m³) after the step
   Real kinetic_energy = 0, potential_energy = 0;  // J, after the step
   StepTimings seconds;
+  // PEG general form (PegOptions::general_form, 2D): primaries moved by primary switching, and
+  // whether no consistent set of primaries was found (then status is kSolverFailed).
+  int primary_switches = 0;
+  bool general_form_failed = false;
 };
 
 // Per-step scratch, reused between steps (design.md: no reallocation in the steady state).
@@ -61,6 +65,7 @@ struct Workspace {
   BroadPhaseScratch broad_phase;
   ConstraintSet constraints;
   PegScratch2d peg2d;
+  PegScratch3d peg3d;
   std::vector<unsigned char> contact_marks;
   MlcpLayout layout;
   Mlcp mlcp;
