@@ -72,8 +72,9 @@ TEST(Determinism, BoxStack3d) {
   // step ~14. Frictionless, they are infeasible there (Lemke ends on a ray on a PSD matrix):
   // vertices near a face's edge get ψ < 0 to the side face's plane, the 3D SM trap. With friction
   // each failed step costs seconds (Lemke at its pivot budget on n ≈ 350), so 200 steps exceed
-  // the test budget. PEG avoids the traps but still fails at step 24, on frictional LCPs of
-  // n ≈ 220 (docs/stepping.md). Re-enable once the frictional solve is robust.
+  // the test budget. PEG avoids the traps (frictionless it comes to rest: Peg3dCases) but with
+  // friction Lemke cycles from step 16 (no ray after 500 n pivots) and step 24 (n ≈ 220) fails
+  // (docs/stepping.md). Re-enable once the frictional solve is robust.
   GTEST_SKIP() << "known limitation: frictional 3D box stack — LCPs defeat Lemke from step ~14";
   json bodies = json::array({{{"name", "floor"},
                               {"static", true},
