@@ -182,15 +182,7 @@ class Generator {
       add_cross(vv[0], vv[3]);   // X(C1, C4), spec §3.3 Eq. 16
       add_cross(vv[1], vv[2]);   // X(C2, C3)
     }
-    // U's: sorted, unique, none inside an I (spec §3.6.2 step 5, §6.1 item 13).
-    std::vector<std::uint8_t>& in_intercontact = in_intercontact_;
-    in_intercontact.assign(set_.contacts.size(), 0);
-    for (const IntercontactConstraint& ic : set_.intercontacts) in_intercontact[ic.primary] = 1;
-    for (int s : set_.secondaries) in_intercontact[s] = 1;
-    std::sort(unilateral_.begin(), unilateral_.end());
-    unilateral_.erase(std::unique(unilateral_.begin(), unilateral_.end()), unilateral_.end());
-    for (int c : unilateral_)
-      if (!in_intercontact[c]) set_.unilateral.push_back(c);
+    set_.append_unilaterals(unilateral_, in_intercontact_);  // spec §3.6.2 step 5
   }
 
   std::span<const WorldPolygon> polygons_;

@@ -390,17 +390,7 @@ class Generator3d {
     }
   }
 
-  // U's: sorted, unique, none inside an I (spec §6.1 item 13, §7 item 8).
-  void finish() {
-    std::vector<std::uint8_t>& in_intercontact = in_intercontact_;
-    in_intercontact.assign(set_.contacts.size(), 0);
-    for (const IntercontactConstraint& ic : set_.intercontacts) in_intercontact[ic.primary] = 1;
-    for (int s : set_.secondaries) in_intercontact[s] = 1;
-    std::sort(unilateral_.begin(), unilateral_.end());
-    unilateral_.erase(std::unique(unilateral_.begin(), unilateral_.end()), unilateral_.end());
-    for (int c : unilateral_)
-      if (!in_intercontact[c]) set_.unilateral.push_back(c);
-  }
+  void finish() { set_.append_unilaterals(unilateral_, in_intercontact_); }
 
   static constexpr Real kParallelSine = 1e-6;  // as PolyhedronContactOptions::parallel_sine
 

@@ -40,6 +40,9 @@ struct ConstraintSet {
     secondaries.clear();
   }
   int cross_count() const;
+  // Appends the candidate U's sorted, unique and never inside an I (spec §6.1 item 13, §7 item
+  // 8); sorts `candidates` in place, `marks` is scratch. Called after the I's are built.
+  void append_unilaterals(std::vector<int>& candidates, std::vector<unsigned char>& marks);
   // Potential contacts that no constraint uses (PEG drops inapplicable ones); `marks` is scratch.
   int unused_contacts(std::vector<unsigned char>& marks) const;
 };
