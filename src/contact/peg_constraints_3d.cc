@@ -57,12 +57,14 @@ class Generator3d {
         faces_copy_(scratch.faces_copy),
         crosses_(scratch.crosses),
         in_intercontact_(scratch.in_intercontact) {
-    for (auto* v : {&unilateral_, &scratch_, &faces_copy_}) v->clear();
     index_.clear();
     configurations_.clear();
     todo_.clear();
     done_.clear();
     crosses_.clear();
+    unilateral_.clear();
+    scratch_.clear();
+    faces_copy_.clear();
     detected_ = static_cast<int>(set.contacts.size());
     for (int i = 0; i < detected_; ++i) {
       validate(set.contacts[i], i);
