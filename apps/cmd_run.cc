@@ -19,9 +19,9 @@ std::string data_dir() {
 namespace {
 
 struct RunArgs {
-  std::string scene_file, scenario, set = "a", model, out, write_scene;
+  std::string scene_file, scenario, set = "a", model, out, write_scene, stabilisation;
   std::uint64_t seed = 1;
-  std::optional<double> dt, duration;
+  std::optional<double> dt, duration, max_stabilisation_speed;
   int bodies = -1, every = 1;
   bool continue_on_failure = false, quiet = false, general_form = false;
 };
@@ -70,9 +70,26 @@ Scene build_scene(const RunArgs& a) {
   }
   if (!(scene.step > 0)) throw InputError("--dt: the step must be > 0");
   if (!(scene.duration >= 0)) throw InputError("--duration: must be >= 0");
-  if (model) scene.world.contact.model = *model;
+  // Scene files and scenarios default to the same model: a scene file's own choice (PEG when it
+  // names none, docs/scene-format.md), and PEG for the built-in scenarios.
+  if (model)
+    scene.world.contact.model = *model;
+  else if (!a.scenario.empty())
+    scene.world.contact.model = ContactModel::kPeg;
   if (a.continue_on_failure) scene.world.stepping.continue_on_solver_failure = true;
   if (a.general_form) scene.world.contact.peg.general_form = true;
+  if (a.stabilisation == "split")
+    scene.world.contact.stabilisation = Stabilisation::kSplit;
+  else if (a.stabilisation == "velocity")
+    scene.world.contact.stabilisation = Stabilisation::kVelocity;
+  else if (!a.stabilisation.empty())
+    throw InputError("--stabilisation: unknown '" + a.stabilisation +
+                     "' (expected split or velocity)");
+  if (a.max_stabilisation_speed) {
+    if (!(*a.max_stabilisation_speed > 0))
+      throw InputError("--max-stabilisation-speed: must be > 0 (inf: uncapped)");
+    scene.world.contact.max_stabilisation_speed = *a.max_stabilisation_speed;
+  }
   return scene;
 }
 
@@ -89,10 +106,10 @@ int run(const RunArgs& a) {
               s.scene.c_str(), s.model.c_str(), s.dimension, s.step, s.steps_done, s.steps_planned,
               s.wall_seconds, s.solver_seconds);
   std::printf(
-      "  contacts per step: mean %.1f, max %d; solver calls %ld, failures %ld, "
+      "  contacts per step: mean %.1f, max %d; solver calls %ld, failures %ld (energy %ld), "
       "fallbacks %ld, max pivots %ld\n",
-      s.mean_contacts, s.max_contacts, s.solver_calls, s.solver_failures, s.fallback_solves,
-      s.max_pivots);
+      s.mean_contacts, s.max_contacts, s.solver_calls, s.solver_failures, s.energy_failures,
+      s.fallback_solves, s.max_pivots);
   std::printf(
       "  overlap per step: median %.3e %s, max %.3e %s; final energy: kinetic %.6g J, "
       "potential %.6g J\n",
@@ -104,7 +121,7 @@ int run(const RunArgs& a) {
   if (!a.out.empty())
     std::printf("  written: %s/{trajectory.csv, steps.jsonl, summary.json}\n", a.out.c_str());
   if (s.failed) {
-    std::fprintf(stderr, "exactsim run: solver failure at %s\n", s.failure.c_str());
+    std::fprintf(stderr, "exactsim run: failed at %s\n", s.failure.c_str());
     return 3;
   }
   return 0;
@@ -122,7 +139,9 @@ Action register_run(CLI::App& app) {
   sub->add_option("--set", a->set, "Archived 2D body set a…j (pour2d)");
   sub->add_option("--seed", a->seed, "Random seed (pour2d-random, pour3d-random)");
   sub->add_option("--bodies", a->bodies, "Number of bodies to drop (scenarios)");
-  sub->add_option("--model", a->model, "Contact model: standard or peg (overrides the scene)");
+  sub->add_option("--model", a->model,
+                  "Contact model: peg, standard or corrective (overrides the scene; scenarios "
+                  "default to peg)");
   sub->add_option("--dt", a->dt, "Time step h in s (overrides the scene)");
   sub->add_option("--duration", a->duration, "Simulated time in s (overrides the scene)");
   sub->add_option("--out", a->out, "Output folder: trajectory.csv, steps.jsonl, summary.json");
@@ -130,10 +149,16 @@ Action register_run(CLI::App& app) {
       ->check(CLI::PositiveNumber);
   sub->add_option("--write-scene", a->write_scene, "Also write the scene as a scene file");
   sub->add_flag("--continue-on-failure", a->continue_on_failure,
-                "Keep going after a failed solve (the step report records it)");
+                "Keep going after a failed solve or a deep penetration (the step report records it)");
   sub->add_flag("--general-form", a->general_form,
                 "PEG 2D: the general intercontact form (docs/peg.md), as contact.parameters."
                 "general_form");
+  sub->add_option("--stabilisation", a->stabilisation,
+                  "How overlap is pushed out: split (default: positions only) or velocity (the "
+                  "paper's psi/h); docs/robustness.md");
+  sub->add_option("--max-stabilisation-speed", a->max_stabilisation_speed,
+                  "Cap (m/s) of the psi/h push-out of overlaps, as contact.parameters."
+                  "max_stabilisation_speed; inf = uncapped (docs/robustness.md)");
   sub->add_flag("--quiet", a->quiet, "No progress line");
   return [a] { return run(*a); };
 }

@@ -50,6 +50,8 @@ json run_pour(const RunSpec& spec, const std::string& body_sets) {
   o.model = parse_model(spec.model);
   Scene scene = pour2d_archived(body_sets, spec.set, o);
   scene.world.stepping.continue_on_solver_failure = true;
+  // The paper's ψ/h in the velocity LCP, uncapped (spec §2.1), not the split default.
+  scene.world.contact.stabilisation = Stabilisation::kVelocity;
   scene.world.stepping.measure_overlap = true;
 
   std::vector<Real> overlap;

@@ -70,6 +70,8 @@ json run_pour(const RunSpec& spec, double budget_seconds) {
   Scene scene = spec.protocol == "ico" ? pour3d_icosahedra(o)
                                        : pour3d_random(std::stoull(spec.protocol.substr(4)), o);
   scene.world.stepping.continue_on_solver_failure = true;
+  // The paper's ψ/h in the velocity LCP, uncapped (spec §2.1), not the split default.
+  scene.world.contact.stabilisation = Stabilisation::kVelocity;
   scene.world.stepping.measure_overlap = true;
 
   std::vector<Real> overlap;

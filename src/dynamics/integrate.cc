@@ -21,8 +21,8 @@ void integrate_position(State& s, int i, Real h, RotationUpdate rotation) {
 }
 
 void integrate_free_velocity(const Body& body, State& s, int i, Real h, const Vec3& gravity) {
-  const BodyVector f = external_force(body, s, i, gravity);
-  s.v_of(i) += h * (inverse_mass_block(body, s, i) * f);
+  const BodyVector impulse = external_impulse(body, s, i, h, gravity);
+  s.v_of(i) += inverse_mass_block(body, s, i) * impulse;
 }
 
 }  // namespace exactsim

@@ -1,5 +1,7 @@
 #include "exactsim/dynamics/mass_matrix.h"
 
+#include "exactsim/dynamics/gyroscopic.h"
+
 namespace exactsim {
 
 BodyMatrix mass_block(const Body& body, const State& s, int i) {
@@ -28,16 +30,17 @@ BodyMatrix inverse_mass_block(const Body& body, const State& s, int i) {
   return w;
 }
 
-BodyVector external_force(const Body& body, const State& s, int i, const Vec3& gravity) {
+BodyVector external_impulse(const Body& body, const State& s, int i, Real h, const Vec3& gravity) {
   const int n = velocity_size(s.dimension);
   BodyVector f = BodyVector::Zero(n);
   if (s.dimension == 2) {
-    f.head<2>() = body.mass * gravity.head<2>();
+    f.head<2>() = h * body.mass * gravity.head<2>();
   } else {
     const Mat3 r = body_orientation(s, i).toRotationMatrix();
-    const Vec3 omega = s.v_of(i).tail<3>();
-    f.head<3>() = body.mass * gravity;
-    f.tail<3>() = -omega.cross(r * body.inertia * r.transpose() * omega);
+    const Vec3 omega_body = r.transpose() * s.v_of(i).tail<3>();
+    const Vec3 omega1_body = torque_free_rotation_step(body.inertia, omega_body, h);
+    f.head<3>() = h * body.mass * gravity;
+    f.tail<3>() = r * (body.inertia * (omega1_body - omega_body));
   }
   return f;
 }

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <filesystem>
 #include <iomanip>
+#include <sstream>
 
 #include <sys/resource.h>
 
@@ -32,7 +33,7 @@ double peak_memory_mb() {
 nlohmann::json report_to_json(const StepReport& r) {
   nlohmann::json j = {{"step", r.step},
                       {"time", r.time},
-                      {"status", r.status == StepStatus::kOk ? "ok" : "solver_failed"},
+                      {"status", to_string(r.status)},
                       {"bodies", r.bodies_present},
                       {"contacts", r.potential_contacts},
                       {"U", r.unilateral},
@@ -66,6 +67,30 @@ nlohmann::json report_to_json(const StepReport& r) {
                    {"tolerance", c.tolerance}};
     if (r.regularisation > 0) j["solver"]["recovered_with_regularisation"] = r.regularisation;
   }
+  if (r.energy.checked)
+    j["energy"] = {{"before", r.energy.before},
+                   {"free_flight", r.energy.free_flight},
+                   {"after", r.energy.after},
+                   {"stabilisation_budget", r.energy.stabilisation},
+                   {"excess", r.energy.excess()},
+                   {"tolerance", r.energy.tolerance}};
+  if (r.diverged_body >= 0) j["diverged_body"] = r.diverged_body;
+  j["max_penetration"] = r.max_penetration;
+  if (r.projection_depth > 0)
+    j["projection"] = {{"predicted_depth", r.projection_depth}, {"solved", r.projection_solved}};
+  // The watchdog's findings (docs/penetration.md), written only when there are any.
+  for (const PenetratingPair& p : r.deep_penetrations) {
+    const std::string a = "body " + std::to_string(p.body_a), b = "body " + std::to_string(p.body_b);
+    j["deep_penetrations"].push_back({{"bodies", {p.body_a, p.body_b}},
+                                      {"depth", p.result.depth},
+                                      {"direction", {p.result.direction.x(), p.result.direction.y(),
+                                                     p.result.direction.z()}},
+                                      {"features", describe_features(p.result, a, b)}});
+  }
+  for (const CentreInsideStatic& c : r.centres_inside_static)
+    j["centres_inside_static"].push_back(
+        {{"body", c.body}, {"static_body", c.static_body}, {"depth", c.depth}});
+  if (!r.bodies_out_of_bounds.empty()) j["bodies_out_of_bounds"] = r.bodies_out_of_bounds;
   // PEG general form (docs/peg.md): written only when it acted, so other runs' files are unchanged.
   if (r.primary_switches > 0) j["primary_switches"] = r.primary_switches;
   if (r.general_form_failed) j["general_form_failed"] = true;
@@ -81,6 +106,11 @@ nlohmann::json summary_to_json(const RunSummary& s) {
           {"steps_done", s.steps_done},
           {"solver_calls", s.solver_calls},
           {"solver_failures", s.solver_failures},
+          {"energy_failures", s.energy_failures},
+          {"max_energy_gain", s.max_energy_gain},
+          {"deep_penetration_steps", s.deep_penetration_steps},
+          {"max_penetration", s.max_penetration},
+          {"bodies_lost", s.bodies_lost},
           {"fallback_solves", s.fallback_solves},
           {"max_pivots", s.max_pivots},
           {"max_complementarity", s.max_complementarity},
@@ -103,6 +133,10 @@ RunRecorder::RunRecorder(const std::string& out_dir, const Scene& scene, int tra
   std::error_code ec;
   std::filesystem::create_directories(dir_, ec);
   if (ec) throw InputError(dir_ + ": cannot create the output folder (" + ec.message() + ")");
+  // An earlier run's summary must not stand beside this run's files (it is written at the end).
+  std::filesystem::remove(dir_ + "/summary.json", ec);
+  if (ec) throw InputError(dir_ + "/summary.json: cannot remove the earlier run's summary (" +
+                           ec.message() + ")");
   for (const Body& b : scene.world.bodies) names_.push_back(b.name);
   trajectory_.open(dir_ + "/trajectory.csv");
   steps_.open(dir_ + "/steps.jsonl");
@@ -140,6 +174,50 @@ void RunRecorder::finish(const RunSummary& summary) {
   out << summary_to_json(summary).dump(2) << "\n";
 }
 
+std::string describe_failure(const Scene& scene, const StepReport& r) {
+  std::ostringstream msg;
+  msg << std::setprecision(6) << "step " << r.step << " (t = " << r.time - scene.step << " s): ";
+  switch (r.status) {
+    case StepStatus::kDiverged: {
+      const Body& b = scene.world.bodies[r.diverged_body];
+      msg << "numerical failure: body " << r.diverged_body << " ('" << b.name
+          << "') has non-finite state or exceeds the divergence bounds (speed "
+          << scene.world.stepping.max_speed << " m/s, spin "
+          << scene.world.stepping.max_angular_speed << " rad/s)";
+      return msg.str();
+    }
+    case StepStatus::kDeepPenetration:
+      if (!r.deep_penetrations.empty()) {
+        const PenetratingPair& p = r.deep_penetrations.front();
+        msg << "deep penetration: bodies " << p.body_a << " ('" << scene.world.bodies[p.body_a].name
+            << "') and " << p.body_b << " ('" << scene.world.bodies[p.body_b].name
+            << "') overlap " << p.result.depth << " m deep ("
+            << describe_features(p.result, scene.world.bodies[p.body_a].name,
+                                 scene.world.bodies[p.body_b].name)
+            << "), more than the contact distance";
+      } else {
+        const CentreInsideStatic& c = r.centres_inside_static.front();
+        msg << "deep penetration: the centre of body " << c.body << " ('"
+            << scene.world.bodies[c.body].name << "') is " << c.depth << " m inside static body "
+            << c.static_body << " ('" << scene.world.bodies[c.static_body].name << "')";
+      }
+      break;
+    case StepStatus::kEnergyGain:
+      msg << "energy check failed: kinetic energy " << r.energy.after << " J after the solve, "
+          << "free flight " << r.energy.free_flight << " J + stabilisation budget "
+          << r.energy.stabilisation << " J (excess " << r.energy.excess() << " J, tolerance "
+          << r.energy.tolerance << " J)";
+      break;
+    default:
+      msg << "solver " << to_string(r.solver.status) << " (method " << to_string(r.solver.method)
+          << ", complementarity " << r.solver.complementarity << ", min w " << r.solver.min_w
+          << ")";
+      break;
+  }
+  msg << "; rerun with --continue-on-failure to go on regardless";
+  return msg.str();
+}
+
 RunSummary run_scene(const Scene& scene, const RunOptions& options,
                      const std::function<void(const State&, const StepReport&)>& on_step) {
   using Clock = std::chrono::steady_clock;
@@ -156,58 +234,75 @@ RunSummary run_scene(const Scene& scene, const RunOptions& options,
   if (!options.out_dir.empty())
     recorder = std::make_unique<RunRecorder>(options.out_dir, scene, options.trajectory_every);
   std::vector<Real> overlaps;
-  overlaps.reserve(sum.steps_planned);
+  overlaps.reserve(std::min<long>(sum.steps_planned, 1L << 20));  // grows with the run, not its plan
   long contact_sum = 0;
+  std::vector<std::uint8_t> lost(w.body_count(), 0);  // ever out of the scene's bounds
   const auto start = Clock::now();
   auto last_progress = start;
-  for (long k = 0; k < sum.steps_planned; ++k) {
-    const StepReport r = step(w, state, ws, scene.step, k);
-    ++sum.steps_done;
-    overlaps.push_back(r.overlap);
-    sum.max_overlap = std::max(sum.max_overlap, r.overlap);
-    contact_sum += r.potential_contacts;
-    sum.max_contacts = std::max(sum.max_contacts, r.potential_contacts);
-    sum.peg_changed_steps += r.peg_changed;
-    if (r.solver_called) {
-      ++sum.solver_calls;
-      sum.solver_seconds += r.seconds.solve;
-      sum.max_pivots = std::max<long>(sum.max_pivots, r.solver.pivots);
-      sum.max_complementarity = std::max(sum.max_complementarity, r.solver.complementarity);
-      if (r.solver.method == SolveMethod::kFischerBurmeister) ++sum.fallback_solves;
+  // Whatever ends the run, its summary says so: an exception (bad input found mid-run, I/O)
+  // still writes summary.json with failed = true before it propagates.
+  const auto finish = [&] {
+    sum.wall_seconds = std::chrono::duration<double>(Clock::now() - start).count();
+    sum.peak_memory_mb = peak_memory_mb();
+    sum.median_overlap = median(overlaps);
+    sum.mean_contacts = sum.steps_done ? static_cast<Real>(contact_sum) / sum.steps_done : 0;
+    sum.bodies_lost = static_cast<int>(std::count(lost.begin(), lost.end(), 1));
+    sum.kinetic_energy = kinetic_energy(w.bodies, state);
+    sum.potential_energy = potential_energy(w.bodies, state, w.gravity);
+    if (recorder) recorder->finish(sum);
+  };
+  try {
+    for (long k = 0; k < sum.steps_planned; ++k) {
+      const StepReport r = step(w, state, ws, scene.step, k);
+      ++sum.steps_done;
+      overlaps.push_back(r.overlap);
+      sum.max_overlap = std::max(sum.max_overlap, r.overlap);
+      contact_sum += r.potential_contacts;
+      sum.max_contacts = std::max(sum.max_contacts, r.potential_contacts);
+      sum.peg_changed_steps += r.peg_changed;
+      if (r.solver_called) {
+        ++sum.solver_calls;
+        sum.solver_seconds += r.seconds.solve;
+        sum.max_pivots = std::max<long>(sum.max_pivots, r.solver.pivots);
+        sum.max_complementarity = std::max(sum.max_complementarity, r.solver.complementarity);
+        if (r.solver.method == SolveMethod::kFischerBurmeister) ++sum.fallback_solves;
+      }
+      const bool failed_solve = is_failed_solve(r.status);
+      sum.solver_failures += failed_solve;
+      sum.energy_failures += r.status == StepStatus::kEnergyGain;
+      if (r.energy.checked)
+        sum.max_energy_gain = std::max(sum.max_energy_gain, r.energy.after - r.energy.free_flight);
+      sum.deep_penetration_steps += r.status == StepStatus::kDeepPenetration;
+    sum.max_penetration = std::max(sum.max_penetration, r.max_penetration);
+    for (int b : r.bodies_out_of_bounds) lost[b] = 1;
+    const bool stop = r.status == StepStatus::kDiverged ||
+                      ((failed_solve || r.status == StepStatus::kDeepPenetration) &&
+                       !w.stepping.continue_on_solver_failure);
+      if (recorder) recorder->record(state, r, k + 1 == sum.steps_planned || stop);
+      if (on_step) on_step(state, r);
+      if (stop) {
+        sum.failed = true;
+        sum.failure = describe_failure(scene, r);
+        break;
+      }
+      const auto now = Clock::now();
+      if (options.progress && now - last_progress > std::chrono::seconds(2)) {
+        last_progress = now;
+        std::fprintf(stderr, "\r%s: step %ld/%ld (%.0f%%), t = %.3f s, %d contacts   ",
+                     scene.name.c_str(), k + 1, sum.steps_planned,
+                     100.0 * (k + 1) / std::max(1L, sum.steps_planned), r.time, r.potential_contacts);
+        std::fflush(stderr);
+      }
     }
-    const bool failed = r.status == StepStatus::kSolverFailed;
-    if (failed) ++sum.solver_failures;
-    const bool stop = failed && !w.stepping.continue_on_solver_failure;
-    if (recorder) recorder->record(state, r, k + 1 == sum.steps_planned || stop);
-    if (on_step) on_step(state, r);
-    if (stop) {
-      sum.failed = true;
-      sum.failure = "step " + std::to_string(k) + " (t = " + std::to_string(r.time - scene.step) +
-                    " s): solver " + to_string(r.solver.status) + " (method " +
-                    to_string(r.solver.method) + ", complementarity " +
-                    std::to_string(r.solver.complementarity) + ", min w " +
-                    std::to_string(r.solver.min_w) +
-                    "); rerun with --continue-on-failure to go on regardless";
-      break;
-    }
-    const auto now = Clock::now();
-    if (options.progress && now - last_progress > std::chrono::seconds(2)) {
-      last_progress = now;
-      std::fprintf(stderr, "\r%s: step %ld/%ld (%.0f%%), t = %.3f s, %d contacts   ",
-                   scene.name.c_str(), k + 1, sum.steps_planned,
-                   100.0 * (k + 1) / std::max(1L, sum.steps_planned), r.time, r.potential_contacts);
-      std::fflush(stderr);
-    }
+  } catch (const std::exception& e) {
+    sum.failed = true;
+    sum.failure = "step " + std::to_string(sum.steps_done) + ": " + e.what();
+    finish();
+    throw;
   }
   if (options.progress && Clock::now() - start > std::chrono::seconds(2))
     std::fprintf(stderr, "\n");
-  sum.wall_seconds = std::chrono::duration<double>(Clock::now() - start).count();
-  sum.peak_memory_mb = peak_memory_mb();
-  sum.median_overlap = median(overlaps);
-  sum.mean_contacts = sum.steps_done ? static_cast<Real>(contact_sum) / sum.steps_done : 0;
-  sum.kinetic_energy = kinetic_energy(w.bodies, state);
-  sum.potential_energy = potential_energy(w.bodies, state, w.gravity);
-  if (recorder) recorder->finish(sum);
+  finish();
   return sum;
 }
 

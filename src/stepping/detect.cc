@@ -12,6 +12,15 @@ Real contact_epsilon(const ContactOptions& options, Real h) {
   return std::isnan(options.epsilon) ? default_vertex_edge_epsilon(h) : options.epsilon;
 }
 
+Real split_slop(const ContactOptions& options, Real h) {
+  return 1e-3 * contact_epsilon(options, h);
+}
+
+Real velocity_stabilisation_cap(const ContactOptions& options, Real h) {
+  return options.stabilisation == Stabilisation::kSplit ? split_slop(options, h) / h
+                                                         : options.max_stabilisation_speed;
+}
+
 void place_bodies(const World& world, const State& state, Real h, Workspace& ws) {
   const int n = world.body_count();
   ws.is_static.resize(n);

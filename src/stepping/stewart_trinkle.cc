@@ -111,15 +111,16 @@ void assemble_stewart_trinkle(const World& world, const State& state, const Cons
     mlcp.M.offsets[k] = static_cast<int>(k) * nb;
     mlcp.M.blocks[k] = mb;
     mlcp.c.segment(k * nb, nb) =
-        mb * state.v_of(b) + h * external_force(world.bodies[b], state, b, world.gravity);
+        mb * state.v_of(b) + external_impulse(world.bodies[b], state, b, h, world.gravity);
   }
   mlcp.G.setZero(nv, m);
   mlcp.H.setZero(nv, m);
   mlcp.D.setZero(m, m);
   mlcp.r.setZero(m);
 
-  // ψ/h, or −cap for contacts deeper than h·cap when the stabilisation is capped (§6.1 item 10).
-  const Real cap = world.contact.max_stabilisation_speed;
+  // ψ/h, or −cap for contacts deeper than h·cap when the stabilisation is capped (§6.1 item 10;
+  // the split stabilisation's slop/h, docs/robustness.md).
+  const Real cap = velocity_stabilisation_cap(world.contact, h);
   auto gap_rate = [h, cap](const Contact& c) { return std::max(c.gap / h, -cap); };
   // (uncapped: (ψ₁ − ψ_s)/h exactly as before, so published runs reproduce bit for bit)
   auto slack_rate = [&](const Contact& p, const Contact& s) {

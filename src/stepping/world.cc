@@ -16,6 +16,10 @@ const char* to_string(ContactModel m) {
   return "?";
 }
 
+const char* to_string(Stabilisation s) {
+  return s == Stabilisation::kSplit ? "split" : "velocity";
+}
+
 int Scene::step_count() const { return static_cast<int>(std::llround(duration / step)); }
 
 }  // namespace exactsim

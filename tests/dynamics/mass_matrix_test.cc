@@ -1,4 +1,4 @@
-// Mass blocks, their closed-form inverses, and the external generalized force.
+// Mass blocks, their closed-form inverses, and the external generalized impulse.
 #include "exactsim/dynamics/mass_matrix.h"
 
 #include <gtest/gtest.h>
@@ -52,14 +52,20 @@ TEST(MassMatrix, WorldInertiaRotatesWithTheBody) {
   EXPECT_LT((mass_block(b, s, 0).bottomRightCorner(3, 3) * omega - expected).norm(), 1e-14);
 }
 
-TEST(MassMatrix, GyroscopicTermDoesNoWork) {
-  // −ω × (J ω) is perpendicular to ω: it changes the direction of motion, never the energy.
-  const State s = one_body_state(3);
-  const BodyVector f = external_force(asymmetric_body(), s, 0, Vec3(0, 0, -9.81));
-  const Vec3 omega = s.v.tail<3>();
-  EXPECT_NEAR(f.tail<3>().dot(omega), 0.0, 1e-14);
-  EXPECT_GT(f.tail<3>().norm(), 1e-3);  // non-zero for an asymmetric body
-  EXPECT_DOUBLE_EQ(f[2], -9.81 * 2.5);
+TEST(MassMatrix, GyroscopicImpulseDoesNoWork) {
+  // The implicit-midpoint gyroscopic impulse changes the direction of ω, never the kinetic
+  // energy or |L| (dynamics/gyroscopic.h): ν⁺ = ν + M⁻¹(hF) keeps ½ωᵀJω and |J_w ω| to 1e-13.
+  State s = one_body_state(3);
+  const Body b = asymmetric_body();
+  const Real h = 0.05;
+  const BodyVector impulse = external_impulse(b, s, 0, h, Vec3(0, 0, -9.81));
+  EXPECT_DOUBLE_EQ(impulse[2], -9.81 * 2.5 * h);
+  EXPECT_GT(impulse.tail<3>().norm(), 1e-4);  // non-zero for an asymmetric body
+  const Mat3 jw = mass_block(b, s, 0).bottomRightCorner(3, 3);
+  const Vec3 w0 = s.v.tail<3>();
+  const Vec3 w1 = w0 + jw.inverse() * impulse.tail<3>();
+  EXPECT_NEAR(w1.dot(jw * w1), w0.dot(jw * w0), 1e-13 * w0.dot(jw * w0));
+  EXPECT_NEAR((jw * w1).norm(), (jw * w0).norm(), 1e-13 * (jw * w0).norm());
 }
 
 TEST(Integrate, FreeFallMatchesSemiImplicitEulerClosedForm) {

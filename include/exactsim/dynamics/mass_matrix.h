@@ -14,7 +14,10 @@ BodyMatrix mass_block(const Body& body, const State& s, int i);
 // M_i⁻¹, formed in closed form (R J⁻¹ Rᵀ for the rotational part).
 BodyMatrix inverse_mass_block(const Body& body, const State& s, int i);
 
-// F_i = (m g, 0) in 2D; (m g, −ω × (J_w ω)) in 3D: gravity plus the gyroscopic term.
-BodyVector external_force(const Body& body, const State& s, int i, const Vec3& gravity);
+// h F_i over a step of size h: (h m g, 0) in 2D; in 3D gravity's impulse h m g and the
+// gyroscopic impulse J_w (ω₁ − ω), where ω₁ is the torque-free rotation step of
+// dynamics/gyroscopic.h (implicit midpoint: energy and |L| conserved; docs/dynamics.md). Then
+// ν + M⁻¹ (h F) is the exact free-flight velocity of the semi-implicit step.
+BodyVector external_impulse(const Body& body, const State& s, int i, Real h, const Vec3& gravity);
 
 }  // namespace exactsim

@@ -25,7 +25,13 @@ struct RunSummary {
   int dimension = 2;
   Real step = 0;
   long steps_planned = 0, steps_done = 0;
-  long solver_calls = 0, solver_failures = 0, fallback_solves = 0;
+  long solver_calls = 0, fallback_solves = 0;
+  long solver_failures = 0;  // failed solves, energy-check failures included
+  long energy_failures = 0;  // of them, solves that verified but failed the energy balance
+  Real max_energy_gain = 0;  // J, max over steps of T(ν⁺) − T(ν*): beyond gravity's work
+  long deep_penetration_steps = 0;  // steps the penetration watchdog flagged
+  Real max_penetration = 0;         // m, the largest exact penetration depth of any step
+  int bodies_lost = 0;              // dynamic bodies whose centre ever left the scene's bounds
   long max_pivots = 0;
   Real max_complementarity = 0;
   double wall_seconds = 0, solver_seconds = 0;
@@ -35,7 +41,8 @@ struct RunSummary {
   long peg_changed_steps = 0;  // steps where PEG's constraints differ from the standard model's
   double peak_memory_mb = 0;   // peak resident memory of the whole process so far (getrusage)
   Real kinetic_energy = 0, potential_energy = 0;  // at the end
-  bool failed = false;                            // ended on a solver failure (not continued)
+  bool failed = false;  // ended early: a failed solve or deep penetration (not continued), or
+                        // a numerical failure
   std::string failure;                            // why
 };
 
@@ -62,6 +69,9 @@ class RunRecorder {
 // world.stepping.continue_on_solver_failure. `on_step` (optional) sees every report.
 RunSummary run_scene(const Scene& scene, const RunOptions& options,
                      const std::function<void(const State&, const StepReport&)>& on_step = {});
+
+// One line saying why step r ended the run (solver, energy balance or divergence).
+std::string describe_failure(const Scene& scene, const StepReport& r);
 
 // Median of a sample (copied).
 Real median(std::vector<Real> values);

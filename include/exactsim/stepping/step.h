@@ -9,7 +9,9 @@
 #include "exactsim/contact/peg_scratch_2d.h"
 #include "exactsim/geometry/polygon.h"
 #include "exactsim/geometry/polyhedron.h"
+#include "exactsim/metrics/penetration_depth.h"
 #include "exactsim/solvers/mlcp.h"
+#include "exactsim/stepping/position_projection.h"
 #include "exactsim/stepping/stewart_trinkle.h"
 #include "exactsim/stepping/world.h"
 
@@ -18,6 +20,39 @@ namespace exactsim {
 enum class StepStatus {
   kOk,
   kSolverFailed,  // the MLCP solve did not verify; see report.solver
+  // The solve verified, but the kinetic energy of its bodies rose beyond gravity's work and the
+  // stabilisation budget (report.energy): a failed solve, treated like kSolverFailed.
+  kEnergyGain,
+  // Non-finite state or a speed beyond StepOptions::max_speed / max_angular_speed after the
+  // step (report.diverged_body): a numerical failure; the run cannot go on.
+  kDiverged,
+  // The penetration watchdog (docs/penetration.md): after the step a pair overlaps deeper than
+  // the contact distance ε, or a dynamic body's centre lies inside a static body
+  // (report.deep_penetrations, report.centres_inside_static). The run stops unless continued.
+  kDeepPenetration,
+};
+
+const char* to_string(StepStatus status);
+
+// A failed solve: the step's contact impulses are not certified physical.
+inline bool is_failed_solve(StepStatus s) {
+  return s == StepStatus::kSolverFailed || s == StepStatus::kEnergyGain;
+}
+
+// The energy certificate of a solved step (docs/robustness.md "Energy balance"), over the bodies
+// of the MLCP, in J. For the Stewart–Trinkle MLCP with H = G on impulse rows,
+//   T(ν⁺) − T(ν*) = −zᵀr − zᵀDz − ½ zᵀGᵀWGz <= Σ z_j max(0, −r_j),
+// where ν* = W c is the free-flight velocity: contacts and friction only dissipate, except for
+// the ψ/h push-out of rows with negative gap, whose work is the stated budget.
+struct EnergyBalance {
+  bool checked = false;
+  Real before = 0;          // T(ν) at the start of the step
+  Real free_flight = 0;     // T(ν*) = before + gravity's work over the free step
+  Real after = 0;           // T(ν⁺)
+  Real stabilisation = 0;   // budget Σ z_j max(0, −r_j) over impulse-carrying rows
+  Real tolerance = 0;       // round-off and the LCP tolerance's share
+  Real excess() const { return after - (free_flight + stabilisation); }  // <= tolerance to pass
+  bool ok() const { return !checked || excess() <= tolerance; }
 };
 
 struct StepTimings {  // wall seconds per stage
@@ -42,6 +77,19 @@ struct StepReport {
   bool solver_called = false;
   SolveCertificate solver;  // meaningful when solver_called
   Real regularisation = 0;  // δ of N + δI when a failed step was recovered (continue_on_failure)
+  EnergyBalance energy;     // of the solve that was used (when solver_called)
+  int diverged_body = -1;   // status kDiverged: the first body with non-finite or runaway state
+  // The penetration watchdog after the step (StepOptions::watch_penetration): the exact largest
+  // penetration depth of any pair (m), the pairs deeper than ε, dynamic centres inside static
+  // bodies, and dynamic bodies whose centre left the scene's bounds (scene_bounds()).
+  Real max_penetration = 0;
+  std::vector<PenetratingPair> deep_penetrations;
+  std::vector<CentreInsideStatic> centres_inside_static;
+  std::vector<int> bodies_out_of_bounds;
+  // Split stabilisation (docs/robustness.md): the deepest overlap the velocity step still
+  // predicted (m, 0 when none), and whether the position LCP ran and verified.
+  Real projection_depth = 0;
+  bool projection_solved = false;
   Real overlap = 0;         // total exact overlap area (m²) / volume (m³) after the step
   Real kinetic_energy = 0, potential_energy = 0;  // J, after the step
   StepTimings seconds;
@@ -73,6 +121,11 @@ struct Workspace {
   MlcpSolution solution;
   IntersectionScratch intersection;
   IntersectionPolyhedron overlap_polytope;  // 3D Corrective: one pair's overlap region
+  PositionProjectionScratch projection;
+  PenetrationScratch penetration;
+  ScenePenetration penetration_scan;
+  std::vector<Vec2> centres2;
+  std::vector<int> out_of_bounds;
 };
 
 // The contact distance ε for step size h (spec §3.5 default max(h/2, 0.8 mm) unless set).
@@ -89,5 +142,9 @@ void place_bodies(const World& world, const State& state, Real h, Workspace& ws)
 
 // Exact total overlap of the current configuration (the paper's metric).
 Real measure_overlap(const World& world, const State& state, Workspace& ws);
+
+// The box a dynamic body's centre must stay in: the AABB of the static bodies grown on every side
+// by its largest side (at least 1 m). Empty (lo > hi) when the scene has no static body.
+Aabb3 scene_bounds(const World& world, const Workspace& ws);
 
 }  // namespace exactsim

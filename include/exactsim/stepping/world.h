@@ -24,6 +24,10 @@ enum class ContactModel {
 
 const char* to_string(ContactModel m);
 
+enum class Stabilisation { kSplit, kVelocity };
+
+const char* to_string(Stabilisation s);
+
 struct ContactOptions {
   ContactModel model = ContactModel::kStandard;
   Real friction = 0;  // Coulomb μ of a pair without body-level values (pair rule: √(μ_A μ_B))
@@ -35,10 +39,18 @@ struct ContactOptions {
   Real epsilon = std::numeric_limits<Real>::quiet_NaN();
   Real epsilon_edge = std::numeric_limits<Real>::quiet_NaN();  // 3D edge–edge ε_ee; NaN = ε
   bool predict_motion = true;  // use the predicted configuration / displacement bound above
-  // Cap of the ψ/h stabilisation (spec §6.1 item 10): a contact that starts the step ψ deep asks
-  // for separation speed −ψ/h, which for a spawned or deeply overlapping body is a violent push.
-  // With a finite cap (m/s) the rows use max(ψ/h, −cap) instead. Off (+∞) by default, as in the
-  // paper.
+  // How overlap is pushed out (docs/robustness.md "Stabilisation"):
+  //  kSplit (default): the velocity LCP asks only that penetrating contacts stop approaching
+  //    (rows use max(ψ/h, −slop/h), split_slop()), so the push-out adds no kinetic energy
+  //    beyond that of the slop; after the positions are updated, a frictionless position LCP on
+  //    the same Jacobians moves the bodies out of the predicted overlap (a pseudo-velocity that
+  //    is not kept: split impulse).
+  //  kVelocity: the paper's ψ/h in the velocity LCP (spec §2.1), capped by
+  //    max_stabilisation_speed. Deep overlaps are pushed out at up to that speed, and the push
+  //    stays in the velocities: the kinetic energy it adds grows with the body's mass.
+  Stabilisation stabilisation = Stabilisation::kSplit;
+  // Cap (m/s) of the push-out speed (spec §6.1 item 10): with kVelocity rows use
+  // max(ψ/h, −cap); with kSplit it caps the position correction's pseudo-velocity. +∞: off.
   Real max_stabilisation_speed = std::numeric_limits<Real>::infinity();
   // 2D: kSwept (default) catches vertices that cross the ±ε band within one step; the authors'
   // kCurrentOrPredicted misses them (spec §6.1 item 11) and is kept for paper-literal runs.
@@ -46,10 +58,26 @@ struct ContactOptions {
   PegOptions peg;  // used with ContactModel::kPeg
 };
 
+// The split stabilisation's slop (m), 1e-3 ε: overlaps shallower than this are pushed out in the
+// velocity LCP (at most slop/h, a negligible energy), deeper ones by the position projection.
+Real split_slop(const ContactOptions& options, Real h);
+// The lower bound −cap of the rows' ψ/h term in the velocity LCP: cap = max_stabilisation_speed
+// with kVelocity, slop/h with kSplit.
+Real velocity_stabilisation_cap(const ContactOptions& options, Real h);
+
 struct StepOptions {
   RotationUpdate rotation = RotationUpdate::kExponential;
   bool continue_on_solver_failure = false;  // otherwise a failed solve ends the run (non-zero exit)
   bool measure_overlap = true;              // exact overlap of all pairs at the end of every step
+  // Divergence bounds (docs/robustness.md): a body faster than these after a step ends the run
+  // as a numerical failure (StepStatus::kDiverged), as does non-finite state.
+  Real max_speed = 1e4;          // m/s, linear speed of the centre of mass
+  Real max_angular_speed = 1e5;  // rad/s
+  // Check every solved step's energy balance (StepReport::energy); a violation is a failed solve.
+  bool check_energy = true;
+  // The penetration watchdog after every step (StepReport::max_penetration and the deep pairs;
+  // docs/penetration.md): exact depths of the pairs whose boxes overlap.
+  bool watch_penetration = true;
 };
 
 struct World {

@@ -1,0 +1,139 @@
+// Exact penetration depth of convex polygons (2D) and convex polyhedra (3D) in their current
+// poses, and the per-step "penetration watchdog" over a whole scene (issue 13): the largest
+// depth, the pairs deeper than a threshold, and dynamic bodies whose centre of mass lies inside
+// a static body. docs/penetration.md gives the definition, the method and the cost.
+//
+// Depth of A and B = min over unit d of s(d), s(d) = max_{a∈A} d·a − min_{b∈B} d·b: the shortest
+// translation of B (by s(d)·d) after which the interiors are disjoint; 0 when they already are.
+// The minimiser is a face normal of the Minkowski difference A − B, so the minimum over
+//   2D: the outward edge normals of A and the reversed outward edge normals of B,
+//   3D: the outward face normals of A, the reversed face normals of B and ±normalize(e_A × e_B)
+//       for the edge pairs whose Gauss-map arcs cross (the edge–edge faces of A − B),
+// is exact. Every candidate's s(d) is evaluated by projecting all vertices of both shapes, so
+// each candidate is an upper bound and a candidate is never trusted on its combinatorics alone.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "exactsim/geometry/polygon.h"
+#include "exactsim/geometry/polyhedron.h"
+
+namespace exactsim {
+
+// Which candidate direction gave the depth (or, when not overlapping, the separating axis).
+enum class PenetrationFeature : std::uint8_t {
+  kNone,      // not computed (empty input, or every candidate non-finite: NaN poses)
+  kFaceA,     // direction = outward normal of face feature_a of A (2D: of edge feature_a)
+  kFaceB,     // direction = −(outward normal of face feature_b of B) (2D: of edge feature_b)
+  kEdgeEdge,  // 3D: direction = ±normalize(edge feature_a of A × edge feature_b of B)
+};
+
+struct PenetrationResult {
+  Real depth = 0;  // ≥ 0 (m); 0 when the interiors are disjoint (separated or touching)
+  // Unit, from A to B: translating B by depth·direction leaves the shapes touching, which is
+  // the shortest such translation. When not overlapping: a separating axis (s(direction) ≤ 0),
+  // also pointing from A to B. 2D: z = 0.
+  Vec3 direction = Vec3::Zero();
+  bool overlapping = false;  // every candidate had s(d) > 0
+  std::uint8_t dimension = 3;
+  PenetrationFeature feature = PenetrationFeature::kNone;
+  int feature_a = -1, feature_b = -1;  // face / edge indices of the shapes (−1: unused)
+};
+
+// "face 3 of A", "edge 2 of A × edge 7 of B", "edge 4 of B" (2D normals are edge normals);
+// "none" for kNone. name_a / name_b replace "A" / "B" (e.g. body names). Allocates (reports
+// only).
+std::string describe_features(const PenetrationResult& r, std::string_view name_a = "A",
+                              std::string_view name_b = "B");
+
+// ---- One pair ---------------------------------------------------------------------------------
+
+// 2D: polygons placed in the world (place()). O(n_A · n_B), allocation-free. Early out on the
+// first separating edge normal.
+PenetrationResult penetration_depth(const WorldPolygon& a, const WorldPolygon& b);
+
+// Caller-owned working memory for the 3D functions: once it has served shapes of a given size,
+// further calls on shapes no larger do not allocate.
+struct PenetrationScratch {
+  std::vector<Vec3> edge_a, edge_b;    // world edge vectors v_head − v_tail
+  std::vector<Vec3> cross_a, cross_b;  // η̂_f2 × η̂_f1 of each edge (world): its Gauss-arc plane
+  std::vector<Real> side_a;            // (F_A × E_B) A's face normals · B's arc-plane normals
+  std::vector<int> face1_b, face2_b;        // (E_B) B's edge table, compact
+  std::vector<Real> side_b;                 // (F_B) −B's face normals · the current A arc plane
+  std::vector<std::pair<Real, int>> sweep;  // scene: (aabb.lo.x, body), sorted
+};
+
+struct PenetrationOptions {
+  // false: edge pairs are pruned by the Gauss-map arc test (only the edge–edge faces of A − B).
+  // true: every edge pair (the brute-force superset, for tests and validation): same depth,
+  // about |E_A|·|E_B| projections instead of a few dozen.
+  bool all_edge_pairs = false;
+  // Edge pairs with |e_A × e_B| ≤ this · |e_A| |e_B| are skipped as parallel (their
+  // Minkowski faces degenerate onto face normals of A or B, which are always tested).
+  Real parallel_tolerance = 1e-8;
+};
+
+// 3D: shapes with their world placement (place(shape, pose, world)); the edge table comes from
+// the shape, everything else from the world copy. Early out on the first separating axis.
+// Allocation-free once `scratch` has served shapes this large.
+PenetrationResult penetration_depth(const ConvexPolyhedron& shape_a, const WorldPolyhedron& a,
+                                    const ConvexPolyhedron& shape_b, const WorldPolyhedron& b,
+                                    PenetrationScratch& scratch,
+                                    const PenetrationOptions& options = {});
+
+// ---- A scene: the penetration watchdog ---------------------------------------------------------
+
+struct PenetratingPair {
+  int body_a = -1, body_b = -1;  // body_a < body_b; the result's A is body_a
+  PenetrationResult result;
+};
+
+struct CentreInsideStatic {
+  int body = -1;         // dynamic body whose centre of mass is strictly inside…
+  int static_body = -1;  // …this static body
+  Real depth = 0;        // distance from the centre to the static body's surface (> 0)
+};
+
+struct ScenePenetration {
+  Real max_depth = 0;                       // over all checked pairs (0 if none overlaps)
+  int max_a = -1, max_b = -1;               // the pair attaining it (−1 when max_depth is 0)
+  PenetrationResult max_result;             // its result (A = max_a)
+  int pairs_checked = 0;                    // pairs past the AABB test whose depth was computed
+  std::vector<PenetratingPair> deep_pairs;  // depth > threshold, sorted by (body_a, body_b)
+  std::vector<CentreInsideStatic> centres_inside;  // sorted by (body, static_body)
+  // Keeps the vectors' storage (no allocation per step once warmed up).
+  void clear();
+};
+
+// Pairs (i < j), both present, not both static, whose AABBs overlap (sort-and-sweep on x, then
+// the full box test; the same pairs as total_overlap_area): depth of every pair, deep pairs
+// (depth > threshold), and centres of present dynamic bodies strictly inside present static
+// bodies. centres[i]: body i's centre of mass, world frame (the body origin: state.q_of(i)
+// x, y). Fills `out` (cleared first). Allocation-free in the steady state (out's and scratch's
+// storage are reused).
+void scene_penetration(std::span<const WorldPolygon> polygons, std::span<const Vec2> centres,
+                       std::span<const std::uint8_t> is_static,
+                       std::span<const std::uint8_t> present, Real threshold,
+                       PenetrationScratch& scratch, ScenePenetration& out);
+
+// 3D: shapes[i] and placed[i] = place(*shapes[i], poses[i]); centres are poses[i].position.
+void scene_penetration(std::span<const ConvexPolyhedron* const> shapes,
+                       std::span<const WorldPolyhedron> placed, std::span<const Pose3> poses,
+                       std::span<const std::uint8_t> is_static,
+                       std::span<const std::uint8_t> present, Real threshold,
+                       PenetrationScratch& scratch, ScenePenetration& out,
+                       const PenetrationOptions& options = {});
+
+// ---- Point in convex polytope (exposed for tests) ----------------------------------------------
+
+// Distance from p to the boundary when p is strictly inside (> 0), else ≤ 0 (minus the largest
+// signed distance to an edge line / face plane). Exact for interior points.
+Real interior_depth(const WorldPolygon& polygon, const Vec2& p);
+Real interior_depth(const WorldPolyhedron& polyhedron, const Vec3& p);
+
+}  // namespace exactsim

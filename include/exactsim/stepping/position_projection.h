@@ -1,0 +1,34 @@
+// The split stabilisation's position step (docs/robustness.md "Stabilisation"): after the
+// velocity step has stopped every penetrating contact from approaching (rows max(ψ/h, 0)), a
+// frictionless position LCP on the same Jacobians moves the bodies out of the overlap that the
+// step still predicts. Its pseudo-velocity changes positions only, so the push-out can add no
+// kinetic energy (split impulse).
+#pragma once
+
+#include <vector>
+
+#include "exactsim/solvers/lcp.h"
+#include "exactsim/stepping/world.h"
+
+namespace exactsim {
+
+struct Workspace;
+struct StepReport;
+
+struct PositionProjectionScratch {
+  std::vector<int> rows;  // z indices of the impulse-carrying normal rows (U, carrying I)
+  Lcp lcp;                // N_p = G_Sᵀ W G_S, b_p = predicted gap rates
+  LcpScratch solver;
+  LcpSolution solution;
+  VecX nu;  // the pseudo-velocity W G_S p
+};
+
+// For the solve in ws (state: positions already advanced with ν⁺, velocities ν⁺): predicted gap
+// ψ⁺ = ψ + h Gᵀν⁺ of every impulse-carrying normal row; when one is below −split_slop()
+// solves 0 <= p ⊥ N_p p + b_p >= 0 with b_p = max(ψ⁺/h, −cap) for ψ⁺ < 0 and ψ⁺/h otherwise
+// (cap = max_stabilisation_speed), then moves the positions by h W G_S p. Fills
+// report.projection_*; a projection whose LCP does not verify is skipped and reported.
+void project_positions(const World& world, State& state, Real h, Workspace& ws,
+                       StepReport& report);
+
+}  // namespace exactsim
