@@ -12,6 +12,7 @@
 
 #include "exactsim/math/error.h"
 #include "exactsim/metrics/energy.h"
+#include "exactsim/stepping/adaptive_step.h"
 
 namespace exactsim {
 
@@ -76,6 +77,7 @@ nlohmann::json report_to_json(const StepReport& r) {
                    {"tolerance", r.energy.tolerance}};
   if (r.diverged_body >= 0) j["diverged_body"] = r.diverged_body;
   j["max_penetration"] = r.max_penetration;
+  if (r.substeps > 1) j["substeps"] = r.substeps;
   if (r.projection_depth > 0)
     j["projection"] = {{"predicted_depth", r.projection_depth}, {"solved", r.projection_solved}};
   // The watchdog's findings (docs/penetration.md), written only when there are any.
@@ -253,7 +255,7 @@ RunSummary run_scene(const Scene& scene, const RunOptions& options,
   };
   try {
     for (long k = 0; k < sum.steps_planned; ++k) {
-      const StepReport r = step(w, state, ws, scene.step, k);
+      const StepReport r = advance(w, state, ws, scene.step, k);
       ++sum.steps_done;
       overlaps.push_back(r.overlap);
       sum.max_overlap = std::max(sum.max_overlap, r.overlap);

@@ -90,6 +90,7 @@ struct StepReport {
   // predicted (m, 0 when none), and whether the position LCP ran and verified.
   Real projection_depth = 0;
   bool projection_solved = false;
+  int substeps = 1;  // advance(): sub-steps the step was split into (adaptive_step.h)
   Real overlap = 0;         // total exact overlap area (m²) / volume (m³) after the step
   Real kinetic_energy = 0, potential_energy = 0;  // J, after the step
   StepTimings seconds;
@@ -126,6 +127,7 @@ struct Workspace {
   ScenePenetration penetration_scan;
   std::vector<Vec2> centres2;
   std::vector<int> out_of_bounds;
+  std::vector<State> saved_states;  // advance(): the start of each split level
 };
 
 // The contact distance ε for step size h (spec §3.5 default max(h/2, 0.8 mm) unless set).

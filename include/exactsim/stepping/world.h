@@ -78,6 +78,9 @@ struct StepOptions {
   // The penetration watchdog after every step (StepReport::max_penetration and the deep pairs;
   // docs/penetration.md): exact depths of the pairs whose boxes overlap.
   bool watch_penetration = true;
+  // advance() splits a step that makes a new deep penetration into halves, up to 2^this
+  // sub-steps (docs/penetration.md "Any step size"); 0 never splits.
+  int max_step_splits = 5;
 };
 
 struct World {

@@ -1,0 +1,63 @@
+#include "exactsim/stepping/adaptive_step.h"
+
+#include <algorithm>
+
+namespace exactsim {
+namespace {
+
+// A deep pair that the step made: deeper than ε and deeper than anything before the step.
+bool made_deep_penetration(const StepReport& r, Real before, Real eps) {
+  return r.status == StepStatus::kDeepPenetration && r.max_penetration > std::max(before, eps);
+}
+
+void add_up(StepReport& total, const StepReport& part) {
+  total.substeps += part.substeps;
+  total.spawned += part.spawned;
+  total.seconds.detect += part.seconds.detect;
+  total.seconds.constraints += part.seconds.constraints;
+  total.seconds.assemble += part.seconds.assemble;
+  total.seconds.solve += part.seconds.solve;
+  total.seconds.integrate += part.seconds.integrate;
+  total.seconds.metrics += part.seconds.metrics;
+}
+
+// Step index k at depth d covers [k h, (k + 1) h] with h = h0 / 2^d.
+// The watchdog of a sub-step uses the contact distance of the user's step, eps0 (a sub-step's own
+// ε is smaller): pairs between the two are not deep penetrations of the step.
+void judge_by_step_epsilon(StepReport& r, Real eps0) {
+  if (r.status != StepStatus::kDeepPenetration) return;
+  std::erase_if(r.deep_penetrations,
+                [eps0](const PenetratingPair& p) { return p.result.depth <= eps0; });
+  if (r.deep_penetrations.empty() && r.centres_inside_static.empty()) r.status = StepStatus::kOk;
+}
+
+StepReport advance_at(const World& world, State& state, Workspace& ws, Real h, long k, int depth,
+                      Real before, Real eps0) {
+  const int max_depth = world.stepping.max_step_splits;
+  if (depth < max_depth) {
+    if (ws.saved_states.size() <= static_cast<std::size_t>(depth))
+      ws.saved_states.resize(depth + 1);
+    ws.saved_states[depth] = state;  // same sizes every step: no allocation after the first
+  }
+  StepReport r = step(world, state, ws, h, k);
+  if (depth > 0) judge_by_step_epsilon(r, eps0);
+  if (depth >= max_depth || !made_deep_penetration(r, before, eps0)) return r;
+  state = ws.saved_states[depth];
+  StepReport first = advance_at(world, state, ws, 0.5 * h, 2 * k, depth + 1, before, eps0);
+  if (first.status == StepStatus::kDiverged || is_failed_solve(first.status)) return first;
+  StepReport second =
+      advance_at(world, state, ws, 0.5 * h, 2 * k + 1, depth + 1, first.max_penetration, eps0);
+  add_up(second, first);
+  return second;
+}
+
+}  // namespace
+
+StepReport advance(const World& world, State& state, Workspace& ws, Real h, long k) {
+  const Real before = ws.penetration_scan.max_depth;  // the previous step's watchdog
+  StepReport r = advance_at(world, state, ws, h, k, 0, before, contact_epsilon(world.contact, h));
+  r.step = k;
+  return r;
+}
+
+}  // namespace exactsim
