@@ -15,14 +15,18 @@ configure: setup
 build: configure
 	@cmake --build $(BUILD) -j $(JOBS)
 
-# The main job: the paper's 2D pouring scene (archived body set b) with the standard contact
-# model at h = 0.005 s; summary printed, trajectory and per-step reports in results/pour2d-b.
-# The standard model hits SM traps (infeasible LCPs) here: they are counted as solver failures
-# and, with --continue-on-failure, recovered by regularisation so that the run completes.
+# The main job: the paper's 2D pouring scene (archived body set b, 5 s at h = 0.005 s) with PEG,
+# then the standard model on the same scene for comparison (its SM traps make solves fail: they
+# are counted and, with --continue-on-failure, recovered by regularisation). Summaries printed;
+# trajectories, per-step reports, replay.html and final.svg in results/pour2d-b{,-standard}.
 run: configure
 	@cmake --build $(BUILD) -j $(JOBS) --target exactsim_cli
+	@echo "== PEG"
+	@$(BUILD)/apps/exactsim run --scenario pour2d --set b --model peg --dt 0.005 \
+	  --out results/pour2d-b
+	@echo "== the standard model on the same scene"
 	@$(BUILD)/apps/exactsim run --scenario pour2d --set b --model standard --dt 0.005 \
-	  --continue-on-failure --out results/pour2d-b
+	  --continue-on-failure --out results/pour2d-b-standard
 
 # Builds what the tests and the experiments need (not the benchmarks: `make bench` builds those).
 test: configure
@@ -48,3 +52,26 @@ check-format:
 
 clean:
 	@rm -rf $(BUILD) $(ASAN_BUILD)
+
+# libFuzzer harnesses (fuzz/, docs/input-validation.md "Fuzzing") under ASan + UBSan, built with
+# clang in $(FUZZ_BUILD); each runs FUZZ_SECONDS from the seed corpus in fuzz/corpus/<harness>
+# (new inputs go to $(FUZZ_BUILD)/corpus). A crash, leak, sanitizer report or hang fails.
+FUZZ_BUILD ?= build-fuzz
+FUZZ_SECONDS ?= 60
+FUZZ_HARNESSES ?= scene_json event_scene_json impact_problem_json mesh scene_step
+.PHONY: fuzz
+fuzz: setup
+	@cmake -S fuzz -B $(FUZZ_BUILD) -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=Release \
+	  -DCMAKE_CXX_FLAGS_RELEASE="-O1" $(CMAKE_FLAGS) >/dev/null
+	@cmake --build $(FUZZ_BUILD) -j $(JOBS) --target $(addprefix fuzz_,$(FUZZ_HARNESSES))
+	@for h in $(FUZZ_HARNESSES); do \
+	  mkdir -p $(FUZZ_BUILD)/corpus/$$h $(FUZZ_BUILD)/artifacts/$$h; \
+	  echo "== fuzz_$$h ($(FUZZ_SECONDS) s)"; \
+	  ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+	  $(FUZZ_BUILD)/fuzz_$$h -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 \
+	    -max_len=65536 -dict=fuzz/json.dict -print_final_stats=1 \
+	    -artifact_prefix=$(FUZZ_BUILD)/artifacts/$$h/ \
+	    $(FUZZ_BUILD)/corpus/$$h fuzz/corpus/$$h 2>$(FUZZ_BUILD)/fuzz_$$h.log \
+	  || { tail -60 $(FUZZ_BUILD)/fuzz_$$h.log; exit 1; }; \
+	  grep -E "stat::number_of_executed_units|Done " $(FUZZ_BUILD)/fuzz_$$h.log | tail -2; \
+	done

@@ -8,6 +8,7 @@
 #include "exactsim/io/scenarios.h"
 #include "exactsim/io/scene_json.h"
 #include "exactsim/math/error.h"
+#include "exactsim/viewer/replay.h"
 
 namespace exactsim::cli {
 
@@ -97,10 +98,17 @@ int run(const RunArgs& a) {
   const Scene scene = build_scene(a);
   if (!a.write_scene.empty()) write_scene_file(scene, a.write_scene);
   RunOptions o;
+  std::string replay;
   o.out_dir = a.out;
   o.trajectory_every = a.every;
   o.progress = !a.quiet;
   const RunSummary s = run_scene(scene, o);
+  if (!a.out.empty() && s.steps_done > 0) {  // a failed run gets its replay too
+    ReplayOptions ro;
+    ro.scene = &scene;
+    const ReplayOutput r = write_replay(a.out, ro);
+    replay = "  replay: " + r.html + ", picture: " + r.picture + "\n";
+  }
   const char* unit = s.dimension == 2 ? "m^2" : "m^3";
   std::printf("scene %s, model %s, %dD, h = %g s: %ld/%ld steps in %.2f s wall (solver %.2f s)\n",
               s.scene.c_str(), s.model.c_str(), s.dimension, s.step, s.steps_done, s.steps_planned,
@@ -119,7 +127,8 @@ int run(const RunArgs& a) {
                 s.peg_changed_steps, s.steps_done);
   std::printf("  peak memory: %.1f MB\n", s.peak_memory_mb);
   if (!a.out.empty())
-    std::printf("  written: %s/{trajectory.csv, steps.jsonl, summary.json}\n", a.out.c_str());
+    std::printf("  written: %s/{scene.json, trajectory.csv, steps.jsonl, summary.json}\n%s",
+                a.out.c_str(), replay.c_str());
   if (s.failed) {
     std::fprintf(stderr, "exactsim run: failed at %s\n", s.failure.c_str());
     return 3;

@@ -4,9 +4,14 @@
 // columns) with a planted solution (about half the contacts active), as in a resting pile.
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
 #include <random>
 
 #include "exactsim/solvers/lcp.h"
+#include "exactsim/solvers/lcp_io.h"
+#include "exactsim/solvers/mlcp.h"
 
 namespace exactsim {
 namespace {
@@ -88,6 +93,76 @@ void BM_SolveLcpStack(benchmark::State& state) {
   }
   state.counters["solved"] = out.certificate.ok();
 }
+
+// Consecutive reduced LCPs of a resting pile (tests/solvers/data/sequence/, dumped with
+// EXACTSIM_DUMP_LCP_ALL=1). Warm: each LCP starts from the previous solution's active set when
+// the size is unchanged (a stand-in for the stepper's mapping by contact identity); cold: Lemke.
+struct Sequence {
+  std::vector<Lcp> lcps;
+  std::vector<Real> scales;
+};
+
+const Sequence& pile_sequence() {
+  static const Sequence seq = [] {
+    Sequence s;
+    namespace fs = std::filesystem;
+    // EXACTSIM_LCP_SEQUENCE=dir overrides (e.g. a frictional stack dumped to /tmp).
+    const char* env = std::getenv("EXACTSIM_LCP_SEQUENCE");
+    const fs::path dir =
+        env ? fs::path(env) : fs::path(EXACTSIM_DATA_DIR) / "../tests/solvers/data/sequence";
+    std::vector<fs::path> files;
+    if (fs::exists(dir))
+      for (const auto& e : fs::directory_iterator(dir))
+        if (e.path().extension() == ".lcp") files.push_back(e.path());
+    std::sort(files.begin(), files.end());
+    for (const auto& f : files) {
+      LcpFileInfo info;
+      s.lcps.push_back(read_lcp(f.string(), &info));
+      s.scales.push_back(info.impulse_scale);
+    }
+    return s;
+  }();
+  return seq;
+}
+
+void run_sequence(benchmark::State& state, bool warm) {
+  const Sequence& seq = pile_sequence();
+  if (seq.lcps.empty()) {
+    state.SkipWithError("no sequence under tests/solvers/data/sequence");
+    return;
+  }
+  LcpScratch scratch;
+  LcpSolution out;
+  std::vector<bool> guess;
+  long pivots = 0, solved = 0, warm_hits = 0;
+  for (auto _ : state) {
+    pivots = solved = warm_hits = 0;
+    guess.clear();
+    for (std::size_t k = 0; k < seq.lcps.size(); ++k) {
+      SolverOptions o;
+      o.impulse_scale = seq.scales[k];
+      const bool use = warm && guess.size() == static_cast<std::size_t>(seq.lcps[k].q.size());
+      solve_lcp(seq.lcps[k], o, scratch, out, use ? &guess : nullptr);
+      pivots += out.certificate.pivots;
+      solved += out.certificate.ok();
+      warm_hits += out.certificate.method == SolveMethod::kWarmStart;
+      if (warm) guess = scratch.active;  // the final basis of this solve
+    }
+    benchmark::DoNotOptimize(out.z.data());
+  }
+  const double count = static_cast<double>(seq.lcps.size());
+  state.counters["lcps"] = count;
+  state.counters["pivots_per_lcp"] = static_cast<double>(pivots) / count;
+  state.counters["solved"] = static_cast<double>(solved);
+  state.counters["warm_hits"] = static_cast<double>(warm_hits);
+  state.counters["s_per_lcp"] = benchmark::Counter(
+      count, benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+}
+
+void BM_PileSequenceCold(benchmark::State& state) { run_sequence(state, false); }
+void BM_PileSequenceWarm(benchmark::State& state) { run_sequence(state, true); }
+BENCHMARK(BM_PileSequenceCold)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_PileSequenceWarm)->Unit(benchmark::kMillisecond);
 
 void sizes(benchmark::internal::Benchmark* b) {
   for (int n : {10, 20, 40, 80, 160}) b->Arg(n);

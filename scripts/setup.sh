@@ -8,7 +8,10 @@ packages=(
   libeigen3-dev libqhull-dev nlohmann-json3-dev libcli11-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   python3 python3-numpy python3-matplotlib
+  python3-dev pybind11-dev python3-pybind11 python3-pytest
   clang-format
+  clang libclang-rt-14-dev  # make fuzz: clang with libFuzzer, ASan and UBSan runtimes (fuzz/)
+  chromium  # the replay page's headless-browser test (tests/viewer)
 )
 
 missing=()

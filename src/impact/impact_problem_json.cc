@@ -1,7 +1,11 @@
 #include "exactsim/impact/impact_problem_json.h"
 
 #include <cmath>
+#include <cstdint>
+#include <filesystem>
+#include <limits>
 #include <fstream>
+#include <iterator>
 #include <set>
 
 #include "exactsim/impact/newton_restitution.h"
@@ -33,8 +37,18 @@ Real number(const json& j, const std::string& path) {
 
 int integer(const json& j, const std::string& path) {
   if (!j.is_number_integer()) fail(path, "must be an integer");
+  // Whole numbers beyond int are errors, not wrapped values.
+  const bool too_large = j.is_number_unsigned()
+                             ? j.get<std::uint64_t>() > std::numeric_limits<int>::max()
+                             : j.get<std::int64_t>() > std::numeric_limits<int>::max() ||
+                                   j.get<std::int64_t>() < std::numeric_limits<int>::min();
+  if (too_large) fail(path, "must be an integer within +-" +
+                                std::to_string(std::numeric_limits<int>::max()));
   return j.get<int>();
 }
+
+// Bilateral rows and contacts: far more than any impact has, few enough that 3 k + b fits.
+constexpr int kMaxRows = 100000;
 
 VecX vector(const json& j, const std::string& path) {
   if (!j.is_array()) fail(path, "must be an array of numbers");
@@ -123,11 +137,15 @@ ImpactProblemFile impact_problem_from_json(const json& j) {
   ImpactProblem& p = file.problem;
   if (!j.contains("contacts") || !j["contacts"].is_array())
     fail("contacts", "missing or not an array");
+  if (j["contacts"].size() > static_cast<std::size_t>(kMaxRows))
+    fail("contacts", "more than " + std::to_string(kMaxRows) + " contacts");
   for (size_t k = 0; k < j["contacts"].size(); ++k)
     p.contacts.push_back(contact_law(j["contacts"][k], "contacts[" + std::to_string(k) + "]"));
   if (j.contains("bilateral_rows")) {
     p.bilateral_rows = integer(j["bilateral_rows"], "bilateral_rows");
     if (p.bilateral_rows < 0) fail("bilateral_rows", "must be >= 0");
+    if (p.bilateral_rows > kMaxRows)
+      fail("bilateral_rows", "must be <= " + std::to_string(kMaxRows));
   }
   const int n = p.rows();
   if (!j.contains("delassus") || !j["delassus"].is_array())
@@ -151,15 +169,132 @@ ImpactProblemFile impact_problem_from_json(const json& j) {
   return file;
 }
 
-ImpactProblemFile read_impact_problem(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw InputError(path + ": cannot open");
-  json j;
-  try {
-    in >> j;
-  } catch (const json::parse_error& e) {
-    throw InputError(path + ": invalid JSON: " + e.what());
+namespace {
+
+// Strict JSON for problem files (docs/input-validation.md "JSON"): a duplicate key, a number
+// outside the double range or nesting deeper than 64 levels is an error naming its JSON path.
+// (The scene readers' parse_json_strict lives in the io layer, above this one.)
+class StrictSax {
+ public:
+  explicit StrictSax(json& root) : root_(root) {}
+  bool null() { return put(nullptr); }
+  bool boolean(bool b) { return put(b); }
+  bool number_integer(json::number_integer_t x) { return put(x); }
+  bool number_unsigned(json::number_unsigned_t x) { return put(x); }
+  bool number_float(json::number_float_t x, const std::string&) { return put(x); }
+  bool string(json::string_t& s) { return put(std::move(s)); }
+  bool binary(json::binary_t& b) { return put(json::binary(std::move(b))); }
+  bool start_object(std::size_t) { return open(json::object()); }
+  bool start_array(std::size_t) { return open(json::array()); }
+  bool end_object() { return close(); }
+  bool end_array() { return close(); }
+  bool key(json::string_t& k) {
+    if (stack_.back().value->contains(k)) {
+      stack_.back().key = k;
+      error_ = path(false) + ": duplicate key \"" + k + "\" (an object names each key once)";
+      return false;
+    }
+    stack_.back().key = std::move(k);
+    return true;
   }
+  bool parse_error(std::size_t position, const std::string& token,
+                   const nlohmann::detail::exception& e) {
+    if (e.id == 406) {  // number overflow
+      error_ = path(true) + ": the number " + token + " is outside the range of a double";
+    } else {
+      // "[json.exception.parse_error.101] parse error at line 1, column 9: syntax error ..."
+      const std::string what = e.what();
+      const auto bracket = what.find("] ");
+      error_ = "invalid JSON: " +
+               (bracket == std::string::npos ? what : what.substr(bracket + 2));
+    }
+    (void)position;
+    return false;
+  }
+  const std::string& error() const { return error_; }
+
+ private:
+  struct Frame {
+    json* value;
+    std::string key;
+  };
+  // Path of the value being read; `pending`: not yet stored in the innermost container.
+  std::string path(bool pending) const {
+    std::string p;
+    for (std::size_t i = 0; i < stack_.size(); ++i) {
+      const Frame& f = stack_[i];
+      if (f.value->is_array()) {
+        std::size_t n = f.value->size();
+        if (!(i + 1 == stack_.size() && pending) && n > 0) --n;
+        p += '[';
+        p += std::to_string(n);
+        p += ']';
+      } else if (!f.key.empty()) {
+        if (!p.empty()) p += '.';
+        p.append(f.key);
+      }
+    }
+    return p.empty() ? "(top level)" : p;
+  }
+  template <class V>
+  json* store(V&& v) {
+    if (stack_.empty()) {
+      root_ = json(std::forward<V>(v));
+      return &root_;
+    }
+    Frame& f = stack_.back();
+    if (f.value->is_array()) {
+      f.value->push_back(json(std::forward<V>(v)));
+      return &f.value->back();
+    }
+    json& slot = (*f.value)[f.key];
+    slot = json(std::forward<V>(v));
+    return &slot;
+  }
+  template <class V>
+  bool put(V&& v) {
+    store(std::forward<V>(v));
+    return true;
+  }
+  bool open(json container) {
+    if (stack_.size() >= 64) {
+      error_ = path(true) + ": nested deeper than 64 levels";
+      return false;
+    }
+    stack_.push_back(Frame{store(std::move(container)), {}});
+    return true;
+  }
+  bool close() {
+    stack_.pop_back();
+    return true;
+  }
+  json& root_;
+  std::vector<Frame> stack_;
+  std::string error_;
+};
+
+constexpr std::uintmax_t kMaxProblemFileBytes = 256ull << 20;
+
+}  // namespace
+
+ImpactProblemFile read_impact_problem(const std::string& path) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::file_status st = fs::status(path, ec);
+  if (ec || !fs::exists(st)) throw InputError(path + ": cannot open");
+  // A FIFO or device would block or never end (docs/input-validation.md).
+  if (!fs::is_regular_file(st)) throw InputError(path + ": not a regular file");
+  const auto size = fs::file_size(path, ec);
+  if (ec) throw InputError(path + ": cannot open");
+  if (size > kMaxProblemFileBytes)
+    throw InputError(path + ": the file is larger than the limit of 256 MiB");
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(path + ": cannot open");
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  json j;
+  StrictSax sax(j);
+  if (!json::sax_parse(text.begin(), text.end(), &sax, json::input_format_t::json, true, false))
+    throw InputError(path + ": " + sax.error());
   try {
     return impact_problem_from_json(j);
   } catch (const InputError& e) {

@@ -10,11 +10,13 @@
 
 #include <nlohmann/json.hpp>
 
+#include "exactsim/io/scene_limits.h"
 #include "json_cursor.h"
 
 namespace exactsim {
 namespace {
 
+using io::format_number;
 using io::JsonCursor;
 
 constexpr int kMaxBodies = 100000;
@@ -37,9 +39,10 @@ RestitutionLaw read_restitution(const JsonCursor& c) {
   const JsonCursor e = c.at("e_min");
   law.e_min = e.non_negative();
   if (law.e_min > 1) e.fail("must lie in [0, 1], got " + e.value().dump());
-  law.v_capture = c.at("v_capture").non_negative();
+  law.v_capture = c.at("v_capture").in_range(0, limits::kMaxSpeed, "m/s");
   // v_plastic = 0 would make the law constant (restitution.h): that is spelled "constant".
   law.v_plastic = c.at("v_plastic").positive();
+  if (law.v_plastic > limits::kMaxSpeed) c.at("v_plastic").in_range(0, limits::kMaxSpeed, "m/s");
   if (law.v_plastic < law.v_capture) c.at("v_plastic").fail("must be >= v_capture");
   return law;
 }
@@ -48,7 +51,8 @@ RestitutionLaw read_restitution(const JsonCursor& c) {
 void read_plus_options(const JsonCursor& c, ImpactOptions& o) {
   c.expect_object({"v_transition", "theta_max", "alpha_min", "v_observe", "max_rounds",
                    "max_intervals", "step_length", "induced_impacts", "record_log"});
-  if (c.has("v_transition")) o.v_transition = c.at("v_transition").non_negative();
+  if (c.has("v_transition"))
+    o.v_transition = c.at("v_transition").in_range(0, limits::kMaxSpeed, "m/s");
   if (c.has("theta_max")) {
     const JsonCursor t = c.at("theta_max");
     o.theta_max = t.positive();
@@ -59,7 +63,7 @@ void read_plus_options(const JsonCursor& c, ImpactOptions& o) {
     o.alpha_min = a.non_negative();
     if (o.alpha_min >= 1) a.fail("must lie in [0, 1), got " + a.value().dump());
   }
-  if (c.has("v_observe")) o.v_observe = c.at("v_observe").non_negative();
+  if (c.has("v_observe")) o.v_observe = c.at("v_observe").in_range(0, limits::kMaxSpeed, "m/s");
   if (c.has("max_rounds")) o.max_rounds = c.at("max_rounds").integer(1, 1000000000);
   if (c.has("max_intervals")) o.max_intervals = c.at("max_intervals").integer(1, 1000000000);
   if (c.has("step_length")) {
@@ -88,9 +92,13 @@ void read_plus_options(const JsonCursor& c, ImpactOptions& o) {
 // EventOptions other than max_step (events/event_simulation.h).
 void read_event_options(const JsonCursor& c, EventOptions& o) {
   c.expect_object({"gap_tolerance", "proximity", "v_persist"});
-  if (c.has("gap_tolerance")) o.gap_tolerance = c.at("gap_tolerance").positive();
-  if (c.has("proximity")) o.proximity = c.at("proximity").positive();
-  if (c.has("v_persist")) o.v_persist = c.at("v_persist").non_negative();
+  if (c.has("gap_tolerance"))
+    o.gap_tolerance = c.at("gap_tolerance")
+                          .in_range(limits::kMinContactDistance, limits::kMaxContactDistance, "m");
+  if (c.has("proximity"))
+    o.proximity =
+        c.at("proximity").in_range(limits::kMinContactDistance, limits::kMaxContactDistance, "m");
+  if (c.has("v_persist")) o.v_persist = c.at("v_persist").in_range(0, limits::kMaxSpeed, "m/s");
   if (o.proximity < o.gap_tolerance)
     c.fail("proximity (" + std::to_string(o.proximity) + " m) must be >= gap_tolerance (" +
            std::to_string(o.gap_tolerance) + " m)");
@@ -107,13 +115,25 @@ void read_contact(const JsonCursor& c, EventOptions& options, Defaults& defaults
   if (m.string() != "plus")
     m.fail("this reader runs contact model \"plus\" (event-driven PLUS); \"" + m.string() +
            "\" scenes are time-stepped: use `exactsim run`");
-  if (c.has("friction")) defaults.friction = c.at("friction").non_negative();
+  if (c.has("friction")) defaults.friction = c.at("friction").in_range(0, limits::kMaxFriction, "");
   if (c.has("restitution")) defaults.restitution = read_restitution(c.at("restitution"));
   if (c.has("plus")) read_plus_options(c.at("plus"), options.impact);
   if (c.has("events")) read_event_options(c.at("events"), options);
 }
 
-Mat3 read_inertia3(const JsonCursor& c) {
+// A principal moment must lie within the ratio range of m r² (docs/input-validation.md).
+void check_inertia_ratio(const JsonCursor& c, Real moment, Real mass, Real r) {
+  const Real ref = mass * r * r;
+  const Real lo = limits::kMinInertiaRatio * ref, hi = limits::kMaxInertiaRatio * ref;
+  if (!(moment >= lo && moment <= hi))
+    c.fail("inertia " + format_number(moment) + " kg m^2 is outside [" +
+           format_number(limits::kMinInertiaRatio) + ", " +
+           format_number(limits::kMaxInertiaRatio) + "] x m r^2 = [" + format_number(lo) + ", " +
+           format_number(hi) + "] (m = " + format_number(mass) + " kg, r = " + format_number(r) +
+           " m, the largest sphere reach from the origin; docs/input-validation.md)");
+}
+
+Mat3 read_inertia3(const JsonCursor& c, Real mass, Real r) {
   c.expect_array();
   if (c.size() != 3) c.fail("expected a 3x3 matrix (3 rows of 3 numbers)");
   Mat3 m;
@@ -122,15 +142,30 @@ Mat3 read_inertia3(const JsonCursor& c) {
     c.fail("the inertia matrix must be symmetric");
   Eigen::SelfAdjointEigenSolver<Mat3> eig(m);
   if (!(eig.eigenvalues().minCoeff() > 0)) c.fail("the inertia matrix must be positive definite");
+  check_inertia_ratio(c, eig.eigenvalues().minCoeff(), mass, r);
+  check_inertia_ratio(c, eig.eigenvalues().maxCoeff(), mass, r);
   return m;
 }
 
+// A vector's norm within `max` (speeds, gravity; docs/input-validation.md).
+void check_norm(const JsonCursor& c, const Vec3& v, Real max, const char* what, const char* unit) {
+  const Real norm = v.stableNorm();
+  if (!(norm <= max))
+    c.fail(std::string(what) + " " + format_number(norm) + " " + unit +
+           " exceeds the accepted maximum of " + format_number(max) + " " + unit +
+           " (docs/input-validation.md)");
+}
+
+// Normalised on read (scene-format.md), after scaling by the largest component so that no
+// square overflows or underflows (docs/input-validation.md).
 Quat read_orientation(const JsonCursor& c) {
   const auto n = c.numbers(4);
   const Eigen::Vector4d raw(n[0], n[1], n[2], n[3]);
-  if (!(raw.norm() > 1e-12)) c.fail("the quaternion has zero norm");
-  Quat o(n[0], n[1], n[2], n[3]);
-  o.normalize();  // scene-format.md: normalised on read
+  const Real largest = raw.cwiseAbs().maxCoeff();
+  if (!(largest > 0)) c.fail("the quaternion has zero norm");
+  const Eigen::Vector4d scaled = raw / largest;
+  Quat o(scaled[0], scaled[1], scaled[2], scaled[3]);
+  o.normalize();
   return o;
 }
 
@@ -143,7 +178,10 @@ HalfSpace read_half_space(const JsonCursor& c, const Vec3& position, const Quat&
   HalfSpace h;
   h.normal = orientation * n.normalized();
   // {x : n·(Rᵀ(x − p)) ≤ d} = {x : (R n)·x ≤ d + (R n)·p}
-  h.offset = (c.has("offset") ? c.at("offset").number() : 0.0) + h.normal.dot(position);
+  h.offset = (c.has("offset")
+                  ? c.at("offset").in_range(-limits::kMaxCoordinate, limits::kMaxCoordinate, "m")
+                  : 0.0) +
+             h.normal.dot(position);
   return h;
 }
 
@@ -156,7 +194,7 @@ std::vector<Sphere> read_spheres(const JsonCursor& c, bool& single) {
   if (single) {
     v.expect_object({"radius"});
     Sphere s;
-    s.radius = v.at("radius").positive();
+    s.radius = v.at("radius").in_range(limits::kMinSize, limits::kMaxSize, "m");
     out.push_back(s);
     return out;
   }
@@ -169,8 +207,8 @@ std::vector<Sphere> read_spheres(const JsonCursor& c, bool& single) {
     const JsonCursor si = v.at(i);
     si.expect_object({"center", "radius"});
     Sphere s;
-    s.center = si.at("center").vec3();
-    s.radius = si.at("radius").positive();
+    s.center = si.at("center").point3(limits::kMaxCoordinate);
+    s.radius = si.at("radius").in_range(limits::kMinSize, limits::kMaxSize, "m");
     out.push_back(s);
   }
   return out;
@@ -181,8 +219,7 @@ void read_body(const JsonCursor& c, EventScene& scene, const Defaults& defaults,
   c.expect_object({"name", "static", "shape", "mass", "inertia", "density", "position",
                    "orientation", "velocity", "angular_velocity", "friction", "restitution",
                    "spawn_time"});
-  const std::string name = c.at("name").string();
-  if (name.empty()) c.at("name").fail("must not be empty");
+  const std::string name = c.at("name").name();
   if (!names.insert(name).second) c.at("name").fail("duplicate body name '" + name + "'");
   const bool is_static = c.has("static") && c.at("static").boolean();
   if (c.has("spawn_time") && c.at("spawn_time").non_negative() != 0)
@@ -207,7 +244,8 @@ void read_body(const JsonCursor& c, EventScene& scene, const Defaults& defaults,
                      std::string(f) + " (set it on the sphere's body or in contact)");
     for (const char* f : {"velocity", "angular_velocity"})
       if (c.has(f) && c.at(f).vec3().norm() != 0) c.at(f).fail("a static body cannot move");
-    const Vec3 p = c.has("position") ? c.at("position").vec3() : Vec3::Zero();
+    const Vec3 p =
+        c.has("position") ? c.at("position").point3(limits::kMaxCoordinate) : Vec3::Zero();
     scene.world.half_spaces.push_back(read_half_space(shape.at("half_space"), p, orientation));
     return;
   }
@@ -230,21 +268,35 @@ void read_body(const JsonCursor& c, EventScene& scene, const Defaults& defaults,
       d.fail(
           "density is defined for a single \"sphere\" only; welded \"spheres\" need 'mass' + "
           "'inertia'");
-    const Real rho = d.positive();
+    const Real rho = d.in_range(limits::kMinDensity, limits::kMaxDensity, "kg/m^3");
     const Real r = spheres[0].radius;
     b.mass = rho * 4.0 / 3.0 * M_PI * r * r * r;
     b.inertia = Mat3::Identity() * (0.4 * b.mass * r * r);
+    if (!(b.mass >= limits::kMinMass && b.mass <= limits::kMaxMass))
+      d.fail("gives a mass of " + format_number(b.mass) + " kg, outside the accepted range [" +
+             format_number(limits::kMinMass) + ", " + format_number(limits::kMaxMass) +
+             "] kg (docs/input-validation.md)");
   } else {
-    b.mass = c.at("mass").positive();
-    b.inertia = read_inertia3(c.at("inertia"));
+    b.mass = c.at("mass").in_range(limits::kMinMass, limits::kMaxMass, "kg");
+    Real reach = 0;  // the r of m r²
+    for (const Sphere& s : spheres) reach = std::max(reach, s.center.norm() + s.radius);
+    b.inertia = read_inertia3(c.at("inertia"), b.mass, reach);
   }
-  b.position = c.at("position").vec3();
+  b.position = c.at("position").point3(limits::kMaxCoordinate);
   b.orientation = orientation;
-  if (c.has("velocity")) b.velocity = c.at("velocity").vec3();
-  if (c.has("angular_velocity")) b.angular_velocity = c.at("angular_velocity").vec3();
+  if (c.has("velocity")) {
+    b.velocity = c.at("velocity").vec3();
+    check_norm(c.at("velocity"), b.velocity, limits::kMaxSpeed, "speed", "m/s");
+  }
+  if (c.has("angular_velocity")) {
+    b.angular_velocity = c.at("angular_velocity").vec3();
+    check_norm(c.at("angular_velocity"), b.angular_velocity, limits::kMaxAngularSpeed,
+               "angular speed", "rad/s");
+  }
 
   ContactLaw material;
-  material.friction = c.has("friction") ? c.at("friction").non_negative() : defaults.friction;
+  material.friction = c.has("friction") ? c.at("friction").in_range(0, limits::kMaxFriction, "")
+                                        : defaults.friction;
   if (c.has("restitution"))
     material.restitution = read_restitution(c.at("restitution"));
   else if (defaults.restitution)
@@ -284,13 +336,16 @@ EventScene parse_event_scene(const nlohmann::json& doc, const std::string& origi
     top.at("dimension").fail("the event-driven \"plus\" simulation is 3D only");
   EventScene scene;
   scene.name =
-      top.has("name") ? top.at("name").string() : std::filesystem::path(origin).stem().string();
-  if (top.has("gravity")) scene.world.gravity = top.at("gravity").vec3();
+      top.has("name") ? top.at("name").name() : std::filesystem::path(origin).stem().string();
+  if (top.has("gravity")) {
+    scene.world.gravity = top.at("gravity").vec3();
+    check_norm(top.at("gravity"), scene.world.gravity, limits::kMaxGravity, "magnitude", "m/s^2");
+  }
 
   const JsonCursor time = top.at("time");
   time.expect_object({"step", "duration", "output_interval"});
-  scene.options.max_step = time.at("step").positive();
-  scene.duration = time.at("duration").non_negative();
+  scene.options.max_step = time.at("step").in_range(limits::kMinStep, limits::kMaxStep, "s");
+  scene.duration = time.at("duration").in_range(0, limits::kMaxTime, "s");
   if (scene.duration / scene.options.max_step > 1e9) time.fail("duration / step exceeds 1e9 steps");
   scene.output_interval =
       time.has("output_interval") ? time.at("output_interval").positive() : scene.options.max_step;
@@ -312,20 +367,8 @@ EventScene parse_event_scene(const nlohmann::json& doc, const std::string& origi
 }
 
 EventScene read_event_scene_file(const std::string& path) {
-  std::error_code ec;
-  const auto size = std::filesystem::file_size(path, ec);
-  if (ec) throw InputError(path + ": cannot read the file (" + ec.message() + ")");
-  if (size > kMaxFileBytes)
-    throw InputError(path + ": the file is larger than the limit of 256 MiB");
-  std::ifstream in(path);
-  if (!in) throw InputError(path + ": cannot open the file");
-  nlohmann::json doc;
-  try {
-    doc = nlohmann::json::parse(in);
-  } catch (const nlohmann::json::parse_error& e) {
-    throw InputError(path + ": not valid JSON (" + e.what() + ")");
-  }
-  return parse_event_scene(doc, path);
+  return parse_event_scene(io::parse_json_strict(io::read_input_file(path, kMaxFileBytes), path),
+                           path);
 }
 
 EventSimulation event_simulation(const EventScene& scene) {

@@ -1,8 +1,12 @@
-// A JSON value with its path, for reading with messages that name file, field and reason.
+// Reading JSON input with messages that name the file, the JSON path and the reason
+// (docs/input-validation.md): a strict parser (duplicate keys, numbers outside the double
+// range and absurd nesting are errors with their path) and a cursor over the parsed value.
 #pragma once
 
+#include <cstdint>
 #include <initializer_list>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -11,6 +15,25 @@
 #include "exactsim/math/types.h"
 
 namespace exactsim::io {
+
+// An InputError whose message already names the file and the JSON path ("FILE: PATH: reason").
+// Code that adds a path to an error from a lower layer passes these through unchanged, so the
+// location appears once.
+class LocatedInputError : public InputError {
+ public:
+  using InputError::InputError;
+};
+
+// The bytes of an input file. InputError naming the file when it is not a regular file (a FIFO
+// or device would block or never end), is larger than max_bytes, or cannot be read.
+std::string read_input_file(const std::string& path, std::uintmax_t max_bytes);
+
+// Parses JSON text strictly (docs/input-validation.md "JSON"): LocatedInputError
+// "ORIGIN: PATH: reason" for a duplicate key, a number outside the double range or nesting
+// deeper than kMaxJsonDepth, "ORIGIN: not valid JSON at line L, column C (...): reason" for a
+// syntax error.
+inline constexpr int kMaxJsonDepth = 64;
+nlohmann::json parse_json_strict(std::string_view text, const std::string& origin);
 
 class JsonCursor {
  public:
@@ -21,6 +44,7 @@ class JsonCursor {
   const std::string& path() const { return path_; }
   const std::string& origin() const { return origin_; }
 
+  // Throws LocatedInputError("ORIGIN: PATH: reason").
   [[noreturn]] void fail(const std::string& reason) const;
 
   bool has(const char* key) const { return value_.is_object() && value_.contains(key); }
@@ -33,17 +57,28 @@ class JsonCursor {
   Real number() const;                // finite number
   Real positive() const;              // finite, > 0
   Real non_negative() const;          // finite, >= 0
+  // Finite and in [lo, hi]; `unit` names the unit in the message ("m", "kg", "" for none).
+  Real in_range(Real lo, Real hi, const char* unit) const;
   int integer(int lo, int hi) const;  // whole number in [lo, hi]
   bool boolean() const;
   std::string string() const;
+  // A string that is a safe name (limits::kMaxNameLength; scene_limits.h): names reach CSV
+  // files and terminals unescaped.
+  std::string name() const;
   std::vector<Real> numbers(int expected_size) const;  // array of finite numbers; -1 = any size
   Vec2 vec2() const;
   Vec3 vec3() const;
+  // Coordinates: each component in [-max_abs, max_abs] (unit "m").
+  Vec2 point2(Real max_abs) const;
+  Vec3 point3(Real max_abs) const;
 
  private:
   const nlohmann::json& value_;
   std::string origin_;
   std::string path_;
 };
+
+// A number as the messages print it (%g, so 1e+06, 0.001).
+std::string format_number(Real x);
 
 }  // namespace exactsim::io

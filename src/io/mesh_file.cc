@@ -4,25 +4,49 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <unordered_set>
 
 #include "exactsim/math/error.h"
 
 namespace exactsim {
 namespace {
 
-void add_unique(std::vector<Vec3>& out, const Vec3& p, const std::string& path, int max_vertices) {
+// A mesh file is read whole (binary STL); this bounds the memory and the time it takes.
+constexpr std::uintmax_t kMaxMeshFileBytes = 256ull << 20;
+
+// The distinct vertices in first-seen order; the set makes each lookup O(1), so a file of
+// millions of repeated triangle corners reads in linear time.
+struct VertexSet {
+  struct Hash {
+    std::size_t operator()(const Vec3& p) const {
+      std::size_t h = 0;
+      for (int k = 0; k < 3; ++k) {
+        const double x = p[k] + 0.0;  // -0 and +0 are the same vertex (Vec3 ==)
+        std::uint64_t bits;
+        std::memcpy(&bits, &x, sizeof bits);
+        h ^= std::hash<std::uint64_t>()(bits) + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+      }
+      return h;
+    }
+  };
+  std::vector<Vec3> list;
+  std::unordered_set<Vec3, Hash> seen;
+};
+
+void add_unique(VertexSet& out, const Vec3& p, const std::string& path, int max_vertices) {
   if (!p.allFinite()) throw InputError(path + ": a vertex coordinate is not finite");
-  for (const Vec3& q : out)
-    if (q == p) return;
-  if (static_cast<int>(out.size()) >= max_vertices)
+  if (out.seen.count(p)) return;
+  if (static_cast<int>(out.list.size()) >= max_vertices)
     throw InputError(path + ": more than " + std::to_string(max_vertices) + " vertices");
-  out.push_back(p);
+  out.seen.insert(p);
+  out.list.push_back(p);
 }
 
 std::vector<Vec3> read_obj(std::istream& in, const std::string& path, int max_vertices) {
-  std::vector<Vec3> out;
+  VertexSet out;
   std::string line;
   int n = 0;
   while (std::getline(in, line)) {
@@ -34,11 +58,11 @@ std::vector<Vec3> read_obj(std::istream& in, const std::string& path, int max_ve
       throw InputError(path + ": line " + std::to_string(n) + ": a 'v' line needs 3 numbers");
     add_unique(out, p, path, max_vertices);
   }
-  return out;
+  return out.list;
 }
 
 std::vector<Vec3> read_ascii_stl(std::istream& in, const std::string& path, int max_vertices) {
-  std::vector<Vec3> out;
+  VertexSet out;
   std::string word;
   while (in >> word) {
     if (word != "vertex") continue;
@@ -47,7 +71,7 @@ std::vector<Vec3> read_ascii_stl(std::istream& in, const std::string& path, int 
       throw InputError(path + ": a 'vertex' entry needs 3 numbers");
     add_unique(out, p, path, max_vertices);
   }
-  return out;
+  return out.list;
 }
 
 std::vector<Vec3> read_binary_stl(const std::string& bytes, const std::string& path,
@@ -58,7 +82,7 @@ std::vector<Vec3> read_binary_stl(const std::string& bytes, const std::string& p
   if (bytes.size() < 84 + 50ull * count)
     throw InputError(path + ": binary STL declares " + std::to_string(count) +
                      " triangles but the file is too short");
-  std::vector<Vec3> out;
+  VertexSet out;
   for (std::uint32_t t = 0; t < count; ++t) {
     const char* tri = bytes.data() + 84 + 50ull * t + 12;  // skip the normal
     for (int k = 0; k < 3; ++k) {
@@ -67,14 +91,31 @@ std::vector<Vec3> read_binary_stl(const std::string& bytes, const std::string& p
       add_unique(out, Vec3(xyz[0], xyz[1], xyz[2]), path, max_vertices);
     }
   }
-  return out;
+  return out.list;
 }
 
 }  // namespace
 
 std::vector<Vec3> read_mesh_vertices(const std::string& path, int max_vertices) {
+  // Not a regular file (a FIFO or a device would block or never end): refused before opening
+  // (docs/input-validation.md).
+  std::error_code ec;
+  const auto status = std::filesystem::status(path, ec);
+  if (ec || !std::filesystem::exists(status))
+    throw InputError(path + ": cannot open the mesh file");
+  if (!std::filesystem::is_regular_file(status))
+    throw InputError(path + ": the mesh file is not a regular file");
+  const auto size = std::filesystem::file_size(path, ec);
+  if (ec) throw InputError(path + ": cannot open the mesh file");
+  if (size > kMaxMeshFileBytes)
+    throw InputError(path + ": the mesh file is larger than the limit of 256 MiB");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(path + ": cannot open the mesh file");
+  return read_mesh_vertices_from(in, path, max_vertices);
+}
+
+std::vector<Vec3> read_mesh_vertices_from(std::istream& in, const std::string& path,
+                                          int max_vertices) {
   std::string ext = path.substr(path.find_last_of('.') + 1);
   std::transform(ext.begin(), ext.end(), ext.begin(),
                  [](unsigned char c) { return std::tolower(c); });

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "exactsim/math/error.h"
+#include "exactsim/io/scene_json.h"
 #include "exactsim/metrics/energy.h"
 #include "exactsim/stepping/adaptive_step.h"
 
@@ -135,6 +136,7 @@ RunRecorder::RunRecorder(const std::string& out_dir, const Scene& scene, int tra
   std::error_code ec;
   std::filesystem::create_directories(dir_, ec);
   if (ec) throw InputError(dir_ + ": cannot create the output folder (" + ec.message() + ")");
+  write_scene_file(scene, dir_ + "/scene.json");  // the shapes, for `exactsim view` and reruns
   // An earlier run's summary must not stand beside this run's files (it is written at the end).
   std::filesystem::remove(dir_ + "/summary.json", ec);
   if (ec) throw InputError(dir_ + "/summary.json: cannot remove the earlier run's summary (" +

@@ -10,6 +10,8 @@
 #include <nlohmann/json.hpp>
 
 #include "exactsim/io/mesh_file.h"
+#include "exactsim/io/scene_initial_overlap.h"
+#include "exactsim/io/scene_limits.h"
 #include "json_cursor.h"
 #include "solver_options_json.h"
 
@@ -17,27 +19,29 @@ namespace exactsim {
 namespace {
 
 using io::JsonCursor;
+using io::format_number;
 
 constexpr int kMaxVertices = 10000;
 constexpr int kMaxBodies = 100000;
 constexpr std::uintmax_t kMaxFileBytes = 256ull << 20;
+// Deep pairs named in the message when a scene starts interpenetrating.
+constexpr int kMaxNamedOverlaps = 3;
 
-// Re-throws a geometry error with the field's path in front.
+// Re-throws a geometry error with the field's path in front; an error that already names its
+// path (a JsonCursor failure inside f) passes through unchanged.
 template <class F>
 auto with_path(const JsonCursor& c, F&& f) -> decltype(f()) {
   try {
     return f();
+  } catch (const io::LocatedInputError&) {
+    throw;
   } catch (const InputError& e) {
     c.fail(e.what());
   }
 }
 
-struct ShapeResult {
-  int index = -1;
-  bool explicit_vertices = false;
-};
-
-// A list of [x, y] (Vec2) or [x, y, z] (Vec3) points, at most kMaxVertices.
+// A list of [x, y] (Vec2) or [x, y, z] (Vec3) points, at most kMaxVertices, each coordinate
+// within limits::kMaxCoordinate.
 template <class V>
 std::vector<V> points(const JsonCursor& c) {
   c.expect_array();
@@ -47,11 +51,45 @@ std::vector<V> points(const JsonCursor& c) {
   std::vector<V> pts;
   for (std::size_t i = 0; i < c.size(); ++i) {
     if constexpr (V::RowsAtCompileTime == 2)
-      pts.push_back(c.at(i).vec2());
+      pts.push_back(c.at(i).point2(limits::kMaxCoordinate));
     else
-      pts.push_back(c.at(i).vec3());
+      pts.push_back(c.at(i).point3(limits::kMaxCoordinate));
   }
   return pts;
+}
+
+// Box side lengths, each a size (limits::kMinSize..kMaxSize).
+std::vector<Real> box_sides(const JsonCursor& v, int n) {
+  v.numbers(n);
+  std::vector<Real> s(n);
+  for (int i = 0; i < n; ++i) {
+    if (!(v.at(i).number() > 0)) v.at(i).fail("box side lengths must be > 0");
+    s[i] = v.at(i).in_range(limits::kMinSize, limits::kMaxSize, "m");
+  }
+  return s;
+}
+
+// The size (largest side of the bounding box) and fullness of a built shape
+// (docs/input-validation.md): its mass properties are meaningful only within these bounds.
+template <class V>
+void check_extent(const JsonCursor& c, std::span<const V> vertices, Real measure) {
+  V lo = vertices.front(), hi = vertices.front();
+  for (const V& p : vertices) {
+    lo = lo.cwiseMin(p);
+    hi = hi.cwiseMax(p);
+  }
+  const Real size = (hi - lo).maxCoeff();
+  if (!(size >= limits::kMinSize && size <= limits::kMaxSize))
+    c.fail("the shape's size (largest side of its bounding box) is " + format_number(size) +
+           " m, outside the accepted range [" + format_number(limits::kMinSize) + ", " +
+           format_number(limits::kMaxSize) + "] m (docs/input-validation.md)");
+  const int d = V::RowsAtCompileTime;
+  const Real full = d == 2 ? size * size : size * size * size;
+  if (!(measure >= limits::kMinFullness * full))
+    c.fail(std::string("the shape's ") + (d == 2 ? "area" : "volume") + " (" +
+           format_number(measure) + ") is below " + format_number(limits::kMinFullness) +
+           " of its size^" + std::to_string(d) +
+           ": too thin for meaningful mass properties (docs/input-validation.md)");
 }
 
 // Builds the shape of one body into the world; returns its index.
@@ -75,15 +113,14 @@ int read_shape(const JsonCursor& c, World& w, const std::string& scene_dir) {
         return polygon_from_points(pts, HullInput::kRequireConvex);
       }
       if (kind == "box") {
-        const auto s = v.numbers(2);
-        for (int i = 0; i < 2; ++i)
-          if (!(s[i] > 0)) v.at(i).fail("box side lengths must be > 0");
+        const auto s = box_sides(v, 2);
         return make_box(Vec2(s[0], s[1]));
       }
       v.expect_object({"sides", "radius"});
       return make_regular_polygon(v.at("sides").integer(3, kMaxVertices),
-                                  v.at("radius").positive());
+                                  v.at("radius").in_range(limits::kMinSize, limits::kMaxSize, "m"));
     });
+    check_extent<Vec2>(v, p.vertices, polygon_area(p.vertices));
     w.polygons.push_back(std::move(p));
     return static_cast<int>(w.polygons.size()) - 1;
   }
@@ -96,27 +133,52 @@ int read_shape(const JsonCursor& c, World& w, const std::string& scene_dir) {
       return polyhedron_from_points(pts);
     }
     if (kind == "box") {
-      const auto s = v.numbers(3);
-      for (int i = 0; i < 3; ++i)
-        if (!(s[i] > 0)) v.at(i).fail("box side lengths must be > 0");
+      const auto s = box_sides(v, 3);
       return make_box(Vec3(s[0], s[1], s[2]));
     }
     if (kind == "icosahedron") {
       v.expect_object({"radius"});
-      return make_icosahedron(v.at("radius").positive());
+      return make_icosahedron(v.at("radius").in_range(limits::kMinSize, limits::kMaxSize, "m"));
     }
     const std::string rel = v.string();
     const std::filesystem::path path = std::filesystem::path(scene_dir) / rel;
     const std::vector<Vec3> pts = read_mesh_vertices(path.string(), kMaxVertices);
+    for (std::size_t i = 0; i < pts.size(); ++i)
+      if (!(pts[i].cwiseAbs().maxCoeff() <= limits::kMaxCoordinate))
+        v.fail(path.string() + ": vertex " + std::to_string(i) + " has a coordinate beyond " +
+               format_number(limits::kMaxCoordinate) + " m (docs/input-validation.md)");
     ConvexPolyhedron hull = polyhedron_from_points(pts);
     check_mesh_is_convex(pts, hull, path.string());
     return hull;
   });
+  check_extent<Vec3>(v, p.vertices, with_path(v, [&] {
+                       return polyhedron_mass_properties(p, 1.0).volume;
+                     }));
   w.polyhedra.push_back(std::move(p));
   return static_cast<int>(w.polyhedra.size()) - 1;
 }
 
-Mat3 read_inertia3(const JsonCursor& c) {
+// The largest distance of a shape vertex from the body origin (the r of m r²).
+template <class V>
+Real radius(std::span<const V> vertices) {
+  Real r = 0;
+  for (const V& p : vertices) r = std::max(r, p.norm());
+  return r;
+}
+
+// An inertia (planar value or principal moment) must lie within the ratio range of m r².
+void check_inertia_ratio(const JsonCursor& c, Real moment, Real mass, Real r) {
+  const Real ref = mass * r * r;
+  const Real lo = limits::kMinInertiaRatio * ref, hi = limits::kMaxInertiaRatio * ref;
+  if (!(moment >= lo && moment <= hi))
+    c.fail("inertia " + format_number(moment) + " kg m^2 is outside [" +
+           format_number(limits::kMinInertiaRatio) + ", " +
+           format_number(limits::kMaxInertiaRatio) + "] x m r^2 = [" + format_number(lo) + ", " +
+           format_number(hi) + "] (m = " + format_number(mass) + " kg, r = " + format_number(r) +
+           " m, the largest vertex distance from the origin; docs/input-validation.md)");
+}
+
+Mat3 read_inertia3(const JsonCursor& c, Real mass, Real r) {
   c.expect_array();
   if (c.size() != 3) c.fail("expected a 3x3 matrix (3 rows of 3 numbers)");
   Mat3 m;
@@ -125,7 +187,19 @@ Mat3 read_inertia3(const JsonCursor& c) {
     c.fail("the inertia matrix must be symmetric");
   Eigen::SelfAdjointEigenSolver<Mat3> eig(m);
   if (!(eig.eigenvalues().minCoeff() > 0)) c.fail("the inertia matrix must be positive definite");
+  check_inertia_ratio(c, eig.eigenvalues().minCoeff(), mass, r);
+  check_inertia_ratio(c, eig.eigenvalues().maxCoeff(), mass, r);
   return m;
+}
+
+// A vector's norm within `max` (speeds, gravity); components must be finite (already read).
+template <class V>
+void check_norm(const JsonCursor& c, const V& v, Real max, const char* what, const char* unit) {
+  const Real norm = v.stableNorm();
+  if (!(norm <= max))
+    c.fail(std::string(what) + " " + format_number(norm) + " " + unit +
+           " exceeds the accepted maximum of " + format_number(max) + " " + unit +
+           " (docs/input-validation.md)");
 }
 
 void read_body(const JsonCursor& c, World& w, State& s, const std::string& scene_dir,
@@ -138,8 +212,7 @@ void read_body(const JsonCursor& c, World& w, State& s, const std::string& scene
     c.expect_object({"name", "static", "shape", "mass", "inertia", "density", "position",
                      "orientation", "velocity", "angular_velocity", "friction", "spawn_time"});
   Body b;
-  b.name = c.at("name").string();
-  if (b.name.empty()) c.at("name").fail("must not be empty");
+  b.name = c.at("name").name();
   if (!names.insert(b.name).second) c.at("name").fail("duplicate body name '" + b.name + "'");
   if (c.has("static")) b.is_static = c.at("static").boolean();
   b.shape = read_shape(c.at("shape"), w, scene_dir);
@@ -154,7 +227,8 @@ void read_body(const JsonCursor& c, World& w, State& s, const std::string& scene
     c.fail("a dynamic body needs 'density' or 'mass' + 'inertia'");
   if (has_density) {
     const JsonCursor d = c.at("density");
-    const Real rho = d.positive();
+    const Real rho =
+        d.in_range(limits::kMinDensity, limits::kMaxDensity, planar ? "kg/m^2" : "kg/m^3");
     if (planar) {
       const auto mp =
           with_path(d, [&] { return polygon_mass_properties(w.polygons[b.shape], rho); });
@@ -174,47 +248,78 @@ void read_body(const JsonCursor& c, World& w, State& s, const std::string& scene
       for (Vec3& p : shifted) p -= mp.centroid;
       w.polyhedra[b.shape] = polyhedron_from_points(shifted);
     }
+    if (!(b.mass >= limits::kMinMass && b.mass <= limits::kMaxMass))
+      d.fail("gives a mass of " + format_number(b.mass) + " kg, outside the accepted range [" +
+             format_number(limits::kMinMass) + ", " + format_number(limits::kMaxMass) +
+             "] kg (docs/input-validation.md)");
   } else if (has_mass) {
-    b.mass = c.at("mass").positive();
-    if (planar)
-      b.planar_inertia = c.at("inertia").positive();
-    else
-      b.inertia = read_inertia3(c.at("inertia"));
+    b.mass = c.at("mass").in_range(limits::kMinMass, limits::kMaxMass, "kg");
+    if (planar) {
+      const JsonCursor ic = c.at("inertia");
+      b.planar_inertia = ic.positive();
+      check_inertia_ratio(ic, b.planar_inertia, b.mass,
+                          radius<Vec2>(w.polygons[b.shape].vertices));
+    } else {
+      b.inertia =
+          read_inertia3(c.at("inertia"), b.mass, radius<Vec3>(w.polyhedra[b.shape].vertices));
+    }
   }
-  if (c.has("friction")) b.friction = c.at("friction").non_negative();
-  if (c.has("spawn_time")) b.spawn_time = c.at("spawn_time").non_negative();
+  if (c.has("friction")) b.friction = c.at("friction").in_range(0, limits::kMaxFriction, "");
+  if (c.has("spawn_time")) b.spawn_time = c.at("spawn_time").in_range(0, limits::kMaxTime, "s");
 
+  // parse_scene sized q and v for every body: growing them per body made 20,000 bodies copy
+  // gigabytes.
   const int i = static_cast<int>(w.bodies.size());
-  s.q.conservativeResize((i + 1) * config_size(w.dimension));
-  s.v.conservativeResize((i + 1) * velocity_size(w.dimension));
   s.present.push_back(0);
   auto q = s.q_of(i);
   auto v = s.v_of(i);
   v.setZero();
   if (planar) {
-    const Vec2 p = c.at("position").vec2();
-    const Real angle = c.has("angle") ? c.at("angle").number() : 0.0;
+    const Vec2 p = c.at("position").point2(limits::kMaxCoordinate);
+    const Real angle =
+        c.has("angle") ? c.at("angle").in_range(-limits::kMaxAngle, limits::kMaxAngle, "rad") : 0.0;
     // The body origin moves to the centroid: keep the shape where the file put it.
     const Vec2 origin = p + Eigen::Rotation2Dd(angle) * com_shift.head<2>();
     q << origin.x(), origin.y(), angle;
-    if (c.has("velocity")) v.head<2>() = c.at("velocity").vec2();
-    if (c.has("angular_velocity")) v[2] = c.at("angular_velocity").number();
+    if (c.has("velocity")) {
+      v.head<2>() = c.at("velocity").vec2();
+      check_norm(c.at("velocity"), v.head<2>().eval(), limits::kMaxSpeed, "speed", "m/s");
+    }
+    if (c.has("angular_velocity")) {
+      const JsonCursor wc = c.at("angular_velocity");
+      v[2] = wc.in_range(-limits::kMaxAngularSpeed, limits::kMaxAngularSpeed, "rad/s");
+    }
   } else {
     Quat o = Quat::Identity();
     if (c.has("orientation")) {
       const JsonCursor oc = c.at("orientation");
       const auto n = oc.numbers(4);
       const Eigen::Vector4d raw(n[0], n[1], n[2], n[3]);
-      if (!(raw.norm() > 1e-12)) oc.fail("the quaternion has zero norm");
+      const Real largest = raw.cwiseAbs().maxCoeff();
+      if (!(largest > 0)) oc.fail("the quaternion has zero norm");
       // Normalised on read (scene-format.md); a quaternion already of unit norm to round-off is
-      // kept as written, so a written scene re-reads bit for bit.
+      // kept as written, so a written scene re-reads bit for bit. Otherwise it is first scaled
+      // by its largest component, so that no square overflows or underflows
+      // (docs/input-validation.md).
       o = Quat(n[0], n[1], n[2], n[3]);
-      if (std::abs(raw.norm() - 1) > 8 * std::numeric_limits<Real>::epsilon()) o.normalize();
+      const Real norm = raw.norm();
+      if (!(std::abs(norm - 1) <= 8 * std::numeric_limits<Real>::epsilon())) {
+        const Eigen::Vector4d scaled = raw / largest;
+        o = Quat(scaled[0], scaled[1], scaled[2], scaled[3]);
+        o.normalize();
+      }
     }
-    const Vec3 origin = c.at("position").vec3() + o * com_shift;
+    const Vec3 origin = c.at("position").point3(limits::kMaxCoordinate) + o * com_shift;
     q << origin, o.w(), o.x(), o.y(), o.z();
-    if (c.has("velocity")) v.head<3>() = c.at("velocity").vec3();
-    if (c.has("angular_velocity")) v.tail<3>() = c.at("angular_velocity").vec3();
+    if (c.has("velocity")) {
+      v.head<3>() = c.at("velocity").vec3();
+      check_norm(c.at("velocity"), v.head<3>().eval(), limits::kMaxSpeed, "speed", "m/s");
+    }
+    if (c.has("angular_velocity")) {
+      v.tail<3>() = c.at("angular_velocity").vec3();
+      check_norm(c.at("angular_velocity"), v.tail<3>().eval(), limits::kMaxAngularSpeed,
+                 "angular speed", "rad/s");
+    }
   }
   if (b.is_static) {
     if (c.has("velocity") && v.norm() != 0) c.at("velocity").fail("a static body cannot move");
@@ -234,18 +339,37 @@ ContactModel read_model(const JsonCursor& c) {
 void read_contact(const JsonCursor& c, World& w) {
   c.expect_object({"model", "friction", "friction_directions", "parameters"});
   if (c.has("model")) w.contact.model = read_model(c.at("model"));
-  if (c.has("friction")) w.contact.friction = c.at("friction").non_negative();
+  if (c.has("friction")) w.contact.friction = c.at("friction").in_range(0, limits::kMaxFriction, "");
   if (c.has("friction_directions"))
     w.contact.friction_directions = c.at("friction_directions").integer(3, 64);
   if (c.has("parameters")) {
     const JsonCursor p = c.at("parameters");
     p.expect_object(
-        {"epsilon", "epsilon_edge", "predict_motion", "max_stabilisation_speed", "general_form"});
-    if (p.has("epsilon")) w.contact.epsilon = p.at("epsilon").positive();
-    if (p.has("epsilon_edge")) w.contact.epsilon_edge = p.at("epsilon_edge").positive();
+        {"epsilon", "epsilon_edge", "predict_motion", "max_stabilisation_speed", "stabilisation",
+         "general_form"});
+    if (p.has("epsilon"))
+      w.contact.epsilon =
+          p.at("epsilon").in_range(limits::kMinContactDistance, limits::kMaxContactDistance, "m");
+    if (p.has("epsilon_edge"))
+      w.contact.epsilon_edge = p.at("epsilon_edge").in_range(limits::kMinContactDistance,
+                                                             limits::kMaxContactDistance, "m");
     if (p.has("predict_motion")) w.contact.predict_motion = p.at("predict_motion").boolean();
-    if (p.has("max_stabilisation_speed"))
-      w.contact.max_stabilisation_speed = p.at("max_stabilisation_speed").positive();
+    if (p.has("max_stabilisation_speed")) {
+      const JsonCursor m = p.at("max_stabilisation_speed");
+      w.contact.max_stabilisation_speed = m.positive();
+      if (w.contact.max_stabilisation_speed > limits::kMaxSpeed)
+        m.in_range(0, limits::kMaxSpeed, "m/s");
+    }
+    if (p.has("stabilisation")) {
+      const JsonCursor st = p.at("stabilisation");
+      const std::string v = st.string();
+      if (v == "split")
+        w.contact.stabilisation = Stabilisation::kSplit;
+      else if (v == "velocity")
+        w.contact.stabilisation = Stabilisation::kVelocity;
+      else
+        st.fail("unknown stabilisation '" + v + "' (expected \"split\" or \"velocity\")");
+    }
     if (p.has("general_form")) w.contact.peg.general_form = p.at("general_form").boolean();
   }
 }
@@ -267,6 +391,36 @@ void read_stepping(const JsonCursor& c, World& w) {
   if (c.has("measure_overlap")) w.stepping.measure_overlap = c.at("measure_overlap").boolean();
 }
 
+// Rejects a scene whose bodies start deeply inside each other (docs/input-validation.md,
+// "Overlap at load"), naming the first pairs found.
+void check_initial_overlap(const JsonCursor& bodies, const Scene& scene) {
+  const World& w = scene.world;
+  const InitialOverlapCheck r = find_initial_overlaps(
+      w, scene.initial, limits::kMaxInitialOverlapFraction, kMaxNamedOverlaps);
+  auto label = [&](int i) {
+    return "bodies[" + std::to_string(i) + "] \"" + w.bodies[i].name + "\"";
+  };
+  const char* measure = w.dimension == 2 ? "area" : "volume";
+  if (!r.deep.empty()) {
+    const InitialOverlap& first = r.deep.front();
+    std::string msg = "starts deeply inside " + label(first.a) + ": their intersection is " +
+                      format_number(100 * first.fraction) + "% of the smaller body's " + measure;
+    for (std::size_t k = 1; k < r.deep.size(); ++k)
+      msg += "; also " + label(r.deep[k].a) + " and " + label(r.deep[k].b) + " (" +
+             format_number(100 * r.deep[k].fraction) + "%)";
+    if (static_cast<int>(r.deep.size()) >= kMaxNamedOverlaps) msg += "; the check stopped there";
+    msg += ". Bodies present at t = 0 may overlap by at most " +
+           format_number(100 * limits::kMaxInitialOverlapFraction) +
+           "% (docs/input-validation.md)";
+    bodies.at(static_cast<std::size_t>(first.b)).fail(msg);
+  }
+  if (r.too_dense)
+    bodies.fail("more than " + std::to_string(r.box_pairs - 1) +
+                " pairs of bodies have overlapping bounding boxes at t = 0 (at most 64 per "
+                "body plus 10000): the scene is too dense to check or to simulate "
+                "(docs/input-validation.md)");
+}
+
 }  // namespace
 
 Scene parse_scene(const nlohmann::json& doc, const std::string& origin) {
@@ -279,19 +433,26 @@ Scene parse_scene(const nlohmann::json& doc, const std::string& origin) {
     top.at("version").fail("this exactsim reads version 1 only");
   Scene scene;
   scene.name =
-      top.has("name") ? top.at("name").string() : std::filesystem::path(origin).stem().string();
+      top.has("name") ? top.at("name").name() : std::filesystem::path(origin).stem().string();
   World& w = scene.world;
   w.dimension = top.at("dimension").integer(2, 3);
   w.gravity = w.dimension == 2 ? Vec3(0, -9.81, 0) : Vec3(0, 0, -9.81);
   if (top.has("gravity")) {
-    const auto g = top.at("gravity").numbers(w.dimension);
+    const JsonCursor gc = top.at("gravity");
+    const auto g = gc.numbers(w.dimension);
     w.gravity = Vec3(g[0], g[1], w.dimension == 3 ? g[2] : 0.0);
+    check_norm(gc, w.gravity, limits::kMaxGravity, "magnitude", "m/s^2");
   }
   const JsonCursor time = top.at("time");
   time.expect_object({"step", "duration"});
-  scene.step = time.at("step").positive();
-  scene.duration = time.at("duration").non_negative();
-  if (scene.duration / scene.step > 1e9) time.fail("duration / step exceeds 1e9 steps");
+  scene.step = time.at("step").in_range(limits::kMinStep, limits::kMaxStep, "s");
+  scene.duration = time.at("duration").in_range(0, limits::kMaxTime, "s");
+  if (scene.duration / scene.step > limits::kMaxSteps)
+    time.fail("duration / step exceeds " + format_number(limits::kMaxSteps) + " steps");
+  if (scene.duration > 0 && scene.step > scene.duration)
+    time.at("step").fail("the step (" + format_number(scene.step) +
+                         " s) is longer than the duration (" + format_number(scene.duration) +
+                         " s)");
   w.contact.model = ContactModel::kPeg;  // the format's default
   if (top.has("contact")) read_contact(top.at("contact"), w);
   if (top.has("solver")) io::read_solver_options(top.at("solver"), w.solver);
@@ -304,29 +465,17 @@ Scene parse_scene(const nlohmann::json& doc, const std::string& origin) {
     bodies.fail("too many bodies (limit " + std::to_string(kMaxBodies) + ")");
   State& s = scene.initial;
   s.dimension = w.dimension;
-  s.q.resize(0);
-  s.v.resize(0);
+  s.q = VecX::Zero(static_cast<Eigen::Index>(bodies.size()) * config_size(w.dimension));
+  s.v = VecX::Zero(static_cast<Eigen::Index>(bodies.size()) * velocity_size(w.dimension));
   const std::string dir = std::filesystem::path(origin).parent_path().string();
   std::set<std::string> names;
   for (std::size_t i = 0; i < bodies.size(); ++i) read_body(bodies.at(i), w, s, dir, names);
+  check_initial_overlap(bodies, scene);
   return scene;
 }
 
 Scene read_scene_file(const std::string& path) {
-  std::error_code ec;
-  const auto size = std::filesystem::file_size(path, ec);
-  if (ec) throw InputError(path + ": cannot read the file (" + ec.message() + ")");
-  if (size > kMaxFileBytes)
-    throw InputError(path + ": the file is larger than the limit of 256 MiB");
-  std::ifstream in(path);
-  if (!in) throw InputError(path + ": cannot open the file");
-  nlohmann::json doc;
-  try {
-    doc = nlohmann::json::parse(in);
-  } catch (const nlohmann::json::parse_error& e) {
-    throw InputError(path + ": not valid JSON (" + e.what() + ")");
-  }
-  return parse_scene(doc, path);
+  return parse_scene(io::parse_json_strict(io::read_input_file(path, kMaxFileBytes), path), path);
 }
 
 namespace {
@@ -355,6 +504,8 @@ nlohmann::json scene_to_json(const Scene& scene) {
   nlohmann::json params = {{"predict_motion", w.contact.predict_motion}};
   if (!std::isnan(w.contact.epsilon)) params["epsilon"] = w.contact.epsilon;
   if (!std::isnan(w.contact.epsilon_edge)) params["epsilon_edge"] = w.contact.epsilon_edge;
+  if (w.contact.stabilisation != Stabilisation::kSplit)
+    params["stabilisation"] = to_string(w.contact.stabilisation);
   if (std::isfinite(w.contact.max_stabilisation_speed))
     params["max_stabilisation_speed"] = w.contact.max_stabilisation_speed;
   if (w.contact.peg.general_form) params["general_form"] = true;  // written only when set

@@ -1,12 +1,20 @@
 #include "solver_options_json.h"
 
+#include "exactsim/io/scene_limits.h"
+
 namespace exactsim::io {
 
 void read_solver_options(const JsonCursor& c, SolverOptions& o) {
   c.expect_object({"tolerance", "pivot_tolerance", "max_pivots_per_unknown", "fallback",
                    "fb_max_iterations", "fb_stall_window", "polish"});
-  if (c.has("tolerance")) o.tolerance = c.at("tolerance").positive();
-  if (c.has("pivot_tolerance")) o.pivot_tolerance = c.at("pivot_tolerance").positive();
+  // Relative tolerances lie in (0, 1] (docs/input-validation.md): above 1 every answer passes.
+  auto tolerance = [](const JsonCursor& t) {
+    const Real x = t.positive();
+    if (x > limits::kMaxSolverTolerance) t.in_range(0, limits::kMaxSolverTolerance, "");
+    return x;
+  };
+  if (c.has("tolerance")) o.tolerance = tolerance(c.at("tolerance"));
+  if (c.has("pivot_tolerance")) o.pivot_tolerance = tolerance(c.at("pivot_tolerance"));
   if (c.has("max_pivots_per_unknown"))
     o.max_pivots_per_unknown = c.at("max_pivots_per_unknown").integer(1, 100000);
   if (c.has("fallback")) o.fallback = c.at("fallback").boolean();

@@ -1,11 +1,35 @@
+// Overlap metric (spec peg.md §5.1 / §5.2): candidate pairs from a sort-and-sweep over the
+// bodies' boxes, then summed in (i, j) order so that the total is bitwise the all-pairs loop's.
 #include "exactsim/metrics/overlap.h"
+
+#include <utility>
 
 namespace exactsim {
 namespace {
 
-bool skip(std::span<const std::uint8_t> is_static, std::span<const std::uint8_t> present, int i,
-          int j) {
-  return !present[i] || !present[j] || (is_static[i] && is_static[j]);
+struct PairScratch {
+  BoxSweepScratch sweep;
+  std::vector<std::pair<int, int>> pairs;
+};
+
+// Thread-local: the metric's signature has no workspace, and sweeps run in parallel (sweep.h).
+PairScratch& pair_scratch() {
+  thread_local PairScratch s;
+  return s;
+}
+
+template <class Box>
+const std::vector<std::pair<int, int>>& overlapping_pairs(std::span<const Box> boxes,
+                                                          std::span<const std::uint8_t> is_static,
+                                                          std::span<const std::uint8_t> present) {
+  PairScratch& s = pair_scratch();
+  s.pairs.clear();
+  for_each_overlapping_box_pair(boxes, is_static, present, s.sweep, [&](int i, int j) {
+    s.pairs.emplace_back(i, j);
+    return true;
+  });
+  std::sort(s.pairs.begin(), s.pairs.end());
+  return s.pairs;
 }
 
 }  // namespace
@@ -13,13 +37,14 @@ bool skip(std::span<const std::uint8_t> is_static, std::span<const std::uint8_t>
 Real total_overlap_area(std::span<const WorldPolygon> polygons,
                         std::span<const std::uint8_t> is_static,
                         std::span<const std::uint8_t> present) {
+  // The boxes are copied out of the polygons into thread-local storage (no allocation once
+  // warmed up).
+  thread_local std::vector<Aabb2> boxes;
+  boxes.resize(polygons.size());
+  for (std::size_t i = 0; i < polygons.size(); ++i) boxes[i] = polygons[i].aabb;
   Real total = 0;
-  const int n = static_cast<int>(polygons.size());
-  for (int i = 0; i < n; ++i)
-    for (int j = i + 1; j < n; ++j) {
-      if (skip(is_static, present, i, j) || !polygons[i].aabb.overlaps(polygons[j].aabb)) continue;
-      total += polygon_intersection_area(polygons[i].vertices, polygons[j].vertices);
-    }
+  for (const auto& [i, j] : overlapping_pairs<Aabb2>(boxes, is_static, present))
+    total += polygon_intersection_area(polygons[i].vertices, polygons[j].vertices);
   return total;
 }
 
@@ -28,13 +53,10 @@ Real total_overlap_volume(std::span<const ConvexPolyhedron* const> shapes,
                           std::span<const std::uint8_t> is_static,
                           std::span<const std::uint8_t> present, IntersectionScratch* scratch) {
   Real total = 0;
-  const int n = static_cast<int>(shapes.size());
-  for (int i = 0; i < n; ++i)
-    for (int j = i + 1; j < n; ++j) {
-      if (skip(is_static, present, i, j) || !boxes[i].overlaps(boxes[j])) continue;
-      total += polyhedron_intersection_volume(*shapes[i], poses[i], *shapes[j], poses[j], nullptr,
-                                              scratch);
-    }
+  for (const auto& [i, j] : overlapping_pairs<Aabb3>(boxes.first(shapes.size()), is_static,
+                                                     present))
+    total += polyhedron_intersection_volume(*shapes[i], poses[i], *shapes[j], poses[j], nullptr,
+                                            scratch);
   return total;
 }
 

@@ -41,7 +41,8 @@ bool solve_complementary_basis(const Lcp& lcp, const std::vector<bool>& active, 
 }
 
 Real certificate_violation(const SolveCertificate& certificate, const VecX& z) {
-  const Real z_scale = std::max<Real>(1.0, z.size() > 0 ? z.lpNorm<Eigen::Infinity>() : 0.0);
+  (void)z;
+  const Real z_scale = certificate.impulse_scale > 0 ? certificate.impulse_scale : 1.0;
   const Real v = std::max(
       {Real(0), -certificate.min_z, -certificate.min_w, certificate.complementarity / z_scale});
   return std::isfinite(v) ? v : std::numeric_limits<Real>::infinity();
@@ -57,7 +58,8 @@ void polish_complementary_basis(const Lcp& lcp, Real tol, LcpScratch& scratch, V
     active = &scratch.active;
   }
   if (!solve_complementary_basis(lcp, *active, scratch, scratch.z_polish)) return;
-  SolveCertificate polished = verify_lcp(lcp, scratch.z_polish, tol, scratch.w_polish);
+  SolveCertificate polished =
+      verify_lcp(lcp, scratch.z_polish, tol, certificate.impulse_scale, scratch.w_polish);
   if (certificate_violation(polished, scratch.z_polish) > certificate_violation(certificate, z)) {
     return;
   }

@@ -43,6 +43,7 @@ void solve_fischer_burmeister(const Lcp& lcp, const VecX& z0, const SolverOption
     out.certificate = SolveCertificate{};
     out.certificate.status = out.certificate.primary_status = SolveStatus::kSolved;
     out.certificate.tolerance = tol;
+    out.certificate.impulse_scale = certificate_impulse_scale(lcp, options);
     return;
   }
   s.z = z0;  // z0 may alias out.z
@@ -57,7 +58,14 @@ void solve_fischer_burmeister(const Lcp& lcp, const VecX& z0, const SolverOption
   int iterations = 0;
   bool converged = false, numerical = false;
   Real theta_checkpoint = theta;
-  for (; iterations < options.fb_max_iterations; ++iterations) {
+  int max_iterations = options.fb_max_iterations;
+  if (options.fb_max_work > 0) {
+    const Real cube = static_cast<Real>(n) * static_cast<Real>(n) * static_cast<Real>(n);
+    const Real by_work = options.fb_max_work / cube;
+    if (by_work < static_cast<Real>(max_iterations))
+      max_iterations = std::max(1, static_cast<int>(by_work));
+  }
+  for (; iterations < max_iterations; ++iterations) {
     if (options.fb_stall_window > 0 && iterations > 0 &&
         iterations % options.fb_stall_window == 0) {
       if (theta > 0.5 * theta_checkpoint) break;  // stalled: not even halved over the window
@@ -140,7 +148,8 @@ void solve_fischer_burmeister(const Lcp& lcp, const VecX& z0, const SolverOption
   if (!numerical && !converged && s.phi.lpNorm<Eigen::Infinity>() <= stop) converged = true;
 
   out.z = s.z;
-  SolveCertificate cert = verify_lcp(lcp, out.z, tol, out.w);
+  SolveCertificate cert =
+      verify_lcp(lcp, out.z, tol, certificate_impulse_scale(lcp, options), out.w);
   if (options.polish && cert.status != SolveStatus::kNumerical) {
     polish_complementary_basis(lcp, tol, s, out.z, out.w, cert);
   }

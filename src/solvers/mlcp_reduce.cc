@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "exactsim/math/error.h"
+#include "exactsim/solvers/lcp_io.h"
 #include "exactsim/solvers/mlcp.h"
 
 namespace exactsim {
@@ -22,10 +23,12 @@ void check_shape(const char* who, const char* name, Eigen::Index rows, Eigen::In
 }
 
 SolveCertificate certify(const Mlcp& mlcp, const VecX& nu, const VecX& z, Real tol,
-                         const SolverOptions& options, VecX& w, VecX& momentum, VecX& impulse) {
+                         Real impulse_scale, const SolverOptions& options, VecX& w, VecX& momentum,
+                         VecX& impulse) {
   const Eigen::Index m = z.size();
   SolveCertificate cert;
   cert.tolerance = tol;
+  cert.impulse_scale = impulse_scale;
   // Unreduced complementarity rows.
   w.resize(m);
   w.noalias() = mlcp.H.transpose() * nu;
@@ -34,13 +37,13 @@ SolveCertificate certify(const Mlcp& mlcp, const VecX& nu, const VecX& z, Real t
   // Newton–Euler rows: M ν − G z − c.
   impulse.resize(mlcp.G.rows());
   impulse.noalias() = mlcp.G * z;
-  const Real gz_max = impulse.size() > 0 ? impulse.lpNorm<Eigen::Infinity>() : 0.0;
   mlcp.M.apply(nu, momentum);
   momentum -= impulse;
   momentum -= mlcp.c;
   const Real c_max = mlcp.c.size() > 0 ? mlcp.c.lpNorm<Eigen::Infinity>() : 0.0;
   cert.newton_euler_residual = momentum.size() > 0 ? momentum.lpNorm<Eigen::Infinity>() : 0.0;
-  cert.newton_euler_tolerance = options.tolerance * std::max({Real(1), c_max, gz_max});
+  // Problem scale only (momentum c and the impulse scale), never ‖G z‖ of the candidate.
+  cert.newton_euler_tolerance = options.tolerance * std::max({Real(1), c_max, impulse_scale});
   if (!nu.allFinite() || !z.allFinite() || !w.allFinite() ||
       !std::isfinite(cert.newton_euler_residual)) {
     cert.status = cert.primary_status = SolveStatus::kNumerical;
@@ -51,9 +54,8 @@ SolveCertificate certify(const Mlcp& mlcp, const VecX& nu, const VecX& z, Real t
     cert.min_w = w.minCoeff();
     cert.complementarity = z.cwiseProduct(w).cwiseAbs().maxCoeff();
   }
-  const Real z_scale = std::max<Real>(1.0, m > 0 ? z.lpNorm<Eigen::Infinity>() : 0.0);
   const bool ok = cert.min_z >= -tol && cert.min_w >= -tol &&
-                  cert.complementarity <= tol * z_scale &&
+                  cert.complementarity <= tol * impulse_scale &&
                   cert.newton_euler_residual <= cert.newton_euler_tolerance;
   cert.status = cert.primary_status = ok ? SolveStatus::kSolved : SolveStatus::kVerificationFailed;
   return cert;
@@ -89,6 +91,19 @@ void reduce_mlcp(const Mlcp& mlcp, MlcpScratch& s) {
   s.reduced.q += mlcp.r;
 }
 
+Real mlcp_impulse_scale(const Mlcp& mlcp, const Lcp& reduced) {
+  // Momentum of the free motion (c = M ν + h f: m g h for a body at rest) ...
+  Real scale = mlcp.c.size() > 0 ? mlcp.c.lpNorm<1>() : 0.0;
+  // ... the impulse that gives all bodies the largest free / stabilisation velocity ...
+  Real mass = 0;
+  for (const MatX& block : mlcp.M.blocks) mass += block.diagonal().maxCoeff();
+  const Real b_max = reduced.q.size() > 0 ? reduced.q.lpNorm<Eigen::Infinity>() : 0.0;
+  scale = std::max(scale, mass * b_max);
+  // ... and the reduced LCP's own scale.
+  scale = std::max(scale, lcp_impulse_scale(reduced));
+  return std::isfinite(scale) ? std::max<Real>(1.0, scale) : 1.0;
+}
+
 SolveCertificate verify_mlcp(const Mlcp& mlcp, const VecX& nu, const VecX& z, Real tol,
                              const SolverOptions& options, VecX& w) {
   validate_mlcp(mlcp, "verify_mlcp");
@@ -96,20 +111,34 @@ SolveCertificate verify_mlcp(const Mlcp& mlcp, const VecX& nu, const VecX& z, Re
     throw InputError("verify_mlcp: nu or z has the wrong size");
   }
   VecX momentum, impulse;
-  return certify(mlcp, nu, z, tol, options, w, momentum, impulse);
+  Real scale = options.impulse_scale;
+  if (!(scale > 0)) {
+    MlcpScratch s;
+    reduce_mlcp(mlcp, s);
+    scale = mlcp_impulse_scale(mlcp, s.reduced);
+  }
+  return certify(mlcp, nu, z, tol, scale, options, w, momentum, impulse);
 }
 
 void solve_mlcp(const Mlcp& mlcp, const SolverOptions& options, MlcpScratch& s, MlcpSolution& out) {
+  solve_mlcp(mlcp, options, s, out, nullptr);
+}
+
+void solve_mlcp(const Mlcp& mlcp, const SolverOptions& options, MlcpScratch& s, MlcpSolution& out,
+                const std::vector<bool>* active_guess) {
   reduce_mlcp(mlcp, s);
   LcpSolution& red = s.reduced_solution;
-  solve_lcp(s.reduced, options, s.lcp, red);
+  SolverOptions physical = options;
+  if (!(physical.impulse_scale > 0)) physical.impulse_scale = mlcp_impulse_scale(mlcp, s.reduced);
+  solve_lcp(s.reduced, physical, s.lcp, red, active_guess);
   out.z = red.z;
   out.nu.resize(mlcp.M.size());
   out.nu.noalias() = s.WG * out.z;
   out.nu += s.Wc;
   const SolveCertificate& reduced = red.certificate;
   SolveCertificate cert =
-      certify(mlcp, out.nu, out.z, reduced.tolerance, options, out.w, s.momentum, s.impulse);
+      certify(mlcp, out.nu, out.z, reduced.tolerance, physical.impulse_scale, options, out.w,
+              s.momentum, s.impulse);
   // The reduced solve's account (method, effort, why it stopped) with the unreduced numbers.
   cert.method = reduced.method;
   cert.pivots = reduced.pivots;
@@ -117,6 +146,14 @@ void solve_mlcp(const Mlcp& mlcp, const SolverOptions& options, MlcpScratch& s, 
   cert.primary_status = reduced.primary_status;
   if (reduced.status != SolveStatus::kSolved) cert.status = reduced.status;
   out.certificate = cert;
+  if (!lcp_dump_dir().empty() && (lcp_dump_all() || !cert.ok())) {
+    LcpFileInfo info;
+    info.note = std::string("solve_mlcp: ") + to_string(cert.status) + " (Lemke " +
+                to_string(cert.primary_status) + "), method " + to_string(cert.method) +
+                ", pivots " + std::to_string(cert.pivots) + ", n_v " +
+                std::to_string(mlcp.M.size());
+    dump_lcp(s.reduced, info, cert.ok() ? "ok" : "fail");
+  }
 }
 
 MlcpSolution solve_mlcp(const Mlcp& mlcp, const SolverOptions& options, MlcpScratch* scratch) {

@@ -1,18 +1,16 @@
-// The default LCP stack (spec peg.md §4): lexicographic Lemke → verify → Fischer–Burmeister
-// semismooth Newton warm-started from Lemke's last iterate → verify.
+// The default LCP stack (spec peg.md §4): [warm-start basis → verify] → lexicographic Lemke
+// (double, then long double) → verify → Fischer–Burmeister semismooth Newton warm-started from
+// Lemke's last iterate → verify.
 #include "exactsim/solvers/lcp.h"
+#include "exactsim/solvers/mlcp.h"
 
 namespace exactsim {
+namespace {
 
-void solve_lcp(const Lcp& lcp, const SolverOptions& options, LcpScratch& s, LcpSolution& out) {
-  solve_lemke(lcp, options, s, out);
+void fallback(const Lcp& lcp, const SolverOptions& options, LcpScratch& s, LcpSolution& out) {
   const SolveStatus lemke_status = out.certificate.status;
-  // A verified Farkas certificate is final: no z can satisfy the constraints.
-  if (lemke_status == SolveStatus::kSolved || lemke_status == SolveStatus::kInfeasible ||
-      !options.fallback) {
-    return;
-  }
   const int pivots = out.certificate.pivots;
+  const bool extended = out.certificate.extended_precision;
   // Warm start: Lemke's iterate (NaN-free; zero otherwise).
   if (!out.z.allFinite()) out.z.setZero();
   s.z_best = out.z;  // solve_fischer_burmeister copies its start, aliasing is safe anyway
@@ -29,6 +27,7 @@ void solve_lcp(const Lcp& lcp, const SolverOptions& options, LcpScratch& s, LcpS
     out.w.swap(fb.w);
     out.certificate = fb.certificate;
     out.certificate.pivots = pivots;
+    out.certificate.extended_precision = extended;
   } else {
     out.certificate.iterations = fb.certificate.iterations;
   }
@@ -36,6 +35,92 @@ void solve_lcp(const Lcp& lcp, const SolverOptions& options, LcpScratch& s, LcpS
   s.fb_z.swap(fb.z);
   s.fb_w.swap(fb.w);
   s.fb_ray.swap(fb.ray);
+}
+
+bool final_status(SolveStatus st) {
+  return st == SolveStatus::kSolved || st == SolveStatus::kInfeasible;
+}
+
+}  // namespace
+
+void active_set(const VecX& z, const VecX& w, std::vector<bool>& active) {
+  active.assign(static_cast<std::size_t>(z.size()), false);
+  // z_i > 0 and z_i > w_i: degenerate pairs (both ~0) stay with w_i basic.
+  for (Eigen::Index i = 0; i < z.size(); ++i)
+    active[i] = z(i) > 0 && (w.size() != z.size() || z(i) > w(i));
+}
+
+void solve_lcp(const Lcp& lcp, const SolverOptions& options, LcpScratch& s, LcpSolution& out) {
+  if (!options.fallback) {
+    solve_lemke(lcp, options, s, out);
+    return;
+  }
+  // 1. One Lemke path; 2. Fischer–Burmeister from its iterate (the pre-issue-12 stack, so that
+  // every problem it solved keeps its answer); 3. only then Lemke's retries (docs/solvers.md).
+  SolverOptions single = options;
+  single.extended_precision_retry = false;
+  solve_lemke(lcp, single, s, out);
+  if (final_status(out.certificate.status)) return;
+  fallback(lcp, options, s, out);
+  if (out.certificate.ok() || !options.extended_precision_retry) return;
+  const int pivots = out.certificate.pivots, iterations = out.certificate.iterations;
+  const SolveStatus primary = out.certificate.primary_status;
+  LcpSolution retry;
+  retry.z.swap(s.fb_z);
+  retry.w.swap(s.fb_w);
+  retry.ray.swap(s.fb_ray);
+  solve_lemke(lcp, options, s, retry);
+  if (final_status(retry.certificate.status) ||
+      certificate_violation(retry.certificate, retry.z) <
+          certificate_violation(out.certificate, out.z)) {
+    out.z.swap(retry.z);
+    out.w.swap(retry.w);
+    out.ray.swap(retry.ray);
+    out.certificate = retry.certificate;
+    out.certificate.primary_status = primary;
+  }
+  out.certificate.pivots = pivots + retry.certificate.pivots;
+  out.certificate.iterations = iterations;
+  s.fb_z.swap(retry.z);
+  s.fb_w.swap(retry.w);
+  s.fb_ray.swap(retry.ray);
+}
+
+void solve_lcp(const Lcp& lcp, const SolverOptions& options, LcpScratch& s, LcpSolution& out,
+               const std::vector<bool>* active_guess) {
+  const Eigen::Index n = lcp.q.size();
+  if (active_guess == nullptr || static_cast<Eigen::Index>(active_guess->size()) != n || n == 0) {
+    solve_lcp(lcp, options, s, out);
+    return;
+  }
+  validate_lcp(lcp, "solve_lcp");
+  const Real tol = verification_tolerance(lcp, options);
+  const Real z_scale = certificate_impulse_scale(lcp, options);
+  // 1. The guessed basis itself: one LU, no pivots.
+  if (solve_complementary_basis(lcp, *active_guess, s, out.z)) {
+    out.certificate = verify_lcp(lcp, out.z, tol, z_scale, out.w);
+    if (out.certificate.ok()) {
+      s.active = *active_guess;
+      out.ray.resize(0);
+      out.certificate.method = SolveMethod::kWarmStart;
+      out.certificate.primary_status = SolveStatus::kSolved;
+      out.certificate.warm_started = true;
+      return;
+    }
+  }
+  // 2. Lemke from the guessed basis (covering vector B·1).
+  int pivots = 0;
+  if (solve_lemke_from(lcp, *active_guess, options, s, out)) {
+    if (final_status(out.certificate.status)) {
+      out.certificate.warm_started = true;
+      return;
+    }
+    pivots = out.certificate.pivots;
+  }
+  // 3. Cold.
+  solve_lcp(lcp, options, s, out);
+  out.certificate.pivots += pivots;
+  out.certificate.warm_started = true;
 }
 
 LcpSolution solve_lcp(const Lcp& lcp, const SolverOptions& options, LcpScratch* scratch) {

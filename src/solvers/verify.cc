@@ -1,5 +1,5 @@
 // The LCP certificate (spec peg.md §4, "verify in the original (unscaled) problem"):
-// min z >= −tol, min w >= −tol, max_i |z_i w_i| <= tol · max(1, ‖z‖∞).
+// min z >= −tol, min w >= −tol, max_i |z_i w_i| <= tol · Z, Z the problem's impulse scale.
 #include <algorithm>
 #include <cmath>
 #include <sstream>
@@ -37,6 +37,8 @@ const char* to_string(SolveMethod method) {
       return "fischer-burmeister";
     case SolveMethod::kEnumeration:
       return "enumeration";
+    case SolveMethod::kWarmStart:
+      return "warm-start basis";
   }
   return "unknown";
 }
@@ -64,7 +66,26 @@ Real verification_tolerance(const Lcp& lcp, const SolverOptions& options) {
   return options.tolerance * std::max<Real>(1.0, q_max);
 }
 
+Real lcp_impulse_scale(const Lcp& lcp) {
+  const Eigen::Index n = lcp.q.size();
+  if (n == 0) return 1.0;
+  Real mobility = lcp.M.diagonal().cwiseAbs().maxCoeff();
+  if (!(mobility > 0)) mobility = lcp.M.cwiseAbs().maxCoeff();
+  if (!(mobility > 0)) return 1.0;
+  const Real z = static_cast<Real>(n) * lcp.q.lpNorm<Eigen::Infinity>() / mobility;
+  return std::isfinite(z) ? std::max<Real>(1.0, z) : 1.0;
+}
+
+Real certificate_impulse_scale(const Lcp& lcp, const SolverOptions& options) {
+  return options.impulse_scale > 0 ? options.impulse_scale : lcp_impulse_scale(lcp);
+}
+
 SolveCertificate verify_lcp(const Lcp& lcp, const VecX& z, Real tol, VecX& w) {
+  return verify_lcp(lcp, z, tol, lcp_impulse_scale(lcp), w);
+}
+
+SolveCertificate verify_lcp(const Lcp& lcp, const VecX& z, Real tol, Real impulse_scale,
+                            VecX& w) {
   validate_lcp(lcp, "verify_lcp");
   if (z.size() != lcp.q.size()) {
     throw InputError("verify_lcp: z has " + std::to_string(z.size()) + " entries, the LCP has " +
@@ -72,6 +93,7 @@ SolveCertificate verify_lcp(const Lcp& lcp, const VecX& z, Real tol, VecX& w) {
   }
   SolveCertificate cert;
   cert.tolerance = tol;
+  cert.impulse_scale = impulse_scale;
   cert.primary_status = SolveStatus::kSolved;
   const Eigen::Index n = z.size();
   w.resize(n);
@@ -90,8 +112,9 @@ SolveCertificate verify_lcp(const Lcp& lcp, const VecX& z, Real tol, VecX& w) {
   cert.min_z = z.minCoeff();
   cert.min_w = w.minCoeff();
   cert.complementarity = z.cwiseProduct(w).cwiseAbs().maxCoeff();
-  const Real z_scale = std::max<Real>(1.0, z.lpNorm<Eigen::Infinity>());
-  const bool ok = cert.min_z >= -tol && cert.min_w >= -tol && cert.complementarity <= tol * z_scale;
+  // Problem scale, not solution scale: a wrong, huge z must not relax its own test.
+  const bool ok =
+      cert.min_z >= -tol && cert.min_w >= -tol && cert.complementarity <= tol * impulse_scale;
   cert.status = ok ? SolveStatus::kSolved : SolveStatus::kVerificationFailed;
   cert.primary_status = cert.status;
   return cert;

@@ -29,10 +29,11 @@ Real gap_rate_after(const World& world, const State& state, const Workspace& ws,
   return rate;
 }
 
+// The LCP certificate's bound: tolerance times the problem's impulse scale (docs/solvers.md),
+// not the solution's.
 Real complementarity_bound(const Workspace& ws) {
-  const VecX& z = ws.solution.z;
-  return ws.solution.certificate.tolerance *
-         std::max<Real>(1, z.size() ? z.cwiseAbs().maxCoeff() : 0);
+  const SolveCertificate& c = ws.solution.certificate;
+  return c.tolerance * std::max<Real>(1, c.impulse_scale);
 }
 
 bool is_general(const IntercontactConstraint& ic) {
@@ -66,7 +67,6 @@ GeneralFormCertificate certify_general_form(const World& world, const State& sta
   cert.tolerance = tolerance;
   const ConstraintSet& set = ws.constraints;
   const VecX& z = ws.solution.z;
-  Real max_impulse = 0;
   cert.min_max_gap_rate = std::numeric_limits<Real>::infinity();
   for (int j = 0; j < static_cast<int>(set.intercontacts.size()); ++j) {
     const IntercontactConstraint& ic = set.intercontacts[j];
@@ -80,7 +80,6 @@ GeneralFormCertificate certify_general_form(const World& world, const State& sta
     cert.min_max_gap_rate = std::min(cert.min_max_gap_rate, max_rate);  // Eq. 21
     if (!ic.carries_impulse) continue;                                  // X-paper: no λ
     const Real impulse = z[ws.layout.pi_begin() + j];
-    max_impulse = std::max(max_impulse, std::abs(impulse));
     cert.min_impulse = std::min(cert.min_impulse, impulse);
     // Eq. 23 with d_i of Eq. 22 on the loaded contact (the other Cι contacts carry λ = 0);
     // |Cι| = 1 groups use Eq. 24 (d = 0).
@@ -92,7 +91,8 @@ GeneralFormCertificate certify_general_form(const World& world, const State& sta
     cert.complementarity = std::max(cert.complementarity, std::abs(impulse * row));
   }
   if (cert.groups == 0) cert.min_max_gap_rate = 0;
-  cert.complementarity_bound = tolerance * std::max<Real>(1, max_impulse);
+  cert.complementarity_bound =
+      tolerance * std::max<Real>(1, ws.solution.certificate.impulse_scale);
   return cert;
 }
 

@@ -81,6 +81,8 @@ bool recover_by_regularisation(const World& world, Workspace& ws, StepReport& re
   // larger δ is the better next try than a Fischer–Burmeister run on the same problem.
   SolverOptions lemke_only = world.solver;
   lemke_only.fallback = false;
+  lemke_only.extended_precision_retry = false;  // N + δI needs no retries: keep a failure cheap
+  lemke_only.max_pivot_work = 1e9;
   for (Real delta : {1e-10, 1e-8, 1e-6, 1e-4, 1e-2}) {
     regularised.M = s.reduced.M;
     regularised.M.diagonal().array() += delta * scale;
@@ -289,6 +291,7 @@ StepReport step(const World& world, State& state, Workspace& ws, Real h, long st
               (world.stepping.continue_on_solver_failure &&
                recover_by_regularisation(world, ws, report) &&
                certify_energy(state, ws, world, report)));
+  report.solution_applied = usable;
   if (any) report.seconds.solve = seconds_since(clock);
   update_velocities(world, state, h, ws, usable);
   for (int i = 0; i < world.body_count(); ++i)

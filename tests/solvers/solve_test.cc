@@ -206,16 +206,21 @@ TEST(SolveLcp, FallbackRescuesALemkeRay) {
   // structure FB can stall in a local minimum of ½‖Φ‖² (no theory guarantees it), so the
   // assertion is "most are rescued, the rest honestly reported as failures".
   Rng rng(5);
-  int found = 0, rescued = 0;
+  int found = 0, rescued = 0, with_retries = 0;
   for (int k = 0; k < 2000 && found < 10; ++k) {
     const int n = 2 + k % 5;
     Lcp p{gaussian(n, n, rng), VecX()};
     p.q = planted_q(p.M, rng);
-    SolverOptions lemke_only;
+    // One Lemke path (no retries), so that the fallback itself is what is exercised; the
+    // default stack (retries on) is counted for the record.
+    SolverOptions single_path;
+    single_path.extended_precision_retry = false;
+    SolverOptions lemke_only = single_path;
     lemke_only.fallback = false;
     if (solve_lemke(p, lemke_only).certificate.status != SolveStatus::kRay) continue;
     ++found;
-    const LcpSolution s = solve_lcp(p);
+    with_retries += solve_lcp(p).certificate.ok();
+    const LcpSolution s = solve_lcp(p, single_path);
     EXPECT_EQ(s.certificate.primary_status, SolveStatus::kRay);
     if (!s.certificate.ok()) {
       // Unrescued: an honest failure status and a certificate that really does not pass.
@@ -229,9 +234,12 @@ TEST(SolveLcp, FallbackRescuesALemkeRay) {
     }
   }
   std::cout << "[ fallback ] Lemke rays on solvable problems: " << found
-            << ", rescued by FB: " << rescued << "\n";
+            << ", rescued by FB: " << rescued << ", by the default stack (Lemke retries + FB): "
+            << with_retries << "\n";
   ASSERT_EQ(found, 10);
   EXPECT_GE(rescued, found / 2);
+  // (with_retries is reported, not asserted: FB then starts from a different Lemke iterate, and
+  // on unstructured Gaussian matrices neither start is better in general.)
 }
 
 }  // namespace

@@ -64,6 +64,9 @@ TEST(PegInvariants, VertexOnVertexCollisionConservesMomentum) {
     Sim s;
     s.world.contact.model = ContactModel::kPeg;
     s.world.contact.friction = friction;
+    // Velocity-level ψ/h: the split stabilisation's position step moves bodies without their
+    // velocities and so changes angular momentum by Σ Δx × m v (docs/robustness.md).
+    s.world.contact.stabilisation = Stabilisation::kVelocity;
     s.world.gravity.setZero();
     const std::vector<Vec2> diamond = {{0, -0.3}, {0.3, 0}, {0, 0.3}, {-0.3, 0}};
     s.add(transformed(diamond, Mat2::Identity(), Vec2(-0.31, 0.0)), false, Vec2(1.0, 0.02));
@@ -153,8 +156,8 @@ TEST(PegInvariants, BoxWithFrictionTipsOffTheRim) {
 }
 
 // Spec §6.1 item 10: a vertex deeper than ε is not detected, so a body spawned deep inside
-// another passes through, but the step report shows the overlap; a shallow one is pushed out at
-// −ψ/h, or at most at the stabilisation cap when one is set.
+// another passes through, but the step report shows the overlap (and the watchdog the depth); a
+// shallow one is pushed out at −ψ/h with the velocity stabilisation, or at most at its cap.
 TEST(PegInvariants, DeepPenetrationIsReportedAndTheStabilisationCanBeCapped) {
   for (ContactModel model : {ContactModel::kPeg, ContactModel::kStandard}) {
     Sim deep;
@@ -168,6 +171,7 @@ TEST(PegInvariants, DeepPenetrationIsReportedAndTheStabilisationCanBeCapped) {
     for (Real cap : {std::numeric_limits<Real>::infinity(), 0.1}) {
       Sim shallow;
       shallow.world.contact.model = model;
+      shallow.world.contact.stabilisation = Stabilisation::kVelocity;  // the paper's ψ/h
       shallow.world.contact.max_stabilisation_speed = cap;
       shallow.add(box(-5, -1, 5, 0), true);
       shallow.add(box(0, -0.002, 0.4, 0.198), false);  // 2 mm deep: detected, ψ/h = −0.4 m/s

@@ -1,6 +1,7 @@
 // Vertices of OBJ and STL (ASCII or binary) files, for convex `mesh` shapes.
 #pragma once
 
+#include <istream>
 #include <string>
 #include <vector>
 
@@ -10,7 +11,14 @@ namespace exactsim {
 
 // The distinct vertices of the file (OBJ `v` lines; STL facet vertices). InputError naming the
 // file and the line/reason on malformed input, non-finite numbers or more than max_vertices.
+// A path that is not a regular file (a FIFO, a device) or a file over 256 MiB is refused
+// (docs/input-validation.md).
 std::vector<Vec3> read_mesh_vertices(const std::string& path, int max_vertices);
+
+// The same from an open stream; `path` names it in messages and its extension (.obj, .stl)
+// selects the format.
+std::vector<Vec3> read_mesh_vertices_from(std::istream& in, const std::string& path,
+                                          int max_vertices);
 
 // InputError unless every vertex lies on the hull within 1e-9 relative tolerance: the mesh must
 // be convex, since the shape used is its hull.

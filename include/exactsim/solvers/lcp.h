@@ -36,6 +36,7 @@ enum class SolveMethod {
   kLemke,              // lexicographic Lemke (solve_lemke)
   kFischerBurmeister,  // semismooth Newton on the Fischer–Burmeister function
   kEnumeration,        // brute force over complementary bases (test oracle)
+  kWarmStart,          // the caller's guessed complementary basis, solved and verified directly
 };
 
 const char* to_string(SolveStatus status);
@@ -52,11 +53,21 @@ struct SolveCertificate {
   Real min_z = 0;      // min_i z_i  (>= -tolerance when solved)
   Real min_w = 0;      // min_i w_i  (>= -tolerance when solved)
   // max_i |z_i w_i|, the worst single pair (not |zᵀw|, which lets pairs cancel). Accepted when
-  // <= tolerance · max(1, ‖z‖∞): w-units times the impulse scale, so the test is scale-consistent.
+  // <= tolerance · impulse_scale: w-units times the PROBLEM's impulse scale (an energy bound),
+  // never the solution's ‖z‖∞ (which would let a huge, wrong z certify itself).
   Real complementarity = 0;
   Real newton_euler_residual = 0;  // ‖M ν − G z − c‖∞ of the mixed problem; 0 for a plain LCP
-  Real newton_euler_tolerance = 0;  // its bound: options.tolerance · max(1, ‖c‖∞, ‖G z‖∞)
-  Real tolerance = 0;               // options.tolerance · max(1, ‖q‖∞), in the units of w
+  // its bound: options.tolerance · max(1, ‖c‖∞, impulse_scale) (problem data only)
+  Real newton_euler_tolerance = 0;
+  Real tolerance = 0;  // options.tolerance · max(1, ‖q‖∞), in the units of w
+  // Z, the problem's impulse scale (units of z): options.impulse_scale when set, otherwise
+  // lcp_impulse_scale() of the LCP; solve_mlcp sets it from the momentum scale of the MLCP.
+  Real impulse_scale = 1;
+  // The returned point came from the long-double Lemke retry.
+  bool extended_precision = false;
+  // A warm start was given (solve_lcp / solve_mlcp with an active guess); the guessed basis
+  // itself verified when method == kWarmStart.
+  bool warm_started = false;
   bool ok() const { return status == SolveStatus::kSolved; }
 };
 
@@ -96,6 +107,26 @@ struct SolverOptions {
   Real fb_armijo = 1e-4;
   // Fischer–Burmeister: the line search gives up below this step length (status kMaxIterations).
   Real fb_min_step = 1e-12;
+  // The certificate's impulse scale Z (units of z, N·s in a time step): complementarity must be
+  // <= tol · Z. 0: derived from the problem (lcp_impulse_scale; solve_mlcp uses mlcp_impulse_scale).
+  Real impulse_scale = 0;
+  // Lemke: recompute B⁻¹ and x_B from an LU of the basis columns every this many pivots
+  // (0: automatic, max(25, n / 2)); removes the drift of long runs of rank-one updates.
+  int refactor_interval = 0;
+  // Lemke: when the double-precision run ends without a verified answer (ray without Farkas
+  // certificate, pivot budget, verification failure), rerun it once in long double (64-bit
+  // mantissa) with refactorisation, from the same start. Bounded by the same pivot budget.
+  bool extended_precision_retry = true;
+  // Lemke: a hard cap on pivots regardless of n (runaway protection; 0: none). Each pivot costs
+  // O(n²); together with max_pivots_per_unknown it keeps a failed solve cheap.
+  int max_pivots = 20000;
+  // Lemke: and a work cap, pivots · n² <= max_pivot_work (a pivot is ~n² multiply-adds), so that
+  // a huge failing LCP (n in the thousands) ends in seconds, not minutes (0: none). The
+  // long-double retry is skipped when its cost (~4× per pivot) would exceed the same cap.
+  Real max_pivot_work = 4e9;
+  // Fischer–Burmeister: iterations are also capped so that iterations · n³ <= fb_max_work
+  // (one LU per iteration; 0: none, at least one iteration always runs).
+  Real fb_max_work = 2e10;
   // Both: re-solve the final complementary basis (active set) exactly with an LU and keep it when
   // it verifies better. Removes the drift of the updated basis inverse / Newton iterate.
   bool polish = true;
@@ -114,8 +145,14 @@ struct LcpScratch {
   VecX column;
   std::vector<int> basis;       // basis[row] = variable id: w_i = i, z_i = n + i, z0 = 2n
   std::vector<int> candidates;  // ratio-test rows
+  VecX cover;                   // covering vector e (ones cold; B·1 from a warm-start basis)
+  MatX refactor_matrix;         // basis matrix for periodic refactorisation of B⁻¹
+  Eigen::PartialPivLU<MatX> refactor_lu;
   // Complementary-basis solve (polish): B = [e_j or −M_j], LU.
-  std::vector<bool> active;  // z_i basic
+  // z_i basic. After a solve that ends kSolved through Lemke or the warm start: the complementary
+  // basis of the returned point (Lemke's final basis, degenerate basics included, so it is
+  // nonsingular), the best warm-start guess for the next, similar LCP.
+  std::vector<bool> active;
   VecX z_polish, w_polish;
   MatX basis_matrix;
   VecX basis_solution;
@@ -136,6 +173,13 @@ struct LcpScratch {
 LcpSolution solve_lcp(const Lcp& lcp, const SolverOptions& options = {},
                       LcpScratch* scratch = nullptr);
 void solve_lcp(const Lcp& lcp, const SolverOptions& options, LcpScratch& scratch, LcpSolution& out);
+// Warm start: `active_guess` (size n; active_guess[i] = "z_i > 0 expected", e.g. the previous
+// step's active set mapped by contact identity). The guessed complementary basis is solved and
+// verified first (0 pivots, method kWarmStart); if it fails, Lemke runs from that basis (when it
+// is nonsingular) and, if that does not end kSolved / kInfeasible, the cold stack runs. A wrong
+// size or nullptr means a cold start.
+void solve_lcp(const Lcp& lcp, const SolverOptions& options, LcpScratch& scratch, LcpSolution& out,
+               const std::vector<bool>* active_guess);
 
 // Lemke's complementary pivoting with covering vector e = 1 and the lexicographic ratio test
 // (ties broken on the rows of B⁻¹). Returns z = 0 at once when q >= 0.
@@ -143,6 +187,10 @@ LcpSolution solve_lemke(const Lcp& lcp, const SolverOptions& options = {},
                         LcpScratch* scratch = nullptr);
 void solve_lemke(const Lcp& lcp, const SolverOptions& options, LcpScratch& scratch,
                  LcpSolution& out);
+// Lemke started from the complementary basis `start` (z_i basic when start[i]) with covering
+// vector e = B·1. Returns false (out unspecified) when that basis is numerically singular.
+bool solve_lemke_from(const Lcp& lcp, const std::vector<bool>& start, const SolverOptions& options,
+                      LcpScratch& scratch, LcpSolution& out);
 
 // Semismooth Newton on Φ_i = √(z_i² + w_i²) − z_i − w_i with Armijo line search on ½‖Φ‖²,
 // started from z0 (any sign; size n).
@@ -166,6 +214,18 @@ SolveCertificate verify_lcp(const Lcp& lcp, const VecX& z, Real tol, VecX& w);
 // tol = options.tolerance · max(1, ‖q‖∞): the verification tolerance of spec §4.
 Real verification_tolerance(const Lcp& lcp, const SolverOptions& options);
 
+// The impulse scale Z of a plain LCP, from the problem alone: max(1, n ‖q‖∞ / max_i |M_ii|)
+// (max |M_ij| when the diagonal is zero): n times the impulse that changes the most mobile row's
+// velocity by the largest free velocity. Upper-bounds legitimate impulses (stacks carry at most n
+// such loads) up to conditioning, and is independent of any candidate solution.
+Real lcp_impulse_scale(const Lcp& lcp);
+// options.impulse_scale when > 0, else lcp_impulse_scale(lcp).
+Real certificate_impulse_scale(const Lcp& lcp, const SolverOptions& options);
+
+// The certificate with an explicit impulse scale Z: min z >= −tol, min w >= −tol,
+// max_i |z_i w_i| <= tol · Z. (The overloads without Z use lcp_impulse_scale.)
+SolveCertificate verify_lcp(const Lcp& lcp, const VecX& z, Real tol, Real impulse_scale, VecX& w);
+
 // Solves the complementary basis "z_i basic for active[i], w_i basic otherwise" exactly:
 // B x = q with B_j = −M_j (active) or e_j (inactive); writes z (0 where inactive). Returns false
 // when B is numerically singular (then z is untouched).
@@ -179,8 +239,8 @@ void polish_complementary_basis(const Lcp& lcp, Real tol, LcpScratch& scratch, V
                                 SolveCertificate& certificate,
                                 const std::vector<bool>* active = nullptr);
 
-// How far a certificate is from passing: max(0, −min z, −min w, complementarity / max(1,‖z‖∞)),
-// +∞ for NaN. 0 does not mean "solved" (compare with the tolerance).
+// How far a certificate is from passing: max(0, −min z, −min w, complementarity / Z) with Z the
+// certificate's impulse_scale, +∞ for NaN. 0 does not mean "solved" (compare with the tolerance).
 Real certificate_violation(const SolveCertificate& certificate, const VecX& z);
 
 // min |U_ii| / max |U_ii| of an LU factor: a cheap, allocation-free singularity indicator (Eigen's

@@ -52,9 +52,25 @@ MlcpSolution solve_mlcp(const Mlcp& mlcp, const SolverOptions& options = {},
                         MlcpScratch* scratch = nullptr);
 void solve_mlcp(const Mlcp& mlcp, const SolverOptions& options, MlcpScratch& scratch,
                 MlcpSolution& out);
+// Warm start: active_guess[i] = "z_i > 0 expected" (size m; e.g. the previous step's active set
+// mapped by contact identity; nullptr or a wrong size: cold). See solve_lcp's warm overload.
+void solve_mlcp(const Mlcp& mlcp, const SolverOptions& options, MlcpScratch& scratch,
+                MlcpSolution& out, const std::vector<bool>* active_guess);
 
-// Certificate of (ν, z) on the unreduced equations, with LCP tolerance tol (units of w) and
-// Newton–Euler tolerance options.tolerance · max(1, ‖c‖∞, ‖G z‖∞). Writes w.
+// The active set of a solution, active[i] = z_i > 0 and z_i > w_i (the complementary basis it
+// lies on; degenerate pairs z_i = w_i = 0 count as inactive); what
+// a caller passes as next step's active_guess after mapping contacts.
+void active_set(const VecX& z, const VecX& w, std::vector<bool>& active);
+
+// The impulse scale Z of the certificate of a time-step MLCP (units of z, N·s), from problem data
+// only: max(1, ‖c‖₁, Σ_k max diag M_k · ‖b‖∞, lcp_impulse_scale(N, b)) — the momentum of the free
+// motion (m g h at rest), the impulse that gives every body the largest free or stabilisation
+// velocity, and the reduced LCP's own scale. `reduced` is (N, b) from reduce_mlcp.
+Real mlcp_impulse_scale(const Mlcp& mlcp, const Lcp& reduced);
+
+// Certificate of (ν, z) on the unreduced equations, with LCP tolerance tol (units of w),
+// complementarity bound tol · Z and Newton–Euler tolerance options.tolerance · max(1, ‖c‖∞, Z),
+// Z = options.impulse_scale or mlcp_impulse_scale. Writes w.
 SolveCertificate verify_mlcp(const Mlcp& mlcp, const VecX& nu, const VecX& z, Real tol,
                              const SolverOptions& options, VecX& w);
 

@@ -76,6 +76,7 @@ struct StepReport {
   int lcp_size = 0;  // unknowns of the reduced LCP
   bool solver_called = false;
   SolveCertificate solver;  // meaningful when solver_called
+  bool solution_applied = false;  // the solve's ν⁺ was used (certified, or recovered when continued)
   Real regularisation = 0;  // δ of N + δI when a failed step was recovered (continue_on_failure)
   EnergyBalance energy;     // of the solve that was used (when solver_called)
   int diverged_body = -1;   // status kDiverged: the first body with non-finite or runaway state

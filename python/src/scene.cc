@@ -1,0 +1,207 @@
+// exactsim.Scene: a scene from a file, a dict in the scene format, or built body by body.
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include "bindings.h"
+#include "exactsim/api/body_spec.h"
+#include "exactsim/api/validate.h"
+#include "exactsim/io/scene_json.h"
+#include "exactsim/math/error.h"
+#include "json_py.h"
+
+namespace exactsim::py {
+
+namespace pb = pybind11;
+
+namespace {
+
+ContactModel model_from(const std::string& m) {
+  if (m == "peg") return ContactModel::kPeg;
+  if (m == "standard") return ContactModel::kStandard;
+  if (m == "corrective") return ContactModel::kCorrective;
+  throw InputError("contact.model: unknown contact model '" + m +
+                   "' (expected \"peg\", \"standard\" or \"corrective\")");
+}
+
+// A fixed number of finite numbers from a sequence (or a scalar when n == 1).
+std::vector<double> numbers(pb::handle h, std::size_t n, const std::string& where) {
+  std::vector<double> v;
+  try {
+    if (n == 1 && (pb::isinstance<pb::float_>(h) || pb::isinstance<pb::int_>(h)))
+      v.push_back(h.cast<double>());
+    else
+      for (auto x : pb::iter(h)) v.push_back(x.cast<double>());
+  } catch (const pb::error_already_set&) {
+    throw InputError(where + ": expected " + std::to_string(n) + " numbers");
+  } catch (const pb::cast_error&) {
+    throw InputError(where + ": expected " + std::to_string(n) + " numbers");
+  }
+  if (v.size() != n)
+    throw InputError(where + ": expected " + std::to_string(n) + " numbers, got " +
+                     std::to_string(v.size()));
+  return v;
+}
+
+int add_body_py(Scene& s, const PyShape& shape, pb::object density, pb::object mass,
+                pb::object inertia, pb::object position, double angle, pb::object orientation,
+                pb::object velocity, pb::object angular_velocity, bool is_static,
+                const std::string& name, pb::object friction, double spawn_time) {
+  const int d = s.world.dimension, i = s.world.body_count();
+  const std::string at = "bodies[" + std::to_string(i) + "] (" +
+                         (name.empty() ? "body" + std::to_string(i) : name) + ").";
+  BodySpec b;
+  b.name = name;
+  b.shape = shape.shape;
+  b.is_static = is_static;
+  if (!density.is_none()) b.density = density.cast<double>();
+  if (!mass.is_none()) b.mass = mass.cast<double>();
+  if (!inertia.is_none()) {
+    if (d == 2) {
+      b.planar_inertia = numbers(inertia, 1, at + "inertia")[0];
+    } else {
+      const auto rows =
+          numbers(pb::module_::import("numpy").attr("ravel")(inertia), 9, at + "inertia");
+      for (int r = 0; r < 3; ++r)
+        for (int c = 0; c < 3; ++c) b.inertia(r, c) = rows[3 * r + c];
+    }
+  }
+  if (!position.is_none()) {
+    const auto p = numbers(position, d, at + "position");
+    b.position = Coordinates(p[0], p[1], d == 3 ? p[2] : 0.0);
+  }
+  b.angle = angle;
+  if (!orientation.is_none()) {
+    const auto o = numbers(orientation, 4, at + "orientation");
+    b.orientation = Quat(o[0], o[1], o[2], o[3]);
+  }
+  if (!velocity.is_none()) {
+    const auto v = numbers(velocity, d, at + "velocity");
+    b.velocity = Coordinates(v[0], v[1], d == 3 ? v[2] : 0.0);
+  }
+  if (!angular_velocity.is_none()) {
+    const auto w = numbers(angular_velocity, d == 2 ? 1 : 3, at + "angular_velocity");
+    if (d == 2)
+      b.omega = w[0];
+    else
+      b.angular_velocity = Coordinates(w[0], w[1], w[2]);
+  }
+  if (!friction.is_none()) b.friction = friction.cast<double>();
+  b.spawn_time = spawn_time;
+  return add_body(s, b);
+}
+
+}  // namespace
+
+Scene scene_from_dict(pb::handle d, const std::string& origin) {
+  return parse_scene(from_python(d), origin);
+}
+
+void bind_scene(pb::module_& m) {
+  pb::class_<Scene>(m, "Scene",
+                    "A scene: bodies, shapes, contact model, step size and duration.\n\n"
+                    "Scene(dimension, step, duration=1.0, ...) starts an empty scene to fill "
+                    "with add_body(); Scene.from_file() and Scene.from_dict() read the scene "
+                    "format (docs/scene-format.md).")
+      .def(pb::init([](int dimension, double step, double duration, const std::string& name,
+                       pb::object gravity, const std::string& model, double friction,
+                       int friction_directions, bool continue_on_solver_failure,
+                       bool measure_overlap) {
+             Scene s = make_scene(dimension, step, duration);
+             s.name = name;
+             if (!gravity.is_none()) {
+               const auto g = numbers(gravity, dimension, "gravity");
+               s.world.gravity = Vec3(g[0], g[1], dimension == 3 ? g[2] : 0.0);
+             }
+             s.world.contact.model = model_from(model);
+             s.world.contact.friction = friction;
+             s.world.contact.friction_directions = friction_directions;
+             s.world.stepping.continue_on_solver_failure = continue_on_solver_failure;
+             s.world.stepping.measure_overlap = measure_overlap;
+             if (!(friction >= 0)) throw InputError("contact.friction: must be >= 0");
+             return s;
+           }),
+           pb::arg("dimension"), pb::arg("step"), pb::arg("duration") = 1.0,
+           pb::arg("name") = "scene", pb::arg("gravity") = pb::none(), pb::arg("model") = "peg",
+           pb::arg("friction") = 0.0, pb::arg("friction_directions") = 4,
+           pb::arg("continue_on_solver_failure") = false, pb::arg("measure_overlap") = true,
+           "An empty scene. dimension: 2 or 3; step: h in s; duration: s (what run() uses by "
+           "default); gravity: m/s^2 (default 9.81 down -y in 2D, -z in 3D); model: 'peg', "
+           "'standard' or 'corrective'; friction: Coulomb mu of pairs without their own; "
+           "friction_directions: directions of the 3D friction cone.")
+      .def_static("from_file", &read_scene_file, pb::arg("path"),
+                  "Reads a scene file (JSON, docs/scene-format.md). InputError names the file, "
+                  "the JSON path and the reason.")
+      .def_static(
+          "from_dict",
+          [](pb::dict d, const std::string& origin) { return scene_from_dict(d, origin); },
+          pb::arg("document"), pb::arg("origin") = "<dict>",
+          "A scene from a dict in the scene format; `origin` names it in error messages "
+          "(and resolves relative mesh paths).")
+      .def(
+          "to_dict", [](const Scene& s) { return to_python(scene_to_json(s)); },
+          "The scene as a dict in the scene format (shapes as vertex lists, mass and inertia "
+          "explicit); Scene.from_dict() reads it back bit for bit.")
+      .def("write", &write_scene_file, pb::arg("path"), "Writes the scene file (JSON).")
+      .def("add_body", &add_body_py, pb::arg("shape"), pb::kw_only(),
+           pb::arg("density") = pb::none(), pb::arg("mass") = pb::none(),
+           pb::arg("inertia") = pb::none(), pb::arg("position") = pb::none(),
+           pb::arg("angle") = 0.0, pb::arg("orientation") = pb::none(),
+           pb::arg("velocity") = pb::none(), pb::arg("angular_velocity") = pb::none(),
+           pb::arg("static") = false, pb::arg("name") = "", pb::arg("friction") = pb::none(),
+           pb::arg("spawn_time") = 0.0,
+           "Adds a body; returns its index.\n\n"
+           "shape: a Shape in its own frame (2D polygon or 3D polyhedron).\n"
+           "density: kg/m^2 (2D) or kg/m^3 (3D), or mass: kg (inertia then from the shape at "
+           "uniform density, unless `inertia` is given: kg m^2, a number in 2D, 3x3 in 3D).\n"
+           "position: where the shape's frame goes, m ((x, y) or (x, y, z)); the body origin "
+           "moves to the centroid, so the shape stays where it is put.\n"
+           "angle: rad (2D); orientation: unit quaternion (w, x, y, z) (3D).\n"
+           "velocity: m/s; angular_velocity: rad/s (a number in 2D, world-axes vector in 3D).\n"
+           "static: fixed body (no density or mass needed); name: unique (default 'body<i>');\n"
+           "friction: Coulomb mu of this body; spawn_time: s, when the body joins.\n"
+           "InputError names the body and the field, e.g. 'bodies[1] (box).density: ...'.")
+      .def_property_readonly(
+          "dimension", [](const Scene& s) { return s.world.dimension; }, "2 or 3.")
+      .def_readwrite("name", &Scene::name, "Scene name (for summaries).")
+      .def_readwrite("step", &Scene::step, "Time step h, s.")
+      .def_readwrite("duration", &Scene::duration, "Duration, s (run() without an argument).")
+      .def_property(
+          "model", [](const Scene& s) { return std::string(to_string(s.world.contact.model)); },
+          [](Scene& s, const std::string& m) { s.world.contact.model = model_from(m); },
+          "Contact model: 'peg', 'standard' or 'corrective'.")
+      .def_property(
+          "friction", [](const Scene& s) { return s.world.contact.friction; },
+          [](Scene& s, double mu) { s.world.contact.friction = mu; },
+          "Coulomb mu of pairs whose bodies have none (pair rule sqrt(mu_A mu_B)).")
+      .def_property(
+          "continue_on_solver_failure",
+          [](const Scene& s) { return s.world.stepping.continue_on_solver_failure; },
+          [](Scene& s, bool c) { s.world.stepping.continue_on_solver_failure = c; },
+          "Go on after a failed solve (regularised), as the CLI's --continue-on-failure.")
+      .def_property_readonly(
+          "body_names",
+          [](const Scene& s) {
+            std::vector<std::string> n;
+            for (const Body& b : s.world.bodies) n.push_back(b.name);
+            return n;
+          },
+          "Body names in index order.")
+      .def_property_readonly(
+          "body_count", [](const Scene& s) { return s.world.body_count(); }, "Number of bodies.")
+      .def_property_readonly(
+          "masses",
+          [](const Scene& s) {
+            std::vector<double> m;
+            for (const Body& b : s.world.bodies) m.push_back(b.is_static ? 0.0 : b.mass);
+            return m;
+          },
+          "Body masses in kg (0 for static bodies).")
+      .def("__repr__", [](const Scene& s) {
+        return "<exactsim.Scene '" + s.name + "' " + std::to_string(s.world.dimension) + "D, " +
+               std::to_string(s.world.body_count()) + " bodies, model " +
+               to_string(s.world.contact.model) + ">";
+      });
+}
+
+}  // namespace exactsim::py

@@ -1,0 +1,112 @@
+// Shapes for the builder: exactsim.box, regular_polygon, polygon, hull, icosahedron.
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+
+#include "bindings.h"
+#include "exactsim/api/body_spec.h"
+#include "exactsim/math/error.h"
+
+namespace exactsim::py {
+
+namespace pb = pybind11;
+using Points = pb::array_t<double, pb::array::c_style | pb::array::forcecast>;
+
+namespace {
+
+// (n, 2) or (n, 3) points from any array-like.
+template <class V>
+std::vector<V> rows(const Points& a, const char* who) {
+  constexpr int d = V::RowsAtCompileTime;
+  if (a.ndim() != 2 || a.shape(1) != d)
+    throw InputError(std::string(who) + ": expected an (n, " + std::to_string(d) +
+                     ") array of points");
+  std::vector<V> out(a.shape(0));
+  auto r = a.unchecked<2>();
+  for (pb::ssize_t i = 0; i < a.shape(0); ++i)
+    for (int k = 0; k < d; ++k) out[i][k] = r(i, k);
+  return out;
+}
+
+pb::array_t<double> vertex_array(const Shape& s) {
+  if (const auto* p = std::get_if<ConvexPolygon>(&s)) {
+    pb::array_t<double> a({static_cast<pb::ssize_t>(p->size()), pb::ssize_t{2}});
+    auto w = a.mutable_unchecked<2>();
+    for (int i = 0; i < p->size(); ++i)
+      for (int k = 0; k < 2; ++k) w(i, k) = p->vertices[i][k];
+    return a;
+  }
+  const auto& p = std::get<ConvexPolyhedron>(s);
+  pb::array_t<double> a({static_cast<pb::ssize_t>(p.num_vertices()), pb::ssize_t{3}});
+  auto w = a.mutable_unchecked<2>();
+  for (int i = 0; i < p.num_vertices(); ++i)
+    for (int k = 0; k < 3; ++k) w(i, k) = p.vertices[i][k];
+  return a;
+}
+
+}  // namespace
+
+void bind_shapes(pb::module_& m) {
+  pb::class_<PyShape>(m, "Shape",
+                      "A convex shape in its own frame: a polygon (2D) or a polyhedron (3D). Made "
+                      "by box(), regular_polygon(), polygon(), hull() or icosahedron().")
+      .def_property_readonly(
+          "dimension",
+          [](const PyShape& s) { return std::holds_alternative<ConvexPolygon>(s.shape) ? 2 : 3; },
+          "2 for a polygon, 3 for a polyhedron.")
+      .def_property_readonly(
+          "vertices", [](const PyShape& s) { return vertex_array(s.shape); },
+          "Vertices in the shape's frame, m: an (n, 2) or (n, 3) array (a "
+          "polygon's counter-clockwise).")
+      .def("__repr__", [](const PyShape& ps) {
+        const Shape& s = ps.shape;
+        const bool planar = std::holds_alternative<ConvexPolygon>(s);
+        const auto n = planar ? std::get<ConvexPolygon>(s).size()
+                              : std::get<ConvexPolyhedron>(s).num_vertices();
+        return std::string("<exactsim.Shape ") + (planar ? "polygon" : "polyhedron") + " with " +
+               std::to_string(n) + " vertices>";
+      });
+
+  m.def(
+      "box",
+      [](pb::args sides) -> PyShape {
+        std::vector<double> s;
+        for (auto x : sides) s.push_back(x.cast<double>());
+        if (s.size() == 2) return {make_box(Vec2(s[0], s[1]))};
+        if (s.size() == 3) return {make_box(Vec3(s[0], s[1], s[2]))};
+        throw InputError("box: give 2 side lengths (2D) or 3 (3D), got " +
+                         std::to_string(s.size()));
+      },
+      "box(width, height) -> 2D rectangle; box(x, y, z) -> 3D box.\n\n"
+      "Full side lengths in m, centred at the origin.");
+  m.def(
+      "regular_polygon",
+      [](int sides, double radius, double phase) -> PyShape {
+        return {make_regular_polygon(sides, radius, phase)};
+      },
+      pb::arg("sides"), pb::arg("radius"), pb::arg("phase") = 0.0,
+      "Regular 2D polygon centred at the origin: `sides` >= 3 vertices on a circle of "
+      "`radius` m, the first at angle `phase` rad from +x.");
+  m.def(
+      "polygon",
+      [](const Points& pts) -> PyShape {
+        return {polygon_from_points(rows<Vec2>(pts, "polygon"), HullInput::kRequireConvex)};
+      },
+      pb::arg("points"),
+      "Convex 2D polygon from its vertices, an (n, 2) array in m (any order; every point must "
+      "be a vertex or on the boundary: InputError otherwise).");
+  m.def(
+      "hull",
+      [](const Points& pts) -> PyShape {
+        if (pts.ndim() == 2 && pts.shape(1) == 2)
+          return {polygon_from_points(rows<Vec2>(pts, "hull"))};
+        return {polyhedron_from_points(rows<Vec3>(pts, "hull"))};
+      },
+      pb::arg("points"),
+      "Convex hull of an (n, 2) or (n, 3) array of points in m (interior points are dropped): "
+      "a polygon or a polyhedron.");
+  m.def(
+      "icosahedron", [](double radius) -> PyShape { return {make_icosahedron(radius)}; },
+      pb::arg("radius"), "Regular icosahedron centred at the origin, circumradius in m.");
+}
+
+}  // namespace exactsim::py

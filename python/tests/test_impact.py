@@ -1,0 +1,76 @@
+"""The PLUS impact solver and the event-driven simulation from Python."""
+import json
+import math
+import subprocess
+
+import pytest
+
+import exactsim
+
+
+def ball_problem(mu=0.5, e=0.5, v=(0.5, 0.0, -2.0)):
+    m, r = 1.0, 0.1
+    a_t = 1 / m + r**2 / (0.4 * m * r**2)
+    return {"format": "exactsim-impact", "version": 1,
+            "contacts": [{"friction": mu, "restitution": {"e": e}}],
+            "delassus": [[a_t, 0, 0], [0, a_t, 0], [0, 0, 1 / m]], "velocity": list(v)}
+
+
+def test_ball_impact_closed_form():
+    res = exactsim.impact(ball_problem())
+    assert res["converged"]
+    # Poisson: normal impulse (1 + e) m |v_N|; friction stops the slip (0.5/3.5 < mu m 2)
+    assert res["impulse"][2] == pytest.approx(1.5 * 2.0, rel=1e-9)
+    assert res["velocity"][2] == pytest.approx(1.0, rel=1e-9)
+    assert res["velocity"][0] == pytest.approx(0.0, abs=1e-9)
+    assert res["impulse"][0] == pytest.approx(-0.5 / 3.5, rel=1e-9)
+    assert res["log"] == []
+    assert len(exactsim.impact(ball_problem(), log=True)["log"]) == res["rounds"]
+
+
+def test_frictionless_ball_keeps_its_slip():
+    res = exactsim.impact(ball_problem(mu=0.0))
+    assert res["velocity"][0] == pytest.approx(0.5, rel=1e-12)
+
+
+def test_impact_matches_cli_and_file(cli, source_dir):
+    path = source_dir / "scenes/plus/example1_mu0.125.json"
+    out = subprocess.run([cli, "impact", str(path), "--no-log", "--indent", "-1"], check=True,
+                         capture_output=True, text=True).stdout
+    assert exactsim.impact(str(path)) == json.loads(out)
+    assert exactsim.impact(json.loads(path.read_text())) == json.loads(out)
+
+
+def test_impact_errors_carry_the_path():
+    bad = ball_problem()
+    bad["contacts"][0]["restitution"] = {"e": 1.5}
+    with pytest.raises(exactsim.InputError, match=r"^contacts\[0\]\.restitution\.e: "):
+        exactsim.impact(bad)
+
+
+def test_bouncing_ball_events(source_dir):
+    sim = exactsim.EventSimulation(str(source_dir / "scenes/plus/events_bouncing_ball.json"))
+    assert sim.body_names == ["ball"]
+    sim.advance(0.6)
+    assert sim.time == pytest.approx(0.6)
+    impacts = sim.impacts
+    assert len(impacts) == 1
+    t_hit = math.sqrt(2 * 1.0 / 9.81)  # falls 1 m
+    assert impacts[0]["time"] == pytest.approx(t_hit, rel=1e-6)
+    assert impacts[0]["converged"]
+    # e = 0.8: the rebound speed is 0.8 of the impact speed
+    v_hit = 9.81 * t_hit
+    assert sim.velocities[0][2] == pytest.approx(0.8 * v_hit - 9.81 * (0.6 - t_hit), rel=1e-6)
+    with pytest.raises(exactsim.InputError):
+        sim.advance(0.1)
+
+
+def test_event_scene_from_dict_equals_file(source_dir):
+    path = source_dir / "scenes/plus/events_bouncing_ball.json"
+    a = exactsim.EventSimulation(str(path))
+    b = exactsim.EventSimulation(json.loads(path.read_text()))
+    a.advance(2.0)  # impacts at 0.45 s and 1.9 s
+    b.advance(2.0)
+    assert a.impacts == b.impacts and len(a.impacts) >= 2
+    assert (a.positions == b.positions).all()
+    assert b.mechanical_energy() < a.mechanical_energy() + 1e-12

@@ -1,0 +1,123 @@
+// The replay page's data (docs/viewer.md): shapes in body frames, per-frame poses, the step
+// reports and the overlapping pairs, as one JSON document inlined into the page template.
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+#include "exactsim/io/scene_json.h"
+#include "exactsim/math/error.h"
+#include "exactsim/viewer/final_picture.h"
+#include "exactsim/viewer/pair_overlaps.h"
+#include "exactsim/viewer/replay.h"
+#include "exactsim/viewer/view_camera.h"
+#include "viewer/replay_page.h"
+
+namespace exactsim {
+namespace {
+
+// 9 significant digits: 1e-9 relative, far below a pixel, and half the size of full precision.
+double rounded(double v) {
+  if (!std::isfinite(v) || v == 0) return v;
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.9g", v);
+  return std::strtod(buf, nullptr);
+}
+
+nlohmann::json vec(const auto& v) {
+  nlohmann::json a = nlohmann::json::array();
+  for (Eigen::Index k = 0; k < v.size(); ++k) a.push_back(rounded(v[k]));
+  return a;
+}
+
+nlohmann::json bodies_json(const World& w) {
+  nlohmann::json bodies = nlohmann::json::array();
+  for (int i = 0; i < w.body_count(); ++i) {
+    const Body& b = w.bodies[i];
+    const auto c = body_colour(w, i);
+    nlohmann::json j = {{"name", b.name},
+                        {"static", b.is_static},
+                        {"colour", {c[0], c[1], c[2]}},
+                        {"size", body_size(w, i)}};
+    nlohmann::json verts = nlohmann::json::array();
+    if (w.dimension == 2) {
+      for (const Vec2& v : w.polygons[b.shape].vertices) verts.push_back(vec(v));
+    } else {
+      const ConvexPolyhedron& s = w.polyhedra[b.shape];
+      for (const Vec3& v : s.vertices) verts.push_back(vec(v));
+      nlohmann::json faces = nlohmann::json::array(), normals = nlohmann::json::array();
+      for (const PolyhedronFace& f : s.faces) {
+        faces.push_back(f.vertices);
+        normals.push_back(vec(f.normal));
+      }
+      j["faces"] = faces;
+      j["normals"] = normals;
+    }
+    j["vertices"] = verts;
+    bodies.push_back(j);
+  }
+  return bodies;
+}
+
+}  // namespace
+
+void write_replay_html(const RunResults& r, const std::string& path) {
+  const World& w = r.scene.world;
+  nlohmann::json d;
+  d["format"] = "exactsim-replay";
+  d["version"] = 1;
+  d["scene"] = r.scene.name;
+  d["dimension"] = w.dimension;
+  d["gravity"] = vec(w.dimension == 2 ? Vec3(w.gravity.x(), w.gravity.y(), 0) : w.gravity);
+  d["model"] = to_string(w.contact.model);
+  d["step_size"] = r.scene.step;
+  d["summary"] = r.summary;
+  d["frames_in_run"] = r.frames_in_file;
+  d["overlap_threshold"] = kOverlapHighlightFraction;
+  d["background"] = {kBackgroundColour[0], kBackgroundColour[1], kBackgroundColour[2]};
+  if (w.dimension == 3) {
+    const ViewCamera c = default_camera(w);
+    d["camera"] = {{"up", vec(c.up)},
+                   {"horizontal", vec(c.horizontal)},
+                   {"azimuth", kDefaultAzimuthDeg},
+                   {"elevation", kDefaultElevationDeg}};
+  }
+  d["bodies"] = bodies_json(w);
+  nlohmann::json steps = nlohmann::json::array(), times = nlohmann::json::array(),
+                 present = nlohmann::json::array(), q = nlohmann::json::array(),
+                 overlaps = nlohmann::json::array(), reports = nlohmann::json::array();
+  for (const ReplayFrame& f : r.frames) {
+    steps.push_back(f.step);
+    times.push_back(f.time);
+    std::string mask;
+    for (std::uint8_t p : f.present) mask += p ? '1' : '0';
+    present.push_back(mask);
+    q.push_back(vec(f.q));
+    nlohmann::json pairs = nlohmann::json::array();
+    for (const PairOverlap& p : pair_overlaps(w, f)) pairs.push_back({p.a, p.b, p.overlap});
+    overlaps.push_back(pairs);
+    reports.push_back(f.report);
+  }
+  d["frames"] = {{"step", steps}, {"time", times},        {"present", present},
+                 {"q", q},        {"overlaps", overlaps}, {"reports", reports}};
+
+  std::ofstream out(path);
+  if (!out) throw InputError(path + ": cannot write the replay page");
+  out << replay_page(d.dump());
+  if (!out) throw InputError(path + ": cannot write the replay page");
+}
+
+ReplayOutput write_replay(const std::string& dir, const ReplayOptions& o) {
+  const RunResults r =
+      read_results(dir, o.scene_file, o.scene, o.max_frames > 0 ? o.max_frames : kAutoFrames);
+  ReplayOutput out;
+  out.html = (std::filesystem::path(dir) / "replay.html").string();
+  out.picture = (std::filesystem::path(dir) / "final.svg").string();
+  out.frames_in_run = r.frames_in_file;
+  out.frames_shown = static_cast<long>(r.frames.size());
+  write_replay_html(r, out.html);
+  write_final_picture(r, out.picture);
+  return out;
+}
+
+}  // namespace exactsim
