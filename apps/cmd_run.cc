@@ -125,6 +125,10 @@ int run(const RunArgs& a) {
   if (s.model == "peg")
     std::printf("  PEG changed the standard model's constraints in %ld of %ld steps\n",
                 s.peg_changed_steps, s.steps_done);
+  std::printf(
+      "  watchdog: max penetration %.3e m, deep-penetration steps %ld, bodies lost %d; max "
+      "energy gain beyond gravity's work %.3g J\n",
+      s.max_penetration, s.deep_penetration_steps, s.bodies_lost, s.max_energy_gain);
   std::printf("  peak memory: %.1f MB\n", s.peak_memory_mb);
   if (!a.out.empty())
     std::printf("  written: %s/{scene.json, trajectory.csv, steps.jsonl, summary.json}\n%s",
