@@ -21,15 +21,34 @@ Action register_reproduce(CLI::App& app) {
   sub->add_flag("--quick", *quick, "A small subset, for CI");
   auto models = std::make_shared<std::vector<std::string>>();
   auto jobs = std::make_shared<int>(0);
-  sub->add_option("--models", *models,
-                  "peg2d, peg3d: contact models to run (default peg,standard,corrective)")
-      ->delimiter(',');
-  sub->add_option("--jobs", *jobs, "peg2d, peg3d: parallel runs (default 0 = all cores)");
+  CLI::Option* models_opt =
+      sub->add_option("--models", *models,
+                      "peg2d, peg3d: contact models to run (default peg,standard,corrective)")
+          ->delimiter(',');
+  CLI::Option* jobs_opt =
+      sub->add_option("--jobs", *jobs, "peg2d, peg3d: parallel runs (default 0 = all cores)");
   auto h_ms = std::make_shared<std::vector<int>>();
   auto seeds = std::make_shared<int>(10);
-  sub->add_option("--h-ms", *h_ms, "peg3d: step sizes in ms (default 1…16)")->delimiter(',');
-  sub->add_option("--seeds", *seeds, "peg3d: random polyhedra sets 1…N (default 10)");
+  CLI::Option* h_opt =
+      sub->add_option("--h-ms", *h_ms, "peg3d: step sizes in ms (default 1…16)")->delimiter(',');
+  CLI::Option* seeds_opt =
+      sub->add_option("--seeds", *seeds, "peg3d: random polyhedra sets 1…N (default 10)");
   return [=]() -> int {
+    // An option the experiment would ignore is refused, not silently dropped.
+    const auto refuse = [&](const CLI::Option* o, std::initializer_list<const char*> for_) {
+      if (o->count() == 0) return;
+      for (const char* e : for_)
+        if (*experiment == e) return;
+      throw InputError("reproduce " + *experiment + ": " + o->get_name() +
+                       " does not apply to this experiment (only to " +
+                       (for_.size() == 1 ? std::string(*for_.begin())
+                                         : std::string("peg2d and peg3d")) +
+                       ")");
+    };
+    refuse(models_opt, {"peg2d", "peg3d"});
+    refuse(jobs_opt, {"peg2d", "peg3d"});
+    refuse(h_opt, {"peg3d"});
+    refuse(seeds_opt, {"peg3d"});
     if (*experiment == "plus") return reproduce_plus(*out + "/plus", *quick);
     if (*experiment == "peg2d") {
       Peg2dSweepOptions o;

@@ -1,6 +1,7 @@
 // `exactsim run`: simulate a scene file or a built-in scenario; write trajectory and reports.
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <optional>
 
 #include "commands.h"
@@ -14,7 +15,9 @@ namespace exactsim::cli {
 
 std::string data_dir() {
   if (const char* env = std::getenv("EXACTSIM_DATA")) return env;
-  return EXACTSIM_DATA_DIR;
+  std::error_code ec;
+  if (std::filesystem::is_directory(EXACTSIM_DATA_DIR, ec)) return EXACTSIM_DATA_DIR;
+  return EXACTSIM_INSTALLED_DATA_DIR;
 }
 
 namespace {
@@ -25,6 +28,7 @@ struct RunArgs {
   std::optional<double> dt, duration, max_stabilisation_speed;
   int bodies = -1, every = 1;
   bool continue_on_failure = false, quiet = false, general_form = false;
+  bool seed_given = false, set_given = false, bodies_given = false;  // to refuse what is ignored
 };
 
 Scene build_scene(const RunArgs& a) {
@@ -40,6 +44,13 @@ Scene build_scene(const RunArgs& a) {
       throw InputError("--model: unknown model '" + a.model +
                        "' (expected standard, peg or corrective)");
   }
+  const bool random = a.scenario == "pour2d-random" || a.scenario == "pour3d-random";
+  if (a.seed_given && !random)
+    throw InputError("--seed: only the random scenarios (pour2d-random, pour3d-random) take a seed");
+  if (a.set_given && a.scenario != "pour2d")
+    throw InputError("--set: only the pour2d scenario has archived body sets");
+  if (a.bodies_given && a.scenario.empty())
+    throw InputError("--bodies: only the scenarios take a number of bodies");
   Scene scene;
   if (!a.scene_file.empty()) {
     if (!a.scenario.empty()) throw InputError("give either a scene file or --scenario, not both");
@@ -173,7 +184,12 @@ Action register_run(CLI::App& app) {
                   "Cap (m/s) of the psi/h push-out of overlaps, as contact.parameters."
                   "max_stabilisation_speed; inf = uncapped (docs/robustness.md)");
   sub->add_flag("--quiet", a->quiet, "No progress line");
-  return [a] { return run(*a); };
+  return [a, sub] {
+    a->seed_given = sub->get_option("--seed")->count() > 0;
+    a->set_given = sub->get_option("--set")->count() > 0;
+    a->bodies_given = sub->get_option("--bodies")->count() > 0;
+    return run(*a);
+  };
 }
 
 }  // namespace exactsim::cli

@@ -1,4 +1,4 @@
-// Event-driven PLUS scene reader: ../shared/spec/scene-format.md (the core) + docs/plus.md
+// Event-driven PLUS scene reader: docs/scene-format.md (the core) + docs/plus.md
 // "Scene files" (the shapes and contact fields of contact.model "plus").
 #include "exactsim/io/event_scene_json.h"
 

@@ -1,9 +1,11 @@
-// Scene reader/writer: ../shared/spec/scene-format.md (the contract) + docs/scene-format.md.
+// Scene reader/writer: the scene format (docs/scene-format.md).
 #include "exactsim/io/scene_json.h"
 
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <cerrno>
+#include <cstring>
 #include <set>
 #include <sstream>
 
@@ -425,6 +427,12 @@ void check_initial_overlap(const JsonCursor& bodies, const Scene& scene) {
 
 Scene parse_scene(const nlohmann::json& doc, const std::string& origin) {
   const JsonCursor top(doc, origin, "");
+  // An event-driven PLUS scene (docs/plus.md) is read by `exactsim events`, not here.
+  if (doc.is_object() && doc.contains("contact") && doc["contact"].is_object() &&
+      doc["contact"].value("model", "") == "plus")
+    top.at("contact").at("model").fail(
+        "\"plus\" is an event-driven scene: simulate it with `exactsim events FILE` "
+        "(docs/plus.md)");
   top.expect_object({"format", "version", "name", "dimension", "gravity", "time", "contact",
                      "solver", "stepping", "bodies"});
   if (top.at("format").string() != "exactsim-scene")
@@ -564,8 +572,13 @@ nlohmann::json scene_to_json(const Scene& scene) {
 }
 
 void write_scene_file(const Scene& scene, const std::string& path) {
+  const std::filesystem::path parent = std::filesystem::path(path).parent_path();
+  std::error_code ec;
+  if (!parent.empty()) std::filesystem::create_directories(parent, ec);
+  if (ec) throw InputError(path + ": cannot create its folder (" + ec.message() + ")");
   std::ofstream out(path);
-  if (!out) throw InputError(path + ": cannot write the scene file");
+  if (!out)
+    throw InputError(path + ": cannot write the scene file (" + std::strerror(errno) + ")");
   out << scene_to_json(scene).dump(1) << "\n";
 }
 

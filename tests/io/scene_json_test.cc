@@ -1,4 +1,4 @@
-// Scene files: the contract of ../shared/spec/scene-format.md. Every malformed input is an
+// Scene files: the contract of docs/scene-format.md. Every malformed input is an
 // InputError naming the file, the JSON path of the field and the reason; nothing crashes.
 #include "exactsim/io/scene_json.h"
 
@@ -245,6 +245,27 @@ TEST(SceneJson, RoundTripReproducesTheTrajectoryBitForBit) {
     EXPECT_EQ(a.q, b.q);
     EXPECT_EQ(a.v, b.v);
   }
+}
+
+}  // namespace
+}  // namespace exactsim
+
+namespace exactsim {
+namespace {
+
+TEST(SceneJson, AnEventSceneIsSentToTheEventsCommand) {
+  const std::string file = EXACTSIM_SOURCE_DIR "/scenes/plus/events_example3_cradle.json";
+  EXPECT_EQ(ErrorOf([&] { read_scene_file(file); }),
+            file + ": contact.model: \"plus\" is an event-driven scene: simulate it with "
+                   "`exactsim events FILE` (docs/plus.md)");
+}
+
+TEST(SceneJson, WritingASceneCreatesItsFolder) {
+  const std::string dir = std::string(::testing::TempDir()) + "exactsim-write-scene/a/b";
+  std::filesystem::remove_all(std::string(::testing::TempDir()) + "exactsim-write-scene");
+  const Scene scene = read_scene_file(EXACTSIM_SOURCE_DIR "/scenes/box-on-floor-2d.json");
+  write_scene_file(scene, dir + "/scene.json");
+  EXPECT_EQ(read_scene_file(dir + "/scene.json").world.body_count(), scene.world.body_count());
 }
 
 }  // namespace

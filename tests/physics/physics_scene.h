@@ -1,5 +1,5 @@
 // Shared scaffolding of the closed-form physics tests: scenes are written as scene-format JSON
-// (../shared/spec/scene-format.md) and advanced one step() at a time.
+// (docs/scene-format.md) and advanced one step() at a time.
 #pragma once
 
 #include <string>

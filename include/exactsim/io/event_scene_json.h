@@ -1,5 +1,5 @@
 // Scene files for the event-driven PLUS simulation (contact.model "plus"): the core of
-// ../shared/spec/scene-format.md with the sphere, welded-spheres and half-space shapes and the
+// docs/scene-format.md with the sphere, welded-spheres and half-space shapes and the
 // PLUS contact fields of docs/plus.md "Scene files". Errors name the file, the JSON path of the
 // field and the reason (`bodies[1].shape.spheres[0].radius: must be > 0, got -1`).
 #pragma once

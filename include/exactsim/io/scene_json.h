@@ -1,4 +1,4 @@
-// Scene files (JSON, version 1): ../shared/spec/scene-format.md plus the additions in
+// Scene files (JSON, version 1): docs/scene-format.md plus the additions in
 // docs/scene-format.md. Errors name the file, the JSON path of the field and the reason.
 #pragma once
 
