@@ -9,9 +9,8 @@
 #include "exactsim/math/error.h"
 
 namespace exactsim {
-namespace {
 
-int add_body(Scene& scene, Body body, const Vec3& position, const Quat& orientation,
+int append_body(Scene& scene, Body body, const Vec3& position, const Quat& orientation,
              const VecX& velocity) {
   World& w = scene.world;
   State& s = scene.initial;
@@ -29,6 +28,9 @@ int add_body(Scene& scene, Body body, const Vec3& position, const Quat& orientat
   return i;
 }
 
+namespace {
+
+
 void add_static_rectangle(Scene& scene, const std::string& name, Vec2 lo, Vec2 hi) {
   Body b;
   b.name = name;
@@ -36,7 +38,7 @@ void add_static_rectangle(Scene& scene, const std::string& name, Vec2 lo, Vec2 h
   b.shape = static_cast<int>(scene.world.polygons.size());
   scene.world.polygons.push_back(make_box(Vec2(hi - lo)));
   const Vec2 c = 0.5 * (lo + hi);
-  add_body(scene, b, Vec3(c.x(), c.y(), 0), Quat::Identity(), VecX::Zero(3));
+  append_body(scene, b, Vec3(c.x(), c.y(), 0), Quat::Identity(), VecX::Zero(3));
 }
 
 Scene pour2d_container(const Pour2dOptions& o, const std::string& name) {
@@ -97,7 +99,7 @@ Scene pour2d_archived(const std::string& body_sets_file, char set, const Pour2dO
     const Real rot = jb["rot"].get<Real>();
     VecX v(3);
     v << jb["nu"][0].get<Real>(), jb["nu"][1].get<Real>(), jb["nu"][2].get<Real>();
-    add_body(scene, b, Vec3(jb["pos"][0].get<Real>(), jb["pos"][1].get<Real>(), 0),
+    append_body(scene, b, Vec3(jb["pos"][0].get<Real>(), jb["pos"][1].get<Real>(), 0),
              Quat(Eigen::AngleAxisd(rot, Vec3::UnitZ())), v);
   }
   return scene;
@@ -120,7 +122,7 @@ Scene pour2d_random(std::uint64_t seed, const Pour2dOptions& o) {
     const bool odd = k % 2 == 0;  // 1st, 3rd, … polygons
     VecX v(3);
     v << (odd ? 0.7 : -0.7), 0, 0;
-    add_body(scene, b, Vec3(odd ? -0.5 : 0.5, 0.8, 0),
+    append_body(scene, b, Vec3(odd ? -0.5 : 0.5, 0.8, 0),
              Quat(Eigen::AngleAxisd(angle(rng), Vec3::UnitZ())), v);
   }
   return scene;
@@ -148,7 +150,7 @@ Scene pour3d_container(const Pour3dOptions& o, const std::string& name) {
     b.is_static = true;
     b.shape = static_cast<int>(w.polyhedra.size());
     w.polyhedra.push_back(make_box(size));
-    add_body(scene, b, centre, Quat::Identity(), VecX::Zero(6));
+    append_body(scene, b, centre, Quat::Identity(), VecX::Zero(6));
   };
   box("floor", Vec3(10.25, 4.25, 0.25), Vec3(0, 0, -0.125));
   box("wall-x-", Vec3(0.25, 4.25, 4), Vec3(-5, 0, 1.75));
@@ -173,7 +175,7 @@ Scene pour3d_icosahedra(const Pour3dOptions& o) {
     b.mass = 0.5;
     b.inertia = 0.1309 * Mat3::Identity();  // the archived code's value (spec §5.2)
     b.spawn_time = spawn_time(k, o.step, 0.5);
-    add_body(scene, b, Vec3(3, 0, 2), orientation, v);
+    append_body(scene, b, Vec3(3, 0, 2), orientation, v);
   }
   return scene;
 }
@@ -196,7 +198,7 @@ Scene pour3d_random(std::uint64_t seed, const Pour3dOptions& o) {
     b.mass = mp.mass;
     b.inertia = mp.inertia;
     b.spawn_time = spawn_time(k, o.step, 0.5);
-    add_body(scene, b, Vec3(3, 0, 2), orientation, v);
+    append_body(scene, b, Vec3(3, 0, 2), orientation, v);
   }
   return scene;
 }

@@ -27,23 +27,6 @@ Quat random_rotation(std::mt19937_64& rng) {
       .normalized();
 }
 
-int add_body(Scene& scene, Body body, const Vec3& position, const Quat& orientation,
-             const VecX& velocity) {
-  World& w = scene.world;
-  State& s = scene.initial;
-  const int i = w.body_count();
-  w.bodies.push_back(std::move(body));
-  s.q.conservativeResize((i + 1) * config_size(w.dimension));
-  s.v.conservativeResize((i + 1) * velocity_size(w.dimension));
-  s.present.push_back(0);
-  if (w.dimension == 2) {
-    s.q_of(i) << position.x(), position.y(), 2.0 * std::atan2(orientation.z(), orientation.w());
-  } else {
-    s.q_of(i) << position, orientation.w(), orientation.x(), orientation.y(), orientation.z();
-  }
-  s.v_of(i) = velocity;
-  return i;
-}
 
 Quat about_z(Real angle) { return Quat(Eigen::AngleAxisd(angle, Vec3::UnitZ())); }
 
@@ -63,7 +46,7 @@ int add_box3(Scene& scene, const std::string& name, const Vec3& size, bool is_st
   }
   VecX v = VecX::Zero(6);
   v.tail<3>() = angular_velocity;
-  return add_body(scene, b, position, orientation.normalized(), v);
+  return append_body(scene, b, position, orientation.normalized(), v);
 }
 
 int add_box2(Scene& scene, const std::string& name, const Vec2& size, bool is_static, Real density,
@@ -78,7 +61,7 @@ int add_box2(Scene& scene, const std::string& name, const Vec2& size, bool is_st
     b.mass = mp.mass;
     b.planar_inertia = mp.inertia;
   }
-  return add_body(scene, b, Vec3(position.x(), position.y(), 0), about_z(angle), VecX::Zero(3));
+  return append_body(scene, b, Vec3(position.x(), position.y(), 0), about_z(angle), VecX::Zero(3));
 }
 
 Scene empty_scene(int dimension, const std::string& name, Real h, Real duration,
@@ -238,7 +221,7 @@ Scene hull_pour2d(std::uint64_t seed, const HullPourOptions& o) {
     const bool odd = k % 2 == 0;  // 1st, 3rd, … polygons, as in pour2d
     VecX v(3);
     v << (odd ? 0.7 : -0.7), 0, 0;
-    add_body(scene, b, Vec3(odd ? -0.5 : 0.5, 0.8, 0), about_z(uniform(rng, 0, 2 * M_PI)), v);
+    append_body(scene, b, Vec3(odd ? -0.5 : 0.5, 0.8, 0), about_z(uniform(rng, 0, 2 * M_PI)), v);
   }
   return scene;
 }
@@ -269,7 +252,7 @@ Scene hull_pour3d(std::uint64_t seed, const HullPourOptions& o) {
     b.mass = mass;
     b.inertia = unit.inertia * (mass / unit.volume);
     b.spawn_time = spawn_time(k, o.step, 0.5);
-    add_body(scene, b, Vec3(3, 0, 2), random_rotation(rng), v);
+    append_body(scene, b, Vec3(3, 0, 2), random_rotation(rng), v);
   }
   return scene;
 }

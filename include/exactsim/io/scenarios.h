@@ -19,6 +19,11 @@ struct Pour2dOptions {
   ContactModel model = ContactModel::kStandard;
 };
 
+// Appends a body with its initial pose and velocity to a scene (absent until it spawns; 2D uses
+// position x, y and the angle of `orientation` about z). Returns its index.
+int append_body(Scene& scene, Body body, const Vec3& position, const Quat& orientation,
+                const VecX& velocity);
+
 // Set 'a'…'j' of the authors' archived body sets (data/peg2d_pouring_body_sets.json).
 Scene pour2d_archived(const std::string& body_sets_file, char set, const Pour2dOptions& options);
 // The same scene with polygons drawn by the paper's recipe (spec §5.1) from std::mt19937_64(seed).
