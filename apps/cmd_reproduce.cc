@@ -39,11 +39,10 @@ Action register_reproduce(CLI::App& app) {
       if (o->count() == 0) return;
       for (const char* e : for_)
         if (*experiment == e) return;
-      throw InputError("reproduce " + *experiment + ": " + o->get_name() +
-                       " does not apply to this experiment (only to " +
-                       (for_.size() == 1 ? std::string(*for_.begin())
-                                         : std::string("peg2d and peg3d")) +
-                       ")");
+      throw InputError(
+          "reproduce " + *experiment + ": " + o->get_name() +
+          " does not apply to this experiment (only to " +
+          (for_.size() == 1 ? std::string(*for_.begin()) : std::string("peg2d and peg3d")) + ")");
     };
     refuse(models_opt, {"peg2d", "peg3d"});
     refuse(jobs_opt, {"peg2d", "peg3d"});

@@ -46,7 +46,8 @@ Scene build_scene(const RunArgs& a) {
   }
   const bool random = a.scenario == "pour2d-random" || a.scenario == "pour3d-random";
   if (a.seed_given && !random)
-    throw InputError("--seed: only the random scenarios (pour2d-random, pour3d-random) take a seed");
+    throw InputError(
+        "--seed: only the random scenarios (pour2d-random, pour3d-random) take a seed");
   if (a.set_given && a.scenario != "pour2d")
     throw InputError("--set: only the pour2d scenario has archived body sets");
   if (a.bodies_given && a.scenario.empty())
@@ -172,8 +173,9 @@ Action register_run(CLI::App& app) {
   sub->add_option("--every", a->every, "Write the trajectory every N steps")
       ->check(CLI::PositiveNumber);
   sub->add_option("--write-scene", a->write_scene, "Also write the scene as a scene file");
-  sub->add_flag("--continue-on-failure", a->continue_on_failure,
-                "Keep going after a failed solve or a deep penetration (the step report records it)");
+  sub->add_flag(
+      "--continue-on-failure", a->continue_on_failure,
+      "Keep going after a failed solve or a deep penetration (the step report records it)");
   sub->add_flag("--general-form", a->general_form,
                 "PEG 2D: the general intercontact form (docs/peg.md), as contact.parameters."
                 "general_form");

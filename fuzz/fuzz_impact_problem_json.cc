@@ -13,10 +13,10 @@
 #include "exactsim/math/error.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  static const std::string path =
-      (std::filesystem::is_directory("/dev/shm") ? std::string("/dev/shm")
-                                                 : std::filesystem::temp_directory_path().string()) +
-      "/exactsim-fuzz-impact-" + std::to_string(getpid()) + ".json";
+  static const std::string path = (std::filesystem::is_directory("/dev/shm")
+                                       ? std::string("/dev/shm")
+                                       : std::filesystem::temp_directory_path().string()) +
+                                  "/exactsim-fuzz-impact-" + std::to_string(getpid()) + ".json";
   {
     std::ofstream out(path, std::ios::binary | std::ios::trunc);
     out.write(reinterpret_cast<const char*>(data), static_cast<std::streamsize>(size));

@@ -16,9 +16,7 @@ const char* to_string(ContactRole role) {
   return "?";
 }
 
-bool step_used_solution(const StepReport& r) {
-  return r.solution_applied;
-}
+bool step_used_solution(const StepReport& r) { return r.solution_applied; }
 
 std::vector<ContactResult> contact_results(const World& world, const Workspace& ws,
                                            const StepReport& report) {

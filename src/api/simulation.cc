@@ -34,9 +34,9 @@ const StepReport& Simulation::run(Real duration,
   const long n = std::llround(duration / scene_.step);  // as Scene::step_count
   for (long k = 0; k < n; ++k) {
     const StepReport& r = step();
-    const bool stop = r.status == StepStatus::kDiverged ||
-                      (r.status != StepStatus::kOk &&
-                       !scene_.world.stepping.continue_on_solver_failure);
+    const bool stop =
+        r.status == StepStatus::kDiverged ||
+        (r.status != StepStatus::kOk && !scene_.world.stepping.continue_on_solver_failure);
     if (on_step && !on_step(*this)) break;
     if (stop) break;
   }

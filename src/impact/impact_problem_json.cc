@@ -3,9 +3,9 @@
 #include <cmath>
 #include <cstdint>
 #include <filesystem>
-#include <limits>
 #include <fstream>
 #include <iterator>
+#include <limits>
 #include <set>
 
 #include "exactsim/impact/newton_restitution.h"
@@ -42,8 +42,8 @@ int integer(const json& j, const std::string& path) {
                              ? j.get<std::uint64_t>() > std::numeric_limits<int>::max()
                              : j.get<std::int64_t>() > std::numeric_limits<int>::max() ||
                                    j.get<std::int64_t>() < std::numeric_limits<int>::min();
-  if (too_large) fail(path, "must be an integer within +-" +
-                                std::to_string(std::numeric_limits<int>::max()));
+  if (too_large)
+    fail(path, "must be an integer within +-" + std::to_string(std::numeric_limits<int>::max()));
   return j.get<int>();
 }
 
@@ -205,8 +205,7 @@ class StrictSax {
       // "[json.exception.parse_error.101] parse error at line 1, column 9: syntax error ..."
       const std::string what = e.what();
       const auto bracket = what.find("] ");
-      error_ = "invalid JSON: " +
-               (bracket == std::string::npos ? what : what.substr(bracket + 2));
+      error_ = "invalid JSON: " + (bracket == std::string::npos ? what : what.substr(bracket + 2));
     }
     (void)position;
     return false;

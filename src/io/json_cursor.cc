@@ -221,8 +221,7 @@ json parse_json_strict(std::string_view text, const std::string& origin) {
 }
 
 void JsonCursor::fail(const std::string& reason) const {
-  throw LocatedInputError(origin_ + ": " + (path_.empty() ? "(top level)" : path_) + ": " +
-                          reason);
+  throw LocatedInputError(origin_ + ": " + (path_.empty() ? "(top level)" : path_) + ": " + reason);
 }
 
 JsonCursor JsonCursor::at(const char* key) const {
@@ -312,8 +311,8 @@ std::string JsonCursor::name() const {
   for (std::size_t i = 0; i < s.size(); ++i) {
     const unsigned char c = static_cast<unsigned char>(s[i]);
     if (c < 0x20 || c == 0x7f)
-      fail("character " + std::to_string(i) + " is a control character (code " +
-           std::to_string(c) + "); names may not contain control characters");
+      fail("character " + std::to_string(i) + " is a control character (code " + std::to_string(c) +
+           "); names may not contain control characters");
     if (c == ',' || c == '"' || c == '\'' || c == '\\')
       fail(std::string("character ") + std::to_string(i) + " is '" + static_cast<char>(c) +
            "'; names may not contain , \" ' or \\ (they are written unquoted to CSV files)");

@@ -54,9 +54,9 @@ class JsonCursor {
 
   void expect_object(std::initializer_list<const char*> allowed_keys) const;
   void expect_array() const;
-  Real number() const;                // finite number
-  Real positive() const;              // finite, > 0
-  Real non_negative() const;          // finite, >= 0
+  Real number() const;        // finite number
+  Real positive() const;      // finite, > 0
+  Real non_negative() const;  // finite, >= 0
   // Finite and in [lo, hi]; `unit` names the unit in the message ("m", "kg", "" for none).
   Real in_range(Real lo, Real hi, const char* unit) const;
   int integer(int lo, int hi) const;  // whole number in [lo, hi]

@@ -10,8 +10,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "exactsim/math/error.h"
 #include "exactsim/io/scene_json.h"
+#include "exactsim/math/error.h"
 #include "exactsim/metrics/energy.h"
 #include "exactsim/stepping/adaptive_step.h"
 
@@ -70,12 +70,9 @@ nlohmann::json report_to_json(const StepReport& r) {
     if (r.regularisation > 0) j["solver"]["recovered_with_regularisation"] = r.regularisation;
   }
   if (r.energy.checked)
-    j["energy"] = {{"before", r.energy.before},
-                   {"free_flight", r.energy.free_flight},
-                   {"after", r.energy.after},
-                   {"stabilisation_budget", r.energy.stabilisation},
-                   {"excess", r.energy.excess()},
-                   {"tolerance", r.energy.tolerance}};
+    j["energy"] = {{"before", r.energy.before},   {"free_flight", r.energy.free_flight},
+                   {"after", r.energy.after},     {"stabilisation_budget", r.energy.stabilisation},
+                   {"excess", r.energy.excess()}, {"tolerance", r.energy.tolerance}};
   if (r.diverged_body >= 0) j["diverged_body"] = r.diverged_body;
   j["max_penetration"] = r.max_penetration;
   if (r.substeps > 1) j["substeps"] = r.substeps;
@@ -83,12 +80,13 @@ nlohmann::json report_to_json(const StepReport& r) {
     j["projection"] = {{"predicted_depth", r.projection_depth}, {"solved", r.projection_solved}};
   // The watchdog's findings (docs/penetration.md), written only when there are any.
   for (const PenetratingPair& p : r.deep_penetrations) {
-    const std::string a = "body " + std::to_string(p.body_a), b = "body " + std::to_string(p.body_b);
-    j["deep_penetrations"].push_back({{"bodies", {p.body_a, p.body_b}},
-                                      {"depth", p.result.depth},
-                                      {"direction", {p.result.direction.x(), p.result.direction.y(),
-                                                     p.result.direction.z()}},
-                                      {"features", describe_features(p.result, a, b)}});
+    const std::string a = "body " + std::to_string(p.body_a),
+                      b = "body " + std::to_string(p.body_b);
+    j["deep_penetrations"].push_back(
+        {{"bodies", {p.body_a, p.body_b}},
+         {"depth", p.result.depth},
+         {"direction", {p.result.direction.x(), p.result.direction.y(), p.result.direction.z()}},
+         {"features", describe_features(p.result, a, b)}});
   }
   for (const CentreInsideStatic& c : r.centres_inside_static)
     j["centres_inside_static"].push_back(
@@ -139,8 +137,9 @@ RunRecorder::RunRecorder(const std::string& out_dir, const Scene& scene, int tra
   write_scene_file(scene, dir_ + "/scene.json");  // the shapes, for `exactsim view` and reruns
   // An earlier run's summary must not stand beside this run's files (it is written at the end).
   std::filesystem::remove(dir_ + "/summary.json", ec);
-  if (ec) throw InputError(dir_ + "/summary.json: cannot remove the earlier run's summary (" +
-                           ec.message() + ")");
+  if (ec)
+    throw InputError(dir_ + "/summary.json: cannot remove the earlier run's summary (" +
+                     ec.message() + ")");
   for (const Body& b : scene.world.bodies) names_.push_back(b.name);
   trajectory_.open(dir_ + "/trajectory.csv");
   steps_.open(dir_ + "/steps.jsonl");
@@ -194,8 +193,8 @@ std::string describe_failure(const Scene& scene, const StepReport& r) {
       if (!r.deep_penetrations.empty()) {
         const PenetratingPair& p = r.deep_penetrations.front();
         msg << "deep penetration: bodies " << p.body_a << " ('" << scene.world.bodies[p.body_a].name
-            << "') and " << p.body_b << " ('" << scene.world.bodies[p.body_b].name
-            << "') overlap " << p.result.depth << " m deep ("
+            << "') and " << p.body_b << " ('" << scene.world.bodies[p.body_b].name << "') overlap "
+            << p.result.depth << " m deep ("
             << describe_features(p.result, scene.world.bodies[p.body_a].name,
                                  scene.world.bodies[p.body_b].name)
             << "), more than the contact distance";
@@ -238,7 +237,8 @@ RunSummary run_scene(const Scene& scene, const RunOptions& options,
   if (!options.out_dir.empty())
     recorder = std::make_unique<RunRecorder>(options.out_dir, scene, options.trajectory_every);
   std::vector<Real> overlaps;
-  overlaps.reserve(std::min<long>(sum.steps_planned, 1L << 20));  // grows with the run, not its plan
+  overlaps.reserve(
+      std::min<long>(sum.steps_planned, 1L << 20));  // grows with the run, not its plan
   long contact_sum = 0;
   std::vector<std::uint8_t> lost(w.body_count(), 0);  // ever out of the scene's bounds
   const auto start = Clock::now();
@@ -277,11 +277,11 @@ RunSummary run_scene(const Scene& scene, const RunOptions& options,
       if (r.energy.checked)
         sum.max_energy_gain = std::max(sum.max_energy_gain, r.energy.after - r.energy.free_flight);
       sum.deep_penetration_steps += r.status == StepStatus::kDeepPenetration;
-    sum.max_penetration = std::max(sum.max_penetration, r.max_penetration);
-    for (int b : r.bodies_out_of_bounds) lost[b] = 1;
-    const bool stop = r.status == StepStatus::kDiverged ||
-                      ((failed_solve || r.status == StepStatus::kDeepPenetration) &&
-                       !w.stepping.continue_on_solver_failure);
+      sum.max_penetration = std::max(sum.max_penetration, r.max_penetration);
+      for (int b : r.bodies_out_of_bounds) lost[b] = 1;
+      const bool stop = r.status == StepStatus::kDiverged ||
+                        ((failed_solve || r.status == StepStatus::kDeepPenetration) &&
+                         !w.stepping.continue_on_solver_failure);
       if (recorder) recorder->record(state, r, k + 1 == sum.steps_planned || stop);
       if (on_step) on_step(state, r);
       if (stop) {
@@ -294,7 +294,8 @@ RunSummary run_scene(const Scene& scene, const RunOptions& options,
         last_progress = now;
         std::fprintf(stderr, "\r%s: step %ld/%ld (%.0f%%), t = %.3f s, %d contacts   ",
                      scene.name.c_str(), k + 1, sum.steps_planned,
-                     100.0 * (k + 1) / std::max(1L, sum.steps_planned), r.time, r.potential_contacts);
+                     100.0 * (k + 1) / std::max(1L, sum.steps_planned), r.time,
+                     r.potential_contacts);
         std::fflush(stderr);
       }
     }

@@ -11,7 +11,7 @@
 namespace exactsim {
 
 int append_body(Scene& scene, Body body, const Vec3& position, const Quat& orientation,
-             const VecX& velocity) {
+                const VecX& velocity) {
   World& w = scene.world;
   State& s = scene.initial;
   const int i = w.body_count();
@@ -29,7 +29,6 @@ int append_body(Scene& scene, Body body, const Vec3& position, const Quat& orien
 }
 
 namespace {
-
 
 void add_static_rectangle(Scene& scene, const std::string& name, Vec2 lo, Vec2 hi) {
   Body b;
@@ -100,7 +99,7 @@ Scene pour2d_archived(const std::string& body_sets_file, char set, const Pour2dO
     VecX v(3);
     v << jb["nu"][0].get<Real>(), jb["nu"][1].get<Real>(), jb["nu"][2].get<Real>();
     append_body(scene, b, Vec3(jb["pos"][0].get<Real>(), jb["pos"][1].get<Real>(), 0),
-             Quat(Eigen::AngleAxisd(rot, Vec3::UnitZ())), v);
+                Quat(Eigen::AngleAxisd(rot, Vec3::UnitZ())), v);
   }
   return scene;
 }
@@ -123,7 +122,7 @@ Scene pour2d_random(std::uint64_t seed, const Pour2dOptions& o) {
     VecX v(3);
     v << (odd ? 0.7 : -0.7), 0, 0;
     append_body(scene, b, Vec3(odd ? -0.5 : 0.5, 0.8, 0),
-             Quat(Eigen::AngleAxisd(angle(rng), Vec3::UnitZ())), v);
+                Quat(Eigen::AngleAxisd(angle(rng), Vec3::UnitZ())), v);
   }
   return scene;
 }

@@ -10,25 +10,23 @@ namespace {
 
 template <class Box, class Measure, class Intersect>
 InitialOverlapCheck check(std::span<const Box> boxes, std::span<const std::uint8_t> is_static,
-                          std::span<const std::uint8_t> present, Real min_fraction,
-                          int max_pairs, long budget, Measure&& measure,
-                          Intersect&& intersect) {
+                          std::span<const std::uint8_t> present, Real min_fraction, int max_pairs,
+                          long budget, Measure&& measure, Intersect&& intersect) {
   InitialOverlapCheck out;
   BoxSweepScratch scratch;
-  for_each_overlapping_box_pair(
-      boxes, is_static, present, scratch, [&](int a, int b) {
-        if (++out.box_pairs > budget) {
-          out.too_dense = true;
-          return false;
-        }
-        const Real smaller = std::min(measure(a), measure(b));
-        const Real common = intersect(a, b);
-        if (common > min_fraction * smaller) {
-          out.deep.push_back({a, b, common / smaller});
-          if (static_cast<int>(out.deep.size()) >= max_pairs) return false;
-        }
-        return true;
-      });
+  for_each_overlapping_box_pair(boxes, is_static, present, scratch, [&](int a, int b) {
+    if (++out.box_pairs > budget) {
+      out.too_dense = true;
+      return false;
+    }
+    const Real smaller = std::min(measure(a), measure(b));
+    const Real common = intersect(a, b);
+    if (common > min_fraction * smaller) {
+      out.deep.push_back({a, b, common / smaller});
+      if (static_cast<int>(out.deep.size()) >= max_pairs) return false;
+    }
+    return true;
+  });
   std::sort(out.deep.begin(), out.deep.end(), [](const InitialOverlap& x, const InitialOverlap& y) {
     return x.a < y.a || (x.a == y.a && x.b < y.b);
   });
@@ -58,8 +56,7 @@ InitialOverlapCheck find_initial_overlaps(const World& world, const State& initi
       area[i] = polygon_area(world.polygons[world.bodies[i].shape].vertices);
     }
     return check<Aabb2>(
-        boxes, is_static, present, min_fraction, max_pairs, budget,
-        [&](int i) { return area[i]; },
+        boxes, is_static, present, min_fraction, max_pairs, budget, [&](int i) { return area[i]; },
         [&](int a, int b) {
           return polygon_intersection_area(placed[a].vertices, placed[b].vertices);
         });
@@ -78,8 +75,7 @@ InitialOverlapCheck find_initial_overlaps(const World& world, const State& initi
   }
   IntersectionScratch scratch;
   return check<Aabb3>(
-      boxes, is_static, present, min_fraction, max_pairs, budget,
-      [&](int i) { return volume[i]; },
+      boxes, is_static, present, min_fraction, max_pairs, budget, [&](int i) { return volume[i]; },
       [&](int a, int b) {
         const ConvexPolyhedron& sa = world.polyhedra[world.bodies[a].shape];
         const ConvexPolyhedron& sb = world.polyhedra[world.bodies[b].shape];

@@ -1,11 +1,11 @@
 // Scene reader/writer: the scene format (docs/scene-format.md).
 #include "exactsim/io/scene_json.h"
 
+#include <cerrno>
 #include <cmath>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <cerrno>
-#include <cstring>
 #include <set>
 #include <sstream>
 
@@ -20,8 +20,8 @@
 namespace exactsim {
 namespace {
 
-using io::JsonCursor;
 using io::format_number;
+using io::JsonCursor;
 
 constexpr int kMaxVertices = 10000;
 constexpr int kMaxBodies = 100000;
@@ -153,9 +153,8 @@ int read_shape(const JsonCursor& c, World& w, const std::string& scene_dir) {
     check_mesh_is_convex(pts, hull, path.string());
     return hull;
   });
-  check_extent<Vec3>(v, p.vertices, with_path(v, [&] {
-                       return polyhedron_mass_properties(p, 1.0).volume;
-                     }));
+  check_extent<Vec3>(v, p.vertices,
+                     with_path(v, [&] { return polyhedron_mass_properties(p, 1.0).volume; }));
   w.polyhedra.push_back(std::move(p));
   return static_cast<int>(w.polyhedra.size()) - 1;
 }
@@ -259,8 +258,7 @@ void read_body(const JsonCursor& c, World& w, State& s, const std::string& scene
     if (planar) {
       const JsonCursor ic = c.at("inertia");
       b.planar_inertia = ic.positive();
-      check_inertia_ratio(ic, b.planar_inertia, b.mass,
-                          radius<Vec2>(w.polygons[b.shape].vertices));
+      check_inertia_ratio(ic, b.planar_inertia, b.mass, radius<Vec2>(w.polygons[b.shape].vertices));
     } else {
       b.inertia =
           read_inertia3(c.at("inertia"), b.mass, radius<Vec3>(w.polyhedra[b.shape].vertices));
@@ -341,20 +339,21 @@ ContactModel read_model(const JsonCursor& c) {
 void read_contact(const JsonCursor& c, World& w) {
   c.expect_object({"model", "friction", "friction_directions", "parameters"});
   if (c.has("model")) w.contact.model = read_model(c.at("model"));
-  if (c.has("friction")) w.contact.friction = c.at("friction").in_range(0, limits::kMaxFriction, "");
+  if (c.has("friction"))
+    w.contact.friction = c.at("friction").in_range(0, limits::kMaxFriction, "");
   if (c.has("friction_directions"))
     w.contact.friction_directions = c.at("friction_directions").integer(3, 64);
   if (c.has("parameters")) {
     const JsonCursor p = c.at("parameters");
-    p.expect_object(
-        {"epsilon", "epsilon_edge", "predict_motion", "max_stabilisation_speed", "stabilisation",
-         "general_form"});
+    p.expect_object({"epsilon", "epsilon_edge", "predict_motion", "max_stabilisation_speed",
+                     "stabilisation", "general_form"});
     if (p.has("epsilon"))
       w.contact.epsilon =
           p.at("epsilon").in_range(limits::kMinContactDistance, limits::kMaxContactDistance, "m");
     if (p.has("epsilon_edge"))
-      w.contact.epsilon_edge = p.at("epsilon_edge").in_range(limits::kMinContactDistance,
-                                                             limits::kMaxContactDistance, "m");
+      w.contact.epsilon_edge =
+          p.at("epsilon_edge")
+              .in_range(limits::kMinContactDistance, limits::kMaxContactDistance, "m");
     if (p.has("predict_motion")) w.contact.predict_motion = p.at("predict_motion").boolean();
     if (p.has("max_stabilisation_speed")) {
       const JsonCursor m = p.at("max_stabilisation_speed");
@@ -412,8 +411,7 @@ void check_initial_overlap(const JsonCursor& bodies, const Scene& scene) {
              format_number(100 * r.deep[k].fraction) + "%)";
     if (static_cast<int>(r.deep.size()) >= kMaxNamedOverlaps) msg += "; the check stopped there";
     msg += ". Bodies present at t = 0 may overlap by at most " +
-           format_number(100 * limits::kMaxInitialOverlapFraction) +
-           "% (docs/input-validation.md)";
+           format_number(100 * limits::kMaxInitialOverlapFraction) + "% (docs/input-validation.md)";
     bodies.at(static_cast<std::size_t>(first.b)).fail(msg);
   }
   if (r.too_dense)
@@ -577,8 +575,7 @@ void write_scene_file(const Scene& scene, const std::string& path) {
   if (!parent.empty()) std::filesystem::create_directories(parent, ec);
   if (ec) throw InputError(path + ": cannot create its folder (" + ec.message() + ")");
   std::ofstream out(path);
-  if (!out)
-    throw InputError(path + ": cannot write the scene file (" + std::strerror(errno) + ")");
+  if (!out) throw InputError(path + ": cannot write the scene file (" + std::strerror(errno) + ")");
   out << scene_to_json(scene).dump(1) << "\n";
 }
 

@@ -27,7 +27,6 @@ Quat random_rotation(std::mt19937_64& rng) {
       .normalized();
 }
 
-
 Quat about_z(Real angle) { return Quat(Eigen::AngleAxisd(angle, Vec3::UnitZ())); }
 
 // A 3D box body: static (no mass) or of the given density.

@@ -53,8 +53,8 @@ Real total_overlap_volume(std::span<const ConvexPolyhedron* const> shapes,
                           std::span<const std::uint8_t> is_static,
                           std::span<const std::uint8_t> present, IntersectionScratch* scratch) {
   Real total = 0;
-  for (const auto& [i, j] : overlapping_pairs<Aabb3>(boxes.first(shapes.size()), is_static,
-                                                     present))
+  for (const auto& [i, j] :
+       overlapping_pairs<Aabb3>(boxes.first(shapes.size()), is_static, present))
     total += polyhedron_intersection_volume(*shapes[i], poses[i], *shapes[j], poses[j], nullptr,
                                             scratch);
   return total;

@@ -43,11 +43,11 @@ using RowVec = Eigen::Matrix<S, 1, Eigen::Dynamic>;
 // Buffers of one run; for double they live in LcpScratch (no allocation after warm-up).
 template <typename S>
 struct Work {
-  Mat<S>& t;          // [x_B | B⁻¹]
-  Vec<S>& d;          // entering column
-  RowVec<S>& row;     // pivot row
-  Vec<S>& cover;      // covering vector e (original coordinates)
-  Mat<S>& bmat;       // basis matrix for refactorisation
+  Mat<S>& t;       // [x_B | B⁻¹]
+  Vec<S>& d;       // entering column
+  RowVec<S>& row;  // pivot row
+  Vec<S>& cover;   // covering vector e (original coordinates)
+  Mat<S>& bmat;    // basis matrix for refactorisation
   Eigen::PartialPivLU<Mat<S>>& lu;
   std::vector<int>& basis;
   std::vector<int>& candidates;
@@ -246,8 +246,9 @@ RunResult lemke_run(const Mat<S>& m, const Vec<S>& q, const std::vector<bool>* s
   }
   S x_min = std::numeric_limits<S>::infinity();
   for (Eigen::Index i = 0; i < n; ++i) x_min = std::min(x_min, w.t(i, 0) / -w.d(i));
-  const S tie = std::max<S>(S(options.ratio_tie_tolerance), 64 * std::numeric_limits<S>::epsilon()) *
-                std::max<S>(1, std::abs(x_min));
+  const S tie =
+      std::max<S>(S(options.ratio_tie_tolerance), 64 * std::numeric_limits<S>::epsilon()) *
+      std::max<S>(1, std::abs(x_min));
   int r = -1;
   for (Eigen::Index i = 0; i < n; ++i) {
     if (w.t(i, 0) / -w.d(i) > x_min + tie) continue;
@@ -266,9 +267,8 @@ RunResult lemke_run(const Mat<S>& m, const Vec<S>& q, const std::vector<bool>* s
   int leaving = w.basis[r];
   w.basis[r] = z0_id;
   res.pivots = 1;
-  const int interval = options.refactor_interval > 0
-                           ? options.refactor_interval
-                           : std::max<int>(25, static_cast<int>(n / 2));
+  const int interval = options.refactor_interval > 0 ? options.refactor_interval
+                                                     : std::max<int>(25, static_cast<int>(n / 2));
   int since_refactor = 0;
   std::uint64_t fingerprint = 0;
   for (int id : w.basis) fingerprint ^= variable_hash(id);
@@ -299,7 +299,8 @@ RunResult lemke_run(const Mat<S>& m, const Vec<S>& q, const std::vector<bool>* s
       // On a singular basis matrix keep the updated tableau (the next interval retries).
       if (refactor<S>(m, q, w)) ++res.refactorisations;
 #ifdef EXACTSIM_LEMKE_TRACE
-      std::fprintf(stderr, "  refactor at %d: drift |x_upd - x_lu| = %.3e, min x = %.3e, cond-ish %.3e\n",
+      std::fprintf(stderr,
+                   "  refactor at %d: drift |x_upd - x_lu| = %.3e, min x = %.3e, cond-ish %.3e\n",
                    res.pivots, static_cast<double>((x_before - w.t.col(0)).cwiseAbs().maxCoeff()),
                    static_cast<double>(w.t.col(0).minCoeff()),
                    static_cast<double>(w.t.rightCols(n).cwiseAbs().maxCoeff()));
@@ -322,11 +323,11 @@ RunResult lemke_run(const Mat<S>& m, const Vec<S>& q, const std::vector<bool>* s
     leaving = w.basis[r];
 #ifdef EXACTSIM_LEMKE_TRACE
     if (std::getenv("LEMKE_TRACE_ALL"))
-      std::fprintf(stderr, "  piv %d: in %d out %d d_r=%.3e |d|=%.3e theta=%.3e min x=%.3e ncand=%zu\n", res.pivots,
-                   entering, leaving, static_cast<double>(w.d(r)),
-                   static_cast<double>(w.d.cwiseAbs().maxCoeff()),
-                   static_cast<double>(w.t(r, 0) / w.d(r)), static_cast<double>(w.t.col(0).minCoeff()),
-                   w.candidates.size());
+      std::fprintf(
+          stderr, "  piv %d: in %d out %d d_r=%.3e |d|=%.3e theta=%.3e min x=%.3e ncand=%zu\n",
+          res.pivots, entering, leaving, static_cast<double>(w.d(r)),
+          static_cast<double>(w.d.cwiseAbs().maxCoeff()), static_cast<double>(w.t(r, 0) / w.d(r)),
+          static_cast<double>(w.t.col(0).minCoeff()), w.candidates.size());
 #endif
     pivot<S>(w, r);
     w.basis[r] = entering;
@@ -377,7 +378,8 @@ void finish_run(const Lcp& lcp, const SolverOptions& options, Real tol, Real z_s
   basic_z<S>(w.t, w.basis, n, out.z);
   SolveStatus status = res.status;
   out.ray.resize(0);
-  if (status == SolveStatus::kRay) status = ray_status<S>(lcp, w, w.candidates[0], tol, options, out.ray);
+  if (status == SolveStatus::kRay)
+    status = ray_status<S>(lcp, w, w.candidates[0], tol, options, out.ray);
   SolveCertificate cert = verify_lcp(lcp, out.z, tol, z_scale, out.w);
   if (status == SolveStatus::kSolved) {
     // The final complementary basis (z_i basic), kept in s.active: the warm-start guess to pass
@@ -416,8 +418,8 @@ bool lemke_solve(const Lcp& lcp, const SolverOptions& options, LcpScratch& s, Lc
   const Real tol = verification_tolerance(lcp, options);
   const Real z_scale = certificate_impulse_scale(lcp, options);
   const long budget = pivot_budget(options, n);
-  Work<Real> w{s.tableau, s.column, s.pivot_row, s.cover, s.refactor_matrix, s.refactor_lu,
-               s.basis, s.candidates};
+  Work<Real> w{s.tableau,         s.column,      s.pivot_row, s.cover,
+               s.refactor_matrix, s.refactor_lu, s.basis,     s.candidates};
   const RunResult res = lemke_run<Real>(lcp.M, lcp.q, start, options, budget, w);
   if (res.start_failed) return false;
   finish_run<Real>(lcp, options, tol, z_scale, res, w, s, out);
@@ -456,9 +458,9 @@ bool lemke_solve(const Lcp& lcp, const SolverOptions& options, LcpScratch& s, Lc
   // Runaway protection: the long-double run costs ~4× a double pivot; it is skipped when even a
   // short run (n pivots) would exceed the work cap.
   const bool long_double_ok =
-      !(options.max_pivot_work > 0 && 4.0 * static_cast<Real>(n) * static_cast<Real>(n) *
-                                              static_cast<Real>(n) >
-                                          options.max_pivot_work);
+      !(options.max_pivot_work > 0 &&
+        4.0 * static_cast<Real>(n) * static_cast<Real>(n) * static_cast<Real>(n) >
+            options.max_pivot_work);
   for (int strategy = 1; strategy <= 5 && !done() && remaining > 0; ++strategy) {
     SolverOptions o = options;
     o.ratio_tie_tolerance = std::min(options.ratio_tie_tolerance, 1e-15);
@@ -488,7 +490,8 @@ bool lemke_solve(const Lcp& lcp, const SolverOptions& options, LcpScratch& s, Lc
         }
         cover = &e;
       }
-      rk = lemke_run<Real>(lcp.M, lcp.q, cover != nullptr ? nullptr : start, o, remaining, w, cover);
+      rk =
+          lemke_run<Real>(lcp.M, lcp.q, cover != nullptr ? nullptr : start, o, remaining, w, cover);
       if (!rk.start_failed) {
         retry.z.swap(s.z_best);
         finish_run<Real>(lcp, options, tol, z_scale, rk, w, s, retry);

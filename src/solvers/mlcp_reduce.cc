@@ -136,9 +136,8 @@ void solve_mlcp(const Mlcp& mlcp, const SolverOptions& options, MlcpScratch& s, 
   out.nu.noalias() = s.WG * out.z;
   out.nu += s.Wc;
   const SolveCertificate& reduced = red.certificate;
-  SolveCertificate cert =
-      certify(mlcp, out.nu, out.z, reduced.tolerance, physical.impulse_scale, options, out.w,
-              s.momentum, s.impulse);
+  SolveCertificate cert = certify(mlcp, out.nu, out.z, reduced.tolerance, physical.impulse_scale,
+                                  options, out.w, s.momentum, s.impulse);
   // The reduced solve's account (method, effort, why it stopped) with the unreduced numbers.
   cert.method = reduced.method;
   cert.pivots = reduced.pivots;

@@ -70,9 +70,8 @@ void solve_lcp(const Lcp& lcp, const SolverOptions& options, LcpScratch& s, LcpS
   retry.w.swap(s.fb_w);
   retry.ray.swap(s.fb_ray);
   solve_lemke(lcp, options, s, retry);
-  if (final_status(retry.certificate.status) ||
-      certificate_violation(retry.certificate, retry.z) <
-          certificate_violation(out.certificate, out.z)) {
+  if (final_status(retry.certificate.status) || certificate_violation(retry.certificate, retry.z) <
+                                                    certificate_violation(out.certificate, out.z)) {
     out.z.swap(retry.z);
     out.w.swap(retry.w);
     out.ray.swap(retry.ray);

@@ -84,8 +84,7 @@ SolveCertificate verify_lcp(const Lcp& lcp, const VecX& z, Real tol, VecX& w) {
   return verify_lcp(lcp, z, tol, lcp_impulse_scale(lcp), w);
 }
 
-SolveCertificate verify_lcp(const Lcp& lcp, const VecX& z, Real tol, Real impulse_scale,
-                            VecX& w) {
+SolveCertificate verify_lcp(const Lcp& lcp, const VecX& z, Real tol, Real impulse_scale, VecX& w) {
   validate_lcp(lcp, "verify_lcp");
   if (z.size() != lcp.q.size()) {
     throw InputError("verify_lcp: z has " + std::to_string(z.size()) + " entries, the LCP has " +

@@ -18,7 +18,7 @@ Real split_slop(const ContactOptions& options, Real h) {
 
 Real velocity_stabilisation_cap(const ContactOptions& options, Real h) {
   return options.stabilisation == Stabilisation::kSplit ? split_slop(options, h) / h
-                                                         : options.max_stabilisation_speed;
+                                                        : options.max_stabilisation_speed;
 }
 
 void place_bodies(const World& world, const State& state, Real h, Workspace& ws) {

@@ -91,8 +91,7 @@ GeneralFormCertificate certify_general_form(const World& world, const State& sta
     cert.complementarity = std::max(cert.complementarity, std::abs(impulse * row));
   }
   if (cert.groups == 0) cert.min_max_gap_rate = 0;
-  cert.complementarity_bound =
-      tolerance * std::max<Real>(1, ws.solution.certificate.impulse_scale);
+  cert.complementarity_bound = tolerance * std::max<Real>(1, ws.solution.certificate.impulse_scale);
   return cert;
 }
 

@@ -130,8 +130,8 @@ EnergyBalance energy_balance(const State& state, const Workspace& ws, Real lcp_t
     if (carries && mlcp.r[j] < 0) e.stabilisation += std::max<Real>(0, z[j]) * -mlcp.r[j];
   }
   // Round-off of the three sums, and what the LCP tolerance (m/s) lets each impulse do.
-  e.tolerance = 1e-9 * std::max({e.before, e.free_flight, e.after}) +
-                z.lpNorm<1>() * lcp_tolerance + 1e-12;
+  e.tolerance =
+      1e-9 * std::max({e.before, e.free_flight, e.after}) + z.lpNorm<1>() * lcp_tolerance + 1e-12;
   return e;
 }
 
@@ -287,10 +287,9 @@ StepReport step(const World& world, State& state, Workspace& ws, Real h, long st
   // regularised problem solves (with its energy certified too); otherwise those bodies fly free
   // this step.
   const bool usable =
-      any && (report.status == StepStatus::kOk ||
-              (world.stepping.continue_on_solver_failure &&
-               recover_by_regularisation(world, ws, report) &&
-               certify_energy(state, ws, world, report)));
+      any && (report.status == StepStatus::kOk || (world.stepping.continue_on_solver_failure &&
+                                                   recover_by_regularisation(world, ws, report) &&
+                                                   certify_energy(state, ws, world, report)));
   report.solution_applied = usable;
   if (any) report.seconds.solve = seconds_since(clock);
   update_velocities(world, state, h, ws, usable);

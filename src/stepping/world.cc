@@ -16,9 +16,7 @@ const char* to_string(ContactModel m) {
   return "?";
 }
 
-const char* to_string(Stabilisation s) {
-  return s == Stabilisation::kSplit ? "split" : "velocity";
-}
+const char* to_string(Stabilisation s) { return s == Stabilisation::kSplit ? "split" : "velocity"; }
 
 int Scene::step_count() const { return static_cast<int>(std::llround(duration / step)); }
 

@@ -65,8 +65,7 @@ TEST(Gyroscopic, TumblingBrickKeepsEnergyAndMomentumFor100s) {
     const Invariants now = invariants(b, s);
     worst_energy = std::max(worst_energy, std::abs(now.energy / start.energy - 1));
     worst_l = std::max(worst_l, std::abs(now.momentum.norm() / start.momentum.norm() - 1));
-    const Real wy_body = (body_orientation(s, 0).toRotationMatrix().transpose() *
-                          s.v.tail<3>())[1];
+    const Real wy_body = (body_orientation(s, 0).toRotationMatrix().transpose() * s.v.tail<3>())[1];
     min_wy = std::min(min_wy, wy_body);
     max_wy = std::max(max_wy, wy_body);
   }

@@ -34,56 +34,65 @@ std::string file_error(const std::string& name) {
 
 TEST(HostileInput, NumberOutsideTheDoubleRangeNamesItsPath) {
   EXPECT_EQ(file_error("overflow-1e309.json"),
-            kData + "overflow-1e309.json: bodies[0].position[1]: the number 1e309 is outside "
-                    "the range of a double (line 2, column 83)");
+            kData +
+                "overflow-1e309.json: bodies[0].position[1]: the number 1e309 is outside "
+                "the range of a double (line 2, column 83)");
 }
 
 TEST(HostileInput, TinyBoxIsOutOfRange) {
   EXPECT_EQ(file_error("tiny-box-nan.json"),
-            kData + "tiny-box-nan.json: bodies[0].shape.box[0]: must lie in [1e-5, 100000] m, "
-                    "got 1e-300 (docs/input-validation.md)");
+            kData +
+                "tiny-box-nan.json: bodies[0].shape.box[0]: must lie in [1e-5, 100000] m, "
+                "got 1e-300 (docs/input-validation.md)");
 }
 
 TEST(HostileInput, SubnormalDensityIsOutOfRange) {
   EXPECT_EQ(file_error("fuzz-density-1e-320-nan-bound.json"),
-            kData + "fuzz-density-1e-320-nan-bound.json: bodies[1].density: must lie in [0.001, "
-                    "1e6] kg/m^2, got 1e-320 (docs/input-validation.md)");
+            kData +
+                "fuzz-density-1e-320-nan-bound.json: bodies[1].density: must lie in [0.001, "
+                "1e6] kg/m^2, got 1e-320 (docs/input-validation.md)");
 }
 
 TEST(HostileInput, NamesWithACommaOrANewlineAreRejected) {
   EXPECT_EQ(file_error("fuzz-name-comma-csv.json"),
-            kData + "fuzz-name-comma-csv.json: bodies[1].name: character 1 is ','; names may "
-                    "not contain , \" ' or \\ (they are written unquoted to CSV files)");
+            kData +
+                "fuzz-name-comma-csv.json: bodies[1].name: character 1 is ','; names may "
+                "not contain , \" ' or \\ (they are written unquoted to CSV files)");
   EXPECT_EQ(file_error("fuzz-name-newline-csv.json"),
-            kData + "fuzz-name-newline-csv.json: bodies[1].name: character 1 is a control "
-                    "character (code 10); names may not contain control characters");
+            kData +
+                "fuzz-name-newline-csv.json: bodies[1].name: character 1 is a control "
+                "character (code 10); names may not contain control characters");
 }
 
 TEST(HostileInput, DuplicateKeysAreErrorsNamingTheKey) {
   EXPECT_EQ(file_error("dupkey-dimension.json"),
-            kData + "dupkey-dimension.json: dimension: duplicate key \"dimension\" (an object "
-                    "names each key once)");
+            kData +
+                "dupkey-dimension.json: dimension: duplicate key \"dimension\" (an object "
+                "names each key once)");
 }
 
 TEST(HostileInput, CoincidentBoxesAreRejectedNamingThePairs) {
   EXPECT_EQ(file_error("coincident2d-200.json"),
-            kData + "coincident2d-200.json: bodies[2]: starts deeply inside bodies[1] \"b0\": "
-                    "their intersection is 100% of the smaller body's area; also bodies[1] "
-                    "\"b0\" and bodies[3] \"b2\" (100%); also bodies[1] \"b0\" and bodies[4] "
-                    "\"b3\" (100%); the check stopped there. Bodies present at t = 0 may overlap "
-                    "by at most 50% (docs/input-validation.md)");
+            kData +
+                "coincident2d-200.json: bodies[2]: starts deeply inside bodies[1] \"b0\": "
+                "their intersection is 100% of the smaller body's area; also bodies[1] "
+                "\"b0\" and bodies[3] \"b2\" (100%); also bodies[1] \"b0\" and bodies[4] "
+                "\"b3\" (100%); the check stopped there. Bodies present at t = 0 may overlap "
+                "by at most 50% (docs/input-validation.md)");
 }
 
 TEST(HostileInput, HugeVelocityIsOutOfRange) {
   EXPECT_EQ(file_error("huge-velocity-null-energy.json"),
-            kData + "huge-velocity-null-energy.json: bodies[0].velocity: speed 1.41421e154 m/s "
-                    "exceeds the accepted maximum of 100000 m/s (docs/input-validation.md)");
+            kData +
+                "huge-velocity-null-energy.json: bodies[0].velocity: speed 1.41421e154 m/s "
+                "exceeds the accepted maximum of 100000 m/s (docs/input-validation.md)");
 }
 
 TEST(HostileInput, HugeGravityIsOutOfRange) {
   EXPECT_EQ(file_error("fuzz-gravity-x-1e308-null-energy.json"),
-            kData + "fuzz-gravity-x-1e308-null-energy.json: gravity: magnitude 1e308 m/s^2 "
-                    "exceeds the accepted maximum of 10000 m/s^2 (docs/input-validation.md)");
+            kData +
+                "fuzz-gravity-x-1e308-null-energy.json: gravity: magnitude 1e308 m/s^2 "
+                "exceeds the accepted maximum of 10000 m/s^2 (docs/input-validation.md)");
 }
 
 // [1e200, 1e200, 0, 0] is scaled by its largest component before normalising: the rotation the
@@ -164,7 +173,9 @@ TEST(HostileInput, AcceptedRangesOfTheScene) {
        },
        "bodies[1].mass: must lie in [1e-9, 1e9] kg, got 10000000000.0 "
        "(docs/input-validation.md)"},
-      {[](json& d) { d["bodies"][1]["position"] = {0, -1e308}; },
+      {[](json& d) {
+         d["bodies"][1]["position"] = {0, -1e308};
+       },
        "bodies[1].position[1]: must lie in [-1e6, 1e6] m, got -1e+308 "
        "(docs/input-validation.md)"},
       {[](json& d) { d["bodies"][1]["angular_velocity"] = 1e7; },
@@ -177,16 +188,19 @@ TEST(HostileInput, AcceptedRangesOfTheScene) {
        "time.step: must lie in [1e-9, 10] s, got 1e-12 (docs/input-validation.md)"},
       {[](json& d) { d["time"]["step"] = 0.5; },
        "time.step: the step (0.5 s) is longer than the duration (0.1 s)"},
-      {[](json& d) { d["time"]["duration"] = 1e8; },
-       "time: duration / step exceeds 1e9 steps"},
+      {[](json& d) { d["time"]["duration"] = 1e8; }, "time: duration / step exceeds 1e9 steps"},
       {[](json& d) { d["bodies"][1]["friction"] = 1e3; },
        "bodies[1].friction: must lie in [0, 100], got 1000.0 (docs/input-validation.md)"},
       {[](json& d) { d["bodies"][1]["spawn_time"] = 1e300; },
        "bodies[1].spawn_time: must lie in [0, 1e9] s, got 1e+300 (docs/input-validation.md)"},
-      {[](json& d) { d["contact"] = {{"parameters", {{"epsilon", 1e300}}}}; },
+      {[](json& d) {
+         d["contact"] = {{"parameters", {{"epsilon", 1e300}}}};
+       },
        "contact.parameters.epsilon: must lie in [1e-12, 1000] m, got 1e+300 "
        "(docs/input-validation.md)"},
-      {[](json& d) { d["solver"] = {{"tolerance", 10}}; },
+      {[](json& d) {
+         d["solver"] = {{"tolerance", 10}};
+       },
        "solver.tolerance: must lie in [0, 1], got 10 (docs/input-validation.md)"},
       {[](json& d) { d["name"] = std::string("a\0b", 3); },
        "name: character 1 is a control character (code 0); names may not contain control "
@@ -198,7 +212,9 @@ TEST(HostileInput, AcceptedRangesOfTheScene) {
        "written unquoted to CSV files)"},
       {[](json& d) { d["bodies"][1]["name"] = std::string(300, 'x'); },
        "bodies[1].name: longer than 256 bytes"},
-      {[](json& d) { d["bodies"][1]["shape"] = {{"box", {1e5, 1e-5}}}; },
+      {[](json& d) {
+         d["bodies"][1]["shape"] = {{"box", {1e5, 1e-5}}};
+       },
        "bodies[1].shape.box: the shape's area (1) is below 1e-9 of its size^2: too thin for "
        "meaningful mass properties (docs/input-validation.md)"},
   };

@@ -256,8 +256,9 @@ namespace {
 TEST(SceneJson, AnEventSceneIsSentToTheEventsCommand) {
   const std::string file = EXACTSIM_SOURCE_DIR "/scenes/plus/events_example3_cradle.json";
   EXPECT_EQ(ErrorOf([&] { read_scene_file(file); }),
-            file + ": contact.model: \"plus\" is an event-driven scene: simulate it with "
-                   "`exactsim events FILE` (docs/plus.md)");
+            file +
+                ": contact.model: \"plus\" is an event-driven scene: simulate it with "
+                "`exactsim events FILE` (docs/plus.md)");
 }
 
 TEST(SceneJson, WritingASceneCreatesItsFolder) {

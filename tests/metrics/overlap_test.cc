@@ -25,9 +25,8 @@ Real all_pairs_area(std::span<const WorldPolygon> p, std::span<const std::uint8_
   return total;
 }
 
-Real all_pairs_volume(std::span<const ConvexPolyhedron* const> shapes,
-                      std::span<const Pose3> poses, std::span<const Aabb3> boxes,
-                      std::span<const std::uint8_t> is_static,
+Real all_pairs_volume(std::span<const ConvexPolyhedron* const> shapes, std::span<const Pose3> poses,
+                      std::span<const Aabb3> boxes, std::span<const std::uint8_t> is_static,
                       std::span<const std::uint8_t> present) {
   Real total = 0;
   for (std::size_t i = 0; i < shapes.size(); ++i)

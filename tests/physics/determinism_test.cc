@@ -86,7 +86,8 @@ TEST(Determinism, BoxStack3d) {
                       {"orientation", {1.0, 0.0, 0.0, 0.05 * i}},
                       {"angular_velocity", {0.0, 0.1 * i, 0.0}}});
   Sim probe(scene_doc(3, 0.005, bodies, json{{"friction", 0.4}, {"friction_directions", 6}}));
-  probe.scene.world.contact.model = ContactModel::kPeg;  // the standard model's traps are infeasible
+  probe.scene.world.contact.model =
+      ContactModel::kPeg;  // the standard model's traps are infeasible
   expect_deterministic(probe.scene, 200);
   int failed = 0;
   for (int n = 0; n < 200; ++n) failed += is_failed_solve(probe.advance().status);

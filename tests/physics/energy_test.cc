@@ -41,8 +41,7 @@ void expect_energy_never_increases(Sim& sim, int steps) {
       ++penetrating_steps;
       ASSERT_TRUE(r.energy.checked) << "step " << n;
       const Real slop_rate = split_slop(w.contact, sim.scene.step) / sim.scene.step;
-      EXPECT_LE(r.energy.stabilisation,
-                sim.ws.solution.z.lpNorm<1>() * slop_rate * (1 + kRoundOff))
+      EXPECT_LE(r.energy.stabilisation, sim.ws.solution.z.lpNorm<1>() * slop_rate * (1 + kRoundOff))
           << "step " << n;
       EXPECT_LE(r.energy.after,
                 (r.energy.free_flight + r.energy.stabilisation) * (1 + kRoundOff) + kRoundOff)

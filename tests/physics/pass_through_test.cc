@@ -39,16 +39,18 @@ void expect_nothing_passes(const Scene& scene) {
 }
 
 json shot_2d() {
-  return json::array({{{"name", "floor"}, {"static", true}, {"shape", {{"box", {10, 0.2}}}},
-                       {"position", {0, -0.1}}},
-                      {{"name", "wall"}, {"static", true}, {"shape", {{"box", {0.05, 2}}}},
-                       {"position", {2, 1}}},
-                      {{"name", "puck"},
-                       {"shape", {{"regular_polygon", {{"sides", 6}, {"radius", 0.1}}}}},
-                       {"density", 100},
-                       {"position", {0, 0.5}},
-                       {"velocity", {20, 0}},
-                       {"angular_velocity", 30}}});
+  return json::array(
+      {{{"name", "floor"},
+        {"static", true},
+        {"shape", {{"box", {10, 0.2}}}},
+        {"position", {0, -0.1}}},
+       {{"name", "wall"}, {"static", true}, {"shape", {{"box", {0.05, 2}}}}, {"position", {2, 1}}},
+       {{"name", "puck"},
+        {"shape", {{"regular_polygon", {{"sides", 6}, {"radius", 0.1}}}}},
+        {"density", 100},
+        {"position", {0, 0.5}},
+        {"velocity", {20, 0}},
+        {"angular_velocity", 30}}});
 }
 
 TEST(PassThrough, FastSpinningPolygonShotAtAWallAtLargeStep) {
@@ -64,17 +66,20 @@ TEST(PassThrough, FastSpinningPolygonShotAtAWallAtLargeStep) {
 
 TEST(PassThrough, FastSpinningBoxHitsAThinPlateEdgeOn) {
   // 3D: a spinning 10 cm box at 20 m/s, h = 0.02, against a 2 cm plate (0.08 m deep before).
-  const json bodies = json::array(
-      {{{"name", "floor"}, {"static", true}, {"shape", {{"box", {10, 10, 0.2}}}},
-        {"position", {0, 0, -0.1}}},
-       {{"name", "plate"}, {"static", true}, {"shape", {{"box", {0.02, 2, 2}}}},
-        {"position", {2, 0, 1}}},
-       {{"name", "box"},
-        {"shape", {{"box", {0.1, 0.1, 0.1}}}},
-        {"density", 100},
-        {"position", {0, 0, 0.5}},
-        {"velocity", {20, 0, 0}},
-        {"angular_velocity", {10, 30, 5}}}});
+  const json bodies = json::array({{{"name", "floor"},
+                                    {"static", true},
+                                    {"shape", {{"box", {10, 10, 0.2}}}},
+                                    {"position", {0, 0, -0.1}}},
+                                   {{"name", "plate"},
+                                    {"static", true},
+                                    {"shape", {{"box", {0.02, 2, 2}}}},
+                                    {"position", {2, 0, 1}}},
+                                   {{"name", "box"},
+                                    {"shape", {{"box", {0.1, 0.1, 0.1}}}},
+                                    {"density", 100},
+                                    {"position", {0, 0, 0.5}},
+                                    {"velocity", {20, 0, 0}},
+                                    {"angular_velocity", {10, 30, 5}}}});
   Sim sim(scene_doc(3, 0.02, bodies));
   sim.scene.world.contact.model = ContactModel::kPeg;
   sim.scene.world.gravity = Vec3(0, 0, -9.81);

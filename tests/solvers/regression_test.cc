@@ -116,13 +116,12 @@ TEST(LcpRegression, EveryCapturedLcpIsSolvedOrProvenInfeasible) {
     // A wrong guess (every 7th entry flipped): Lemke from that basis or cold; still solved.
     for (std::size_t i = 0; i < active.size(); i += 7) active[i] = !active[i];
     solve_lcp(p, o, scratch, warm, &active);
-    EXPECT_TRUE(warm.certificate.ok()) << what << " from a perturbed guess: "
-                                       << to_string(warm.certificate.status);
+    EXPECT_TRUE(warm.certificate.ok())
+        << what << " from a perturbed guess: " << to_string(warm.certificate.status);
     EXPECT_TRUE(warm.certificate.warm_started) << what;
   }
-  std::cout << "[ regression ] " << files.size() << " LCPs: " << solved << " solved, "
-            << infeasible << " proven infeasible, " << refused << " refused as non-physical; "
-            << warm_solved
+  std::cout << "[ regression ] " << files.size() << " LCPs: " << solved << " solved, " << infeasible
+            << " proven infeasible, " << refused << " refused as non-physical; " << warm_solved
             << " re-solved from their own active set without pivots\n";
   EXPECT_GT(solved, 0);
 }

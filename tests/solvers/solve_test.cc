@@ -234,8 +234,8 @@ TEST(SolveLcp, FallbackRescuesALemkeRay) {
     }
   }
   std::cout << "[ fallback ] Lemke rays on solvable problems: " << found
-            << ", rescued by FB: " << rescued << ", by the default stack (Lemke retries + FB): "
-            << with_retries << "\n";
+            << ", rescued by FB: " << rescued
+            << ", by the default stack (Lemke retries + FB): " << with_retries << "\n";
   ASSERT_EQ(found, 10);
   EXPECT_GE(rescued, found / 2);
   // (with_retries is reported, not asserted: FB then starts from a different Lemke iterate, and

@@ -43,7 +43,7 @@ struct RunSummary {
   Real kinetic_energy = 0, potential_energy = 0;  // at the end
   bool failed = false;  // ended early: a failed solve or deep penetration (not continued), or
                         // a numerical failure
-  std::string failure;                            // why
+  std::string failure;  // why
 };
 
 nlohmann::json summary_to_json(const RunSummary& s);

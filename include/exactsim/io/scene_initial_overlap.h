@@ -10,8 +10,8 @@
 namespace exactsim {
 
 struct InitialOverlap {
-  int a = 0, b = 0;    // body indices, a < b
-  Real fraction = 0;   // exact intersection / the smaller body's area (2D) or volume (3D)
+  int a = 0, b = 0;   // body indices, a < b
+  Real fraction = 0;  // exact intersection / the smaller body's area (2D) or volume (3D)
 };
 
 struct InitialOverlapCheck {

@@ -30,11 +30,11 @@ inline constexpr Real kMinInertiaRatio = 1e-9;
 inline constexpr Real kMaxInertiaRatio = 2.0;
 
 // Motion and loads.
-inline constexpr Real kMaxAngle = 1e4;          // rad, |θ| of a 2D body (cos/sin stay exact)
-inline constexpr Real kMaxSpeed = 1e5;          // m/s, |v|
-inline constexpr Real kMaxAngularSpeed = 1e6;   // rad/s, |ω|
-inline constexpr Real kMaxGravity = 1e4;        // m/s², |g|
-inline constexpr Real kMaxFriction = 100;       // Coulomb μ
+inline constexpr Real kMaxAngle = 1e4;              // rad, |θ| of a 2D body (cos/sin stay exact)
+inline constexpr Real kMaxSpeed = 1e5;              // m/s, |v|
+inline constexpr Real kMaxAngularSpeed = 1e6;       // rad/s, |ω|
+inline constexpr Real kMaxGravity = 1e4;            // m/s², |g|
+inline constexpr Real kMaxFriction = 100;           // Coulomb μ
 inline constexpr Real kMinContactDistance = 1e-12;  // m, ε and ε_ee
 inline constexpr Real kMaxContactDistance = 1e3;
 inline constexpr Real kMaxSolverTolerance = 1;  // relative tolerances lie in (0, 1]

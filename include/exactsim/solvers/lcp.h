@@ -108,7 +108,8 @@ struct SolverOptions {
   // Fischer–Burmeister: the line search gives up below this step length (status kMaxIterations).
   Real fb_min_step = 1e-12;
   // The certificate's impulse scale Z (units of z, N·s in a time step): complementarity must be
-  // <= tol · Z. 0: derived from the problem (lcp_impulse_scale; solve_mlcp uses mlcp_impulse_scale).
+  // <= tol · Z. 0: derived from the problem (lcp_impulse_scale; solve_mlcp uses
+  // mlcp_impulse_scale).
   Real impulse_scale = 0;
   // Lemke: recompute B⁻¹ and x_B from an LU of the basis columns every this many pivots
   // (0: automatic, max(25, n / 2)); removes the drift of long runs of rank-one updates.

@@ -23,7 +23,7 @@ struct GeneralFormCertificate {
   Real min_max_gap_rate = 0;  // min over groups of max_s ψ̇_s (Eq. 21: >= −tolerance), m/s
   Real min_impulse = 0;       // min λ (>= −tolerance)
   Real complementarity = 0;   // worst λ_i (max_s ψ̇_s + d_i) (Eq. 23; Eq. 24 when |Cι| = 1)
-  Real tolerance = 0;  // m/s; products held to tolerance · max(1, Z), Z the impulse scale
+  Real tolerance = 0;         // m/s; products held to tolerance · max(1, Z), Z the impulse scale
   Real complementarity_bound = 0;  // tolerance · max(1, Z) (docs/solvers.md)
   bool ok() const {
     return min_max_gap_rate >= -tolerance && min_impulse >= -tolerance &&

@@ -28,7 +28,6 @@ struct PositionProjectionScratch {
 // solves 0 <= p ⊥ N_p p + b_p >= 0 with b_p = max(ψ⁺/h, −cap) for ψ⁺ < 0 and ψ⁺/h otherwise
 // (cap = max_stabilisation_speed), then moves the positions by h W G_S p. Fills
 // report.projection_*; a projection whose LCP does not verify is skipped and reported.
-void project_positions(const World& world, State& state, Real h, Workspace& ws,
-                       StepReport& report);
+void project_positions(const World& world, State& state, Real h, Workspace& ws, StepReport& report);
 
 }  // namespace exactsim

@@ -46,11 +46,11 @@ inline bool is_failed_solve(StepStatus s) {
 // the ψ/h push-out of rows with negative gap, whose work is the stated budget.
 struct EnergyBalance {
   bool checked = false;
-  Real before = 0;          // T(ν) at the start of the step
-  Real free_flight = 0;     // T(ν*) = before + gravity's work over the free step
-  Real after = 0;           // T(ν⁺)
-  Real stabilisation = 0;   // budget Σ z_j max(0, −r_j) over impulse-carrying rows
-  Real tolerance = 0;       // round-off and the LCP tolerance's share
+  Real before = 0;         // T(ν) at the start of the step
+  Real free_flight = 0;    // T(ν*) = before + gravity's work over the free step
+  Real after = 0;          // T(ν⁺)
+  Real stabilisation = 0;  // budget Σ z_j max(0, −r_j) over impulse-carrying rows
+  Real tolerance = 0;      // round-off and the LCP tolerance's share
   Real excess() const { return after - (free_flight + stabilisation); }  // <= tolerance to pass
   bool ok() const { return !checked || excess() <= tolerance; }
 };
@@ -76,7 +76,8 @@ struct StepReport {
   int lcp_size = 0;  // unknowns of the reduced LCP
   bool solver_called = false;
   SolveCertificate solver;  // meaningful when solver_called
-  bool solution_applied = false;  // the solve's ν⁺ was used (certified, or recovered when continued)
+  bool solution_applied =
+      false;                // the solve's ν⁺ was used (certified, or recovered when continued)
   Real regularisation = 0;  // δ of N + δI when a failed step was recovered (continue_on_failure)
   EnergyBalance energy;     // of the solve that was used (when solver_called)
   int diverged_body = -1;   // status kDiverged: the first body with non-finite or runaway state
@@ -92,7 +93,7 @@ struct StepReport {
   Real projection_depth = 0;
   bool projection_solved = false;
   int substeps = 1;  // advance(): sub-steps the step was split into (adaptive_step.h)
-  Real overlap = 0;         // total exact overlap area (m²) / volume (m³) after the step
+  Real overlap = 0;  // total exact overlap area (m²) / volume (m³) after the step
   Real kinetic_energy = 0, potential_energy = 0;  // J, after the step
   StepTimings seconds;
   // PEG general form (PegOptions::general_form, 2D): primaries moved by primary switching, and
