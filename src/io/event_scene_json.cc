@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "exactsim/io/scene_limits.h"
+#include "inertia_json.h"
 #include "json_cursor.h"
 
 namespace exactsim {
@@ -119,32 +120,6 @@ void read_contact(const JsonCursor& c, EventOptions& options, Defaults& defaults
   if (c.has("restitution")) defaults.restitution = read_restitution(c.at("restitution"));
   if (c.has("plus")) read_plus_options(c.at("plus"), options.impact);
   if (c.has("events")) read_event_options(c.at("events"), options);
-}
-
-// A principal moment must lie within the ratio range of m r² (docs/input-validation.md).
-void check_inertia_ratio(const JsonCursor& c, Real moment, Real mass, Real r) {
-  const Real ref = mass * r * r;
-  const Real lo = limits::kMinInertiaRatio * ref, hi = limits::kMaxInertiaRatio * ref;
-  if (!(moment >= lo && moment <= hi))
-    c.fail("inertia " + format_number(moment) + " kg m^2 is outside [" +
-           format_number(limits::kMinInertiaRatio) + ", " +
-           format_number(limits::kMaxInertiaRatio) + "] x m r^2 = [" + format_number(lo) + ", " +
-           format_number(hi) + "] (m = " + format_number(mass) + " kg, r = " + format_number(r) +
-           " m, the largest sphere reach from the origin; docs/input-validation.md)");
-}
-
-Mat3 read_inertia3(const JsonCursor& c, Real mass, Real r) {
-  c.expect_array();
-  if (c.size() != 3) c.fail("expected a 3x3 matrix (3 rows of 3 numbers)");
-  Mat3 m;
-  for (int r = 0; r < 3; ++r) m.row(r) = c.at(r).vec3().transpose();
-  if ((m - m.transpose()).cwiseAbs().maxCoeff() > 1e-12 * m.cwiseAbs().maxCoeff())
-    c.fail("the inertia matrix must be symmetric");
-  Eigen::SelfAdjointEigenSolver<Mat3> eig(m);
-  if (!(eig.eigenvalues().minCoeff() > 0)) c.fail("the inertia matrix must be positive definite");
-  check_inertia_ratio(c, eig.eigenvalues().minCoeff(), mass, r);
-  check_inertia_ratio(c, eig.eigenvalues().maxCoeff(), mass, r);
-  return m;
 }
 
 // A vector's norm within `max` (speeds, gravity; docs/input-validation.md).
@@ -280,7 +255,8 @@ void read_body(const JsonCursor& c, EventScene& scene, const Defaults& defaults,
     b.mass = c.at("mass").in_range(limits::kMinMass, limits::kMaxMass, "kg");
     Real reach = 0;  // the r of m r²
     for (const Sphere& s : spheres) reach = std::max(reach, s.center.norm() + s.radius);
-    b.inertia = read_inertia3(c.at("inertia"), b.mass, reach);
+    b.inertia = io::read_inertia3(c.at("inertia"), b.mass, reach,
+                                  "the largest sphere reach from the origin");
   }
   b.position = c.at("position").point3(limits::kMaxCoordinate);
   b.orientation = orientation;

@@ -14,14 +14,19 @@
 #include "exactsim/io/mesh_file.h"
 #include "exactsim/io/scene_initial_overlap.h"
 #include "exactsim/io/scene_limits.h"
+#include "inertia_json.h"
 #include "json_cursor.h"
 #include "solver_options_json.h"
 
 namespace exactsim {
 namespace {
 
+using io::check_inertia_ratio;
 using io::format_number;
 using io::JsonCursor;
+using io::read_inertia3;
+
+constexpr const char* kVertexReach = "the largest vertex distance from the origin";
 
 constexpr int kMaxVertices = 10000;
 constexpr int kMaxBodies = 100000;
@@ -167,32 +172,6 @@ Real radius(std::span<const V> vertices) {
   return r;
 }
 
-// An inertia (planar value or principal moment) must lie within the ratio range of m r².
-void check_inertia_ratio(const JsonCursor& c, Real moment, Real mass, Real r) {
-  const Real ref = mass * r * r;
-  const Real lo = limits::kMinInertiaRatio * ref, hi = limits::kMaxInertiaRatio * ref;
-  if (!(moment >= lo && moment <= hi))
-    c.fail("inertia " + format_number(moment) + " kg m^2 is outside [" +
-           format_number(limits::kMinInertiaRatio) + ", " +
-           format_number(limits::kMaxInertiaRatio) + "] x m r^2 = [" + format_number(lo) + ", " +
-           format_number(hi) + "] (m = " + format_number(mass) + " kg, r = " + format_number(r) +
-           " m, the largest vertex distance from the origin; docs/input-validation.md)");
-}
-
-Mat3 read_inertia3(const JsonCursor& c, Real mass, Real r) {
-  c.expect_array();
-  if (c.size() != 3) c.fail("expected a 3x3 matrix (3 rows of 3 numbers)");
-  Mat3 m;
-  for (int r = 0; r < 3; ++r) m.row(r) = c.at(r).vec3().transpose();
-  if ((m - m.transpose()).cwiseAbs().maxCoeff() > 1e-12 * m.cwiseAbs().maxCoeff())
-    c.fail("the inertia matrix must be symmetric");
-  Eigen::SelfAdjointEigenSolver<Mat3> eig(m);
-  if (!(eig.eigenvalues().minCoeff() > 0)) c.fail("the inertia matrix must be positive definite");
-  check_inertia_ratio(c, eig.eigenvalues().minCoeff(), mass, r);
-  check_inertia_ratio(c, eig.eigenvalues().maxCoeff(), mass, r);
-  return m;
-}
-
 // A vector's norm within `max` (speeds, gravity); components must be finite (already read).
 template <class V>
 void check_norm(const JsonCursor& c, const V& v, Real max, const char* what, const char* unit) {
@@ -258,10 +237,11 @@ void read_body(const JsonCursor& c, World& w, State& s, const std::string& scene
     if (planar) {
       const JsonCursor ic = c.at("inertia");
       b.planar_inertia = ic.positive();
-      check_inertia_ratio(ic, b.planar_inertia, b.mass, radius<Vec2>(w.polygons[b.shape].vertices));
+      check_inertia_ratio(ic, b.planar_inertia, b.mass, radius<Vec2>(w.polygons[b.shape].vertices),
+                          kVertexReach);
     } else {
-      b.inertia =
-          read_inertia3(c.at("inertia"), b.mass, radius<Vec3>(w.polyhedra[b.shape].vertices));
+      b.inertia = read_inertia3(c.at("inertia"), b.mass,
+                                radius<Vec3>(w.polyhedra[b.shape].vertices), kVertexReach);
     }
   }
   if (c.has("friction")) b.friction = c.at("friction").in_range(0, limits::kMaxFriction, "");
