@@ -27,7 +27,8 @@ struct RunArgs {
   std::uint64_t seed = 1;
   std::optional<double> dt, duration, max_stabilisation_speed;
   int bodies = -1, every = 1;
-  bool continue_on_failure = false, quiet = false, general_form = false;
+  bool continue_on_failure = false, quiet = false, general_form = false, one_mlcp = false,
+       cold_start = false;
   bool seed_given = false, set_given = false, bodies_given = false;  // to refuse what is ignored
 };
 
@@ -91,6 +92,8 @@ Scene build_scene(const RunArgs& a) {
     scene.world.contact.model = ContactModel::kPeg;
   if (a.continue_on_failure) scene.world.stepping.continue_on_solver_failure = true;
   if (a.general_form) scene.world.contact.peg.general_form = true;
+  if (a.one_mlcp) scene.world.stepping.islands = false;
+  if (a.cold_start) scene.world.stepping.warm_start = false;
   if (a.stabilisation == "split")
     scene.world.contact.stabilisation = Stabilisation::kSplit;
   else if (a.stabilisation == "velocity")
@@ -185,6 +188,12 @@ Action register_run(CLI::App& app) {
   sub->add_option("--max-stabilisation-speed", a->max_stabilisation_speed,
                   "Cap (m/s) of the psi/h push-out of overlaps, as contact.parameters."
                   "max_stabilisation_speed; inf = uncapped (docs/robustness.md)");
+  sub->add_flag("--one-mlcp", a->one_mlcp,
+                "Solve each step as one MLCP over all constrained bodies, as the papers did, "
+                "instead of one per island (docs/stepping.md \"Islands\")");
+  sub->add_flag("--cold-start", a->cold_start,
+                "Solve every step's LCPs from scratch instead of from the previous step's "
+                "complementary basis (docs/stepping.md \"Warm start\")");
   sub->add_flag("--quiet", a->quiet, "No progress line");
   return [a, sub] {
     a->seed_given = sub->get_option("--seed")->count() > 0;

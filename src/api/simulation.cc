@@ -45,7 +45,7 @@ const StepReport& Simulation::run(Real duration,
 
 std::vector<ContactResult> Simulation::contacts() const {
   if (steps_ == 0) return {};
-  return contact_results(scene_.world, ws_, report_);
+  return contact_results(ws_);
 }
 
 Real Simulation::overlap() {

@@ -45,6 +45,8 @@ nlohmann::json report_to_json(const StepReport& r) {
                       {"peg_changed", r.peg_changed},
                       {"active_bodies", r.active_bodies},
                       {"lcp_size", r.lcp_size},
+                      {"islands", r.islands},
+                      {"largest_island_lcp", r.largest_island_lcp},
                       {"overlap", r.overlap},
                       {"kinetic_energy", r.kinetic_energy},
                       {"potential_energy", r.potential_energy},

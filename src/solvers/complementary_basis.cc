@@ -17,7 +17,7 @@ Real lu_pivot_ratio(const Eigen::PartialPivLU<MatX>& lu) {
 }
 
 bool solve_complementary_basis(const Lcp& lcp, const std::vector<bool>& active, LcpScratch& scratch,
-                               VecX& z) {
+                               VecX& z, Real min_pivot_ratio) {
   const Eigen::Index n = lcp.q.size();
   MatX& b = scratch.basis_matrix;
   b.resize(n, n);
@@ -31,7 +31,7 @@ bool solve_complementary_basis(const Lcp& lcp, const std::vector<bool>& active, 
   }
   scratch.basis_lu.compute(b);
   // A pivot ratio below ~1e-14 leaves no digits in the solve (and the answer is verified anyway).
-  if (!(lu_pivot_ratio(scratch.basis_lu) > 1e-14)) return false;
+  if (!(lu_pivot_ratio(scratch.basis_lu) > min_pivot_ratio)) return false;
   scratch.basis_solution.resize(n);
   scratch.basis_solution.noalias() = scratch.basis_lu.solve(lcp.q);
   if (!scratch.basis_solution.allFinite()) return false;

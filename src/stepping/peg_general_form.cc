@@ -51,7 +51,7 @@ int inconsistent_primaries(const Workspace& ws) {
   const Real bound = complementarity_bound(ws);
   int count = 0;
   for (int j = 0, slack = ws.layout.slack_begin(); j < ws.layout.n_intercontact; ++j) {
-    const IntercontactConstraint& ic = ws.constraints.intercontacts[j];
+    const IntercontactConstraint& ic = ws.island.intercontacts[j];
     const VecX& z = ws.solution.z;
     Real above_primary = 0;
     for (int s = 0; s < ic.secondary_count; ++s) above_primary += z[slack + s];
@@ -65,7 +65,7 @@ GeneralFormCertificate certify_general_form(const World& world, const State& sta
                                             const Workspace& ws, Real h, Real tolerance) {
   GeneralFormCertificate cert;
   cert.tolerance = tolerance;
-  const ConstraintSet& set = ws.constraints;
+  const ConstraintSet& set = ws.island;
   const VecX& z = ws.solution.z;
   cert.min_max_gap_rate = std::numeric_limits<Real>::infinity();
   for (int j = 0; j < static_cast<int>(set.intercontacts.size()); ++j) {
@@ -97,7 +97,7 @@ GeneralFormCertificate certify_general_form(const World& world, const State& sta
 
 namespace {
 
-// Rebuilds ws.constraints.intercontacts / secondaries from the generator's two-contact I's, with
+// Rebuilds ws.island.intercontacts / secondaries from the generator's two-contact I's, with
 // primary and secondary exchanged where `exchanged` is set (same order, same rows).
 void rebuild(const std::vector<IntercontactConstraint>& base,
              const std::vector<int>& base_secondaries, const std::vector<std::uint8_t>& exchanged,
@@ -116,7 +116,7 @@ void rebuild(const std::vector<IntercontactConstraint>& base,
 
 // Whether I row r of the last solve loads a primary that is not at the max (λ c > bound).
 bool row_inconsistent(const Workspace& ws, int r, Real bound) {
-  const IntercontactConstraint& ic = ws.constraints.intercontacts[r];
+  const IntercontactConstraint& ic = ws.island.intercontacts[r];
   if (!is_general(ic)) return false;
   const VecX& z = ws.solution.z;
   return z[ws.layout.pi_begin() + r] * z[ws.layout.slack_begin() + ic.first_secondary] > bound;
@@ -128,7 +128,7 @@ void select_general_form_primaries(const World& world, const State& state, Real 
                                    StepReport& report) {
   report.primary_switches = 0;
   if (world.dimension != 2 || !report.solver.ok()) return;  // a failed solve reports itself
-  ConstraintSet& set = ws.constraints;
+  ConstraintSet& set = ws.island;
   if (inconsistent_primaries(ws) > 0) {
     for (const IntercontactConstraint& ic : set.intercontacts)
       if (ic.secondary_count != 1)

@@ -11,7 +11,7 @@ void project_positions(const World& world, State& state, Real h, Workspace& ws,
                        StepReport& report) {
   const MlcpLayout& layout = ws.layout;
   const Mlcp& mlcp = ws.mlcp;
-  const ConstraintSet& set = ws.constraints;
+  const ConstraintSet& set = ws.island;
   PositionProjectionScratch& s = ws.projection;
   const Real slop = split_slop(world.contact, h);
   const Real cap = world.contact.max_stabilisation_speed;

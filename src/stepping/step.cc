@@ -11,8 +11,10 @@
 #include "exactsim/math/error.h"
 #include "exactsim/metrics/energy.h"
 #include "exactsim/metrics/overlap.h"
+#include "exactsim/stepping/islands.h"
 #include "exactsim/stepping/peg_general_form.h"
 #include "exactsim/stepping/position_projection.h"
+#include "exactsim/stepping/warm_start.h"
 
 namespace exactsim {
 namespace {
@@ -53,19 +55,6 @@ void build_constraints(const World& world, Workspace& ws) {
     case ContactModel::kCorrective:  // its detection already made one U contact per pair
       build_standard_constraints(ws.constraints);
       return;
-  }
-}
-
-// ν⁺ from the solution for active bodies, ν + h M⁻¹F for the other dynamic bodies (spec §0.7).
-void update_velocities(const World& world, State& state, Real h, const Workspace& ws, bool solved) {
-  const int nb = velocity_size(world.dimension);
-  for (int i = 0; i < world.body_count(); ++i) {
-    if (!state.present[i] || world.bodies[i].is_static) continue;
-    const int k = solved ? ws.layout.block_of_body[i] : -1;
-    if (k >= 0)
-      state.v_of(i) = ws.solution.nu.segment(k * nb, nb);
-    else
-      integrate_free_velocity(world.bodies[i], state, i, h, world.gravity);
   }
 }
 
@@ -126,7 +115,7 @@ EnergyBalance energy_balance(const State& state, const Workspace& ws, Real lcp_t
   // Push-out work: U rows and the impulse-carrying I rows (their G column is the primary's).
   for (int j = 0; j < layout.slack_begin(); ++j) {
     const bool carries = j < layout.pi_begin() ||
-                         ws.constraints.intercontacts[j - layout.pi_begin()].carries_impulse;
+                         ws.island.intercontacts[j - layout.pi_begin()].carries_impulse;
     if (carries && mlcp.r[j] < 0) e.stabilisation += std::max<Real>(0, z[j]) * -mlcp.r[j];
   }
   // Round-off of the three sums, and what the LCP tolerance (m/s) lets each impulse do.
@@ -190,6 +179,114 @@ void watch_penetration(const World& world, const State& state, Real h, Workspace
   report.bodies_out_of_bounds = ws.out_of_bounds;
   if (report.status == StepStatus::kOk && (!pen.deep_pairs.empty() || !pen.centres_inside.empty()))
     report.status = StepStatus::kDeepPenetration;
+}
+
+// The impulses of the applied solve of ws.island, per contact of the step (docs/api.md "Contact
+// results"): p_U and the impulse-carrying p_I along n̂, Σ β_r d_r of each friction cone.
+void record_contact_impulses(const World& world, Workspace& ws) {
+  MlcpLayout& L = ws.layout;
+  const ConstraintSet& set = ws.island;
+  const VecX& z = ws.solution.z;
+  auto at = [&](int local) -> ContactImpulse& { return ws.contact_impulses[ws.island_contacts[local]]; };
+  for (int j = 0; j < L.n_unilateral; ++j) at(set.unilateral[j]).normal += z[L.p_begin() + j];
+  for (int j = 0; j < L.n_intercontact; ++j)
+    if (set.intercontacts[j].carries_impulse)
+      at(set.intercontacts[j].primary).normal += z[L.pi_begin() + j];
+  const int k = L.friction_directions;
+  for (int f = 0; f < L.n_friction_contacts; ++f) {
+    const int c = L.friction_contact[f];
+    friction_directions(set.contacts[c].normal, world.dimension, k, L.directions);
+    for (int d = 0; d < k; ++d) at(c).friction += z[L.beta_begin() + f * k + d] * L.directions[d];
+  }
+}
+
+// One island (ws.island): assemble → solve + verify → certify energy → (recover) → velocities →
+// positions → split projection. Fills the island's own report.
+void solve_island(const World& world, State& state, Real h, Workspace& ws, StepReport& report) {
+  auto clock = Clock::now();
+  assemble_stewart_trinkle(world, state, ws.island, h, ws.layout, ws.mlcp);
+  report.active_bodies = static_cast<int>(ws.layout.active_bodies.size());
+  report.lcp_size = ws.layout.size();
+  report.seconds.assemble = seconds_since(clock);
+  const bool warm = world.stepping.warm_start && guess_active_set(ws.island, ws.layout, ws.warm);
+  solve_mlcp(ws.mlcp, world.solver, ws.solver, ws.solution, warm ? &ws.warm.guess : nullptr);
+  report.solver_called = true;
+  report.solver = ws.solution.certificate;
+  if (world.contact.model == ContactModel::kPeg && world.contact.peg.general_form)
+    select_general_form_primaries(world, state, h, ws, report);  // docs/peg.md "General form"
+  if (!report.solver.ok()) report.status = StepStatus::kSolverFailed;
+  if (report.status == StepStatus::kOk && !certify_energy(state, ws, world, report))
+    report.status = StepStatus::kEnergyGain;
+  // After a failed solve the island goes on only if the user asked to continue and the
+  // regularised problem solves (with its energy certified too); otherwise its bodies fly free
+  // this step.
+  const bool usable =
+      report.status == StepStatus::kOk ||
+      (world.stepping.continue_on_solver_failure && recover_by_regularisation(world, ws, report) &&
+       certify_energy(state, ws, world, report));
+  report.solution_applied = usable;
+  if (world.stepping.warm_start && report.status == StepStatus::kOk)
+    remember_active_set(ws.solution.z, ws.solution.w, ws.warm);
+  report.seconds.solve = seconds_since(clock);
+  // ν⁺ from the solution (PEG paper eq. (8)), or ν + h M⁻¹F when the bodies fly free.
+  const int nb = velocity_size(world.dimension);
+  for (std::size_t k = 0; k < ws.layout.active_bodies.size(); ++k) {
+    const int b = ws.layout.active_bodies[k];
+    if (usable)
+      state.v_of(b) = ws.solution.nu.segment(static_cast<Eigen::Index>(k) * nb, nb);
+    else
+      integrate_free_velocity(world.bodies[b], state, b, h, world.gravity);
+    integrate_position(state, b, h, world.stepping.rotation);
+    ws.body_solved[b] = 1;
+  }
+  if (usable && world.contact.stabilisation == Stabilisation::kSplit)
+    project_positions(world, state, h, ws, report);
+  if (usable) record_contact_impulses(world, ws);
+  report.seconds.integrate = seconds_since(clock);
+}
+
+struct IslandTotals {
+  double assemble_seconds = 0, solve_seconds = 0, integrate_seconds = 0;
+  bool projection_ran = false, projection_failed = false;
+};
+
+// Adds island k's report to the step's: sizes and effort summed, the first failing island's
+// certificate and status (the first island's when all pass), energies summed (each island was
+// checked on its own), the worst regularisation and projection depth.
+void add_island(const StepReport& k_report, int k, Real slop, StepReport& r, IslandTotals& t) {
+  const StepReport& i = k_report;
+  r.solver_called = true;
+  r.active_bodies += i.active_bodies;
+  r.lcp_size += i.lcp_size;
+  r.largest_island_lcp = std::max(r.largest_island_lcp, i.lcp_size);
+  const int pivots = r.solver.pivots + i.solver.pivots;
+  const int iterations = r.solver.iterations + i.solver.iterations;
+  const bool first_failure = r.status == StepStatus::kOk && i.status != StepStatus::kOk;
+  if (k == 0 || first_failure) {
+    r.solver = i.solver;
+    r.status = i.status;
+  }
+  r.solver.pivots = pivots;
+  r.solver.iterations = iterations;
+  r.solution_applied = (k == 0 || r.solution_applied) && i.solution_applied;
+  r.regularisation = std::max(r.regularisation, i.regularisation);
+  r.energy.checked = r.energy.checked || i.energy.checked;
+  r.energy.before += i.energy.before;
+  r.energy.free_flight += i.energy.free_flight;
+  r.energy.after += i.energy.after;
+  r.energy.stabilisation += i.energy.stabilisation;
+  r.energy.tolerance += i.energy.tolerance;
+  r.primary_switches += i.primary_switches;
+  r.general_form_failed = r.general_form_failed || i.general_form_failed;
+  r.projection_depth = std::max(r.projection_depth, i.projection_depth);
+  if (i.projection_depth > slop) {
+    t.projection_ran = true;
+    t.projection_failed = t.projection_failed || !i.projection_solved;
+  }
+  r.projection_solved = t.projection_ran && !t.projection_failed;
+  t.assemble_seconds += i.seconds.assemble;
+  t.solve_seconds += i.seconds.solve;
+  t.integrate_seconds += i.seconds.integrate;
 }
 
 }  // namespace
@@ -266,43 +363,36 @@ StepReport step(const World& world, State& state, Workspace& ws, Real h, long st
   report.unused_contacts = ws.constraints.unused_contacts(ws.contact_marks);
   report.peg_changed = world.contact.model == ContactModel::kPeg &&
                        (report.intercontact > 0 || report.unused_contacts > 0);
+  partition_islands(world, ws.constraints, world.stepping.islands, ws.islands);
+  report.islands = ws.islands.count;
   report.seconds.constraints = seconds_since(clock);
 
-  const bool any = report.unilateral + report.intercontact > 0;
-  if (any) {
-    assemble_stewart_trinkle(world, state, ws.constraints, h, ws.layout, ws.mlcp);
-    report.active_bodies = static_cast<int>(ws.layout.active_bodies.size());
-    report.lcp_size = ws.layout.size();
-    report.seconds.assemble = seconds_since(clock);
-    solve_mlcp(ws.mlcp, world.solver, ws.solver, ws.solution);
-    report.solver_called = true;
-    report.solver = ws.solution.certificate;
-    if (world.contact.model == ContactModel::kPeg && world.contact.peg.general_form)
-      select_general_form_primaries(world, state, h, ws, report);  // docs/peg.md "General form"
-    if (!report.solver.ok()) report.status = StepStatus::kSolverFailed;
-    if (report.status == StepStatus::kOk && !certify_energy(state, ws, world, report))
-      report.status = StepStatus::kEnergyGain;
+  // Each island's MLCP is solved, certified and applied on its own (docs/stepping.md
+  // "Islands"); the bodies in no constraint fly free.
+  ws.contact_impulses.assign(ws.constraints.contacts.size(), ContactImpulse{});
+  ws.contact_local.assign(ws.constraints.contacts.size(), -1);
+  ws.body_solved.assign(world.body_count(), 0);
+  IslandTotals totals;
+  for (int k = 0; k < ws.islands.count; ++k) {
+    extract_island(ws.constraints, ws.islands, k, ws.island, ws.island_contacts, ws.contact_local);
+    StepReport island;
+    solve_island(world, state, h, ws, island);
+    add_island(island, k, split_slop(world.contact, h), report, totals);
   }
-  // After a failed solve the step goes on only if the user asked to continue and the
-  // regularised problem solves (with its energy certified too); otherwise those bodies fly free
-  // this step.
-  const bool usable =
-      any && (report.status == StepStatus::kOk || (world.stepping.continue_on_solver_failure &&
-                                                   recover_by_regularisation(world, ws, report) &&
-                                                   certify_energy(state, ws, world, report)));
-  report.solution_applied = usable;
-  if (any) report.seconds.solve = seconds_since(clock);
-  update_velocities(world, state, h, ws, usable);
-  for (int i = 0; i < world.body_count(); ++i)
-    if (state.present[i] && !world.bodies[i].is_static)
-      integrate_position(state, i, h, world.stepping.rotation);
-  if (usable && world.contact.stabilisation == Stabilisation::kSplit)
-    project_positions(world, state, h, ws, report);
+  end_warm_start_step(ws.warm);
+  report.seconds.solve = totals.solve_seconds;
+  report.seconds.assemble = totals.assemble_seconds;
+  seconds_since(clock);
+  for (int i = 0; i < world.body_count(); ++i) {
+    if (!state.present[i] || world.bodies[i].is_static || ws.body_solved[i]) continue;
+    integrate_free_velocity(world.bodies[i], state, i, h, world.gravity);
+    integrate_position(state, i, h, world.stepping.rotation);
+  }
   state.time = static_cast<Real>(step_index + 1) * h;
   report.time = state.time;
   report.diverged_body = first_diverged_body(world, state);
   if (report.diverged_body >= 0) report.status = StepStatus::kDiverged;
-  report.seconds.integrate = seconds_since(clock);
+  report.seconds.integrate = totals.integrate_seconds + seconds_since(clock);
 
   for (int i = 0; i < world.body_count(); ++i) report.bodies_present += state.present[i];
   report.kinetic_energy = kinetic_energy(world.bodies, state);

@@ -329,6 +329,7 @@ TEST(Peg3dInvariants, FrictionStopsASlidingCube) {
     // A cone on every U and on the primary of every impulse-carrying I (spec §3.7), 4 directions.
     int carrying = 0;
     for (const auto& ic : run2.ws.constraints.intercontacts) carrying += ic.carries_impulse;
+    ASSERT_EQ(r.islands, 1);  // ws.layout is the last island's
     EXPECT_EQ(run2.ws.layout.n_friction_contacts, r.unilateral + carrying);
     EXPECT_EQ(run2.ws.layout.friction_directions, 4);
     ++checked;

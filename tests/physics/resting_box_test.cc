@@ -19,13 +19,12 @@ constexpr Real kG = 9.81;
 // Σ of the normal impulses of the step just taken, checking that every normal is vertical.
 Real normal_impulse_sum(const Sim& sim, int up_axis) {
   const auto& set = sim.ws.constraints;
-  const MlcpLayout& layout = sim.ws.layout;
   Real sum = 0;
-  for (int j = 0; j < layout.n_unilateral; ++j) {
-    const Contact& c = set.contacts[set.unilateral[j]];
+  for (int j : set.unilateral) {
+    const Contact& c = set.contacts[j];
     EXPECT_NEAR(std::abs(c.normal[up_axis]), 1.0, 1e-12)
         << "contact " << j << " normal not vertical";
-    sum += sim.ws.solution.z[layout.p_begin() + j];
+    sum += sim.ws.contact_impulses[j].normal;
   }
   return sum;
 }

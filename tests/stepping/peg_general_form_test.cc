@@ -209,9 +209,8 @@ TEST(PegGeneralForm, ApexThrowSolvesAndNamesTheLoadedContact) {
   auto loads = [&](const Sim& s) {
     std::string out;
     const ConstraintSet& set = s.ws.constraints;
-    for (int j = 0; j < s.ws.layout.n_intercontact; ++j) {
-      const Real lambda = s.ws.solution.z[s.ws.layout.pi_begin() + j];
-      const IntercontactConstraint& ic = set.intercontacts[j];
+    for (const IntercontactConstraint& ic : set.intercontacts) {
+      const Real lambda = ic.carries_impulse ? s.ws.contact_impulses[ic.primary].normal : 0.0;
       if (lambda > 1e-12)
         out += std::string(ic.is_cross ? "X(" : "I(") + name(set.contacts[ic.primary]) + "; " +
                name(set.contacts[set.secondaries[ic.first_secondary]]) + ") " +

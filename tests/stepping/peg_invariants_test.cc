@@ -90,17 +90,19 @@ TEST(PegInvariants, VertexOnVertexCollisionConservesMomentum) {
       const StepReport r = s.step(0.005);
       ASSERT_EQ(r.status, StepStatus::kOk) << "step " << k;
       with_intercontacts += r.intercontact > 0;
-      const MlcpLayout& layout = s.ws.layout;
+      const MlcpLayout& layout = s.ws.layout;  // one island: the two diamonds
       Real couple = 0;
-      if (r.solver_called)
+      if (r.solver_called) {
+        ASSERT_EQ(r.islands, 1);
         for (int f = 0; f < layout.n_friction_contacts; ++f) {
           cones_on_intercontacts += layout.friction_impulse[f] >= layout.n_unilateral;
-          const Contact& c = s.ws.constraints.contacts[layout.friction_contact[f]];
+          const Contact& c = s.ws.island.contacts[layout.friction_contact[f]];
           friction_directions(c.normal, 2, 2, directions);
           for (int d = 0; d < 2; ++d)
             couple += c.gap * s.ws.solution.z[layout.beta_begin() + 2 * f + d] *
                       cross2(c.normal.head<2>(), directions[d].head<2>());
         }
+      }
       Vec2 p;
       Real l = 0;
       momentum(p, l);

@@ -1,6 +1,6 @@
 // The contacts of the last step and the impulses they carried (docs/api.md "Contact results"):
-// read from the step's constraint set and the solution z of its MLCP (stepping/stewart_trinkle.h
-// MlcpLayout: z = (p_U | p_I | c_I | β | σ)).
+// read from the step's constraint set and the impulses the step recorded per contact
+// (Workspace::contact_impulses, from each island's z = (p_U | p_I | c_I | β | σ)).
 #pragma once
 
 #include <cstdint>
@@ -36,12 +36,8 @@ struct ContactResult {
 };
 
 // One entry per potential contact of the step just taken (ws.constraints.contacts, same order),
-// with the impulses of ws.solution.z when the step used its solution (report.status kOk, or a
-// failed solve recovered by regularisation).
-std::vector<ContactResult> contact_results(const World& world, const Workspace& ws,
-                                           const StepReport& report);
-
-// Whether the step applied a solution of its MLCP (what contact_results reads impulses from).
-bool step_used_solution(const StepReport& report);
+// with the impulses of the islands whose solution the step applied (certified, or a failed solve
+// recovered by regularisation; zero in an island whose bodies flew free).
+std::vector<ContactResult> contact_results(const Workspace& ws);
 
 }  // namespace exactsim

@@ -229,9 +229,10 @@ SolveCertificate verify_lcp(const Lcp& lcp, const VecX& z, Real tol, Real impuls
 
 // Solves the complementary basis "z_i basic for active[i], w_i basic otherwise" exactly:
 // B x = q with B_j = −M_j (active) or e_j (inactive); writes z (0 where inactive). Returns false
-// when B is numerically singular (then z is untouched).
+// when B is numerically singular, its LU's pivot ratio min/max |u_ii| at most min_pivot_ratio
+// (then z is untouched).
 bool solve_complementary_basis(const Lcp& lcp, const std::vector<bool>& active, LcpScratch& scratch,
-                               VecX& z);
+                               VecX& z, Real min_pivot_ratio = 1e-14);
 
 // Polish: solves the complementary basis `active` exactly (default: the guess
 // α = {i : z_i > w_i}) and replaces (z, w, certificate) when the polished point violates the

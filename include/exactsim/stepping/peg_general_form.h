@@ -31,7 +31,7 @@ struct GeneralFormCertificate {
   }
 };
 
-// Certifies the last solve in `ws` (ws.constraints, ws.layout, ws.solution; `state` as at the
+// Certifies the last solve in `ws` (ws.island, ws.layout, ws.solution; `state` as at the
 // start of the step) against Eqs. 20–23 with the given tolerance (m/s).
 GeneralFormCertificate certify_general_form(const World& world, const State& state,
                                             const Workspace& ws, Real h, Real tolerance);

@@ -11,8 +11,10 @@
 #include "exactsim/geometry/polyhedron.h"
 #include "exactsim/metrics/penetration_depth.h"
 #include "exactsim/solvers/mlcp.h"
+#include "exactsim/stepping/islands.h"
 #include "exactsim/stepping/position_projection.h"
 #include "exactsim/stepping/stewart_trinkle.h"
+#include "exactsim/stepping/warm_start.h"
 #include "exactsim/stepping/world.h"
 
 namespace exactsim {
@@ -73,7 +75,9 @@ struct StepReport {
   // or a dropped contact): the step had an SM trap to remove (spec §5.1 SM-trap statistics).
   bool peg_changed = false;
   int active_bodies = 0;
-  int lcp_size = 0;  // unknowns of the reduced LCP
+  int lcp_size = 0;  // unknowns of the reduced LCPs, summed over the islands
+  int islands = 0;   // independent MLCPs the step solved (docs/stepping.md "Islands")
+  int largest_island_lcp = 0;  // unknowns of the largest island's LCP
   bool solver_called = false;
   SolveCertificate solver;  // meaningful when solver_called
   bool solution_applied =
@@ -102,6 +106,12 @@ struct StepReport {
   bool general_form_failed = false;
 };
 
+// The impulse a contact carried over the step (N·s, on body B; A receives the opposite).
+struct ContactImpulse {
+  Real normal = 0;                // along n̂
+  Vec3 friction = Vec3::Zero();  // Σ β_r d_r of its friction cone
+};
+
 // Per-step scratch, reused between steps (design.md: no reallocation in the steady state).
 struct Workspace {
   std::vector<WorldPolygon> polygons, predicted_polygons;  // (n_bodies) 2D
@@ -118,10 +128,20 @@ struct Workspace {
   PegScratch2d peg2d;
   PegScratch3d peg3d;
   std::vector<unsigned char> contact_marks;
+  IslandPartition islands;
+  // The island being solved (after the step: the last one), its MLCP and solution.
+  ConstraintSet island;              // its constraints over its own contacts
+  std::vector<int> island_contacts;  // index in `constraints` of each of island's contacts
+  std::vector<int> contact_local;    // scratch of extract_island
   MlcpLayout layout;
   Mlcp mlcp;
   MlcpScratch solver;
   MlcpSolution solution;
+  // Per contact of `constraints`: the impulse of the applied solves (zero where the island's
+  // solve failed and was not recovered).
+  std::vector<ContactImpulse> contact_impulses;
+  std::vector<std::uint8_t> body_solved;  // (n_bodies) in an island this step
+  WarmStart warm;
   IntersectionScratch intersection;
   IntersectionPolyhedron overlap_polytope;  // 3D Corrective: one pair's overlap region
   PositionProjectionScratch projection;

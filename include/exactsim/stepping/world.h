@@ -81,6 +81,12 @@ struct StepOptions {
   // advance() splits a step that makes a new deep penetration into halves, up to 2^this
   // sub-steps (docs/penetration.md "Any step size"); 0 never splits.
   int max_step_splits = 5;
+  // Solve each island of the step (bodies linked by constraints) as its own MLCP (docs/stepping.md
+  // "Islands"); false: one MLCP over all constrained bodies, as the papers did.
+  bool islands = true;
+  // Start each island's solve from the complementary basis of the previous step's solve on the
+  // same contacts (docs/stepping.md "Warm start"); the result is verified like a cold solve.
+  bool warm_start = true;
 };
 
 struct World {

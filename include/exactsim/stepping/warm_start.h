@@ -1,0 +1,36 @@
+// Warm start across steps (docs/stepping.md "Warm start"): every unknown of a step's MLCP is
+// named by its contact (bodies, contact type, features) and its role (p_U, p_I, slack, β_r, σ);
+// the complementary basis a certified solve ended on is remembered under those names, and the
+// next step's solve starts from the basis it maps to (solve_mlcp's active guess: first the
+// guessed basis alone, one LU, then Lemke from it, then cold). A guess only saves work: the
+// answer is verified like any other.
+#pragma once
+
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+#include "exactsim/contact/constraint_set.h"
+#include "exactsim/solvers/mlcp.h"
+#include "exactsim/stepping/stewart_trinkle.h"
+
+namespace exactsim {
+
+struct WarmStart {
+  std::vector<std::pair<std::uint64_t, bool>> previous;  // last step's bases, sorted by name
+  std::vector<std::pair<std::uint64_t, bool>> current;   // this step's, as islands solve
+  std::vector<std::uint64_t> names;                      // rows of the island being solved
+  std::vector<bool> guess, active;
+};
+
+// Names the rows of an island's MLCP (layout order) into warm.names; fills warm.guess from the
+// previous step and returns whether any row was found there (otherwise a cold start is better).
+bool guess_active_set(const ConstraintSet& island, const MlcpLayout& layout, WarmStart& warm);
+
+// Remembers the basis of a certified solution of the island just named (z, and the unreduced w).
+void remember_active_set(const VecX& z, const VecX& w, WarmStart& warm);
+
+// The step is over: this step's bases become the previous ones.
+void end_warm_start_step(WarmStart& warm);
+
+}  // namespace exactsim

@@ -1,0 +1,75 @@
+#include "exactsim/stepping/warm_start.h"
+
+#include <algorithm>
+
+namespace exactsim {
+namespace {
+
+std::uint64_t mix(std::uint64_t h, std::uint64_t v) {  // splitmix64 of the running name
+  h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+  h ^= h >> 30;
+  h *= 0xbf58476d1ce4e5b9ULL;
+  h ^= h >> 27;
+  h *= 0x94d049bb133111ebULL;
+  return h ^ (h >> 31);
+}
+
+std::uint64_t contact_name(const Contact& c) {
+  std::uint64_t h = mix(0, static_cast<std::uint64_t>(c.body_a));
+  h = mix(h, static_cast<std::uint64_t>(c.body_b));
+  h = mix(h, static_cast<std::uint64_t>(c.type));
+  h = mix(h, static_cast<std::uint64_t>(c.feature_a));
+  return mix(h, static_cast<std::uint64_t>(c.feature_b));
+}
+
+enum Role : std::uint64_t { kUnilateral = 1, kIntercontact, kSlack, kFriction, kSigma };
+
+}  // namespace
+
+bool guess_active_set(const ConstraintSet& set, const MlcpLayout& layout, WarmStart& warm) {
+  const int m = layout.size();
+  warm.names.resize(m);
+  for (int j = 0; j < layout.n_unilateral; ++j)
+    warm.names[layout.p_begin() + j] = mix(contact_name(set.contacts[set.unilateral[j]]), kUnilateral);
+  for (int j = 0, slack = layout.slack_begin(); j < layout.n_intercontact; ++j) {
+    const IntercontactConstraint& ic = set.intercontacts[j];
+    const std::uint64_t primary = contact_name(set.contacts[ic.primary]);
+    warm.names[layout.pi_begin() + j] = mix(primary, kIntercontact);
+    for (int s = 0; s < ic.secondary_count; ++s, ++slack)
+      warm.names[slack] =
+          mix(mix(primary, contact_name(set.contacts[set.secondaries[ic.first_secondary + s]])),
+              kSlack);
+  }
+  const int k = layout.friction_directions;
+  for (int f = 0; f < layout.n_friction_contacts; ++f) {
+    const std::uint64_t c = contact_name(set.contacts[layout.friction_contact[f]]);
+    for (int r = 0; r < k; ++r)
+      warm.names[layout.beta_begin() + f * k + r] = mix(mix(c, kFriction), static_cast<std::uint64_t>(r));
+    warm.names[layout.sigma_begin() + f] = mix(c, kSigma);
+  }
+  warm.guess.assign(m, false);
+  bool found = false;
+  for (int i = 0; i < m; ++i) {
+    const auto it = std::lower_bound(warm.previous.begin(), warm.previous.end(),
+                                     std::make_pair(warm.names[i], false));
+    if (it != warm.previous.end() && it->first == warm.names[i]) {
+      warm.guess[i] = it->second;
+      found = true;
+    }
+  }
+  return found;
+}
+
+void remember_active_set(const VecX& z, const VecX& w, WarmStart& warm) {
+  active_set(z, w, warm.active);
+  for (std::size_t i = 0; i < warm.names.size() && i < warm.active.size(); ++i)
+    warm.current.emplace_back(warm.names[i], warm.active[i]);
+}
+
+void end_warm_start_step(WarmStart& warm) {
+  warm.previous.swap(warm.current);
+  warm.current.clear();
+  std::sort(warm.previous.begin(), warm.previous.end());
+}
+
+}  // namespace exactsim
