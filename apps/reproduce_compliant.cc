@@ -1,5 +1,5 @@
 // PLUS against the compliant reference model (Uchida, Sherman & Delp 2015 §4, Figs. 8–10, 12, 13,
-// 14, 15b; spec compliant.md §4 and §6).
+// 14, 15b; docs/compliant.md "The examples" and "Checks against Simbody 3.7").
 #include "reproduce_compliant.h"
 #include "sweep_format.h"
 

@@ -1,5 +1,5 @@
 // The 2D pouring experiment of the PEG paper (Williams, Lu & Trinkle 2016 §6.1, Figs. 21–22) as
-// specified in spec peg.md §5.1 and proposed in §5.3; docs/peg2d-experiment.md explains the files.
+// docs/peg2d-experiment.md specifies it (protocol, metric, statistics) and explains the files.
 #include "reproduce_peg2d.h"
 
 #include <algorithm>
@@ -50,7 +50,7 @@ json run_pour(const RunSpec& spec, const std::string& body_sets) {
   o.model = parse_model(spec.model);
   Scene scene = pour2d_archived(body_sets, spec.set, o);
   scene.world.stepping.continue_on_solver_failure = true;
-  // The paper's ψ/h in the velocity LCP, uncapped (spec §2.1), not the split default.
+  // The paper's ψ/h in the velocity LCP, uncapped (PEG paper ≈ eq. 7), not the split default.
   scene.world.contact.stabilisation = Stabilisation::kVelocity;
   scene.world.stepping.measure_overlap = true;
 

@@ -1,5 +1,5 @@
 // The 3D pouring experiment of the PEG paper (Williams, Lu & Trinkle 2016 §6, Fig. 24) as
-// specified in spec peg.md §5.2 and proposed in §5.3; docs/peg3d-experiment.md explains the files.
+// docs/peg3d-experiment.md specifies it (protocol, metric, statistics) and explains the files.
 #include "reproduce_peg3d.h"
 
 #include <algorithm>
@@ -70,7 +70,7 @@ json run_pour(const RunSpec& spec, double budget_seconds) {
   Scene scene = spec.protocol == "ico" ? pour3d_icosahedra(o)
                                        : pour3d_random(std::stoull(spec.protocol.substr(4)), o);
   scene.world.stepping.continue_on_solver_failure = true;
-  // The paper's ψ/h in the velocity LCP, uncapped (spec §2.1), not the split default.
+  // The paper's ψ/h in the velocity LCP, uncapped (PEG paper ≈ eq. 7), not the split default.
   scene.world.contact.stabilisation = Stabilisation::kVelocity;
   scene.world.stepping.measure_overlap = true;
 

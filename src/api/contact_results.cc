@@ -45,13 +45,15 @@ std::vector<ContactResult> contact_results(const World& world, const Workspace& 
   const MlcpLayout& L = ws.layout;
   const VecX& z = ws.solution.z;
   if (!step_used_solution(report) || z.size() != L.size()) return out;
-  // Normal impulses: U rows p_U, impulse-carrying I/X rows p_I on their primary (spec §3.7).
+  // Normal impulses: U rows p_U, impulse-carrying I/X rows p_I on their primary (docs/peg.md
+  // "Constraint types").
   for (int j = 0; j < L.n_unilateral; ++j)
     out[set.unilateral[j]].normal_impulse += z[L.p_begin() + j];
   for (int j = 0; j < L.n_intercontact; ++j)
     if (set.intercontacts[j].carries_impulse)
       out[set.intercontacts[j].primary].normal_impulse += z[L.pi_begin() + j];
-  // Friction: β_r along the cone's directions d_r (spec §2.2), rebuilt as the assembly built them.
+  // Friction: β_r along the cone's directions d_r (docs/stepping.md stage 4), rebuilt as the
+  // assembly built them.
   std::vector<Vec3> dirs;
   const int k = L.friction_directions;
   for (int f = 0; f < L.n_friction_contacts; ++f) {

@@ -1,4 +1,4 @@
-// The Stewart–Trinkle time step (spec peg.md §0), as the algorithm reads:
+// The Stewart–Trinkle time step (docs/stepping.md), as the algorithm reads:
 //   spawn → detect → constraints → assemble → solve + verify → velocities → positions → report.
 #include "exactsim/stepping/step.h"
 
@@ -56,7 +56,8 @@ void build_constraints(const World& world, Workspace& ws) {
   }
 }
 
-// ν⁺ from the solution for active bodies, ν + h M⁻¹F for the other dynamic bodies (spec §0.7).
+// ν⁺ from the solution for active bodies, ν + h M⁻¹F for the other dynamic bodies
+// (docs/stepping.md stage 6).
 void update_velocities(const World& world, State& state, Real h, const Workspace& ws, bool solved) {
   const int nb = velocity_size(world.dimension);
   for (int i = 0; i < world.body_count(); ++i) {
@@ -69,7 +70,8 @@ void update_velocities(const World& world, State& state, Real h, const Workspace
   }
 }
 
-// Last resort after a failed solve when the user asked to continue (spec §4): solve the reduced
+// Last resort after a failed solve when the user asked to continue (docs/stepping.md
+// "When a solve fails"): solve the reduced
 // LCP with N + δI for growing δ (a P-matrix when N is PSD, so the frictionless standard model
 // always recovers) and take ν = W(G z + c). It changes the model: the step stays reported as
 // failed, with the δ used.
