@@ -305,7 +305,8 @@ int reproduce_peg2d(const Peg2dSweepOptions& opt) {
   write_text_file(out / "results.csv", csv);
 
   std::ostringstream md;
-  md << "# PEG 2D pouring (spec peg.md §5.1)" << (opt.quick ? " — quick subset" : "") << "\n\n"
+  md << "# PEG 2D pouring (docs/peg2d-experiment.md)" << (opt.quick ? " — quick subset" : "")
+     << "\n\n"
      << "Sets " << sets << ", " << bodies << " bodies, " << duration
      << " s per run, every run continued through solver failures. Overlap = total exact "
         "overlap area (m²) after every step, pooled over the sets of each h. \"Halves\": the "

@@ -399,7 +399,8 @@ int reproduce_peg3d(const Peg3dSweepOptions& opt) {
   write_text_file(out / "results.csv", csv);
 
   std::ostringstream md;
-  md << "# PEG 3D pouring (spec peg.md §5.2)" << (opt.quick ? " — quick subset" : "") << "\n\n"
+  md << "# PEG 3D pouring (docs/peg3d-experiment.md)" << (opt.quick ? " — quick subset" : "")
+     << "\n\n"
      << "Protocols: the archived icosahedron drop (ico) and random convex polyhedra from "
         "std::mt19937_64 seeds 1…"
      << seeds << " (pooled); " << bodies << " bodies, " << duration

@@ -41,7 +41,7 @@ TEST(StandardModelTrap, SpuriousImpulseOfSection3_9) {
   const StepReport r = sim.advance();
   ASSERT_EQ(r.status, StepStatus::kOk);
   ASSERT_TRUE(r.solver_called);
-  ASSERT_EQ(r.unilateral, 4) << "expected exactly the contacts C1–C4 of §3.3";
+  ASSERT_EQ(r.unilateral, 4) << "expected exactly the contacts C1–C4 of PEG paper Fig. 5";
 
   std::vector<Real> gaps, impulses;
   for (int j = 0; j < sim.ws.layout.n_unilateral; ++j) {
