@@ -9,10 +9,10 @@
 #include <algorithm>
 #include <vector>
 
-#include "exactsim/compliant/compliant_examples.h"
-#include "exactsim/events/plus_examples.h"
 #include "exactsim/events/sphere_contacts.h"
 #include "exactsim/impact/plus.h"
+#include "experiments/compliant_examples.h"
+#include "experiments/plus_examples.h"
 
 namespace exactsim {
 namespace {

@@ -10,8 +10,8 @@
 #include <string>
 #include <tuple>
 
-#include "exactsim/io/scenarios.h"
 #include "exactsim/stepping/step.h"
+#include "experiments/scenarios.h"
 #include "malloc_counter.h"
 
 namespace exactsim {

@@ -1,15 +1,15 @@
 // The paper's examples with compliant contact against Simbody 3.7's numbers and against PLUS
 // (docs/compliant.md "The examples", "Energy bookkeeping", "Checks against Simbody 3.7"), and the
 // pin-jointed chain.
-#include "exactsim/compliant/compliant_examples.h"
+#include "experiments/compliant_examples.h"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
 
-#include "exactsim/events/plus_examples.h"
 #include "exactsim/events/sphere_contacts.h"
 #include "exactsim/impact/plus.h"
+#include "experiments/plus_examples.h"
 #include "input_error.h"
 
 namespace exactsim {

@@ -1,7 +1,7 @@
 // The PLUS paper's published behaviour (docs/plus.md): Example 1 (one brick vertex, Table A1,
 // Figs. 8–10), Example 2 (four vertices at once, Fig. 12) and Example 3 (Newton's cradle,
 // Table 2, Fig. 14).
-#include "exactsim/events/plus_examples.h"
+#include "experiments/plus_examples.h"
 
 #include <gtest/gtest.h>
 

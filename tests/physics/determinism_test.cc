@@ -12,7 +12,7 @@
 
 #include "exactsim/metrics/energy.h"
 
-#include "exactsim/io/scenarios.h"
+#include "experiments/scenarios.h"
 #include "physics/physics_scene.h"
 
 namespace exactsim::physics_test {

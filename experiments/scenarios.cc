@@ -1,4 +1,4 @@
-#include "exactsim/io/scenarios.h"
+#include "experiments/scenarios.h"
 
 #include <cmath>
 #include <fstream>

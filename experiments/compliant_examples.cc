@@ -1,11 +1,11 @@
-#include "exactsim/compliant/compliant_examples.h"
+#include "experiments/compliant_examples.h"
 
 #include <cmath>
 #include <limits>
 
-#include "exactsim/events/plus_examples.h"
 #include "exactsim/events/sphere_contacts.h"
 #include "exactsim/math/error.h"
+#include "experiments/plus_examples.h"
 
 namespace exactsim {
 namespace {
