@@ -1,4 +1,4 @@
-// `exactsim impact PROBLEM.json`: solve one stand-alone impact problem (spec impact-problem.md)
+// `exactsim impact PROBLEM.json`: solve one stand-alone impact problem (docs/impact-problem.md)
 // and print the result JSON on stdout.
 #include <cstdio>
 #include <string>

@@ -6,10 +6,10 @@
 
 #include "commands.h"
 #include "exactsim/io/run.h"
-#include "exactsim/io/scenarios.h"
 #include "exactsim/io/scene_json.h"
 #include "exactsim/math/error.h"
 #include "exactsim/viewer/replay.h"
+#include "experiments/scenarios.h"
 
 namespace exactsim::cli {
 

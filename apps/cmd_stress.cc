@@ -9,9 +9,9 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.h"
-#include "exactsim/io/stress.h"
-#include "exactsim/io/sweep.h"
 #include "exactsim/math/error.h"
+#include "experiments/stress.h"
+#include "experiments/sweep.h"
 
 namespace exactsim::cli {
 namespace {

@@ -1,5 +1,5 @@
 // PLUS against the compliant reference model (Uchida, Sherman & Delp 2015 §4, Figs. 8–10, 12, 13,
-// 14, 15b; spec compliant.md §4 and §6).
+// 14, 15b; docs/compliant.md "The examples" and "Checks against Simbody 3.7").
 #include "reproduce_compliant.h"
 #include "sweep_format.h"
 
@@ -13,11 +13,11 @@
 #include <string>
 #include <vector>
 
-#include "exactsim/compliant/compliant_examples.h"
-#include "exactsim/events/plus_examples.h"
 #include "exactsim/events/sphere_contacts.h"
 #include "exactsim/impact/plus.h"
 #include "exactsim/math/error.h"
+#include "experiments/compliant_examples.h"
+#include "experiments/plus_examples.h"
 
 namespace exactsim::cli {
 namespace {
@@ -201,7 +201,7 @@ void example1(const fs::path& dir, std::ostringstream& readme) {
       write_text_file(dir / name, plus_path_csv(pr, 0));
     }
   }
-  md << "\nSimbody 3.7 (spec §6.9) impulses: (1.2823, −1.1486, 14.7126), (1.8319, −2.4125, "
+  md << "\nSimbody 3.7 (docs/compliant.md) impulses: (1.2823, −1.1486, 14.7126), (1.8319, −2.4125, "
         "15.7810), (1.8318, −2.4161, 15.8130) N s in 30, 132, 549 steps.\n";
   write_text_file(dir / "example1.csv", csv.str());
   write_text_file(dir / "example1.md", md.str());
@@ -311,7 +311,7 @@ void example3(const fs::path& dir, std::ostringstream& readme) {
                  return x;
                }())
           .after);
-  md << "\nSpec §6.10 compliant reference: (0.1422, 0.0605, 0.0289, −0.2541, −1.9776).\n";
+  md << "\nCompliant reference (docs/compliant.md): (0.1422, 0.0605, 0.0289, −0.2541, −1.9776).\n";
   write_text_file(dir / "example3.csv", csv.str());
   write_text_file(dir / "example3.md", md.str());
   readme << md.str() << '\n';

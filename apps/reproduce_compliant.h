@@ -1,6 +1,7 @@
 // `exactsim reproduce plus-vs-compliant`: PLUS against the compliant Hertz / Hunt–Crossley /
-// Stribeck model on the PLUS paper's Examples 1–4 (spec compliant.md §4): tables (CSV + Markdown)
-// and plot data for scripts/plot_compliant.py, written to out_dir. Returns the exit status.
+// Stribeck model on the PLUS paper's Examples 1–4 (docs/compliant.md "The examples"): tables (CSV +
+// Markdown) and plot data for scripts/plot_compliant.py, written to out_dir. Returns the exit
+// status.
 #pragma once
 
 #include <string>

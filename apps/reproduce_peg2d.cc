@@ -1,5 +1,5 @@
 // The 2D pouring experiment of the PEG paper (Williams, Lu & Trinkle 2016 §6.1, Figs. 21–22) as
-// specified in spec peg.md §5.1 and proposed in §5.3; docs/peg2d-experiment.md explains the files.
+// docs/peg2d-experiment.md specifies it (protocol, metric, statistics) and explains the files.
 #include "reproduce_peg2d.h"
 
 #include <algorithm>
@@ -15,9 +15,9 @@
 
 #include "commands.h"
 #include "exactsim/io/run.h"
-#include "exactsim/io/scenarios.h"
-#include "exactsim/io/sweep.h"
 #include "exactsim/math/error.h"
+#include "experiments/scenarios.h"
+#include "experiments/sweep.h"
 #include "sweep_format.h"
 
 namespace exactsim::cli {
@@ -50,7 +50,7 @@ json run_pour(const RunSpec& spec, const std::string& body_sets) {
   o.model = parse_model(spec.model);
   Scene scene = pour2d_archived(body_sets, spec.set, o);
   scene.world.stepping.continue_on_solver_failure = true;
-  // The paper's ψ/h in the velocity LCP, uncapped (spec §2.1), not the split default.
+  // The paper's ψ/h in the velocity LCP, uncapped (PEG paper ≈ eq. 7), not the split default.
   scene.world.contact.stabilisation = Stabilisation::kVelocity;
   scene.world.stepping.measure_overlap = true;
 
@@ -94,47 +94,7 @@ json run_pour(const RunSpec& spec, const std::string& body_sets) {
   return j;
 }
 
-struct Cell {  // one (model, h) of the results table, pooled over the sets
-  std::string model;
-  int h_ms = 0;
-  int runs = 0;
-  long steps_planned = 0, steps_done = 0, failures = 0, runs_with_failure = 0;
-  std::vector<Real> overlap, first_failure_time;
-  long nonfinite = 0;
-  long sum_u = 0, sum_i = 0, steps_with_i = 0, sum_contacts = 0;
-  double wall = 0;
-  Quartiles halves, interpolated;
-  Real max_overlap = 0;
-};
-
-void add_run(Cell& c, const json& r) {
-  ++c.runs;
-  c.steps_planned += r["steps_planned"].get<long>();
-  c.steps_done += r["steps_done"].get<long>();
-  c.failures += r["solver_failures"].get<long>();
-  c.wall += r["wall_seconds"].get<double>();
-  const Real h = r["h"].get<Real>();
-  if (!r["first_failure_step"].is_null()) {
-    ++c.runs_with_failure;
-    c.first_failure_time.push_back(h * r["first_failure_step"].get<Real>());
-  }
-  // The overlap array may contain nulls when a run blew up (JSON has no NaN): counted, not pooled.
-  for (const json& v : r["overlap"]) {
-    if (v.is_number() && std::isfinite(v.get<Real>()))
-      c.overlap.push_back(v.get<Real>());
-    else
-      ++c.nonfinite;
-  }
-  const auto& u = r["U"];
-  const auto& i = r["I"];
-  const auto& k = r["contacts"];
-  for (size_t s = 0; s < i.size(); ++s) {
-    c.sum_u += u[s].get<long>();
-    c.sum_i += i[s].get<long>();
-    c.steps_with_i += i[s].get<long>() > 0;
-    c.sum_contacts += k[s].get<long>();
-  }
-}
+using Cell = PourCell;  // one (model, h) of the results table, pooled over the sets
 
 std::string csv_header() {
   return "model,h,runs,steps_planned,steps_done,median,q1_halves,q3_halves,q1,q3,max,"
@@ -144,22 +104,9 @@ std::string csv_header() {
 
 std::string csv_row(const Cell& c) {
   std::ostringstream s;
-  const bool any = !c.overlap.empty();
-  const Real ff = c.first_failure_time.empty()
-                      ? NAN
-                      : *std::min_element(c.first_failure_time.begin(), c.first_failure_time.end());
-  const long ui = c.sum_u + c.sum_i;
   s << c.model << ',' << g(c.h_ms / 1000.0) << ',' << c.runs << ',' << c.steps_planned << ','
-    << c.steps_done << ',';
-  if (any)
-    s << g(c.halves.median) << ',' << g(c.halves.q1) << ',' << g(c.halves.q3) << ','
-      << g(c.interpolated.q1) << ',' << g(c.interpolated.q3) << ',' << g(c.max_overlap) << ',';
-  else
-    s << ",,,,,,";
-  s << c.nonfinite << ',' << c.failures << ',' << c.runs_with_failure << ','
-    << (std::isnan(ff) ? "" : g(ff)) << ',' << (ui ? g(Real(c.sum_i) / ui) : "") << ','
-    << (c.steps_done ? g(Real(c.steps_with_i) / c.steps_done) : "") << ','
-    << (c.steps_done ? g(Real(c.sum_contacts) / c.steps_done) : "") << ',' << g(c.wall) << ','
+    << c.steps_done << ',' << overlap_csv(c) << c.nonfinite << ',' << c.failures << ','
+    << c.runs_with_failure << ',' << rates_csv(c) << ',' << g(c.wall) << ','
     << g(c.runs ? c.wall / c.runs : 0) << '\n';
   return s.str();
 }
@@ -173,24 +120,10 @@ std::string md_table(const std::vector<Cell>& cells, const std::string& model) {
     << "|---|---|---|---|---|---|---|---|---|---|---|\n";
   for (const Cell& c : cells) {
     if (c.model != model) continue;
-    const long ui = c.sum_u + c.sum_i;
-    s << "| " << g(c.h_ms / 1000.0) << " | " << c.runs << " | ";
-    if (c.overlap.empty())
-      s << "– | – | – | ";
-    else
-      s << fmt(c.halves.median) << " | " << fmt(c.halves.q1) << ", " << fmt(c.halves.q3) << " | "
-        << fmt(c.interpolated.q1) << ", " << fmt(c.interpolated.q3) << " | ";
-    s << c.steps_done << " / " << c.steps_planned << " | " << c.failures << " ("
-      << c.runs_with_failure << ") | ";
-    if (c.first_failure_time.empty())
-      s << "– | ";
-    else
-      s << fmt(*std::min_element(c.first_failure_time.begin(), c.first_failure_time.end()))
-        << " | ";
-    s << (ui ? fmt(Real(c.sum_i) / ui) : "–") << " | "
-      << (c.steps_done ? fmt(Real(c.steps_with_i) / c.steps_done) : "–") << " | " << fmt(c.wall)
-      << ", " << fmt(c.runs ? c.wall / c.runs : 0) << " |\n";
-    if (c.nonfinite) s << "\n(" << c.nonfinite << " non-finite overlap values not pooled)\n";
+    s << "| " << g(c.h_ms / 1000.0) << " | " << c.runs << " | " << overlap_md(c) << c.steps_done
+      << " / " << c.steps_planned << " | " << c.failures << " (" << c.runs_with_failure << ") | "
+      << rates_md(c) << fmt(c.wall) << ", " << fmt(c.runs ? c.wall / c.runs : 0) << " |\n"
+      << nonfinite_md(c);
   }
   return s.str() + "\n";
 }
@@ -291,12 +224,8 @@ int reproduce_peg2d(const Peg2dSweepOptions& opt) {
       c.h_ms = ms;
       for (size_t k = 0; k < jobs.size(); ++k)
         if (specs[k].model == model && specs[k].h_ms == ms)
-          if (const auto r = read_sweep_result(so.dir, jobs[k])) add_run(c, *r);
-      if (!c.overlap.empty()) {
-        c.halves = quartiles_median_of_halves(c.overlap);
-        c.interpolated = quartiles_interpolated(c.overlap);
-        c.max_overlap = *std::max_element(c.overlap.begin(), c.overlap.end());
-      }
+          if (const auto r = read_sweep_result(so.dir, jobs[k])) add_pour_run(c, *r);
+      finish_pour_cell(c);
       cells.push_back(std::move(c));
     }
 
@@ -305,7 +234,8 @@ int reproduce_peg2d(const Peg2dSweepOptions& opt) {
   write_text_file(out / "results.csv", csv);
 
   std::ostringstream md;
-  md << "# PEG 2D pouring (spec peg.md §5.1)" << (opt.quick ? " — quick subset" : "") << "\n\n"
+  md << "# PEG 2D pouring (docs/peg2d-experiment.md)" << (opt.quick ? " — quick subset" : "")
+     << "\n\n"
      << "Sets " << sets << ", " << bodies << " bodies, " << duration
      << " s per run, every run continued through solver failures. Overlap = total exact "
         "overlap area (m²) after every step, pooled over the sets of each h. \"Halves\": the "
@@ -314,17 +244,9 @@ int reproduce_peg2d(const Peg2dSweepOptions& opt) {
         "I-constraint. See docs/peg2d-experiment.md.\n\n";
   for (const std::string& m : opt.models) md << md_table(cells, m);
   md << wall_ratio_table(cells, "peg", "standard")
-     << wall_ratio_table(cells, "corrective", "standard");
-  if (!outcome.errors.empty()) {
-    md << "### Runs that did not finish\n\n";
-    for (const std::string& e : outcome.errors) md << "* " << e << "\n";
-  }
+     << wall_ratio_table(cells, "corrective", "standard") << unfinished_md(outcome);
   write_text_file(out / "results.md", md.str());
-
-  std::printf("peg2d: %d ran, %d done earlier, %d failed; tables in %s\n", outcome.ran,
-              outcome.skipped, outcome.failed, (out / "results.md").string().c_str());
-  for (const std::string& e : outcome.errors) std::fprintf(stderr, "peg2d: %s\n", e.c_str());
-  return outcome.failed ? 1 : 0;
+  return report_sweep("peg2d", outcome, out / "results.md");
 }
 
 }  // namespace exactsim::cli

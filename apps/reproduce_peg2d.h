@@ -1,4 +1,4 @@
-// `exactsim reproduce peg2d`: the PEG paper's 2D pouring experiment (spec peg.md §5.1, §5.3):
+// `exactsim reproduce peg2d`: the PEG paper's 2D pouring experiment (docs/peg2d-experiment.md):
 // every model × h ∈ {1, …, 16} ms × archived set a…j, run in parallel and resumably, then
 // pooled statistics (results.csv, results.md) for scripts/plot_peg2d.py.
 #pragma once

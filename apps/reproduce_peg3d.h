@@ -1,4 +1,4 @@
-// `exactsim reproduce peg3d`: the PEG paper's 3D pouring experiment (spec peg.md §5.2, §5.3):
+// `exactsim reproduce peg3d`: the PEG paper's 3D pouring experiment (docs/peg3d-experiment.md):
 // every model × h ∈ {1, …, 16} ms × protocol (the archived icosahedron drop and ten seeded sets
 // of random convex polyhedra), run in parallel and resumably, then per-protocol statistics
 // (results.csv, results.md) for scripts/plot_peg3d.py.

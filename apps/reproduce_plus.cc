@@ -11,10 +11,10 @@
 #include <vector>
 
 #include "exactsim/events/event_simulation.h"
-#include "exactsim/events/plus_examples.h"
 #include "exactsim/events/sphere_contacts.h"
 #include "exactsim/impact/plus.h"
 #include "exactsim/math/error.h"
+#include "experiments/plus_examples.h"
 
 namespace exactsim::cli {
 namespace {

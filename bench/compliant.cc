@@ -1,18 +1,18 @@
 // The same impact two ways: the compliant Hertz / Hunt–Crossley / Stribeck model integrated by
-// RK-Merson (a = 1e-5, first touch to separation; spec compliant.md §4) against PLUS (building the
-// impact problem from the world + solving it, log off). Example 1 at 10 GPa for the three μ; each
-// compliant benchmark also times PLUS on the same impact in the same run and reports the ratio
-// (goal: ≥ 100×). Also Example 2 and the compliant cradle.
+// RK-Merson (a = 1e-5, first touch to separation; docs/compliant.md "The examples") against PLUS
+// (building the impact problem from the world + solving it, log off). Example 1 at 10 GPa for the
+// three μ; each compliant benchmark also times PLUS on the same impact in the same run and reports
+// the ratio (goal: ≥ 100×). Also Example 2 and the compliant cradle.
 #include <benchmark/benchmark.h>
 
 #include <time.h>
 #include <algorithm>
 #include <vector>
 
-#include "exactsim/compliant/compliant_examples.h"
-#include "exactsim/events/plus_examples.h"
 #include "exactsim/events/sphere_contacts.h"
 #include "exactsim/impact/plus.h"
+#include "experiments/compliant_examples.h"
+#include "experiments/plus_examples.h"
 
 namespace exactsim {
 namespace {

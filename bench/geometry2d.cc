@@ -1,5 +1,5 @@
-// 2D geometry kernels on the pouring scene's scale (spec peg.md §5.1): the overlap metric's
-// convex intersection, the hull behind random_convex_polygon, and world placement.
+// 2D geometry kernels on the pouring scene's scale (docs/peg2d-experiment.md "Protocol"): the
+// overlap metric's convex intersection, the hull behind random_convex_polygon, and world placement.
 #include <benchmark/benchmark.h>
 
 #include <random>

@@ -1,5 +1,6 @@
-// 3D geometry kernels on the pouring scene's scale (spec peg.md §5.2): the qhull-based hull
-// behind random_convex_polyhedron, the overlap metric's exact intersection volume, placement.
+// 3D geometry kernels on the pouring scene's scale (docs/peg3d-experiment.md "Protocol"): the
+// qhull-based hull behind random_convex_polyhedron, the overlap metric's exact intersection volume,
+// placement.
 #include <benchmark/benchmark.h>
 
 #include <random>

@@ -1,7 +1,8 @@
 // LCP solver cost against size: lexicographic Lemke, one dense LDLᵀ factorisation of the same
 // matrix (the floor any direct method pays), and Fischer–Burmeister Newton from a cold start.
-// Problems: PSD Delassus matrices N = GᵀWG of random planar contacts (≈ n/3 bodies, §1.5
-// columns) with a planted solution (about half the contacts active), as in a resting pile.
+// Problems: PSD Delassus matrices N = GᵀWG of random planar contacts (≈ n/3 bodies, the
+// contact Jacobian columns of docs/collision.md) with a planted solution (about half the contacts
+// active), as in a resting pile.
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
@@ -29,7 +30,7 @@ Lcp delassus_problem(int n, unsigned seed) {
   }
   MatX g = MatX::Zero(nv, n);
   for (int c = 0; c < n; ++c) {
-    // Body a against body b (or the ground when a == b), §1.5 columns.
+    // Body a against body b (or the ground when a == b), contact Jacobian columns.
     const int a = static_cast<int>(rng() % bodies), b = static_cast<int>(rng() % bodies);
     const Real angle = M_PI / 2 + 0.8 * u(rng);
     const Vec2 nrm(std::cos(angle), std::sin(angle)), p(u(rng), u(rng));

@@ -1,6 +1,6 @@
 // Time per step of the 2D and 3D pouring scenes, split by stage, on the same mid-run states for
 // every model (so ratios such as PEG / standard are measured in one run, on identical inputs),
-// with the constraint counts, the reduced LCP's size (spec peg.md §5.2: PEG's solver time ≈ 2×
+// with the constraint counts, the reduced LCP's size (PEG paper §6: PEG's solver time ≈ 2×
 // the baseline's, MLCP sizes 38–54 vs 22–27) and the heap allocations of a warmed-up step
 // ("allocs": 0 once the contact set repeats).
 #include <benchmark/benchmark.h>
@@ -10,8 +10,8 @@
 #include <string>
 #include <tuple>
 
-#include "exactsim/io/scenarios.h"
 #include "exactsim/stepping/step.h"
+#include "experiments/scenarios.h"
 #include "malloc_counter.h"
 
 namespace exactsim {

@@ -5,7 +5,7 @@ Usage: /usr/bin/python3 scripts/plot_peg2d.py DIR [RUN]
 DIR is the folder `exactsim reproduce peg2d --out OUT` wrote (OUT/peg2d or OUT/peg2d-quick); writes:
   fig21_overlap_vs_h.png  median total overlap area per step against h, log y, error bars from
                           the authors' Q1 to Q3 (median of halves), one series per model, pooled
-                          over the sets; the archived numbers (spec peg.md section 5.1) dashed
+                          over the sets; the archived numbers (docs/reproductions/peg2d.md) dashed
   fig22_sm_traps.png      potential contacts and I-constraints ("SM traps") per step of one run,
                           ticks at the steps whose solve failed
                           (RUN = file stem in DIR/runs; default peg-b-h05, else standard-b-h05)
@@ -25,7 +25,7 @@ FLOOR = 1e-20
 DPI = 100
 COLOURS = {"peg": "tab:blue", "standard": "tab:red", "corrective": "tab:green"}
 H_ARCHIVE = [0.001 * k for k in range(1, 17)]
-# spec peg.md section 5.1, recomputed from the authors' .mat files: median, Q1, Q3 (halves).
+# The authors' archive (docs/reproductions/peg2d.md), recomputed from the authors' .mat files: median, Q1, Q3 (halves).
 ARCHIVE = {
     "PEG (archive, pooled)": (
         [1.6e-12, 1.4e-11, 1.2e-10, 3.2e-10, 2.9e-10, 1.0e-09, 2.7e-09, 6.0e-09,

@@ -6,7 +6,7 @@ DIR is the folder `exactsim reproduce peg3d --out OUT` wrote (OUT/peg3d or OUT/p
   fig24_overlap_vs_h.png  median total overlap volume per step against h, log y, error bars from
                           the authors' Q1 to Q3 (median of halves), one series per model and
                           protocol (icosahedra: solid, random polyhedra pooled over the seeds:
-                          dashed); the archived icosahedron numbers (spec peg.md section 5.2) grey
+                          dashed); the archived icosahedron numbers (docs/reproductions/peg3d.md) grey
 Zero overlaps cannot be drawn on a log axis: values below FLOOR are drawn at FLOOR.
 """
 import csv
@@ -22,7 +22,7 @@ FLOOR = 1e-20
 DPI = 100
 COLOURS = {"peg": "tab:blue", "standard": "tab:red", "corrective": "tab:green"}
 H_ARCHIVE = [0.001 * k for k in range(1, 17)]
-# spec peg.md section 5.2 (archived single icosahedron runs): medians; None = run failed.
+# The authors' archive (single icosahedron runs, docs/reproductions/peg3d.md): medians; None = run failed.
 ARCHIVE = {
     "PEG (archive)": [0, 3.2e-21, 1.8e-19, 1.7e-25, 1.4e-18, 2.5e-16, 9.0e-18, 8.0e-18,
                       2.8e-23, 0, 0, 6.0e-15, 4.4e-18, 1.6e-17, 0, 7.6e-14],

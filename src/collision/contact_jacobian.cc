@@ -11,7 +11,7 @@ void direction_jacobian(const Vec3& direction, const Vec3& p_a, const Vec3& p_b,
   g_a.setZero();
   g_b.setZero();
   if (dimension == 2) {
-    // spec §1.5, planar: angular entry r ×₂ d.
+    // Planar: angular entry r ×₂ d (docs/collision.md "Conventions").
     const Vec2 d = direction.head<2>();
     const Vec2 r_a = (p_a - x_a).head<2>();
     const Vec2 r_b = (p_b - x_b).head<2>();
@@ -20,7 +20,7 @@ void direction_jacobian(const Vec3& direction, const Vec3& p_a, const Vec3& p_b,
     g_b.head<2>() = d;
     g_b[2] = cross2(r_b, d);
   } else if (dimension == 3) {
-    // spec §1.5, spatial: angular block r × d with world-frame ω.
+    // Spatial: angular block r × d with world-frame ω.
     g_a.head<3>() = -direction;
     g_a.tail<3>() = (p_a - x_a).cross(-direction);
     g_b.head<3>() = direction;

@@ -7,7 +7,8 @@
 namespace exactsim {
 namespace {
 
-// The contact record of edge a of A against edge b of B at their closest points (spec §1.4).
+// The contact record of edge a of A against edge b of B at their closest points (docs/collision.md
+// "Conventions").
 Contact edge_edge_record(int body_a, int edge_a, int body_b, int edge_b,
                          const SegmentClosestPoints& cp, const Vec3& normal) {
   Contact c;
@@ -56,7 +57,7 @@ bool edge_edge_contact(const ConvexPolyhedron& shape_a, const WorldPolyhedron& w
   const EdgeEdgeNormal n =
       edge_edge_normal(a1 - a0, world_a.edge_t1[edge_a], world_a.edge_t2[edge_a], b1 - b0,
                        world_b.edge_t1[edge_b], world_b.edge_t2[edge_b], parallel_sine);
-  if (n.parallel) return false;  // spec §6.1 item 4
+  if (n.parallel) return false;  // docs/peg.md "Tricky cases" item 4
   out = edge_edge_record(body_a, edge_a, body_b, edge_b, closest_points_segments(a0, a1, b0, b1),
                          n.normal);
   if (applicability) *applicability = n.applicability;
@@ -70,7 +71,7 @@ void edge_edge_contacts(const ConvexPolyhedron& shape_a, const WorldPolyhedron& 
   const int na = shape_a.num_edges(), nb = shape_b.num_edges();
   for (int i = 0; i < na; ++i) {
     const PolyhedronEdge& ea = shape_a.edges[i];
-    if (ea.nearly_flat) continue;  // spec §1.3: face interior, no edge feature
+    if (ea.nearly_flat) continue;  // face interior, no edge feature (docs/geometry3d.md)
     const Vec3& a0 = world_a.vertices[ea.tail];
     const Vec3& a1 = world_a.vertices[ea.head];
     if (!reach.overlaps(Aabb3{a0.cwiseMin(a1), a0.cwiseMax(a1)})) continue;
@@ -82,11 +83,11 @@ void edge_edge_contacts(const ConvexPolyhedron& shape_a, const WorldPolyhedron& 
       const Vec3& b1 = world_b.vertices[eb.head];
       if (!a_reach.overlaps(Aabb3{b0.cwiseMin(b1), b0.cwiseMax(b1)})) continue;
       const SegmentClosestPoints cp = closest_points_segments(a0, a1, b0, b1);
-      if (cp.distance > epsilon) continue;  // spec §3.5 FEAS_ee
+      if (cp.distance > epsilon) continue;  // FEAS_ee (docs/peg3d.md)
       const EdgeEdgeNormal n =
           edge_edge_normal(a1 - a0, world_a.edge_t1[i], world_a.edge_t2[i], b1 - b0,
                            world_b.edge_t1[j], world_b.edge_t2[j], parallel_sine);
-      if (n.parallel) continue;  // spec §6.1 item 4: never a contact from a zero normal
+      if (n.parallel) continue;  // never a contact from a zero normal (Tricky cases item 4)
       out.push_back(edge_edge_record(body_a, i, body_b, j, cp, n.normal));
     }
   }

@@ -92,8 +92,8 @@ Contact vertex_edge_contact(int body_a, int vertex, const Vec2& v, int body_b, i
   c.feature_a = vertex;
   c.feature_b = edge;
   c.point_a = Vec3(v.x(), v.y(), 0);
-  c.normal = Vec3(-eta.x(), -eta.y(), 0);  // spec §1.4: n̂ = −η̂_b
-  c.gap = eta.dot(v - tail);               // spec §1.4: ψ to the edge's line
+  c.normal = Vec3(-eta.x(), -eta.y(), 0);  // n̂ = −η̂_b (docs/collision.md)
+  c.gap = eta.dot(v - tail);               // ψ to the edge's line
   c.distance = distance;
   return c;
 }

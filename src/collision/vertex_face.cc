@@ -17,7 +17,7 @@ Contact vertex_face_contact(const Vec3& v, int body_a, int vertex, const ConvexP
   c.feature_a = vertex;
   c.feature_b = face;
   c.point_a = v;
-  c.normal = -eta;                                 // spec §1.4: n̂ = −η̂_f
+  c.normal = -eta;                                 // n̂ = −η̂_f (docs/collision.md)
   c.gap = eta.dot(v - world_b.vertices[loop[0]]);  // ψ to the plane
   c.distance = point_face_distance(v, world_b.vertices, loop, eta);
   return c;
@@ -35,7 +35,7 @@ void vertex_face_contacts(const ConvexPolyhedron& shape_a, const WorldPolyhedron
     for (int f = 0; f < nf; ++f) {
       const Vec3& eta = world_b.face_normals[f];
       const std::vector<int>& loop = shape_b.faces[f].vertices;
-      const Real gap = eta.dot(v - world_b.vertices[loop[0]]);  // spec §1.4: ψ to the plane
+      const Real gap = eta.dot(v - world_b.vertices[loop[0]]);  // ψ to the plane
       if (std::abs(gap) > epsilon) continue;                    // D ≥ |ψ|: cheap rejection
       const Contact c = vertex_face_contact(v, body_a, i, shape_b, world_b, body_b, f);
       if (c.distance > epsilon) continue;

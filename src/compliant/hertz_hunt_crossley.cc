@@ -29,7 +29,7 @@ HertzGeometry sphere_sphere_geometry(const Vec3& c1, Real r1, const Vec3& c2, Re
 }
 
 Vec3 contact_point(const HertzGeometry& g, const CombinedMaterial& m) {
-  return g.midpoint + g.depth * (0.5 - m.share1) * g.normal;  // spec §1 "Application"
+  return g.midpoint + g.depth * (0.5 - m.share1) * g.normal;  // docs/compliant.md "Normal force"
 }
 
 CompliantContactForce hunt_crossley_force(const HertzGeometry& g, const CombinedMaterial& m,
@@ -41,8 +41,8 @@ CompliantContactForce hunt_crossley_force(const HertzGeometry& g, const Combined
   const Real vn = g.normal.dot(v_rel);
   const Real xdot = -vn;
   const Real fh = (4.0 / 3.0) * m.effective_stiffness * std::sqrt(g.radius) * x * std::sqrt(x);
-  const Real fn = fh * (1.0 + 1.5 * m.dissipation * xdot);  // Hunt–Crossley, spec §1
-  if (!(fn > 0.0)) {  // clamp: no force of any kind (spec §1 "Clamp")
+  const Real fn = fh * (1.0 + 1.5 * m.dissipation * xdot);  // Hunt–Crossley
+  if (!(fn > 0.0)) {                                        // clamp: no force of any kind
     f.clamped = true;
     return f;
   }

@@ -21,7 +21,7 @@ void eval(Integrator& in, Real t, const VecX& y, VecX& out) {
   ++in.stats.evaluations;
 }
 
-// spec §3.2: Merson's 5-stage pair; e = |y₁ − Y₅|/5.
+// Merson's 5-stage pair (docs/compliant.md "Integrators"); e = |y₁ − Y₅|/5.
 bool attempt_merson(Integrator& in, Real h, VecX& y1, VecX& e) {
   const VecX& y0 = in.state;
   const VecX& k1 = in.f0;
@@ -39,7 +39,7 @@ bool attempt_merson(Integrator& in, Real h, VecX& y1, VecX& e) {
   return all_finite(y1) && all_finite(e);
 }
 
-// spec §3.4: e = (h/2)|f₀ − f(y₁)| (distance to the trapezoidal rule).
+// e = (h/2)|f₀ − f(y₁)| (distance to the trapezoidal rule).
 bool attempt_explicit_euler(Integrator& in, Real h, VecX& y1, VecX& e) {
   y1 = in.state + h * in.f0;
   if (!all_finite(y1)) return false;
@@ -48,7 +48,7 @@ bool attempt_explicit_euler(Integrator& in, Real h, VecX& y1, VecX& e) {
   return all_finite(e);
 }
 
-// spec §3.4: one big semi-explicit step against two half steps.
+// One big semi-explicit step against two half steps.
 bool attempt_semi_explicit_euler(Integrator& in, Real h, VecX& y1, VecX& e) {
   const OdeSystem& s = in.system;
   const int nq = s.nq, nu = s.nu, nz = s.nz;
@@ -101,7 +101,8 @@ void factorize(Integrator& in, Real h) {
   ++in.stats.factorizations;
 }
 
-// Modified Newton on y − y₀ − h f(t₁, y) = 0 from the predictor (spec §3.4). Returns false on
+// Modified Newton on y − y₀ − h f(t₁, y) = 0 from the predictor (docs/compliant.md
+// "Decisions"). Returns false on
 // divergence, non-convergence in 4 iterations or non-finite values.
 bool newton_solve(Integrator& in, Real h, const VecX& yp, VecX& y) {
   const Real t1 = in.time + h;
@@ -183,8 +184,8 @@ Integrator make_integrator(const OdeSystem& system, const IntegratorOptions& opt
   in.options = options;
   in.time = t0;
   in.state = y0;
-  const Real h0 =
-      options.initial_step > 0.0 ? options.initial_step : 0.01;  // §3.3.1: timescale 0.1 s / 10
+  const Real h0 = options.initial_step > 0.0 ? options.initial_step
+                                             : 0.01;  // step control 1: timescale 0.1 s / 10
   in.step = std::clamp(h0, options.min_step, options.max_step);
   return in;
 }
@@ -214,12 +215,12 @@ Real take_step(Integrator& in, Real t_max) {
     eval(in, in.time, in.state, in.f0);
     in.f0_valid = true;
   }
-  velocity_weights(in.system, in.state, in.weights);  // frozen over the attempts (§3.1)
+  velocity_weights(in.system, in.state, in.weights);  // frozen over the attempts
   const int order = controller_order(in.options.method);
   for (int attempt = 0; attempt < in.options.max_attempts; ++attempt) {
     const Real h = in.step;
     bool limited = false;
-    Real t1;  // spec §3.3 step 2
+    Real t1;  // step-size control step 2 (docs/compliant.md)
     if (t_max < in.time + 0.95 * h) {
       t1 = t_max;
       limited = true;

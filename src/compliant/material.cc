@@ -25,7 +25,7 @@ Real combine_friction(Real mu1, Real mu2) {
   return product == 0.0 ? 0.0 : 2.0 * product / (mu1 + mu2);
 }
 
-// spec §1 "Materials": κ_i = k_i^{2/3}, s₁ = κ₂/(κ₁+κ₂), E_eff = (κ₁κ₂/(κ₁+κ₂))^{3/2}.
+// docs/compliant.md "Normal force": κ_i = k_i^{2/3}, s₁ = κ₂/(κ₁+κ₂), E_eff = (κ₁κ₂/(κ₁+κ₂))^{3/2}.
 CombinedMaterial combine_compliant_materials(const CompliantMaterial& a,
                                              const CompliantMaterial& b) {
   const Real ka = std::cbrt(a.stiffness * a.stiffness), kb = std::cbrt(b.stiffness * b.stiffness);

@@ -12,7 +12,8 @@ void velocity_weights(const OdeSystem& sys, const VecX& y0, VecX& w) {
   }
 }
 
-// spec §3.1: RMS norms; quaternion blocks lose their component along q (Simbody's N W N⁺).
+// docs/compliant.md "Integrators": RMS norms; quaternion blocks lose their component along q
+// (Simbody's N W N⁺).
 Real error_norm(const OdeSystem& sys, const VecX& weights, const VecX& y1, const VecX& e) {
   Real sq = 0.0;
   if (sys.nq > 0) {

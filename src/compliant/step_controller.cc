@@ -5,7 +5,7 @@
 
 namespace exactsim {
 
-// spec §3.3 steps 4–7.
+// docs/compliant.md "Integrators", step-size control steps 4–7.
 StepDecision control_step(Real h, Real err, Real a, int p, bool limited, Real h_min, Real h_max) {
   Real next;
   if (!std::isfinite(err))

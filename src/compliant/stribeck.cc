@@ -4,7 +4,7 @@ namespace exactsim {
 
 Real smooth_step(Real u) { return u * u * u * (10.0 + u * (-15.0 + 6.0 * u)); }
 
-// spec §2: three segments joined with C² continuity.
+// docs/compliant.md "Friction (Stribeck curve)": three segments joined with C² continuity.
 Real stribeck_coefficient(Real s, const StribeckCurve& c) {
   const Real w = s / c.transition_speed;
   Real dry;

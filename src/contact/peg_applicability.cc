@@ -7,7 +7,7 @@
 
 namespace exactsim {
 
-// Spec §3.5, APPL_ve.
+// APPL_ve (docs/peg.md "Algorithm" step 1).
 Real vertex_edge_applicability(const WorldPolygon& owner, int vertex, const Vec2& edge_normal) {
   const int n = static_cast<int>(owner.vertices.size());
   if (vertex < 0 || vertex >= n) {

@@ -8,7 +8,7 @@
 
 namespace exactsim {
 
-// Spec §3.5, APPL_vf.
+// APPL_vf (docs/peg3d.md "Tests and their definitions").
 Real vertex_face_applicability(const ConvexPolyhedron& owner, const WorldPolyhedron& placed,
                                int vertex, const Vec3& face_normal) {
   if (vertex < 0 || vertex >= owner.num_vertices() ||

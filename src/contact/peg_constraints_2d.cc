@@ -1,6 +1,7 @@
-// PEG constraint generation in 2D (spec peg.md §3.6.2, with §3.5 applicability and the §3.6.1
-// primary heuristic), as the authors' PEG_constraints_from_contacts + PEG2 ran it, without the
-// defects of spec §7 item 5 and with non-contiguous edge runs handled (§6.1 item 8).
+// PEG constraint generation in 2D (docs/peg.md "Algorithm": applicability, configuration cases and
+// the primary heuristic), as the authors' PEG_constraints_from_contacts + PEG2 ran it, without the
+// defect of docs/peg.md "Defects not replicated" item 5 and with non-contiguous edge runs handled
+// ("Tricky cases" item 8).
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -18,7 +19,7 @@ namespace {
 
 using FeatureKey = PegFeatureKey;
 
-// The four contacts of a vertex–vertex configuration (spec §3.3): C1 = (v_a, e_in(v_b)),
+// The four contacts of a vertex–vertex configuration (PEG paper Fig. 5): C1 = (v_a, e_in(v_b)),
 // C2 = (v_a, e_out(v_b)), C3 = (v_b, e_in(v_a)), C4 = (v_b, e_out(v_a)).
 using VertexVertex = std::array<int, 4>;
 
@@ -76,8 +77,8 @@ class Generator {
   }
 
   // One vertex against the edges of one body: split into runs of cyclically consecutive edges
-  // (spec §6.1 item 8: each contiguous run on its own), then classify each run. The walk starts
-  // at a run boundary so that a run wrapping from edge n−1 to edge 0 stays whole.
+  // (docs/peg.md "Tricky cases" item 8: each contiguous run on its own), then classify each run.
+  // The walk starts at a run boundary so that a run wrapping from edge n−1 to edge 0 stays whole.
   void add_group() {
     const int n_edges =
         static_cast<int>(polygons_[set_.contacts[group_.front()].body_b].vertices.size());
@@ -98,7 +99,7 @@ class Generator {
     add_run();
   }
 
-  // Spec §3.6.2 steps 3–4 for one contiguous run of edges of B around vertex v_a of A.
+  // docs/peg.md "Algorithm" steps 4–5 for one contiguous run of edges of B around vertex v_a of A.
   void add_run() {
     const std::vector<int>& run = run_;
     if (run.size() == 1) {  // vertex–edge case
@@ -118,7 +119,7 @@ class Generator {
       const int c3 = find(body_b, v_b, body_a, v_a == 0 ? n_a - 1 : v_a - 1);
       const int c4 = find(body_b, v_b, body_a, v_a);
       if (c3 < 0 || c4 < 0) {
-        // The distance tests are not symmetric: fall back to U's (spec §3.6.2 step 4).
+        // The distance tests are not symmetric: fall back to U's ("Algorithm" step 5).
         unilateral_.push_back(appl_[c2] > appl_[c1] ? c2 : c1);
         if (c3 >= 0)
           unilateral_.push_back(c3);
@@ -135,7 +136,7 @@ class Generator {
     }
   }
 
-  // Appends a k = 1 constraint (first, other) after the §3.6.1 swap.
+  // Appends a k = 1 constraint (first, other) after the primary swap ("Algorithm" step 6).
   void add_intercontact(int first, int other, bool cross) {
     if (swap_primary_2d(set_.contacts[first], set_.contacts[other], options_.primary_tolerance))
       std::swap(first, other);
@@ -145,13 +146,13 @@ class Generator {
     ic.secondary_count = 1;
     ic.is_cross = cross;
     ic.carries_impulse = !cross || options_.cross == CrossRealisation::kImpulseCarrying;
-    ic.iota_count = applicable(first) && applicable(other) ? 2 : 1;  // Cι (spec §3.4)
+    ic.iota_count = applicable(first) && applicable(other) ? 2 : 1;  // Cι (docs/peg.md)
     set_.intercontacts.push_back(ic);
     set_.secondaries.push_back(other);
   }
 
-  // I(Cι, Cκ) over one vertex's two contacts: the first applicable one leads (spec §3.6.1);
-  // false if neither is applicable (Cι empty: the I is dropped, spec §3.6.2 step 5).
+  // I(Cι, Cκ) over one vertex's two contacts: the first applicable one leads ("Algorithm" step 6);
+  // false if neither is applicable (Cι empty: the I is dropped).
   bool iota_order(int c_in, int c_out, int& first, int& other) const {
     if (applicable(c_in))
       first = c_in, other = c_out;
@@ -165,7 +166,7 @@ class Generator {
   void add_cross(int ca, int cb) {
     if (options_.cross == CrossRealisation::kImpulseCarrying &&
         !(appl_[ca] > options_.cross_keep_threshold && appl_[cb] > options_.cross_keep_threshold))
-      return;  // X-code drops X's on poorly applicable contacts (spec §3.4)
+      return;  // X-code drops X's on poorly applicable contacts
     if (options_.canonical_cross_order && set_.contacts[cb].gap > set_.contacts[ca].gap)
       std::swap(ca, cb);
     add_intercontact(ca, cb, true);
@@ -178,11 +179,11 @@ class Generator {
       const bool i2 = iota_order(vv[2], vv[3], f2, o2);
       if (i1) add_intercontact(f1, o1, false);
       if (i2) add_intercontact(f2, o2, false);
-      if (!i1 || !i2) continue;  // an X needs both I's (spec §3.6.2 step 5)
-      add_cross(vv[0], vv[3]);   // X(C1, C4), spec §3.3 Eq. 16
+      if (!i1 || !i2) continue;  // an X needs both I's ("Algorithm" step 6)
+      add_cross(vv[0], vv[3]);   // X(C1, C4), PEG paper eq. 16
       add_cross(vv[1], vv[2]);   // X(C2, C3)
     }
-    set_.append_unilaterals(unilateral_, in_intercontact_);  // spec §3.6.2 step 5
+    set_.append_unilaterals(unilateral_, in_intercontact_);  // "Algorithm" step 7
   }
 
   std::span<const WorldPolygon> polygons_;

@@ -1,6 +1,7 @@
-// PEG constraint generation in 3D (spec peg.md §3.6.3 with the §3.5 tests, the §3.6.1 primary
-// heuristics and the fixes of §7 items 1, 6, 7, 8). Each vertex near the other body of its pair
-// is put in exactly one configuration by its nearest feature of that body (docs/peg3d.md).
+// PEG constraint generation in 3D (docs/peg3d.md "Algorithm" with its tests and primary
+// heuristics; the defects of docs/peg.md "Defects not replicated" items 1, 6, 7, 8 fixed). Each
+// vertex near the other body of its pair is put in exactly one configuration by its nearest feature
+// of that body (docs/peg3d.md).
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -146,7 +147,8 @@ class Generator3d {
   }
 
   // C(e, e'): edge e of `body` against edge e' of `other` (either order), detected or built
-  // now; −1 when no ee contact exists (parallel or flat edges, spec §6.1 item 4).
+  // now; −1 when no ee contact exists (parallel or flat edges, docs/peg.md
+  // "Tricky cases" item 4).
   int edge_edge(int body, int e, int other, int e_other) {
     const int ee = static_cast<int>(ContactType::kEdgeEdge);
     if (const int i = find({ee, body, e, other, e_other}); i >= 0) return i;
@@ -158,7 +160,7 @@ class Generator3d {
     return add_contact(c);
   }
 
-  // APPL_ee of an ee contact (spec §3.5; symmetric in the two edges).
+  // APPL_ee of an ee contact (docs/collision.md; symmetric in the two edges).
   Real edge_edge_applicability(int c) const {
     const Contact& k = set_.contacts[c];
     const WorldPolyhedron& a = placed_[k.body_a];
@@ -191,7 +193,7 @@ class Generator3d {
     best = o_.proximity;
     for (int e = 0; e < s.num_edges(); ++e) {
       const PolyhedronEdge& edge = s.edges[e];
-      if (edge.nearly_flat) continue;  // spec §1.3: face interior
+      if (edge.nearly_flat) continue;  // face interior (docs/geometry3d.md)
       const Real d = point_segment_distance(p, w.vertices[edge.tail], w.vertices[edge.head]);
       if (d <= best && (c.feature < 0 || d < best)) best = d, c.feature = e, c.near = Near::kEdge;
     }
@@ -243,7 +245,8 @@ class Generator3d {
     set_.secondaries.insert(set_.secondaries.end(), secondaries.begin(), secondaries.end());
   }
 
-  // X(first, second) (spec §3.4), once per ordered pair; realised as an impulse-carrying I
+  // X(first, second) (docs/peg.md "Constraint types"), once per ordered pair; realised as an
+  // impulse-carrying I
   // ("X-code") or without impulse ("X-paper") by PegOptions::cross.
   void add_cross(int first, int second) {
     if (!insert_sorted(crosses_, {first, second})) return;
@@ -251,7 +254,8 @@ class Generator3d {
     add_intercontact(first, secondary, true);
   }
 
-  // One vertex against a set of faces (U for one, I with the §3.6.1 primary for several).
+  // One vertex against a set of faces (U for one, I with the vertex-against-faces
+  // primary for several).
   void add_vertex_faces(std::vector<int>& faces) {
     if (faces.empty()) return;
     if (faces.size() == 1) {
@@ -264,9 +268,9 @@ class Generator3d {
     add_intercontact(primary, faces, false);
   }
 
-  // Spec §3.6.3 vertex–vertex: v_a against the faces of B at v_b that pass FEAS_vf and
-  // APPL_vf > ε_θ (v_b against A's faces is v_b's own configuration); the ≈ Eq. 38 X's behind
-  // vertex_vertex_cross.
+  // docs/peg3d.md "Algorithm" step 3, vertex–vertex: v_a against the faces of B at v_b that pass
+  // FEAS_vf and APPL_vf > ε_θ (v_b against A's faces is v_b's own configuration); the ≈ Eq. 38 X's
+  // behind vertex_vertex_cross.
   void emit_vertex_vertex(const Configuration& c) {
     const ConvexPolyhedron& other = shape(c.other);
     scratch_.clear();
@@ -296,7 +300,7 @@ class Generator3d {
     }
   }
 
-  // Spec §3.6.3 vertex–edge (paper Fig. 18, ≈ Eq. 36).
+  // docs/peg3d.md "Algorithm" step 4, vertex–edge (PEG paper Fig. 18, ≈ eq. 36).
   void emit_vertex_edge(const Configuration& c) {
     const PolyhedronEdge& e = shape(c.other).edges[c.feature];
     const bool feas1 = feasibility(c.body, c.vertex, c.other, e.face1).feasible;
@@ -329,7 +333,7 @@ class Generator3d {
     }
   }
 
-  // A vertex near faces only: U on one face (FEAS_vf, APPL_vf > ε_θ(lone), §3.6.1).
+  // A vertex near faces only: U on one face (FEAS_vf, APPL_vf > ε_θ(lone), primary rule).
   void emit_vertex_faces(const Configuration& c) {
     scratch_.clear();
     const int vf = static_cast<int>(ContactType::kVertexFace);
@@ -374,8 +378,8 @@ class Generator3d {
     return cp.s > 0 && cp.s < 1 && cp.t > 0 && cp.t < 1;
   }
 
-  // Spec §3.6.3 edge–edge: U(C(e_a, e_b)) for the detected ee contacts with APPL_ee > ε_θ,
-  // FEAS_ee and interior closest points that no vertex configuration replaced.
+  // docs/peg3d.md "Algorithm" step 6, edge–edge: U(C(e_a, e_b)) for the detected ee contacts with
+  // APPL_ee > ε_θ, FEAS_ee and interior closest points that no vertex configuration replaced.
   void emit_edge_edge() {
     for (int i = 0; i < detected_; ++i) {
       const Contact& c = set_.contacts[i];

@@ -8,7 +8,8 @@
 
 namespace exactsim {
 
-// Spec §3.5 FEAS_vf, with a point–polygon Voronoi classification (spec §7 item 7).
+// FEAS_vf with a point–polygon Voronoi classification (docs/peg3d.md "Tests and their
+// definitions"; docs/peg.md "Defects not replicated" item 7).
 VertexFaceFeasibility vertex_face_feasibility(const Vec3& p, const ConvexPolyhedron& shape,
                                               const WorldPolyhedron& placed, int face,
                                               Real proximity, Real angle, Real depth) {

@@ -2,7 +2,7 @@
 
 namespace exactsim {
 
-// Spec §3.6.1, 3D vertex against several faces.
+// 3D vertex against several faces (docs/peg3d.md "Tests and their definitions").
 int primary_vertex_faces(std::span<const Contact> contacts, std::span<const int> candidates,
                          Real tolerance) {
   int best = -1, largest = -1;
@@ -14,7 +14,7 @@ int primary_vertex_faces(std::span<const Contact> contacts, std::span<const int>
   return best >= 0 ? best : largest;
 }
 
-// Spec §3.6.1, 3D vertex–edge pair.
+// 3D vertex–edge pair (same section).
 bool vertex_edge_primary_is_first(const Contact& c1, const Contact& c2, Real tolerance) {
   if (c1.gap > -tolerance && c1.gap < c2.gap) return true;
   if (c2.gap > -tolerance) return false;

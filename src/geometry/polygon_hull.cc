@@ -1,5 +1,6 @@
 // Convex hull of a planar point set: Andrew's monotone chain with a size-relative collinearity
-// tolerance, so hull vertices are strictly convex (spec peg.md §1.2, §6.1.8).
+// tolerance, so hull vertices are strictly convex (docs/geometry2d.md "Convex hull and its
+// tolerance"; docs/peg.md "Tricky cases" item 8).
 #include <algorithm>
 #include <cmath>
 #include <numeric>

@@ -1,4 +1,5 @@
-// Exact intersection of two convex polygons: the overlap metric of spec peg.md §5.1.
+// Exact intersection of two convex polygons: the overlap metric of
+// docs/peg2d-experiment.md "Metric" (docs/geometry2d.md).
 // Sutherland–Hodgman clipping with exact orientation predicates, preceded by an exact
 // separating-edge test so that disjoint and merely touching shapes give exactly 0
 // (docs/geometry2d.md, "Intersection").

@@ -1,5 +1,5 @@
-// World placement of a body-frame polygon: v_w = x + R(θ) v (spec peg.md §1.2), rotated
-// normals, and the AABB for the broad phase.
+// World placement of a body-frame polygon: v_w = x + R(θ) v (docs/geometry2d.md "Conventions"),
+// rotated normals, and the AABB for the broad phase.
 #include <cmath>
 
 #include "exactsim/geometry/polygon.h"

@@ -1,5 +1,5 @@
 // Convenience shapes: boxes, regular polygons and the paper's seeded random convex polygons
-// (spec peg.md §5.1) with sliver rejection (§6.1.8).
+// (docs/geometry2d.md "Random convex polygons") with sliver rejection.
 #include <array>
 #include <cmath>
 #include <numbers>
@@ -23,8 +23,8 @@ ConvexPolygon from_ccw_vertices(std::vector<Vec2> vertices) {
 // std::uniform_real_distribution.
 Real uniform01(std::mt19937_64& rng) { return static_cast<Real>(rng() >> 11) * 0x1.0p-53; }
 
-// Sliver test of spec §6.1.8: an edge shorter than min_edge, or an interior angle above
-// max_angle (radians), i.e. a turning angle below π − max_angle.
+// Sliver test (docs/peg.md "Tricky cases" item 8): an edge shorter than min_edge, or an interior
+// angle above max_angle (radians), i.e. a turning angle below π − max_angle.
 bool is_sliver(const ConvexPolygon& p, Real min_edge, Real max_angle) {
   const Real min_turn = std::numbers::pi - max_angle;
   for (int i = 0; i < p.size(); ++i) {

@@ -1,5 +1,5 @@
 // The polyhedron's feature structure from planar face loops: face planes, the edge table with
-// t-vectors and O_e (spec peg.md §1.3), and the cyclic vertex adjacency.
+// t-vectors and O_e (docs/geometry3d.md "Conventions"), and the cyclic vertex adjacency.
 #include <algorithm>
 #include <cmath>
 #include <string>
@@ -109,7 +109,7 @@ ConvexPolyhedron polyhedron_from_faces(std::vector<Vec3> vertices,
              std::to_string(f) + " (not convex, or a face is not CCW seen from outside)");
   }
 
-  // Spec §1.3: t-vectors, O_e and flatness.
+  // t-vectors, O_e and flatness (docs/geometry3d.md "Conventions").
   for (PolyhedronEdge& e : p.edges) {
     const Vec3 ev = p.vertices[e.head] - p.vertices[e.tail];
     const Vec3& n1 = p.faces[e.face1].normal;

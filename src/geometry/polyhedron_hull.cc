@@ -1,5 +1,5 @@
-// Convex hull of a point set as a polyhedron with true planar faces (spec peg.md §1.3, with the
-// planar-face decision of docs/geometry3d.md): qhull's triangulated hull, coplanar triangles
+// Convex hull of a point set as a polyhedron with true planar faces (docs/geometry3d.md
+// "Conventions" and "The planar-face decision"): qhull's triangulated hull, coplanar triangles
 // merged into faces, redundant (face- or edge-interior) vertices removed by re-hulling.
 #include <algorithm>
 #include <cmath>

@@ -1,8 +1,8 @@
-// Exact intersection volume of two placed convex polyhedra (the 3D overlap metric of spec peg.md
-// §5.2 and §6.2): A, as a mesh of planar face loops in B's frame, is clipped by each face plane
-// of B; each face by Sutherland–Hodgman with shared per-vertex classification and shared cut
-// points, the cap closed from the half-edges left unmatched on the plane. The volume is the
-// divergence theorem over the final faces. See docs/geometry3d.md.
+// Exact intersection volume of two placed convex polyhedra (the 3D overlap metric,
+// docs/peg3d-experiment.md "Metric and statistics"): A, as a mesh of planar face loops in B's
+// frame, is clipped by each face plane of B; each face by Sutherland–Hodgman with shared per-vertex
+// classification and shared cut points, the cap closed from the half-edges left unmatched on the
+// plane. The volume is the divergence theorem over the final faces. See docs/geometry3d.md.
 #include <algorithm>
 #include <cmath>
 #include <limits>

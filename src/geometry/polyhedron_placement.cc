@@ -1,5 +1,6 @@
 // Rigid placement of polyhedra: body-frame translation and recentring, and the world-frame
-// copy (vertices, face planes, edge vectors of spec peg.md §1.3) used by the contact layers.
+// copy (vertices, face planes, edge vectors of docs/geometry3d.md "Conventions") used by the
+// contact layers.
 #include "exactsim/geometry/polyhedron.h"
 
 namespace exactsim {

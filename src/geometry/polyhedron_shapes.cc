@@ -1,5 +1,6 @@
-// Convenience polyhedra: boxes, the regular icosahedron of the 3D pouring scene (spec peg.md
-// §5.2) and the random convex hulls proposed there for varied initial conditions.
+// Convenience polyhedra: boxes, the regular icosahedron of the 3D pouring scene
+// (docs/peg3d-experiment.md "Protocol") and the random convex hulls used there for varied initial
+// conditions.
 #include <algorithm>
 #include <cmath>
 #include <numbers>

@@ -118,7 +118,7 @@ void solve_rounds(const ImpactProblem& problem, PlusWorkspace& ws, ImpactResult&
   RoundRunner runner(problem, ws, result, phase);
   while (true) {
     const VecX& v = result.velocity;
-    update_cor(problem, v, cor);  // e from the velocities at the round's start (spec §2)
+    update_cor(problem, v, cor);  // e from the velocities at the round's start
     bool participating = false;
     for (size_t k = 0; k < nc; ++k) {
       phase[k] = pending[k] > 0.0                             ? ContactPhase::kExpanding

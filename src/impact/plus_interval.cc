@@ -95,7 +95,8 @@ void assemble_linear(const IntervalSetup& setup, int m, PlusWorkspace& ws) {
 // first: the Schur complement onto the linear rows has one unknown per sliding contact instead of
 // three. B is nonsingular exactly when the complement is, and both then give the unique
 // solution; a singular complement (redundant contacts) sends the whole system to the
-// minimum-norm COD (spec §7.4). Needs ws.linear / ws.unit / ws.unit_normal from build_columns.
+// minimum-norm COD (docs/plus.md, active set). Needs ws.linear / ws.unit / ws.unit_normal from
+// build_columns.
 void solve_linear_system(int m, PlusWorkspace& ws) {
   const int l = static_cast<int>(ws.linear.size());
   if (ws.unit.empty()) {
@@ -194,8 +195,8 @@ int solve_impending(const IntervalSetup& setup, int m, PlusWorkspace& ws) {
   const Real smoothing = 1e-13 * vscale;
   // The linearised solution used the guessed directions (friction the rolling solution needed,
   // scaled onto the cone). Where its end slip is numerically zero the direction is undetermined
-  // and the contact is effectively rolling on the cone boundary (spec §7.1): keep the guess, as
-  // Newton would only chase the round-off direction of a zero vector.
+  // and the contact is effectively rolling on the cone boundary (docs/plus.md, impending slip):
+  // keep the guess, as Newton would only chase the round-off direction of a zero vector.
   bool all_zero_slip = true;
   for (int i = 0; i < m; ++i) {
     if (ws.kind[i] != 'I') continue;
@@ -314,12 +315,13 @@ IntervalSolveStats solve_interval_active_set(const IntervalSetup& setup, PlusWor
       return stats;
     }
     assemble_linear(setup, m, ws);
-    solve_linear_system(m, ws);  // minimum-norm least squares (spec §7.4)
+    solve_linear_system(m, ws);  // minimum-norm least squares (load spreading)
     ws.newton_failed = false;
     if (ws.impending) stats.newton_iterations += solve_impending(setup, m, ws);
     stats.newton_failures += ws.newton_failed;
 
-    // Check the candidate (spec §3.4 step 3): pulling normals, rolling friction outside the cone.
+    // Check the candidate (PLUS paper Algorithm 1): pulling normals, rolling friction outside the
+    // cone.
     const Real scale = std::max(ws.x.head(m).lpNorm<Eigen::Infinity>(), expansion_scale);
     const Real tol = kViolationRel * scale;
     Real worst_normal = 0.0, worst_friction = 0.0;

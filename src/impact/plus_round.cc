@@ -54,7 +54,7 @@ bool run_plus_round(const IntervalSetup& setup, const std::vector<Real>& expansi
     }
     const IntervalSolveStats stats = solve_interval_active_set(setup, ws);
 
-    // Step length (spec §3.6): only sliding contacts whose normal acts limit it.
+    // Step length (PLUS paper eqs. 2.12–2.14): only sliding contacts whose normal acts limit it.
     StepLength step;
     int limiting = -1;
     if (!control.single_interval) {

@@ -6,7 +6,7 @@
 
 namespace exactsim {
 namespace {
-constexpr Real kSignificantReal = 1.8e-14;  // Simbody's SignificantReal (spec §0)
+constexpr Real kSignificantReal = 1.8e-14;  // Simbody 3.7's SignificantReal
 }  // namespace
 
 Real alpha_closest_point(const Vec2& t0, const Vec2& delta, Real v_transition) {
@@ -55,7 +55,8 @@ StepLength sliding_step_length(const Vec2& t0, const Vec2& t1, const ImpactOptio
                                const DirectionChangeLimit& limit) {
   const Real vt = options.v_transition;
   const Vec2 delta = t1 - t0;
-  if (t1.norm() <= vt) {  // the whole interval would end inside the rolling disc (spec §6.2)
+  if (t1.norm() <= vt) {  // the whole interval would end inside the rolling disc (docs/plus.md "The
+                          // solver as implemented", step length)
     if (options.step_length == StepLengthRule::kWholeStep || t1.norm() < kSignificantReal)
       return {1.0, StepLimit::kWhole};
     return {alpha_closest_point(t0, delta, vt), StepLimit::kEndInRollingDisc};

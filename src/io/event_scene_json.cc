@@ -24,7 +24,7 @@ constexpr int kMaxBodies = 100000;
 constexpr int kMaxSpheresPerBody = 10000;
 constexpr std::uintmax_t kMaxFileBytes = 256ull << 20;
 
-// {"constant": e} or {"e_min", "v_capture", "v_plastic"} (spec plus.md §2).
+// {"constant": e} or {"e_min", "v_capture", "v_plastic"} (docs/plus.md "Scene files").
 RestitutionLaw read_restitution(const JsonCursor& c) {
   c.expect_object({"constant", "e_min", "v_capture", "v_plastic"});
   if (c.has("constant")) {

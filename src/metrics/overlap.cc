@@ -1,5 +1,6 @@
-// Overlap metric (spec peg.md §5.1 / §5.2): candidate pairs from a sort-and-sweep over the
-// bodies' boxes, then summed in (i, j) order so that the total is bitwise the all-pairs loop's.
+// Overlap metric (docs/peg2d-experiment.md "Metric", docs/peg3d-experiment.md): candidate pairs
+// from a sort-and-sweep over the bodies' boxes, then summed in (i, j) order so that the total is
+// bitwise the all-pairs loop's.
 #include "exactsim/metrics/overlap.h"
 
 #include <utility>

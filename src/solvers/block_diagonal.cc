@@ -1,5 +1,5 @@
-// Block-diagonal mass matrix M and its inverse W = M⁻¹ (spec peg.md §3.8: "W is block-diagonal,
-// per-body 3×3 or 6×6").
+// Block-diagonal mass matrix M and its inverse W = M⁻¹ (docs/dynamics.md "Bodies":
+// per-body 3×3 or 6×6 blocks).
 #include "exactsim/solvers/block_diagonal.h"
 
 #include <cmath>

@@ -1,5 +1,6 @@
-// Brute-force LCP oracle (spec peg.md §4, step 4): every complementary index set α ⊆ {1..n}
-// with z_α basic; independent of the pivoting and Newton solvers (own full-pivoting LU), for tests.
+// Brute-force LCP oracle (docs/solvers.md "Algorithms", "Enumeration"): every complementary index
+// set α ⊆ {1..n} with z_α basic; independent of the pivoting and Newton solvers (own full-pivoting
+// LU), for tests.
 #include <algorithm>
 #include <sstream>
 

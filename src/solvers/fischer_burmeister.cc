@@ -1,4 +1,4 @@
-// Semismooth Newton on the Fischer–Burmeister reformulation (spec peg.md §4, step 3):
+// Semismooth Newton on the Fischer–Burmeister reformulation (docs/solvers.md "Algorithms"):
 //   Φ_i(z) = √(z_i² + w_i²) − z_i − w_i,  w = M z + q;  Φ(z) = 0  ⇔  0 <= z ⊥ w >= 0.
 // Generalized Jacobian J = diag(a) + diag(b) M with a_i = z_i/ρ_i − 1, b_i = w_i/ρ_i − 1,
 // ρ_i = ‖(z_i, w_i)‖; at z_i = w_i = 0 the De Luca–Facchinei–Kanzow element (ξ_i = 1 on the

@@ -1,5 +1,6 @@
 // Lemke's complementary pivoting method with the lexicographic minimum-ratio test
-// (spec peg.md §4, step 2; Cottle–Pang–Stone §4.4), made robust for degenerate frictional LCPs.
+// (docs/solvers.md "Algorithms"; Cottle–Pang–Stone §4.4), made robust for degenerate frictional
+// LCPs.
 //
 // System: I w − M z − e z0 = q, covering vector e. Variables are numbered w_i = i, z_i = n + i,
 // z0 = 2n. We maintain the tableau T = [x_B | B⁻¹] (n × (n+1)) by explicit rank-one pivot

@@ -1,5 +1,5 @@
 // The time-step MLCP with free velocities, solved through its Schur complement
-// (spec peg.md §2.1 "Eliminating the velocity", §3.8): with W = M⁻¹,
+// (docs/solvers.md "Problem forms", "Reduction"): with W = M⁻¹,
 //   N = Hᵀ W G + D,  b = Hᵀ W c + r,  0 <= N z + b ⊥ z >= 0,  ν = W (G z + c).
 // The certificate is recomputed on the unreduced equations.
 #include <algorithm>

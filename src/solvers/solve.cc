@@ -1,6 +1,6 @@
-// The default LCP stack (spec peg.md §4): [warm-start basis → verify] → lexicographic Lemke
-// (double, then long double) → verify → Fischer–Burmeister semismooth Newton warm-started from
-// Lemke's last iterate → verify.
+// The default LCP stack (docs/solvers.md "Fallback policy"): [warm-start basis → verify] →
+// lexicographic Lemke (double, then long double) → verify → Fischer–Burmeister semismooth Newton
+// warm-started from Lemke's last iterate → verify.
 #include "exactsim/solvers/lcp.h"
 #include "exactsim/solvers/mlcp.h"
 

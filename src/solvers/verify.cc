@@ -1,4 +1,4 @@
-// The LCP certificate (spec peg.md §4, "verify in the original (unscaled) problem"):
+// The LCP certificate (docs/solvers.md "Certificate"), checked on the original (unscaled) problem:
 // min z >= −tol, min w >= −tol, max_i |z_i w_i| <= tol · Z, Z the problem's impulse scale.
 #include <algorithm>
 #include <cmath>

@@ -1,4 +1,4 @@
-// Stage 1 of a step: place shapes, broad phase, narrow phase (spec peg.md §0 steps 2–3).
+// Stage 1 of a step: place shapes, broad phase, narrow phase (docs/stepping.md stage 2).
 #include "detect.h"
 
 #include "exactsim/collision/corrective.h"

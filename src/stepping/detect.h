@@ -1,4 +1,4 @@
-// Internal: the detection stage of step() (spec peg.md §0 steps 2–3).
+// Internal: the detection stage of step() (docs/stepping.md stage 2).
 #pragma once
 
 #include "exactsim/stepping/step.h"

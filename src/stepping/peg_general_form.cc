@@ -1,4 +1,4 @@
-// The general intercontact form (spec peg.md §3.4 Eqs. 20–23) by primary switching over the
+// The general intercontact form (PEG paper eqs. 20–23) by primary switching over the
 // |Cι| = 1 MLCP (Eqs. 20 + 24), docs/peg.md "General form".
 #include "exactsim/stepping/peg_general_form.h"
 
@@ -14,7 +14,8 @@
 namespace exactsim {
 namespace {
 
-// ψ̇ = ψ/h + Gᵀν⁺ of one contact, with the stabilisation cap of the assembly (spec §6.1 item 10).
+// ψ̇ = ψ/h + Gᵀν⁺ of one contact, with the stabilisation cap of the assembly
+// (docs/peg.md "Tricky cases" item 10).
 Real gap_rate_after(const World& world, const State& state, const Workspace& ws, const Contact& c,
                     Real h) {
   Vec6 g_a, g_b;

@@ -1,4 +1,4 @@
-// The Stewart–Trinkle time step (spec peg.md §0), as the algorithm reads:
+// The Stewart–Trinkle time step (docs/stepping.md), as the algorithm reads:
 //   spawn → detect → constraints → assemble → solve + verify → velocities → positions → report.
 #include "exactsim/stepping/step.h"
 
@@ -58,7 +58,8 @@ void build_constraints(const World& world, Workspace& ws) {
   }
 }
 
-// Last resort after a failed solve when the user asked to continue (spec §4): solve the reduced
+// Last resort after a failed solve when the user asked to continue (docs/stepping.md
+// "When a solve fails"): solve the reduced
 // LCP with N + δI for growing δ (a P-matrix when N is PSD, so the frictionless standard model
 // always recovers) and take ν = W(G z + c). It changes the model: the step stays reported as
 // failed, with the δ used.
@@ -228,7 +229,7 @@ void solve_island(const World& world, State& state, Real h, Workspace& ws, StepR
   if (world.stepping.warm_start && report.status == StepStatus::kOk)
     remember_active_set(ws.solution.z, ws.solution.w, ws.warm);
   report.seconds.solve = seconds_since(clock);
-  // ν⁺ from the solution (PEG paper eq. (8)), or ν + h M⁻¹F when the bodies fly free.
+  // ν⁺ from the solution, or ν + h M⁻¹F when the bodies fly free (docs/stepping.md stage 6).
   const int nb = velocity_size(world.dimension);
   for (std::size_t k = 0; k < ws.layout.active_bodies.size(); ++k) {
     const int b = ws.layout.active_bodies[k];

@@ -15,7 +15,7 @@ Real body_friction(const World& w, int i) {
 }
 
 // Writes the column of direction d at contact c into column `col` of `g` (blocks of active
-// bodies only; static bodies have no unknowns, spec §1.5).
+// bodies only; static bodies have no unknowns, docs/collision.md "Conventions").
 void write_column(const World& w, const State& s, const MlcpLayout& layout, const Contact& c,
                   const Vec3& d, Real sign, MatX& g, int col) {
   Vec6 g_a, g_b;
@@ -57,7 +57,8 @@ void assemble_stewart_trinkle(const World& world, const State& state, const Cons
   const int dim = world.dimension, nb = velocity_size(dim);
   const auto& contacts = set.contacts;
 
-  // Active bodies: dynamic bodies touched by a constraint (spec §0: only they enter the MLCP).
+  // Active bodies: dynamic bodies touched by a constraint (only they enter the MLCP:
+  // docs/stepping.md stage 4).
   layout.block_of_body.assign(world.body_count(), -1);
   auto mark = [&](int contact) {
     for (int b : {contacts[contact].body_a, contacts[contact].body_b})
@@ -75,7 +76,8 @@ void assemble_stewart_trinkle(const World& world, const State& state, const Cons
       layout.active_bodies.push_back(b);
     }
 
-  // Friction cones sit on every impulse-carrying contact (spec §2.2, §3.7) with μ > 0.
+  // Friction cones sit on every impulse-carrying contact (docs/peg.md "Constraint types") with μ >
+  // 0.
   layout.n_unilateral = static_cast<int>(set.unilateral.size());
   layout.n_intercontact = static_cast<int>(set.intercontacts.size());
   layout.n_slack = static_cast<int>(set.secondaries.size());
@@ -100,7 +102,7 @@ void assemble_stewart_trinkle(const World& world, const State& state, const Cons
   const int nv = nb * static_cast<int>(layout.active_bodies.size());
   const int m = layout.size();
 
-  // M and c = M ν + h F_ext (spec §2.1 ≈ Eq. 8).
+  // M and c = M ν + h F_ext (PEG paper ≈ eq. 8).
   // (blocks are assigned in place, not re-appended: their storage survives from step to step)
   mlcp.M.offsets.resize(layout.active_bodies.size());
   mlcp.M.blocks.resize(layout.active_bodies.size());
@@ -118,7 +120,8 @@ void assemble_stewart_trinkle(const World& world, const State& state, const Cons
   mlcp.D.setZero(m, m);
   mlcp.r.setZero(m);
 
-  // ψ/h, or −cap for contacts deeper than h·cap when the stabilisation is capped (§6.1 item 10;
+  // ψ/h, or −cap for contacts deeper than h·cap when the stabilisation is capped (docs/peg.md
+  // "Tricky cases" item 10;
   // the split stabilisation's slop/h, docs/robustness.md).
   const Real cap = velocity_stabilisation_cap(world.contact, h);
   auto gap_rate = [h, cap](const Contact& c) { return std::max(c.gap / h, -cap); };
@@ -127,14 +130,14 @@ void assemble_stewart_trinkle(const World& world, const State& state, const Cons
     return std::isfinite(cap) ? gap_rate(p) - gap_rate(s) : (p.gap - s.gap) / h;
   };
 
-  // U rows: 0 <= ψ/h + Gᵀν ⊥ p_n >= 0 (spec §2.1 ≈ Eq. 7).
+  // U rows: 0 <= ψ/h + Gᵀν ⊥ p_n >= 0 (PEG paper ≈ eq. 7).
   for (int j = 0; j < layout.n_unilateral; ++j) {
     const Contact& c = contacts[set.unilateral[j]];
     write_column(world, state, layout, c, c.normal, 1.0, mlcp.G, j);
     mlcp.H.col(j) = mlcp.G.col(j);
     mlcp.r[j] = gap_rate(c);
   }
-  // I rows (spec §3.7 Eqs. 39–40): p_I carries G_{j1}; slack rows use G_{j1} − G_{js} and E_I1.
+  // I rows (PEG paper eqs. 39–40): p_I carries G_{j1}; slack rows use G_{j1} − G_{js} and E_I1.
   for (int j = 0, slack = layout.slack_begin(); j < layout.n_intercontact; ++j) {
     const IntercontactConstraint& ic = set.intercontacts[j];
     const Contact& primary = contacts[ic.primary];
@@ -151,7 +154,7 @@ void assemble_stewart_trinkle(const World& world, const State& state, const Cons
       for (int t = 0; t <= s; ++t) mlcp.D(slack, slack - s + t) = 1.0;  // E_I1 (lower ones)
     }
   }
-  // Friction (spec §2.2): ρ_f = G_fᵀν + E σ ⊥ β;  ζ = μ p − Eᵀβ ⊥ σ.
+  // Friction (docs/solvers.md "Problem forms"): ρ_f = G_fᵀν + E σ ⊥ β;  ζ = μ p − Eᵀβ ⊥ σ.
   std::vector<Vec3>& dirs = layout.directions;
   const int k = layout.friction_directions;
   for (int f = 0; f < layout.n_friction_contacts; ++f) {

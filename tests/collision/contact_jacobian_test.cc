@@ -1,6 +1,7 @@
-// Contact Jacobians (spec peg.md §1.5): Gᵀν must equal dψ/dt, checked against central finite
-// differences of the EXACT gap recomputed by the narrow phase after moving both (dynamic) bodies
-// by ±h ν (translation plus the exponential map for rotation), for every contact type.
+// Contact Jacobians (docs/collision.md "Conventions"): Gᵀν must equal dψ/dt, checked against
+// central finite differences of the EXACT gap recomputed by the narrow phase after moving both
+// (dynamic) bodies by ±h ν (translation plus the exponential map for rotation), for every contact
+// type.
 #include "exactsim/collision/contact_jacobian.h"
 
 #include <gtest/gtest.h>

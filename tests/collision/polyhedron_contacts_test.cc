@@ -1,5 +1,5 @@
-// 3D narrow phase: vertex–face and edge–edge potential contacts (spec peg.md §1.4, §3.5) on
-// hand-built configurations, frame invariance, determinism and parallel edges.
+// 3D narrow phase: vertex–face and edge–edge potential contacts (docs/collision.md "Narrow phase:
+// detection rules") on hand-built configurations, frame invariance, determinism and parallel edges.
 #include "exactsim/collision/polyhedron_contacts.h"
 
 #include <gtest/gtest.h>
@@ -58,7 +58,7 @@ TEST(PolyhedronContacts, CubeOnFloorGivesFourVertexFaceContacts) {
 
 TEST(PolyhedronContacts, NearlyFlatEdgesGiveNoEdgeEdgeContacts) {
   // A floor whose top is two faces meeting at a ridge along y with normals 0.008 rad apart
-  // (η̂_1·η̂_2 > 0.995: "nearly flat", spec §1.3). The cube's bottom edges along x cross the
+  // (η̂_1·η̂_2 > 0.995: "nearly flat", docs/geometry3d.md). The cube's bottom edges along x cross the
   // ridge at distance 0, but the ridge is face interior: only the 4 vertex–face contacts.
   const Real r = 0.02;
   std::vector<Vec3> pts;
@@ -111,7 +111,8 @@ TEST(PolyhedronContacts, CrossingEdgesGiveOneEdgeEdgeContactPointingFromAToB) {
   EXPECT_NEAR(up.distance, gap, 1e-12);
   EXPECT_LT((up.normal - Vec3(0, 0, -1)).norm(), 1e-12);
   EXPECT_LT((up.point_a - Vec3(0, -0.05, gap)).norm(), 1e-12);  // on A's edge above B's
-  // Lower body as A: the same contact seen from the other side (spec §1.4 role swap).
+  // Lower body as A: the same contact seen from the other side (role swap, docs/collision.md
+  // "Conventions").
   cs.clear();
   polyhedron_contacts(s.cube, placed(s.cube, s.lower), 5, s.cube, placed(s.cube, s.upper), 3, opt,
                       cs);
@@ -142,8 +143,8 @@ TEST(EdgeEdgeNormal, SignAttainsTheLargerApplicabilityTerm) {
   const Real h = std::sqrt(0.5);
   const Vec3 e_a(1, 0, 0), e_b(0, 1, 0);
   const Vec3 tb1 = Vec3(1, 0, 1).normalized(), tb2 = Vec3(-1, 0, 1).normalized();
-  // The cube edge of spec §6.2 (t_1 = (0,1,0), t_2 = (0,0,−1)): a = (0, −1), b = (−h, −h);
-  // terms min(a, b) = −1 (for −n) and min(−a, −b) = 0 (for +n).
+  // The cube edge of docs/geometry3d.md "Conventions" (t_1 = (0,1,0), t_2 = (0,0,−1)): a = (0, −1),
+  // b = (−h, −h); terms min(a, b) = −1 (for −n) and min(−a, −b) = 0 (for +n).
   const EdgeEdgeNormal n =
       edge_edge_normal(e_a, Vec3(0, 1, 0), Vec3(0, 0, -1), e_b, tb1, tb2, 1e-6);
   ASSERT_FALSE(n.parallel);

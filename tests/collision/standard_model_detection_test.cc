@@ -1,5 +1,6 @@
-// The archived standard-model baseline detection (spec peg.md §5.1 (i)): gap to the line below
-// 0.07 and projection within 0.07 of the segment, no proximity to the segment required.
+// The archived standard-model baseline detection (docs/collision.md "Narrow phase: detection
+// rules"): gap to the line below 0.07 and projection within 0.07 of the segment, no proximity to
+// the segment required.
 #include "exactsim/collision/standard_model_detection.h"
 
 #include <gtest/gtest.h>

@@ -1,5 +1,6 @@
 // 2D narrow phase: which vertex–edge pairs become potential contacts, and their ψ, n̂, p_a
-// (spec peg.md §1.4, §3.5), on hand-built configurations and the worked example of §3.9.
+// (docs/collision.md "Conventions"; docs/collision.md "Narrow phase: detection rules"), on
+// hand-built configurations and the worked example of docs/peg.md.
 #include "exactsim/collision/vertex_edge.h"
 
 #include <gtest/gtest.h>
@@ -107,7 +108,7 @@ TEST(VertexEdge, GapThresholdIsTheSegmentDistance) {
 }
 
 TEST(VertexEdge, GapIsToTheLineNotTheSegment) {
-  // A vertex beyond the end of an edge: ψ is its distance to the edge's line (spec §1.4 note),
+  // A vertex beyond the end of an edge: ψ is its distance to the edge's line (docs/collision.md),
   // `distance` the Euclidean distance to the segment's end.
   const WorldPolygon floor = placed(make_box(Vec2(2, 1)), Pose2{Vec2(0, -0.5), 0});
   const ConvexPolygon tri =
@@ -128,8 +129,8 @@ TEST(VertexEdge, GapIsToTheLineNotTheSegment) {
   EXPECT_NEAR(c_right->distance, 0.05, 1e-12);
 }
 
-// Spec §3.9: A's vertex v_a = (0.02, 0.03) just past B's apex v_b = (0, 0) — the SM trap. The
-// numbers below are the spec's table (independent prototype, 6 digits).
+// docs/peg.md "The worked example": A's vertex v_a = (0.02, 0.03) just past B's apex v_b = (0, 0) —
+// the SM trap. The numbers below are that example's table (independent prototype, 6 digits).
 TEST(VertexEdge, WorkedExampleOfSpec39) {
   const std::vector<Vec2> b_pts{Vec2(1, -1), Vec2(0, 0), Vec2(-1, -1)};
   const WorldPolygon b = placed(polygon_from_points(b_pts), Pose2{});
@@ -219,7 +220,8 @@ TEST(VertexEdge, PredictedConfigurationAddsContactsButValuesStayCurrent) {
 TEST(VertexEdge, SweptRuleCatchesAVertexThatJumpsAcrossTheBand) {
   // A box falling 20ε in one step: 5ε above the floor now, 15ε inside it in the predicted
   // configuration. Neither configuration is within ε, so the authors' rule misses the impact
-  // and the vertex is never seen again (spec §6.1 item 11); the swept rule catches it.
+  // and the vertex is never seen again (docs/peg.md "Tricky cases" item 11); the swept rule catches
+  // it.
   const Real eps = 1e-3;
   const ConvexPolygon box = make_box(Vec2(1, 1));
   const WorldPolygon floor = placed(make_box(Vec2(4, 1)), Pose2{Vec2(0, -0.5), 0});

@@ -1,14 +1,15 @@
 // The paper's examples with compliant contact against Simbody 3.7's numbers and against PLUS
-// (spec compliant.md §4, §5; tests §6 items 5, 9, 10, 11), and the pin-jointed chain.
-#include "exactsim/compliant/compliant_examples.h"
+// (docs/compliant.md "The examples", "Energy bookkeeping", "Checks against Simbody 3.7"), and the
+// pin-jointed chain.
+#include "experiments/compliant_examples.h"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
 
-#include "exactsim/events/plus_examples.h"
 #include "exactsim/events/sphere_contacts.h"
 #include "exactsim/impact/plus.h"
+#include "experiments/plus_examples.h"
 #include "input_error.h"
 
 namespace exactsim {
@@ -40,7 +41,8 @@ struct Reference {
   Real kinetic_energy;
 };
 
-// §6.9 rows for Example 1 (RKM a = 1e-5, first touch to separation) and §6.9's 1% PLUS claim.
+// Simbody 3.7's rows for Example 1 (RKM a = 1e-5, first touch to separation; docs/compliant.md
+// "Checks against Simbody 3.7") and the 1% PLUS claim.
 TEST(CompliantExamples, Example1MatchesSimbodyAndPlus) {
   const Reference refs[] = {
       {0.125, 30, {1.2823, -1.1486, 14.7126}, {-4.3589, -0.5743, 1.6163}, 25.512},
@@ -88,7 +90,7 @@ TEST(CompliantExamples, Example2MatchesSimbodyAndPlus) {
     EXPECT_NEAR(r.world_after.bodies[0].angular_velocity.y(), omega_y[k], 1e-3) << k;
     EXPECT_NEAR(r.stats.accepted, steps[k], 0.02 * steps[k] + 0.5) << k;
     if (k == 0) {
-      // The spec's face: PLUS's normal impulse is within 1 % of the compliant one; its
+      // The main face: PLUS's normal impulse is within 1 % of the compliant one; its
       // tangential impulse is not (4.575 against 4.253 N·s, docs/compliant.md): the total
       // differs by 1.3 %, recorded here so a change either way is noticed.
       const Vec3 P = plus_impulse(example2_plus_world(orientations[k]), ImpactOptions{});
@@ -155,7 +157,7 @@ TEST(CompliantExamples, Example2CompliantImpulseIndependentOfStiffness) {
   EXPECT_LT((Js - Jh).norm(), 1e-3 * Jh.norm()) << Js.transpose() << " / " << Jh.transpose();
 }
 
-// §6.10: the compliant cradle.
+// The compliant cradle (reference values in docs/compliant.md).
 TEST(CompliantExamples, CradleFinalVelocities) {
   CompliantImpactOptions o = rkm(1e-5);
   o.stop_at_separation = false;
@@ -196,10 +198,10 @@ CompliantScene one_ball(Real c, const Vec3& position, const Vec3& velocity) {
   return s;
 }
 
-// §5 balances: a dropped sphere (a Hunt–Crossley contact entered at x = 0 never clamps: the
-// rebound speed stays below 1/(1.5c), and the damping keeps a free sphere below it), and a
-// penetrated sphere pulled out by an upward body force faster than 1/(1.5c) before x = 0, which
-// clamps and abandons the elastic energy left.
+// Energy balances (docs/compliant.md "Energy bookkeeping"): a dropped sphere (a Hunt–Crossley
+// contact entered at x = 0 never clamps: the rebound speed stays below 1/(1.5c), and the damping
+// keeps a free sphere below it), and a penetrated sphere pulled out by an upward body force faster
+// than 1/(1.5c) before x = 0, which clamps and abandons the elastic energy left.
 TEST(CompliantEnergy, BalancesWithAndWithoutClamping) {
   for (int clamp = 0; clamp < 2; ++clamp) {
     CompliantScene s = clamp ? one_ball(5.0, Vec3(0, 0, 0.1 - 1e-3), Vec3(0.5, 0.2, 0.0))
@@ -288,7 +290,7 @@ TEST(PinChain, MassMatrixMatchesKineticEnergyOfThePoints) {
   EXPECT_NEAR(chain_kinetic_energy(chain, th, rt), ke, 1e-6 * ke);
 }
 
-// §6.11 and spec §4 Ex. 4: first touch, PLUS with the pins as bilateral rows.
+// Example 4 (docs/compliant.md "The examples"): first touch, PLUS with the pins as bilateral rows.
 TEST(PinChain, Example4TouchAndPlusWithBilateralRows) {
   const PinChain chain = example4_chain(1e10);
   const VecX theta0 = example4_initial_angles();

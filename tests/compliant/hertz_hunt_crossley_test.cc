@@ -1,4 +1,4 @@
-// The compliant contact law (spec compliant.md §1, §2, §5; tests §6 items 1–5).
+// The compliant contact law (docs/compliant.md "The model").
 #include "exactsim/compliant/hertz_hunt_crossley.h"
 
 #include <gtest/gtest.h>
@@ -19,7 +19,7 @@ CompliantMaterial material(Real k, Real c, Real mu = 0.0) {
   return m;
 }
 
-// §6.1: F·n = (4/3) E_eff √R x^{3/2} (1 + 1.5 c ẋ), or nothing when that is ≤ 0.
+// Closed form: F·n = (4/3) E_eff √R x^{3/2} (1 + 1.5 c ẋ), or nothing when that is ≤ 0.
 TEST(HertzHuntCrossley, ClosedFormOverDepthRateAndDissipation) {
   const Real r = 0.1, k = 1e10;
   const Real eeff = k / std::pow(2.0, 1.5);
@@ -62,7 +62,7 @@ TEST(HertzHuntCrossley, ClosedFormOverDepthRateAndDissipation) {
   }
 }
 
-// §6.2 combination rules.
+// Combination rules.
 TEST(HertzHuntCrossley, MaterialCombination) {
   const CombinedMaterial eq =
       combine_compliant_materials(material(1e10, 0.26, 0.4), material(1e10, 0.26, 0.4));
@@ -103,7 +103,7 @@ TEST(HertzHuntCrossley, MaterialCombination) {
             std::string::npos);
 }
 
-// §6.3 geometry of both pairs.
+// Geometry of both pairs.
 TEST(HertzHuntCrossley, Geometry) {
   const HertzGeometry g = sphere_sphere_geometry(Vec3(1, 2, 3), 0.3, Vec3(1, 2.5, 3), 0.25);
   EXPECT_NEAR(g.depth, 0.05, 1e-15);
@@ -149,7 +149,7 @@ CompliantScene two_balls() {
 }
 
 // Third law: linear and angular momentum rates vanish; a rigid motion of the scene rotates
-// every derivative with it (§6.3).
+// every derivative with it.
 TEST(HertzHuntCrossley, ThirdLawAndRigidMotionInvariance) {
   const CompliantScene s = two_balls();
   ASSERT_EQ(compliant_contacts(s, s.world).size(), 1u);
@@ -193,7 +193,7 @@ TEST(HertzHuntCrossley, ThirdLawAndRigidMotionInvariance) {
   EXPECT_NEAR(yd2.tail<3>()(2), yd.tail<3>()(2), 1e-9 * std::abs(yd.tail<3>()(2)));
 }
 
-// §6.4 Stribeck curve.
+// Stribeck curve.
 TEST(Stribeck, ValuesSmoothnessAndDirection) {
   const StribeckCurve c{0.5, 0.3, 0.1, 0.01};
   EXPECT_EQ(stribeck_coefficient(0.0, c), 0.0);
@@ -235,7 +235,7 @@ TEST(Stribeck, ValuesSmoothnessAndDirection) {
   EXPECT_EQ(still.friction_force, 0.0);
 }
 
-// §6.5: dPE/dx = f_H; the power split −F·v_rel = f_H ẋ + P_HC + P_friction.
+// dPE/dx = f_H; the power split −F·v_rel = f_H ẋ + P_HC + P_friction.
 TEST(HertzHuntCrossley, PotentialAndPower) {
   const CombinedMaterial m =
       combine_compliant_materials(material(1e9, 0.26, 0.3), material(1e9, 0.26, 0.3));

@@ -1,4 +1,4 @@
-// Integrators and the step-size controller (spec compliant.md §3; tests §6 items 6–8).
+// Integrators and the step-size controller (docs/compliant.md "Integrators").
 #include "exactsim/compliant/integrator.h"
 
 #include <gtest/gtest.h>
@@ -89,7 +89,7 @@ TEST(RungeKuttaMerson, EstimateScalesAsH4AndIsTheEmbeddedDifference) {
   EXPECT_EQ(in.stats.evaluations, 1 + 4);  // f(y₀) once, then 4 per attempt
 }
 
-// §6.7: p = 4, a = 1e-5, h = 1e-4.
+// Controller: p = 4, a = 1e-5, h = 1e-4.
 TEST(StepController, Decisions) {
   const Real h = 1e-4, a = 1e-5, inf = std::numeric_limits<Real>::infinity();
   auto d = [&](Real err, bool limited = false) {
@@ -161,7 +161,7 @@ TEST(Integrator, RejectsAndShrinksOnAStiffStart) {
   EXPECT_LT(in.time, 1e-3);
 }
 
-// §6.8 Euler family: order 1, estimates ∝ h².
+// Euler family: order 1, estimates ∝ h².
 TEST(EulerIntegrators, FirstOrderAndSecondOrderEstimates) {
   for (IntegratorMethod m : {IntegratorMethod::kExplicitEuler, IntegratorMethod::kSemiExplicitEuler,
                              IntegratorMethod::kImplicitEuler}) {

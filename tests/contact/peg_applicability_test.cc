@@ -1,4 +1,4 @@
-// APPL_ve (spec peg.md §3.5) and the 2D primary heuristic (§3.6.1).
+// APPL_ve and the 2D primary heuristic (docs/peg.md "Algorithm" steps 1 and 6).
 #include "exactsim/contact/peg_applicability.h"
 
 #include <gtest/gtest.h>

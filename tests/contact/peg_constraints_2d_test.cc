@@ -1,5 +1,6 @@
-// PEG constraint generation in 2D (spec peg.md §3.6.2): the configuration cases, the primary
-// heuristic, X realisations, dedupe rules (§6.1 items 8, 12, 13) on small hand-placed scenes.
+// PEG constraint generation in 2D (docs/peg.md "Algorithm"): the configuration cases, the primary
+// heuristic, X realisations, dedupe rules ("Tricky cases" items 8, 12, 13) on small hand-placed
+// scenes.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -85,7 +86,8 @@ std::vector<Described> describe(const ConstraintSet& set, std::array<int, 2> ren
   return out;
 }
 
-// Spec §3.9: B static apex v_b = (0, 0), A's tip v_a = (0.02, 0.03) just past it.
+// docs/peg.md "The worked example": B static apex v_b = (0, 0), A's tip v_a = (0.02, 0.03) just
+// past it.
 Scene2 worked_example(bool a_first = true) {
   Scene2 s;
   const std::vector<Vec2> a = {{-0.98, 0.53}, {0.02, 0.03}, {1.02, 0.53}};
@@ -98,7 +100,7 @@ Scene2 worked_example(bool a_first = true) {
   return s;
 }
 
-// Contact ids of §3.3 for the worked example: vertex indices found by position.
+// Contact ids of PEG paper Fig. 5 for the worked example: vertex indices found by position.
 struct WorkedIds {
   int c1, c2, c3, c4;
 };
@@ -114,7 +116,7 @@ TEST(PegConstraints2d, WorkedExampleDefaultsKeepOnlyTheApplicableI) {
   ASSERT_EQ(s.set.contacts.size(), 4u);
   s.build();
   // APPL(C1) = APPL(C2) = −0.316 < ε_θ = −0.2: I(C1, C2) has an empty Cι and goes with both X's;
-  // I(C3; C4) remains (spec §3.6.2 step 5). It allows the same motion (free flight).
+  // I(C3; C4) remains (docs/peg.md "Algorithm" step 6). It allows the same motion (free flight).
   EXPECT_TRUE(s.set.unilateral.empty());
   ASSERT_EQ(s.set.intercontacts.size(), 1u);
   EXPECT_EQ(s.set.intercontacts[0].primary, id.c3);
@@ -129,7 +131,7 @@ TEST(PegConstraints2d, WorkedExampleRelaxedGivesTheFourConstraintsOfSection3_9) 
   PegOptions o;
   o.epsilon_theta = -0.5;
   o.cross_keep_threshold = -0.5;
-  o.canonical_cross_order = false;  // the authors' labelling: exactly §3.9's I1..I4
+  o.canonical_cross_order = false;  // the authors' labelling: exactly the worked example's I1..I4
   s.build(o);
   ASSERT_EQ(s.set.intercontacts.size(), 4u);
   const std::array<std::array<int, 2>, 4> expected = {
@@ -190,7 +192,8 @@ TEST(PegConstraints2d, BoxOnAFloorGivesTheStandardModelsUnilateralsInContactOrde
 
 TEST(PegConstraints2d, WrapAroundCornerMakesAVertexVertexConfiguration) {
   // A's top-right corner (vertex 2) diagonally below-left of B's corner v0 = (−0.5, −0.5): A's
-  // vertex is near B's edges 3 and 0, one run across the index wrap (spec §6.1 item 8).
+  // vertex is near B's edges 3 and 0, one run across the index wrap (docs/peg.md "Tricky cases"
+  // item 8).
   Scene2 s;
   s.add(box(-0.5, -0.5, 0.5, 0.5), true);         // body 0 = B
   s.add(box(-1.01, -1.02, -0.51, -0.52), false);  // body 1 = A
@@ -254,8 +257,9 @@ TEST(PegConstraints2d, ThinPlateEndIsVertexVertexAtBothCorners) {
 TEST(PegConstraints2d, MissingReverseContactsFallBackToTheMoreApplicableU) {
   // A tip 0.2 m from the apex of a sharp wedge, within ε of both of its long edges (one run
   // across the index wrap at the apex v_b) but farther than ε from v_b: C3 and C4 are not
-  // detected, so the authors' fallback applies (spec §3.6.2 step 4): a U on the more applicable
-  // of C1, C2 (bottom edge: APPL −0.596 against −0.678 for the top edge), none on the other.
+  // detected, so the authors' fallback applies (docs/peg.md "Algorithm" step 5): a U on the more
+  // applicable of C1, C2 (bottom edge: APPL −0.596 against −0.678 for the top edge), none on the
+  // other.
   Scene2 s;
   s.add({{0, 0}, {1, -0.05}, {1, 0.05}}, true);
   s.add({{0.2, 0}, {0.5, -0.25}, {0.5, 0.2}}, false);
@@ -291,10 +295,10 @@ TEST(PegConstraints2d, DuplicateContactRecordsAreIgnored) {
   EXPECT_EQ(s.set.unilateral.size(), 2u);
 }
 
-// |Cι| of every I (spec §3.4): 2 exactly when both of its contacts are applicable. On §3.9 with
-// the defaults C1, C2 are inapplicable (APPL = −0.316), so I(C3, C4) is the only one and both of
-// its contacts qualify; with ε_θ = −0.5 all four I's have |Cι| = 2. The general-form option only
-// changes how the stepper solves, not the generated set.
+// |Cι| of every I (docs/peg.md "Constraint types"): 2 exactly when both of its contacts are
+// applicable. On the worked example with the defaults C1, C2 are inapplicable (APPL = −0.316), so
+// I(C3, C4) is the only one and both of its contacts qualify; with ε_θ = −0.5 all four I's have
+// |Cι| = 2. The general-form option only changes how the stepper solves, not the generated set.
 TEST(PegConstraints2d, IotaCountMarksIsWhoseContactsAreAllApplicable) {
   PegOptions relaxed;
   relaxed.epsilon_theta = -0.5;

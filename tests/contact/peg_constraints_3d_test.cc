@@ -1,5 +1,5 @@
-// 3D PEG constraint generation (spec peg.md §3.6.3): the configuration of each vertex and the
-// U / I / X groups it yields, on hand-built two-body configurations. Body 0 is a static unit
+// 3D PEG constraint generation (docs/peg3d.md "Algorithm"): the configuration of each vertex and
+// the U / I / X groups it yields, on hand-built two-body configurations. Body 0 is a static unit
 // box (top face z = 0, x, y ∈ [−0.5, 0.5]); body 1 is dynamic.
 #include <algorithm>
 #include <array>
@@ -54,8 +54,8 @@ struct Pair {
 
 Pose3 at(const Vec3& p) { return Pose3{p, Quat::Identity()}; }
 
-// Face-to-face (spec §6.1 item 5): only the four vertex–face U's of the cube's bottom corners,
-// which are all of the detected contacts (the standard model's set).
+// Face-to-face (docs/peg.md "Tricky cases" item 5): only the four vertex–face U's of the cube's
+// bottom corners, which are all of the detected contacts (the standard model's set).
 TEST(PegConstraints3d, FaceOnFaceGivesTheStandardUnilaterals) {
   Pair p(make_box(Vec3(0.4, 0.4, 0.4)), at(Vec3(0, 0, 0.2)));
   p.build(0.01);
@@ -154,7 +154,8 @@ TEST(PegConstraints3d, CrossedEdgesGiveEdgeEdgeUnilateral) {
   EXPECT_NEAR(c.gap, 0.004, 1e-12);
 }
 
-// Swapping which body is called A leaves the groups' structure unchanged (spec §6.1 item 12).
+// Swapping which body is called A leaves the groups' structure unchanged (docs/peg.md "Tricky
+// cases" item 12).
 TEST(PegConstraints3d, BodyOrderDoesNotChangeTheGroups) {
   Pair p(spindle(), at(Vec3(0.52, 0.51, 0.395)));
   p.build(0.05);

@@ -1,7 +1,8 @@
-// The 3D geometric tests of PEG (spec peg.md §3.5, §6.2): t-vectors and O_e of the §6.2 cube
-// edge, APPL_vf, the sign of the edge–edge normal, the branches of FEAS_vf (with the
-// point–polygon Voronoi classification of §7 item 7), the §3.6.1 primary heuristics, and the
-// Jacobians of the contact builders the generator uses against finite differences of the gaps.
+// The 3D geometric tests of PEG (docs/peg3d.md "Tests and their definitions"): t-vectors and O_e of
+// the cube edge of docs/geometry3d.md, APPL_vf, the sign of the edge–edge normal, the branches of
+// FEAS_vf (with the point–polygon Voronoi classification, docs/peg.md "Defects not replicated" item
+// 7), the primary heuristics, and the Jacobians of the contact builders the generator uses against
+// finite differences of the gaps.
 #include <cmath>
 
 #include <gtest/gtest.h>
@@ -38,9 +39,9 @@ int find_face(const WorldPolyhedron& w, const Vec3& normal) {
   return -1;
 }
 
-// Spec §6.2: cube [0,1]×[0,1]×[−1,0], edge (0,0,0)→(1,0,0): f1 = top (+z), f2 = front (−y),
-// t1 = (0,1,0), t2 = (0,0,−1), O_e ∝ (0,1,1). The edge table may store the edge the other way
-// round; then f1/f2 and t1/t2 exchange and O_e flips.
+// docs/geometry3d.md "Conventions": cube [0,1]×[0,1]×[−1,0], edge (0,0,0)→(1,0,0): f1 = top (+z),
+// f2 = front (−y), t1 = (0,1,0), t2 = (0,0,−1), O_e ∝ (0,1,1). The edge table may store the edge
+// the other way round; then f1/f2 and t1/t2 exchange and O_e flips.
 TEST(PegGeometry3d, CubeEdgeTangentsAndOrientation) {
   const ConvexPolyhedron cube = translated(make_box(Vec3(1, 1, 1)), Vec3(0.5, 0.5, -0.5));
   const Vec3 p0(0, 0, 0), p1(1, 0, 0);
@@ -114,7 +115,7 @@ TEST(PegGeometry3d, EdgeEdgeNormalSign) {
   ASSERT_TRUE(edge_edge_contact(box, wb, 1, eb, box, wa, 0, ea, 1e-6, swapped, &appl));
   EXPECT_NEAR((swapped.normal - Vec3(0, 0, -1)).norm(), 0, 1e-12);
   EXPECT_NEAR(swapped.gap, 0.01, 1e-12);
-  // Parallel edges give no contact (spec §6.1 item 4).
+  // Parallel edges give no contact (docs/peg.md "Tricky cases" item 4).
   EXPECT_FALSE(edge_edge_contact(box, wa, 0, ea, box, wa, 1, ea, 1e-6, c));
 }
 
@@ -147,7 +148,8 @@ TEST(PegGeometry3d, VertexFaceFeasibilityBranches) {
   // ψ = −0.02: corner → asin(−0.02/0.0480) = −0.430 (infeasible), edge → asin(−0.02/0.036) = −0.59.
   EXPECT_FALSE(feas({0.53, 0.53, 0.48}).feasible);
   // ψ = −0.015: corner → asin(−0.015/0.0459) = −0.333 (feasible), the nearest-edge distance
-  // (0.03) would give asin(−0.015/0.0335) = −0.464 (infeasible): the §7 item 7 defect.
+  // (0.03) would give asin(−0.015/0.0335) = −0.464 (infeasible): the authors' defect (docs/peg.md
+  // "Defects not replicated" item 7).
   EXPECT_TRUE(feas({0.53, 0.53, 0.485}).feasible);
   // Proximity: farther than 0.1 from the polygon.
   EXPECT_FALSE(feas({0.1, 0.2, 0.61}).feasible);
@@ -180,7 +182,7 @@ TEST(PegGeometry3d, PrimaryHeuristics) {
 }
 
 // ψ of a vertex–face / edge–edge contact as a function of B's pose, differentiated along a
-// twist ξ = (v, ω) of B: dψ/dt must equal G_Bᵀ ξ (spec §1.5); the same for A with G_A.
+// twist ξ = (v, ω) of B: dψ/dt must equal G_Bᵀ ξ (docs/collision.md); the same for A with G_A.
 template <class GapFn>
 void check_jacobian(const Pose3& pa, const Pose3& pb, GapFn gap, const Contact& c) {
   Vec6 ga, gb;

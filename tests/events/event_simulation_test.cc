@@ -7,8 +7,8 @@
 
 #include <cmath>
 
-#include "exactsim/events/plus_examples.h"
 #include "exactsim/impact/plus.h"
+#include "experiments/plus_examples.h"
 
 namespace exactsim {
 namespace {

@@ -1,7 +1,7 @@
-// The PLUS paper's published behaviour (spec plus.md §7): Example 1 (one brick vertex, Table A1,
+// The PLUS paper's published behaviour (docs/plus.md): Example 1 (one brick vertex, Table A1,
 // Figs. 8–10), Example 2 (four vertices at once, Fig. 12) and Example 3 (Newton's cradle,
 // Table 2, Fig. 14).
-#include "exactsim/events/plus_examples.h"
+#include "experiments/plus_examples.h"
 
 #include <gtest/gtest.h>
 
@@ -29,7 +29,7 @@ TEST(PlusExample1, SlidingTurnsToRollingWhereThePaperSays) {
 
 TEST(PlusExample1, Figure10IntervalCounts) {
   // 116, 11 and 8 intervals at θ_max = 0.01, 0.15, 0.25 rad for μ = 0.325. The default step
-  // rule (α_CP when the interval would end inside the rolling disc, spec §7.5) reproduces them.
+  // rule (α_CP when the interval would end inside the rolling disc, docs/plus.md) reproduces them.
   EXPECT_EQ(solve_plus(example1_problem(0.325, 0.01)).intervals, 116);
   EXPECT_EQ(solve_plus(example1_problem(0.325, 0.15)).intervals, 11);
   EXPECT_EQ(solve_plus(example1_problem(0.325, 0.25)).intervals, 8);
@@ -48,10 +48,10 @@ TEST(PlusExample1, RollingEndsWithZeroSlipAndPoissonRebound) {
 }
 
 TEST(PlusExample1, VerticalDropImpendingSlipOpposesTheEndSlip) {
-  // Spec plus.md §6.1: dropped vertically with μ = 0.125 the rolling solution leaves the cone,
-  // the contact goes impending, and the paper-faithful compression has friction opposing the
-  // end slip on the cone: |f_T| = μ f_N, f_N = 11.038, |v_T,end| = 0.6084 (Simbody, which flips
-  // the direction, gives 1.142 μ f_N and zero end slip instead).
+  // docs/plus.md "What the examples show": dropped vertically with μ = 0.125 the rolling solution
+  // leaves the cone, the contact goes impending, and the paper-faithful compression has friction
+  // opposing the end slip on the cone: |f_T| = μ f_N, f_N = 11.038, |v_T,end| = 0.6084 (Simbody,
+  // which flips the direction, gives 1.142 μ f_N and zero end slip instead).
   ImpactProblem p = example1_problem(0.125, 0.01);
   p.velocity = p.velocity.cwiseProduct(Vec3(0, 0, 1));  // only the vertical −5.74 m/s
   const ImpactResult r = solve_plus(p);

@@ -1,6 +1,7 @@
-// The authors' archived 2D pouring bodies (spec peg.md §5.1, data/ = a copy of shared/data) are
-// valid ConvexPolygons: every one survives the hull under kRequireConvex with its vertices and
-// their CCW order intact, and the set statistics match those quoted in the spec.
+// The authors' archived 2D pouring bodies (docs/peg2d-experiment.md "Protocol"; data/ holds a copy
+// of the authors' archive) are valid ConvexPolygons: every one survives the hull under
+// kRequireConvex with its vertices and their CCW order intact, and the set statistics match those
+// quoted in the spec.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -53,7 +54,7 @@ TEST(PolygonBodySets, ArchivedPolygonsAreStrictlyConvexAndKeepTheirVertices) {
     sum_area += area;
     ++count_by_vertices[p.size()];
   }
-  // Spec §5.1: counts 19/63/99/49/20 for 4..8 vertices, area 0.0135–0.0447 (mean 0.0273).
+  // The archive: counts 19/63/99/49/20 for 4..8 vertices, area 0.0135–0.0447 (mean 0.0273).
   const std::map<int, int> expected = {{4, 19}, {5, 63}, {6, 99}, {7, 49}, {8, 20}};
   EXPECT_EQ(count_by_vertices, expected);
   EXPECT_NEAR(min_area, 0.0135, 5e-5);

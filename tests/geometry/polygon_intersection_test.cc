@@ -1,6 +1,6 @@
-// Exact convex–convex intersection (the spec §5.1 overlap metric): closed forms, containment,
-// symmetry, frame invariance, exact zeros for disjoint and touching shapes, Monte-Carlo
-// agreement, and the exact orientation predicate underneath.
+// Exact convex–convex intersection (the 2D overlap metric, docs/peg2d-experiment.md "Metric"):
+// closed forms, containment, symmetry, frame invariance, exact zeros for disjoint and touching
+// shapes, Monte-Carlo agreement, and the exact orientation predicate underneath.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
-// Boxes, regular polygons and the paper's random convex polygons (spec peg.md §5.1): shape,
-// determinism for a seed, sliver rejection (§6.1.8) and statistics of the recipe.
+// Boxes, regular polygons and the paper's random convex polygons (docs/geometry2d.md "Random convex
+// polygons"): shape, determinism for a seed, sliver rejection and statistics of the recipe.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -107,7 +107,7 @@ TEST(PolygonShapes, RandomPolygonFollowsTheRecipeAndIsDeterministic) {
 }
 
 TEST(PolygonShapes, RandomPolygonStatisticsMatchTheArchivedSets) {
-  // Spec §5.1: the archived 250 bodies have 4–8 vertices (mean 5.95) and mean area 0.0273.
+  // The archived 250 bodies have 4–8 vertices (mean 5.95) and mean area 0.0273.
   std::mt19937_64 rng(1);
   const int draws = 2000;
   Real vertices = 0, area = 0;

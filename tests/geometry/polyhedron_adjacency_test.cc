@@ -1,5 +1,5 @@
-// The edge table of spec peg.md §1.3 on hand-built shapes: the cube edge of §6.2 (t1, t2, O_e),
-// the cyclic vertex adjacency, and polyhedron_from_faces rejecting malformed topology.
+// The edge table of docs/geometry3d.md "Conventions" on hand-built shapes: the cube edge there (t1,
+// t2, O_e), the cyclic vertex adjacency, and polyhedron_from_faces rejecting malformed topology.
 #include <gtest/gtest.h>
 
 #include "exactsim/geometry/polyhedron.h"
@@ -12,8 +12,9 @@ void ExpectWellFormedPolyhedron(const ConvexPolyhedron& p);  // polyhedron_hull_
 
 namespace {
 
-// Cube [0,1]×[0,1]×[−1,0] of spec §6.2 with the top face first, so the edge (0,0,0) → (1,0,0)
-// is walked tail → head by the top face (f1, η̂ = +z) and back by the front face (f2, η̂ = −y).
+// Cube [0,1]×[0,1]×[−1,0] of docs/geometry3d.md with the top face first, so the edge (0,0,0) →
+// (1,0,0) is walked tail → head by the top face (f1, η̂ = +z) and back by the front face (f2, η̂ =
+// −y).
 ConvexPolyhedron SpecCube(std::vector<std::vector<int>>* loops_out = nullptr) {
   std::vector<Vec3> v{{0, 0, 0},  {1, 0, 0},  {1, 1, 0},  {0, 1, 0},
                       {0, 0, -1}, {1, 0, -1}, {1, 1, -1}, {0, 1, -1}};

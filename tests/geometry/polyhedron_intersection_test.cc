@@ -2,7 +2,7 @@
 // (1−a)³, a cube rotated about z over itself, containment, shared faces and edges), exact zeros
 // for disjoint and touching shapes, symmetry, rigid-motion invariance, A∩A = A, and agreement
 // with two independent oracles on random pairs (Monte-Carlo, and the hull of the candidate
-// points — the authors' metric of spec §5.2).
+// points — the authors' metric, docs/peg3d-experiment.md "Metric and statistics").
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -27,7 +27,8 @@ Quat RandomRotation(std::mt19937_64& rng) {
 Real Volume(const ConvexPolyhedron& p) { return polyhedron_mass_properties(p, 1.0).volume; }
 
 // Oracle: the hull of (vertices of each body inside the other) ∪ (edge–face crossings), the
-// overlap construction of the authors' code (spec §5.2), through an unrelated code path.
+// overlap construction of the authors' code (docs/peg3d-experiment.md), through an unrelated code
+// path.
 Real HullOracleVolume(const ConvexPolyhedron& a, const Pose3& pa, const ConvexPolyhedron& b,
                       const Pose3& pb) {
   std::vector<Vec3> pts;

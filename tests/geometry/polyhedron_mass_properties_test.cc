@@ -63,8 +63,8 @@ TEST(PolyhedronMassProperties, IcosahedronMatchesClosedForm) {
   // ∫|x|² dV = V/20 (|a|² + |b|² + |c|² + |a+b+c|²) = V/20 (3R² + 9 r²) with circumradius R and
   // inradius r (|a+b+c| = 3r). The inertia is isotropic, I = (2/3)∫|x|² dm, so
   // I = m (R² + 3 r²)/10. With edge s: R = s sin(2π/5), r = φ² s/(2√3), V = (5/12)(3 + √5) s³
-  // (standard icosahedron relations). For R = 0.5, m = 0.5 this is 0.0362 (spec §5.2: the
-  // archived code's 0.1309 is not a solid icosahedron's value).
+  // (standard icosahedron relations). For R = 0.5, m = 0.5 this is 0.0362
+  // (docs/peg3d-experiment.md: the archived code's 0.1309 is not a solid icosahedron's value).
   const Real R = 0.5, mass = 0.5;
   const Real phi = std::numbers::phi;
   const Real s = R / std::sin(2 * kPi / 5);

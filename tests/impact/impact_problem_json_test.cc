@@ -1,4 +1,4 @@
-// The stand-alone impact-problem reader (spec impact-problem.md): each malformed field is
+// The stand-alone impact-problem reader (docs/impact-problem.md): each malformed field is
 // rejected with a message that starts with its JSON path; a valid file round-trips.
 #include "exactsim/impact/impact_problem_json.h"
 

@@ -1,4 +1,4 @@
-// Least-squares load spreading (spec plus.md §7.4, paper §3a): a square plate landing flat on
+// Least-squares load spreading (docs/plus.md, PLUS paper §3a): a square plate landing flat on
 // n × n symmetric contacts is statically indeterminate; PLUS must give equal impulses to the
 // symmetric contacts to round-off, with and without friction.
 #include <gtest/gtest.h>

@@ -1,6 +1,7 @@
-// The interval systems' minimum-norm solve (spec plus.md §7.4): elimination for nonsingular
-// systems, Eigen's complete orthogonal decomposition otherwise, checked against the COD itself
-// and against the defining properties of B⁺w (normal equations, no null-space component).
+// The interval systems' minimum-norm solve (docs/plus.md "The solver as implemented", active set):
+// elimination for nonsingular systems, Eigen's complete orthogonal decomposition otherwise, checked
+// against the COD itself and against the defining properties of B⁺w (normal equations, no
+// null-space component).
 #include "exactsim/impact/min_norm_solve.h"
 
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// The velocity-dependent COR of spec plus.md §2 (paper Fig. 2).
+// The velocity-dependent COR (PLUS paper Fig. 2; docs/plus.md).
 #include "exactsim/impact/restitution.h"
 
 #include <gtest/gtest.h>

@@ -10,9 +10,9 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
-#include "exactsim/events/plus_examples.h"
 #include "exactsim/impact/plus.h"
 #include "exactsim/math/error.h"
+#include "experiments/plus_examples.h"
 
 namespace exactsim {
 namespace {

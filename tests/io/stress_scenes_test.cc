@@ -2,7 +2,7 @@
 // deterministic, bodies start apart, masses and aspect ratios are in the stated ranges, the
 // incline slides with the closed-form acceleration and sticks above tan θ, and the --quick job
 // list is what the docs say.
-#include "exactsim/io/stress_scenes.h"
+#include "experiments/stress_scenes.h"
 
 #include <gtest/gtest.h>
 
@@ -12,8 +12,8 @@
 #include <set>
 
 #include "exactsim/geometry/pose.h"
-#include "exactsim/io/stress.h"
 #include "exactsim/stepping/step.h"
+#include "experiments/stress.h"
 
 namespace exactsim {
 namespace {

@@ -1,6 +1,6 @@
 // Sweeps: the two quartile definitions on hand-computed samples, and the executor's contract —
 // every job runs once, results are published atomically, finished runs are never redone.
-#include "exactsim/io/sweep.h"
+#include "experiments/sweep.h"
 
 #include <gtest/gtest.h>
 

@@ -5,6 +5,14 @@ execute_process(COMMAND ${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${WORK_
 if(rc)
   message(FATAL_ERROR "install failed: ${rc}")
 endif()
+# The papers' examples and experiment drivers (experiments/, docs/api.md "Layers") stay out of
+# the installed library.
+set(inc ${WORK_DIR}/prefix/include)
+file(GLOB_RECURSE experiment_headers ${inc}/*/scenarios.h ${inc}/*/sweep.h ${inc}/*/stress.h
+  ${inc}/*/stress_scenes.h ${inc}/*/plus_examples.h ${inc}/*/compliant_examples.h)
+if(experiment_headers OR EXISTS ${inc}/experiments)
+  message(FATAL_ERROR "experiment headers were installed: ${experiment_headers}")
+endif()
 execute_process(COMMAND ${CMAKE_COMMAND} -S ${SOURCE_DIR} -B ${WORK_DIR}/build
   -DCMAKE_PREFIX_PATH=${WORK_DIR}/prefix -DCMAKE_BUILD_TYPE=Release RESULT_VARIABLE rc)
 if(rc)

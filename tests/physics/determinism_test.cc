@@ -1,7 +1,7 @@
 // Determinism: the step is a pure function of (world, state) — no hidden global state, no
-// uninitialised scratch, no order dependence on addresses (design.md). Two runs of the same
-// scene from fresh workspaces must produce bit-identical q and ν after every step, compared by
-// FNV-1a-64 hashes of their bytes.
+// uninitialised scratch, no order dependence on addresses (docs/stepping.md "Determinism"). Two
+// runs of the same scene from fresh workspaces must produce bit-identical q and ν after every step,
+// compared by FNV-1a-64 hashes of their bytes.
 #include <cstdint>
 #include <cstring>
 #include <vector>
@@ -12,7 +12,7 @@
 
 #include "exactsim/metrics/energy.h"
 
-#include "exactsim/io/scenarios.h"
+#include "experiments/scenarios.h"
 #include "physics/physics_scene.h"
 
 namespace exactsim::physics_test {

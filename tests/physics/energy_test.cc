@@ -1,4 +1,4 @@
-// Energy of frictionless impacts under the Stewart–Trinkle step (spec peg.md §2.1). With
+// Energy of frictionless impacts under the Stewart–Trinkle step (PEG paper eqs. 3–9). With
 // ν_free = ν + W (h F), ν⁺ = ν_free + W G p and 0 ≤ p ⊥ Gᵀν⁺ + r ≥ 0, one step changes the total
 // energy E = ½ νᵀMν − Σ m g·x by
 //   ΔE = −pᵀr − ½ ‖G p + h F_g‖²_W,

@@ -1,5 +1,5 @@
-// Free fall under semi-implicit Euler (spec peg.md §1.6): with v_{n+1} = v_n + h g and
-// x_{n+1} = x_n + h v_{n+1}, after n steps (t = n h)
+// Free fall under semi-implicit Euler (docs/dynamics.md "Kinematic update"): with v_{n+1} = v_n + h
+// g and x_{n+1} = x_n + h v_{n+1}, after n steps (t = n h)
 //   v(t) = v₀ + g t,   x(t) = x₀ + v₀ t + ½ g t² + ½ g h t,
 // the last term being the integrator's O(h) error against the exact parabola. Angles advance by
 // ω t. A body with no contact never reaches the solver.

@@ -1,5 +1,6 @@
-// A block on a static inclined plane of angle θ with pair friction μ (spec peg.md §2.2, 2D:
-// the cone ±t̂ is exact). Coulomb's law: it sticks iff tan θ ≤ μ; otherwise it slides down with
+// A block on a static inclined plane of angle θ with pair friction μ (docs/solvers.md "Problem
+// forms", 2D: the cone ±t̂ is exact). Coulomb's law: it sticks iff tan θ ≤ μ; otherwise it slides
+// down with
 //   a = g (sin θ − μ cos θ).
 // With tan θ = 0.8 μ the block must not move (≤ 1e-6 m over 1 s); with tan θ = 1.2 μ its
 // velocity along the slope after n steps is n h a (each step's impulses are exactly the

@@ -1,4 +1,4 @@
-// Momentum of a collision in free space (no gravity, frictionless; spec peg.md §1.5, §2.1):
+// Momentum of a collision in free space (no gravity, frictionless; docs/peg.md "Invariants"):
 // each contact applies +p n̂ to one body and −p n̂ to the other at points p_a and p_b = p_a + ψ n̂,
 // whose difference is parallel to n̂, so the contact impulses cancel in
 //   P = Σ m v   and   L_O = Σ x × m v + J_w ω   (about the origin).

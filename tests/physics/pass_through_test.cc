@@ -6,8 +6,8 @@
 #include <algorithm>
 
 #include "exactsim/io/run.h"
-#include "exactsim/io/scenarios.h"
 #include "exactsim/stepping/adaptive_step.h"
+#include "experiments/scenarios.h"
 #include "physics/physics_scene.h"
 
 namespace exactsim::physics_test {

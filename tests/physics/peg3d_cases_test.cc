@@ -1,5 +1,5 @@
-// The 3D cases of spec peg.md §6.1 and the invariants of §6.2 for the PEG model, run through the
-// full stepper: resting and sliding contact, vertex–edge and vertex–vertex passings (where the
+// The 3D cases of docs/peg.md "Tricky cases" and its "Invariants" for the PEG model, run through
+// the full stepper: resting and sliding contact, vertex–edge and vertex–vertex passings (where the
 // standard model is trapped), the inner corner of the five-box container and a wall's rim; the
 // exact overlap volume after every step is asserted. Also: equivalence with the standard model
 // when only U's arise, frame invariance, determinism, the 3D Corrective baseline.
@@ -86,9 +86,9 @@ struct Sim3 {
   Vec6 v(int i) const { return state.v_of(i); }
 };
 
-// ---- §6.1 cases ----------------------------------------------------------------------------
+// ---- Tricky cases (docs/peg.md) -------------------------------------------------------------
 
-// §6.1 item 5: |z − z₀| ≤ 1e−9 and zero spin over 1000 steps at h = 0.01.
+// Tricky cases item 5: |z − z₀| ≤ 1e−9 and zero spin over 1000 steps at h = 0.01.
 TEST(Peg3dCases, CubeRestsFlat) {
   Scene s = empty_scene(ContactModel::kPeg, 0.01, std::nan(""));
   add_body(s, make_box(Vec3(10, 10, 1)), true, Vec3(0, 0, -0.5));
@@ -103,7 +103,7 @@ TEST(Peg3dCases, CubeRestsFlat) {
   EXPECT_LE(run.max_overlap, 1e-15);
 }
 
-// §6.1 item 4: a box lying flat on a box with aligned edges (every corner a vertex–vertex
+// Tricky cases item 4: a box lying flat on a box with aligned edges (every corner a vertex–vertex
 // configuration) rests for 2 s without NaN, drift or penetration.
 TEST(Peg3dCases, BoxOnBoxAligned) {
   Scene s = empty_scene(ContactModel::kPeg, 0.01, 0.01);
@@ -144,15 +144,15 @@ Vec6 free_flight(const Vec6& v0, Real h) {
   return v0 + h * (Vec6() << 0, 0, -9.81, 0, 0, 0).finished();
 }
 
-// §6.1 items 2 and 7 in 3D: the spindle's apex has just passed a box's top edge (ve) or corner
-// (vv), 5 mm below the top plane, moving away. PEG: no impulse, the body falls past; the
+// Tricky cases items 2 and 7 in 3D: the spindle's apex has just passed a box's top edge (ve) or
+// corner (vv), 5 mm below the top plane, moving away. PEG: no impulse, the body falls past; the
 // standard model: a spurious upward kick from the top face's plane.
 void expect_passes(const Vec3& apex, const Vec3& direction) {
   const Real h = 0.01;
   const Vec6 v0 = (Vec6() << 3 * direction, 0, 0, 0).finished();
   for (ContactModel model : {ContactModel::kPeg, ContactModel::kStandard}) {
     Scene s = empty_scene(model, h, 0.05);
-    // The paper's ψ/h in the velocity LCP: the standard model's trap shows as its kick (§6.1).
+    // The paper's ψ/h in the velocity LCP: the standard model's trap shows as its kick.
     s.world.contact.stabilisation = Stabilisation::kVelocity;
     add_table(s);
     add_body(s, spindle(), false, apex + Vec3(0, 0, 0.4), Quat::Identity(), v0);
@@ -180,7 +180,7 @@ TEST(Peg3dCases, VertexPassesBoxCorner) {
   expect_passes(Vec3(0.52, 0.52, -0.005), Vec3(1, 1, 0).normalized());
 }
 
-// The container of spec §5.2 (five overlapping static boxes).
+// The container of docs/peg3d-experiment.md "Protocol" (five overlapping static boxes).
 void add_container(Scene& s) {
   auto box = [&](Vec3 size, Vec3 centre) { add_body(s, make_box(size), true, centre); };
   box(Vec3(10.25, 4.25, 0.25), Vec3(0, 0, -0.125));
@@ -190,7 +190,7 @@ void add_container(Scene& s) {
   box(Vec3(10.25, 0.25, 4), Vec3(0, 2, 1.75));
 }
 
-// §6.1 item 6: an icosahedron sliding along the floor into the inner corner (x = 4.875,
+// Tricky cases item 6: an icosahedron sliding along the floor into the inner corner (x = 4.875,
 // y = 1.875) stops there with no overlap with any part (hidden edges under the walls unused).
 TEST(Peg3dCases, SlidesIntoInnerCornerOfContainer) {
   Scene s = empty_scene(ContactModel::kPeg, 0.005, 0.02);
@@ -206,8 +206,8 @@ TEST(Peg3dCases, SlidesIntoInnerCornerOfContainer) {
   EXPECT_LE(run.x(b).y(), 1.875 - 0.2);
 }
 
-// §6.1 item 7: an icosahedron landing on the rim of a wall, its centre just outside the wall's
-// outer face, slides off (vertex–edge / vertex–vertex against a static body) and falls. Its
+// Tricky cases item 7: an icosahedron landing on the rim of a wall, its centre just outside the
+// wall's outer face, slides off (vertex–edge / vertex–vertex against a static body) and falls. Its
 // tumbling lets the linearised constraints leave a second-order overlap (1.7e−9 m³ at h = 5 ms);
 // halving h must shrink it by far more than 2× (measured: ≈ 23×), i.e. it is the linearisation,
 // not a missed contact.
@@ -230,7 +230,7 @@ TEST(Peg3dCases, LandsOnWallRimAndSlidesOff) {
   EXPECT_LE(overlap[1], overlap[0] / 8);
 }
 
-// ---- §6.2 invariants -----------------------------------------------------------------------
+// ---- Invariants (docs/peg.md) ---------------------------------------------------------------
 
 // A frictionless stack of four offset, tilted, spinning boxes (the scene of the skipped
 // Determinism.BoxStack3d) lands and comes to rest: the bottom vertices of each box sit near the
@@ -326,7 +326,7 @@ TEST(Peg3dInvariants, FrictionStopsASlidingCube) {
   for (int k = 0; k < 20; ++k) {
     const StepReport r = run2.advance();
     if (r.intercontact == 0) continue;
-    // A cone on every U and on the primary of every impulse-carrying I (spec §3.7), 4 directions.
+    // A cone on every U and on the primary of every impulse-carrying I (docs/peg.md), 4 directions.
     int carrying = 0;
     for (const auto& ic : run2.ws.constraints.intercontacts) carrying += ic.carries_impulse;
     ASSERT_EQ(r.islands, 1);  // ws.layout is the last island's

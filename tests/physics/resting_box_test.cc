@@ -1,4 +1,5 @@
-// A box resting on a static floor (spec peg.md §2.1 with ψ/h stabilisation): with ψ = 0 and
+// A box resting on a static floor (PEG paper eqs. 3–9 with ψ/h
+// stabilisation): with ψ = 0 and
 // ν = 0 at the step start, ν⁺ = 0 solves the step, so the box must stay put (height drift
 // ≤ 1e-9 m over 1000 steps at h = 0.01, no spin, overlap at round-off) and the normal impulses must
 // carry exactly its weight over the step: Σ p_n = m g h (momentum balance M(ν⁺ − ν) = G z + h F
@@ -37,9 +38,9 @@ void expect_rests(Sim& sim, int up_axis, Real mass) {
     const StepReport r = sim.advance();
     ASSERT_EQ(r.status, StepStatus::kOk) << "step " << n;
     ASSERT_TRUE(r.solver_called) << "step " << n << ": the box lost contact";
-    // Spec §6.2 asks overlap ≤ a tolerance. At rest ν⁺ = W(G z + c) is O(1e-16), not exactly 0,
-    // so in 2D the box settles by one ulp of y = 0.25 (overlap 2.8e-17 m²). Bound it at round-off
-    // of this scale: any real sinking (1 nm of a 0.2 m edge = 2e-10 m²) fails.
+    // docs/peg.md "Invariants" asks overlap ≤ a tolerance. At rest ν⁺ = W(G z + c) is O(1e-16), not
+    // exactly 0, so in 2D the box settles by one ulp of y = 0.25 (overlap 2.8e-17 m²). Bound it at
+    // round-off of this scale: any real sinking (1 nm of a 0.2 m edge = 2e-10 m²) fails.
     EXPECT_LE(r.overlap, 1e-15) << "step " << n;
     EXPECT_NEAR(normal_impulse_sum(sim, up_axis), mass * kG * kH, 1e-9 * mass * kG * kH)
         << "step " << n;

@@ -1,13 +1,13 @@
-// A block sliding on a static floor with Coulomb friction (spec peg.md §2.2): the friction
-// impulse is μ m g h per step while sliding, so from v₀ it stops after
+// A block sliding on a static floor with Coulomb friction (docs/solvers.md "Problem forms"): the
+// friction impulse is μ m g h per step while sliding, so from v₀ it stops after
 //   t* = v₀ / (μ g),   d* = v₀² / (2 μ g),
 // and then stays (static friction holds it). Semi-implicit Euler moves by h v_{n+1}, so the
 // discrete distance is d* − v₀ h / 2 + O(μ g h²): we require |d − d*| ≤ v₀ h (one step of travel).
 // μ is the pair value √(μ_floor μ_box) = √(0.8 · 0.2) = 0.4.
 //
-// In 3D the cone is a polyhedron with k directions (spec §2.2): sliding along one of them feels
-// the full μ; between two of them the largest friction opposing the motion can be as small as
-// μ cos(π/k), so d ≤ d* / cos(π/k) + v₀ h (the inscribed-polygon bound) for any direction.
+// In 3D the cone is a polyhedron with k directions (docs/stepping.md stage 4): sliding along one of
+// them feels the full μ; between two of them the largest friction opposing the motion can be as
+// small as μ cos(π/k), so d ≤ d* / cos(π/k) + v₀ h (the inscribed-polygon bound) for any direction.
 #include <cmath>
 #include <cstdio>
 

@@ -1,10 +1,10 @@
-// The standard-model trap of spec peg.md §3.9 (numeric test vector): a dynamic triangle A slides
+// The standard-model trap of docs/peg.md "The worked example": a dynamic triangle A slides
 // right (ν = (3, 0, 0), h = 0.01, g = 9.81, m = 1, J = 0.1) with its bottom vertex just past the
-// apex of a static triangle B. With ε large enough for the four contacts C1–C4 of §3.3 (gaps
-// 0.035355, 0.007071, 0.035777, 0.017889), the standard model's unique solution is
+// apex of a static triangle B. With ε large enough for the four contacts C1–C4 of PEG paper Fig. 5
+// (gaps 0.035355, 0.007071, 0.035777, 0.017889), the standard model's unique solution is
 //   p = (0, 0.95373, 0, 0),   ν⁺ = (2.325611, 0.576289, −2.247964):
 // the extension of B's left edge (C2) kicks A up and spins it although nothing touches. This
-// test pins the standard model's behaviour; PEG (§3) must remove the spurious impulse.
+// test pins the standard model's behaviour; PEG (docs/peg.md) must remove the spurious impulse.
 #include <algorithm>
 #include <cmath>
 #include <vector>
@@ -41,7 +41,7 @@ TEST(StandardModelTrap, SpuriousImpulseOfSection3_9) {
   const StepReport r = sim.advance();
   ASSERT_EQ(r.status, StepStatus::kOk);
   ASSERT_TRUE(r.solver_called);
-  ASSERT_EQ(r.unilateral, 4) << "expected exactly the contacts C1–C4 of §3.3";
+  ASSERT_EQ(r.unilateral, 4) << "expected exactly the contacts C1–C4 of PEG paper Fig. 5";
 
   std::vector<Real> gaps, impulses;
   for (int j : sim.ws.constraints.unilateral) {

@@ -1,6 +1,6 @@
 // A step reuses its Workspace: once a scene's contact set stops changing, step() makes no heap
-// allocation at all (design.md "no reallocation in the steady state"; issue: scratch is reused).
-// Counted by interposing malloc (tests/malloc_counter.h); skipped under sanitizers.
+// allocation at all (docs/stepping.md "Memory": no reallocation in the steady state; issue: scratch
+// is reused). Counted by interposing malloc (tests/malloc_counter.h); skipped under sanitizers.
 #include <gtest/gtest.h>
 
 #include "malloc_counter.h"

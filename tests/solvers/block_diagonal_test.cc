@@ -1,4 +1,4 @@
-// Block-diagonal mass matrices and their in-place Cholesky inverse W = M⁻¹ (spec §3.8).
+// Block-diagonal mass matrices and their in-place Cholesky inverse W = M⁻¹ (docs/solvers.md).
 #include "exactsim/solvers/block_diagonal.h"
 
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// Semismooth Newton on the Fischer–Burmeister function (spec peg.md §4, step 3), alone.
+// Semismooth Newton on the Fischer–Burmeister function (docs/solvers.md "Algorithms"), alone.
 #include <gtest/gtest.h>
 
 #include <random>

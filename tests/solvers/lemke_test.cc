@@ -1,5 +1,5 @@
-// Lexicographic Lemke (spec peg.md §4): trivial and worked-example problems, infeasibility
-// certificates, degenerate ties, and random problems against the enumeration oracle.
+// Lexicographic Lemke (docs/solvers.md "Algorithms"): trivial and worked-example problems,
+// infeasibility certificates, degenerate ties, and random problems against the enumeration oracle.
 #include <gtest/gtest.h>
 
 #include <random>
@@ -16,7 +16,7 @@ SolverOptions lemke_only() {
   return o;
 }
 
-// The reduced PEG LCP of spec §3.9 as printed (order p_I1..p_I4, c_1..c_4).
+// The reduced PEG LCP of docs/peg.md "The worked example" as printed (order p_I1..p_I4, c_1..c_4).
 Lcp peg_worked_example() {
   Lcp p;
   p.M.resize(8, 8);
@@ -53,7 +53,7 @@ TEST(Lemke, EmptyProblemIsSolvedByNothing) {
 }
 
 TEST(Lemke, PegWorkedExampleToPrintedDigits) {
-  // Spec §3.9: unique solution, all impulses 0, c = (0, 0, 0, 6.315187).
+  // The worked example: unique solution, all impulses 0, c = (0, 0, 0, 6.315187).
   const Lcp p = peg_worked_example();
   const LcpSolution s = solve_lemke(p, lemke_only());
   ASSERT_TRUE(s.certificate.ok()) << to_string(s.certificate.status);
@@ -63,7 +63,7 @@ TEST(Lemke, PegWorkedExampleToPrintedDigits) {
   const auto all = enumerate_lcp_solutions(p, s.certificate.tolerance);
   ASSERT_EQ(all.size(), 1u);  // "unique here"
   EXPECT_LT((all[0] - s.z).lpNorm<Eigen::Infinity>(), 1e-12);
-  // The matrix really is the hard kind (§3.9): (N+Nᵀ)/2 indefinite.
+  // The matrix really is the hard kind (docs/peg.md): (N+Nᵀ)/2 indefinite.
   const MatX sym = 0.5 * (p.M + p.M.transpose());
   EXPECT_LT(Eigen::SelfAdjointEigenSolver<MatX>(sym).eigenvalues().minCoeff(), -1.5);
 }

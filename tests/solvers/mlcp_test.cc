@@ -1,6 +1,6 @@
-// The time-step MLCP (spec peg.md §2.1, §2.2, §3.7) solved through its Schur complement (§3.8):
-// the worked example of §3.9 to its printed digits, agreement with a direct enumeration of the
-// unreduced mixed system, and a frictional standard-model problem.
+// The time-step MLCP (docs/solvers.md "Problem forms") solved through its Schur complement:
+// the worked example of docs/peg.md to its printed digits, agreement with a direct enumeration of
+// the unreduced mixed system, and a frictional standard-model problem.
 #include <gtest/gtest.h>
 
 #include <random>
@@ -50,9 +50,10 @@ std::vector<MixedSolution> enumerate_mlcp(const Mlcp& p, Real tol) {
   return out;
 }
 
-// ---- Spec §3.9: body A (dynamic) on the apex of the static triangle B. ----
+// ---- docs/peg.md "The worked example": body A (dynamic) on the apex of the static triangle B.
+// ----
 struct Contact2 {
-  Vec3 g;    // Jacobian column for A: [−n̂; (p − x_A) ×₂ (−n̂)] (spec §1.5)
+  Vec3 g;    // Jacobian column for A: [−n̂; (p − x_A) ×₂ (−n̂)] (docs/collision.md)
   Real psi;  // gap
 };
 Vec2 outward(const Vec2& from, const Vec2& to) {  // outward normal of a CCW polygon's edge
@@ -146,7 +147,7 @@ TEST(Mlcp, WorkedExamplePegToPrintedDigits) {
   EXPECT_LT(s.z.segment(4, 3).lpNorm<Eigen::Infinity>(), 1e-12);
   EXPECT_NEAR(s.z(7), 6.315187, 5e-7);
   EXPECT_LT((s.nu - Vec3(3, -0.0981, 0)).lpNorm<Eigen::Infinity>(), 1e-14);
-  // End-of-step linearised gaps ψ + h Gᵀν of C1..C4. The spec prints the last as 0.00360: a
+  // End-of-step linearised gaps ψ + h Gᵀν of C1..C4. The example prints the last as 0.00360: a
   // double rounding of 0.0035947 (0.017889 − 0.014294 by hand), so it is checked as 0.003595.
   const Real gaps[4] = {0.05587, -0.01484, 0.04832, 0.003595};
   const Real half_unit[4] = {5e-6, 5e-6, 5e-6, 5e-7};
@@ -177,7 +178,8 @@ TEST(Mlcp, WorkedExampleStandardModelIsTrapped) {
   EXPECT_NEAR(s.nu(0), 2.325611, 5e-7);
   EXPECT_NEAR(s.nu(1), 0.576289, 5e-7);
   EXPECT_NEAR(s.nu(2), -2.247964, 5e-7);
-  // Unique (spec): the direct enumeration of the 7×7 mixed system finds only this one.
+  // Unique (as the example says): the direct enumeration of the 7×7 mixed system finds only this
+  // one.
   const auto all = enumerate_mlcp(p, 1e-9);
   ASSERT_EQ(all.size(), 1u);
   EXPECT_LT((all[0].nu - s.nu).lpNorm<Eigen::Infinity>(), 1e-12);
@@ -232,7 +234,7 @@ TEST(Mlcp, ReductionAgreesWithTheDirectMixedSolve) {
   }
 }
 
-// Standard model with the §2.2 polyhedral cone, planar: k = 2 directions ±t̂ per contact.
+// Standard model with the polyhedral friction cone, planar: k = 2 directions ±t̂ per contact.
 // Unknowns (p_n, β, σ); D has E (β rows, σ cols), U (σ rows, p_n cols), −Eᵀ (σ rows, β cols).
 Mlcp frictional_scene(int contacts, std::mt19937& rng, VecX* mu_out) {
   std::uniform_real_distribution<Real> u(-1, 1), mu(0.1, 1.0), gap(-0.005, 0.02);

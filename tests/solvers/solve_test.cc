@@ -3,7 +3,8 @@
 //  * P-matrices (nonsymmetric, diagonally dominant): unique solution, must match exactly;
 //  * symmetric PSD Delassus matrices GᵀWG (rank deficient too): w unique; solved or a verified
 //    infeasibility certificate, never anything else;
-//  * PEG-like non-P0 matrices (spec §3.8/§4: [[a,1],[b,1]] blocks with a − b < 0 plus PSD parts)
+//  * PEG-like non-P0 matrices (docs/peg.md "Tricky cases" item 9: [[a,1],[b,1]] blocks with a − b <
+//  0 plus PSD parts)
 //    with a planted solution: some verified solution must be returned.
 #include <gtest/gtest.h>
 
@@ -46,9 +47,9 @@ MatX random_delassus(int n, int nv, Rng& rng) {
   return g.transpose() * random_spd(nv, rng) * g;
 }
 
-// The reduced PEG matrix of spec §3.8 with n_U unilateral contacts and n_I I-constraints with one
-// secondary each (k = 1); the secondary normal is roughly opposed to the primary (a sharp corner),
-// so the [[a, 1], [b, 1]] blocks have negative determinant.
+// The reduced PEG matrix (docs/solvers.md "Problem forms") with n_U unilateral contacts and n_I
+// I-constraints with one secondary each (k = 1); the secondary normal is roughly opposed to the
+// primary (a sharp corner), so the [[a, 1], [b, 1]] blocks have negative determinant.
 MatX random_peg_matrix(int n_u, int n_i, Rng& rng) {
   const int nv = 3 + static_cast<int>(rng() % 4);
   const MatX w = random_spd(nv, rng);

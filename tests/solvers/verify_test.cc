@@ -1,4 +1,5 @@
-// The certificate fields of verify_lcp (spec §4: min z, min w, complementarity, tolerance).
+// The certificate fields of verify_lcp (docs/solvers.md "Certificate": min z, min w,
+// complementarity, tolerance).
 #include <gtest/gtest.h>
 
 #include "exactsim/math/error.h"

@@ -1,4 +1,4 @@
-// The general intercontact form (spec peg.md §3.4 Eqs. 20–23) through the step, solved by
+// The general intercontact form (PEG paper eqs. 20–23) through the step, solved by
 // primary switching (docs/peg.md "General form"), against an independent oracle: brute-force
 // enumeration of every general-form solution of a small frictionless scene.
 #include <gtest/gtest.h>
@@ -20,8 +20,9 @@ using planar_test::box;
 using planar_test::Sim;
 using planar_test::worked_example;
 
-// §3.9's four constraints I1..I4 as the spec lists them (ε_θ = −0.5 makes C1, C2 applicable
-// too, so every I has |Cι| = 2; the authors' X labelling, canonical_cross_order = false).
+// The worked example's four constraints I1..I4 as docs/peg.md lists them (ε_θ = −0.5 makes C1, C2
+// applicable too, so every I has |Cι| = 2; the authors' X labelling, canonical_cross_order =
+// false).
 PegOptions relaxed(bool general, bool canonical = false) {
   PegOptions o;
   o.epsilon_theta = -0.5;
@@ -152,8 +153,8 @@ Real motion_spread(const std::vector<OracleSolution>& all) {
   return spread;
 }
 
-// Spec §3.9's scene with all four contacts applicable, the triangle thrown at the apex:
-// the |Cι| = 1 answer from the §3.6.1 primaries loads a contact that is not at the max (not a
+// The worked example's scene with all four contacts applicable, the triangle thrown at the apex:
+// the |Cι| = 1 answer from the heuristic primaries loads a contact that is not at the max (not a
 // general-form solution); primary switching moves the force and lands on one of the enumerated
 // general-form solutions, which differ among themselves by metres per second.
 TEST(PegGeneralForm, ApexThrowSolvesAndNamesTheLoadedContact) {
@@ -191,8 +192,8 @@ TEST(PegGeneralForm, ApexThrowSolvesAndNamesTheLoadedContact) {
   EXPECT_LT(find_motion(all, plain.v(0)), 0);
   EXPECT_GT(motion_spread(all), 1.0);  // the general form alone does not fix the motion
 
-  // Which contacts carry force, named as in spec §3.3 (C1, C2: A's tip against B's edges at the
-  // apex; C3, C4: B's apex against A's edges at the tip).
+  // Which contacts carry force, named as in PEG paper Fig. 5 (C1, C2: A's tip against B's edges at
+  // the apex; C3, C4: B's apex against A's edges at the tip).
   auto lowest = [](const ConvexPolygon& p, Real sign) {
     int best = 0;
     for (int i = 1; i < static_cast<int>(p.vertices.size()); ++i)
@@ -226,9 +227,10 @@ TEST(PegGeneralForm, ApexThrowSolvesAndNamesTheLoadedContact) {
   RecordProperty("solutions", static_cast<int>(all.size()));
 }
 
-// Spec §3.9's scene thrown in random directions (fixed seed), X-code and X-paper: every step
-// solves, certifies against Eqs. 20–23 and is one of the enumerated general-form solutions; some
-// throws need a primary switch, and the heuristic primaries are kept whenever they are consistent.
+// The worked example's scene thrown in random directions (fixed seed), X-code and X-paper: every
+// step solves, certifies against Eqs. 20–23 and is one of the enumerated general-form solutions;
+// some throws need a primary switch, and the heuristic primaries are kept whenever they are
+// consistent.
 TEST(PegGeneralForm, RandomThrowsAtTheApexMatchTheEnumeration) {
   const Real h = 0.01;
   std::mt19937 rng(7);
@@ -269,9 +271,9 @@ TEST(PegGeneralForm, RandomThrowsAtTheApexMatchTheEnumeration) {
   RecordProperty("throws_switched", switched);
 }
 
-// Where the §3.6.1 primaries are already consistent the general form changes nothing: these
-// runs (rim drop, box into a container corner, §3.9 with detection, the default X order) never
-// switch and are bit-identical to the |Cι| = 1 form, step by step.
+// Where the heuristic primaries are already consistent the general form changes nothing: these
+// runs (rim drop, box into a container corner, the worked example with detection, the default X
+// order) never switch and are bit-identical to the |Cι| = 1 form, step by step.
 TEST(PegGeneralForm, BitIdenticalToTheDefaultFormWhereThePrimariesAreConsistent) {
   auto rim = [] {
     Sim s;
@@ -314,7 +316,7 @@ TEST(PegGeneralForm, BitIdenticalToTheDefaultFormWhereThePrimariesAreConsistent)
   EXPECT_GT(general_groups, 0);  // the general form had groups to act on
 }
 
-// The apex throw continued for 40 steps with detection. With the spec's X labelling the general
+// The apex throw continued for 40 steps with detection. With the authors' X labelling the general
 // form switches once (step 0) and from then on follows the default X order's motion (larger gap
 // first, whose primaries are consistent here) to round-off. Both overlap by up to ~5e-6 m² for a
 // while (linearisation error: the impact sets the triangle spinning at 2.8 rad/s) and reach zero.
@@ -358,7 +360,7 @@ TEST(PegGeneralForm, RimThrowsMatchTheEnumerationEveryStep) {
     Sim s;
     s.world.contact.model = ContactModel::kPeg;
     s.world.contact.peg = relaxed(true);
-    // The enumeration oracle solves the paper's velocity form (ψ/h rows, spec §3.4).
+    // The enumeration oracle solves the paper's velocity form (ψ/h rows, PEG paper eqs. 39–40).
     s.world.contact.stabilisation = Stabilisation::kVelocity;
     s.add(box(-0.1, -1, 0.1, 0), true);
     s.add(box(0.02, 0.01, 0.22, 0.21), false);

@@ -1,6 +1,6 @@
-// Invariants of spec peg.md §6.2 for the 2D PEG model through the whole step: frame invariance,
+// docs/peg.md "Invariants" for the 2D PEG model through the whole step: frame invariance,
 // momentum balance, equivalence with the standard model under friction, friction on I
-// constraints, and the deep-penetration case of §6.1 item 10.
+// constraints, and the deep-penetration case of "Tricky cases" item 10.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -20,7 +20,8 @@ std::vector<Vec2> transformed(const std::vector<Vec2>& points, const Mat2& r, co
   return out;
 }
 
-// Spec §6.1 item 7 scene (a box dropped onto a wall's rim corner) in the frame (R, t).
+// docs/peg.md "Tricky cases" item 7 scene (a box dropped onto a wall's rim corner) in the frame (R,
+// t).
 Sim rim_drop(const Mat2& r, const Vec2& t, Real friction) {
   Sim s;
   s.world.contact.model = ContactModel::kPeg;
@@ -56,9 +57,10 @@ TEST(PegInvariants, FrameInvarianceOfTheRimDrop) {
 }
 
 // Two free diamonds meeting vertex to vertex without gravity: PEG's I and X constraints (and
-// their friction cones) act between the two bodies only, so linear momentum is conserved (spec
-// §6.2), and so is angular momentum without friction. A friction impulse f_t acts at p_a on A and
-// at p_b = p_a + ψ n̂ on B (spec §1.5), so it changes angular momentum by exactly ψ n̂ × f_t.
+// their friction cones) act between the two bodies only, so linear momentum is conserved
+// (docs/peg.md "Invariants"), and so is angular momentum without friction. A friction impulse f_t
+// acts at p_a on A and at p_b = p_a + ψ n̂ on B (docs/collision.md), so it changes angular momentum
+// by exactly ψ n̂ × f_t.
 TEST(PegInvariants, VertexOnVertexCollisionConservesMomentum) {
   for (Real friction : {0.0, 0.5}) {
     Sim s;
@@ -117,7 +119,7 @@ TEST(PegInvariants, VertexOnVertexCollisionConservesMomentum) {
 }
 
 // Where PEG yields only U constraints, friction included, it is the standard model bit for bit
-// (spec §3.7 last bullet): a box sliding to rest on a long floor.
+// (docs/peg.md "Constraint types"): a box sliding to rest on a long floor.
 TEST(PegInvariants, FrictionalSlideIsTheStandardModelBitwise) {
   auto make = [](ContactModel model) {
     Sim s;
@@ -157,9 +159,10 @@ TEST(PegInvariants, BoxWithFrictionTipsOffTheRim) {
   EXPECT_GT(s.q(1).x(), 0.1);   // on the outside
 }
 
-// Spec §6.1 item 10: a vertex deeper than ε is not detected, so a body spawned deep inside
-// another passes through, but the step report shows the overlap (and the watchdog the depth); a
-// shallow one is pushed out at −ψ/h with the velocity stabilisation, or at most at its cap.
+// docs/peg.md "Tricky cases" item 10: a vertex deeper than ε is not detected, so a body spawned
+// deep inside another passes through, but the step report shows the overlap (and the watchdog the
+// depth); a shallow one is pushed out at −ψ/h with the velocity stabilisation, or at most at its
+// cap.
 TEST(PegInvariants, DeepPenetrationIsReportedAndTheStabilisationCanBeCapped) {
   for (ContactModel model : {ContactModel::kPeg, ContactModel::kStandard}) {
     Sim deep;

@@ -60,9 +60,9 @@ inline std::vector<Vec2> box(Real x0, Real y0, Real x1, Real y1) {
   return {{x0, y0}, {x1, y0}, {x1, y1}, {x0, y1}};
 }
 
-// Spec §3.9: B static, apex (0, 0); A (m = 1, J = 0.1) with its tip (0.02, 0.03) just past the
-// apex, sliding right at 3 m/s. ε = 0.05 (so all four contacts of §3.3 are detected), swept
-// proximity with prediction (the defaults), h = 0.01.
+// docs/peg.md "The worked example": B static, apex (0, 0); A (m = 1, J = 0.1) with its tip (0.02,
+// 0.03) just past the apex, sliding right at 3 m/s. ε = 0.05 (so all four contacts of PEG paper
+// Fig. 5 are detected), swept proximity with prediction (the defaults), h = 0.01.
 inline Sim worked_example(ContactModel model, bool a_first = true) {
   Sim s;
   s.world.contact.model = model;

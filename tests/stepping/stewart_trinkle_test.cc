@@ -1,5 +1,5 @@
-// Assembly of the time-stepping MLCP (spec peg.md §2.1, §2.2, §3.7). The PEG blocks are checked
-// against the worked example of spec §3.9 (N and r printed to six digits); the standard model
+// Assembly of the time-stepping MLCP (docs/solvers.md "Problem forms"). The PEG blocks are checked
+// against docs/peg.md "The worked example" (N and r printed to six digits); the standard model
 // against its known spurious impulse.
 #include "exactsim/stepping/stewart_trinkle.h"
 
@@ -12,7 +12,8 @@
 namespace exactsim {
 namespace {
 
-// Spec §3.9: B static triangle with apex v_b = (0, 0); A dynamic, v_a = (0.02, 0.03) just past it.
+// The worked example: B static triangle with apex v_b = (0, 0); A dynamic, v_a = (0.02, 0.03) just
+// past it.
 struct WorkedExample {
   World world;
   State state;
@@ -54,7 +55,7 @@ WorkedExample worked_example() {
   place(w.polygons[1], Pose2{}, pb);
   vertex_edge_contacts(pa, 0, pb, 1, 0.05, ex.set.contacts);
   // Identify C1..C4 by their features: C1/C2 = v_a against B's edges into/out of v_b,
-  // C3/C4 = v_b against A's edges into/out of v_a (spec §3.3).
+  // C3/C4 = v_b against A's edges into/out of v_a (PEG paper Fig. 5).
   const Vec2 v_b(0, 0), v_a(0.02, 0.03);
   for (int i = 0; i < static_cast<int>(ex.set.contacts.size()); ++i) {
     const Contact& c = ex.set.contacts[i];
@@ -115,7 +116,7 @@ TEST(StewartTrinkle, StandardModelShowsTheSpuriousImpulse) {
   MlcpLayout layout;
   Mlcp mlcp;
   assemble_stewart_trinkle(ex.world, ex.state, ex.set, 0.01, layout, mlcp);
-  // Frictionless standard model: G = H, D = 0, r = ψ/h (spec §2.1).
+  // Frictionless standard model: G = H, D = 0, r = ψ/h (PEG paper eqs. 8–9).
   EXPECT_EQ(mlcp.G, mlcp.H);
   EXPECT_EQ(mlcp.D.cwiseAbs().maxCoeff(), 0.0);
   const MlcpSolution sol = solve_mlcp(mlcp);

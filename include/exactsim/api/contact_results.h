@@ -10,7 +10,7 @@
 
 namespace exactsim {
 
-// How the contact model used a detected contact (spec peg.md §3.4, §3.7).
+// How the contact model used a detected contact (docs/peg.md "Constraint types").
 enum class ContactRole : std::uint8_t {
   kUnilateral,  // a U constraint: impulse p_U ≥ 0 along n̂
   kPrimary,     // primary of an I or X constraint: carries the constraint's impulse p_I (none for

@@ -1,5 +1,6 @@
 // Closest points and distances between features: the proximity values of the narrow phase
-// (spec peg.md §3.5: point–segment in 2D, point–face and segment–segment in 3D).
+// (docs/collision.md "Narrow phase: detection rules": point–segment in 2D, point–face and
+// segment–segment in 3D).
 #pragma once
 
 #include <span>
@@ -32,8 +33,9 @@ SegmentClosestPoints closest_points_segments(const Vec3& a0, const Vec3& a1, con
                                              const Vec3& b1);
 
 // Distance from p to the convex planar polygon with vertices vertices[face[0..k-1]],
-// counter-clockwise seen from the side `normal` points to (the polyhedron face of spec §1.3):
-// |η̂·(p − v)| if p projects inside the polygon, else the distance to the nearest boundary edge.
+// counter-clockwise seen from the side `normal` points to (the polyhedron face of
+// docs/geometry3d.md "Conventions"): |η̂·(p − v)| if p projects inside the polygon, else the
+// distance to the nearest boundary edge.
 Real point_face_distance(const Vec3& p, const std::vector<Vec3>& vertices,
                          std::span<const int> face, const Vec3& normal);
 

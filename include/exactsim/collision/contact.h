@@ -1,5 +1,5 @@
 // The contact record shared by the narrow phase, the constraint generators and the stepper
-// (spec peg.md §1.4). One struct for both dimensions: planar contacts have z = 0.
+// (docs/collision.md "Conventions"). One struct for both dimensions: planar contacts have z = 0.
 #pragma once
 
 #include <cstdint>
@@ -14,7 +14,7 @@ enum class ContactType : std::uint8_t {
   kEdgeEdge,    // 3D: edge feature_a of A against edge feature_b of B
 };
 
-// C = {A, B, p_a, n̂, ψ} plus features (spec §1.4). The point on B is p_b = p_a + ψ n̂.
+// C = {A, B, p_a, n̂, ψ} plus features. The point on B is p_b = p_a + ψ n̂.
 // Swapping roles ({B, A, p_b, −n̂, ψ}) describes the same constraint.
 struct Contact {
   int body_a = -1;  // caller's body index; n̂ points from A to B
@@ -29,7 +29,7 @@ struct Contact {
   Real distance = 0;            // Euclidean distance between the two features (point–segment,
                                 // point–face polygon, segment–segment): the proximity value
 
-  // p_b = p_a + ψ n̂ (spec §1.4).
+  // p_b = p_a + ψ n̂.
   Vec3 point_b() const { return point_a + gap * normal; }
 };
 

@@ -1,6 +1,6 @@
-// Contact Jacobian blocks (spec peg.md §1.5): the column of G for one contact, split into the
-// blocks of its two bodies. Sign convention Gᵀν = dψ/dt (positive when the bodies separate);
-// a non-negative impulse p pushes A by −n̂ p and B by +n̂ p.
+// Contact Jacobian blocks (docs/collision.md "Conventions"): the column of G for one contact, split
+// into the blocks of its two bodies. Sign convention Gᵀν = dψ/dt (positive when the bodies
+// separate); a non-negative impulse p pushes A by −n̂ p and B by +n̂ p.
 #pragma once
 
 #include "exactsim/collision/contact.h"
@@ -16,7 +16,7 @@ namespace exactsim {
 //   3D: G_A = [−d; (p_a − x_A) × (−d)],   G_B = [d; (p_b − x_B) × d]
 //
 // With d = n̂ this is the normal column; with a unit tangent d it is a friction column
-// (spec §2.2, both bodies get their own sign). InputError unless dimension is 2 or 3.
+// (friction columns, both bodies get their own sign). InputError unless dimension is 2 or 3.
 void direction_jacobian(const Vec3& direction, const Vec3& p_a, const Vec3& p_b, int dimension,
                         const Vec3& x_a, const Vec3& x_b, Vec6& g_a, Vec6& g_b);
 

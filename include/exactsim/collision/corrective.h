@@ -1,5 +1,6 @@
-// The archived "Corrective" baseline's 2D detection (spec peg.md §5.1 (ii)): contacts only after
-// penetration, one per overlapping pair, from the separating-axis test.
+// The archived "Corrective" baseline's 2D detection (docs/collision.md "Narrow phase: detection
+// rules"): contacts only after penetration, one per overlapping pair, from the separating-axis
+// test.
 #pragma once
 
 #include <vector>
@@ -20,7 +21,8 @@ void corrective_contact_2d(const WorldPolygon& a, int body_a, const WorldPolygon
 // the vertex mean when its volume is not positive (a degenerate sliver).
 Vec3 polytope_centroid(const IntersectionPolyhedron& polytope);
 
-// The archived 3D "Corrective" baseline (spec peg.md §5.2, the authors' penalty_cd): if the
+// The archived 3D "Corrective" baseline (docs/peg3d.md "3D Corrective baseline", the
+// authors' penalty_cd): if the
 // polyhedra overlap (positive exact intersection volume), appends one contact at the volume
 // centroid P of the overlap: for each body the face plane with the largest η̂_f·(P − v_f)
 // (≤ 0: P is inside both), the body whose value is larger (the shallower face; B on a tie)

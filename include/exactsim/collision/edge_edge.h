@@ -1,5 +1,5 @@
-// 3D narrow phase, edge–edge potential contacts (spec peg.md §1.4 table, §3.5 edge–edge
-// applicability [for the normal's sign] and feasibility).
+// 3D narrow phase, edge–edge potential contacts (docs/collision.md "Conventions"; the edge–edge
+// applicability [for the normal's sign] of docs/collision.md "Narrow phase: detection rules").
 #pragma once
 
 #include <vector>
@@ -11,15 +11,15 @@ namespace exactsim {
 
 struct EdgeEdgeNormal {
   Vec3 normal = Vec3::Zero();  // n̂, unit, A → B; zero when the edges are parallel
-  Real applicability = -1;     // APPL_ee (spec §3.5), −1 for parallel edges
+  Real applicability = -1;     // APPL_ee, −1 for parallel edges
   bool parallel = true;
 };
 
-// Spec §3.5: n = normalize(e_a × e_b), a_i = n·t_{a,i}, b_i = −n·t_{b,i};
-// APPL_ee = max(min(a_1, a_2, b_1, b_2), min(−a_1, −a_2, −b_1, −b_2)). The first term is the
-// classical test for the normal −n, the second for +n; [proposed] n̂ takes the sign whose term
-// attains the max (−n on a tie). Edges with |e_a × e_b| ≤ parallel_sine·|e_a||e_b| are parallel:
-// no normal, APPL = −1.
+// Edge–edge normal sign (docs/collision.md "Narrow phase: detection rules"): n = normalize(e_a ×
+// e_b), a_i = n·t_{a,i}, b_i = −n·t_{b,i}; APPL_ee = max(min(a_1, a_2, b_1, b_2), min(−a_1, −a_2,
+// −b_1, −b_2)). The first term is the classical test for the normal −n, the second for +n;
+// [proposed] n̂ takes the sign whose term attains the max (−n on a tie). Edges with |e_a × e_b| ≤
+// parallel_sine·|e_a||e_b| are parallel: no normal, APPL = −1.
 EdgeEdgeNormal edge_edge_normal(const Vec3& e_a, const Vec3& t_a1, const Vec3& t_a2,
                                 const Vec3& e_b, const Vec3& t_b1, const Vec3& t_b2,
                                 Real parallel_sine);

@@ -1,5 +1,6 @@
 // 3D narrow phase for one body pair: vertex–face contacts both ways and edge–edge contacts
-// (spec peg.md §1.4, §3.5; §3.6.3 turns them into constraints).
+// (docs/collision.md "Narrow phase: detection rules"; docs/peg3d.md "Algorithm" turns them into
+// constraints).
 #pragma once
 
 #include <vector>
@@ -10,8 +11,8 @@
 namespace exactsim {
 
 struct PolyhedronContactOptions {
-  Real epsilon_vf = 0.1;  // vertex–face proximity ε_vf (m); the authors' 3D value (spec §3.5)
-  Real epsilon_ee = 0.1;  // edge–edge segment distance ε_ee (m); the authors' 3D value
+  Real epsilon_vf = 0.1;      // vertex–face proximity ε_vf (m); the authors' 3D value
+  Real epsilon_ee = 0.1;      // edge–edge segment distance ε_ee (m); the authors' 3D value
   Real parallel_sine = 1e-6;  // edges with |ê_a × ê_b| ≤ this are parallel: no ee contact
 };
 

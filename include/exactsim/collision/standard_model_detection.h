@@ -1,6 +1,7 @@
-// The archived 2D standard-model baseline's contact detection (spec peg.md §5.1, baseline (i)):
-// a vertex–edge pair is a contact when the vertex is close to the edge's LINE and projects onto
-// the segment extended by a margin — no vertex–vertex reasoning, so corners yield SM traps.
+// The archived 2D standard-model baseline's contact detection (docs/collision.md "Narrow phase:
+// detection rules"): a vertex–edge pair is a contact when the vertex is close to the edge's LINE
+// and projects onto the segment extended by a margin — no vertex–vertex reasoning, so corners yield
+// SM traps.
 #pragma once
 
 #include <vector>
@@ -11,7 +12,7 @@
 namespace exactsim {
 
 struct StandardModelDetectionOptions {
-  Real gap_limit = 0.07;          // |ψ| < gap_limit (m), spec §5.1
+  Real gap_limit = 0.07;          // |ψ| < gap_limit (m)
   Real projection_margin = 0.07;  // projection within this far beyond the segment's ends (m)
 };
 

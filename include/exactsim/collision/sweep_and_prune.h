@@ -1,4 +1,4 @@
-// Broad phase (spec peg.md §0 step 2): candidate body pairs whose AABBs overlap, by
+// Broad phase (docs/collision.md "Broad phase"): candidate body pairs whose AABBs overlap, by
 // sort-and-sweep along x. The caller inflates the boxes (contact distance ε, predicted motion:
 // see swept_aabb); pairs of two static bodies and pairs with an absent body are never reported.
 #pragma once
@@ -36,9 +36,9 @@ void sweep_and_prune(std::span<const Aabb3> boxes, std::span<const std::uint8_t>
                      BroadPhaseScratch& scratch);
 
 // Box covering a body in its current and its predicted configuration, grown by `margin`
-// (the contact distance ε): what the 2D prediction rule of spec §3.5 needs, and a cover of the
-// motion over one step when `predicted` is the box after x + h v, θ + h ω. InputError if
-// margin < 0 or not finite.
+// (the contact distance ε): what the 2D prediction rule (docs/collision.md "Narrow phase: detection
+// rules") needs, and a cover of the motion over one step when `predicted` is the box after x + h v,
+// θ + h ω. InputError if margin < 0 or not finite.
 Aabb2 swept_aabb(const Aabb2& current, const Aabb2& predicted, Real margin);
 Aabb3 swept_aabb(const Aabb3& current, const Aabb3& predicted, Real margin);
 

@@ -1,5 +1,5 @@
-// 3D narrow phase, vertex–face potential contacts (spec peg.md §1.4 table, §3.5 proximity part
-// of the vertex–face feasibility test).
+// 3D narrow phase, vertex–face potential contacts (docs/collision.md "Conventions"; the proximity
+// part of the vertex–face feasibility test, docs/peg3d.md "Tests and their definitions").
 #pragma once
 
 #include <vector>
@@ -22,8 +22,8 @@ void vertex_face_contacts(const ConvexPolyhedron& shape_a, const WorldPolyhedron
                           std::vector<Contact>& out);
 
 // The kVertexFace record of vertex `vertex` of body_a (world point v) against face `face` of
-// body_b, whatever their distance (spec §1.4): ψ to the plane, n̂ = −η̂_f, p_a = v, distance to
-// the face polygon. Used by constraint generators that need a specific feature pair.
+// body_b, whatever their distance (docs/collision.md): ψ to the plane, n̂ = −η̂_f, p_a = v, distance
+// to the face polygon. Used by constraint generators that need a specific feature pair.
 Contact vertex_face_contact(const Vec3& v, int body_a, int vertex, const ConvexPolyhedron& shape_b,
                             const WorldPolyhedron& world_b, int body_b, int face);
 

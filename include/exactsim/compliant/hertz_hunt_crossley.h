@@ -1,5 +1,5 @@
 // Hertz normal force with Hunt–Crossley dissipation and Stribeck friction for sphere–plane and
-// sphere–sphere contacts (spec compliant.md §1–§2). SI units throughout: m, m/s, N, J, W.
+// sphere–sphere contacts (docs/compliant.md "The model"). SI units throughout: m, m/s, N, J, W.
 #pragma once
 
 #include "exactsim/compliant/material.h"
@@ -28,7 +28,7 @@ HertzGeometry sphere_sphere_geometry(const Vec3& center1, Real radius1, const Ve
                                      Real radius2);
 
 // Point of application p = o_c + x(½ − s₁) n: the midpoint for equal materials, moving toward
-// the stiffer surface (spec §1 "Application").
+// the stiffer surface (docs/compliant.md "Normal force").
 Vec3 contact_point(const HertzGeometry& g, const CombinedMaterial& m);
 
 struct CompliantContactForce {

@@ -1,5 +1,5 @@
-// Error-controlled integrators of spec compliant.md §3: Runge–Kutta–Merson (order 4 with an
-// embedded 3rd-order estimate) and the variable-step explicit, semi-explicit and implicit
+// Error-controlled integrators (docs/compliant.md "Integrators"): Runge–Kutta–Merson (order 4 with
+// an embedded 3rd-order estimate) and the variable-step explicit, semi-explicit and implicit
 // (backward, modified Newton) Euler methods, all with the same error norm and controller.
 #pragma once
 
@@ -11,10 +11,10 @@
 namespace exactsim {
 
 enum class IntegratorMethod {
-  kRungeKuttaMerson,   // §3.2, p = 4
-  kExplicitEuler,      // §3.4, e = (h/2)|f₀ − f(y₁)|, p = 2
-  kSemiExplicitEuler,  // §3.4, step doubling (Simbody SemiExplicitEuler2), p = 2
-  kImplicitEuler,      // §3.4, backward Euler by modified Newton, e = ½|y₁ − y_p|, p = 2
+  kRungeKuttaMerson,   // p = 4
+  kExplicitEuler,      // e = (h/2)|f₀ − f(y₁)|, p = 2
+  kSemiExplicitEuler,  // step doubling (Simbody SemiExplicitEuler2), p = 2
+  kImplicitEuler,      // backward Euler by modified Newton, e = ½|y₁ − y_p|, p = 2
 };
 
 const char* to_string(IntegratorMethod m);

@@ -1,4 +1,5 @@
-// Compliant contact materials and the two-material combination rules (spec compliant.md §1–§2).
+// Compliant contact materials and the two-material combination rules (docs/compliant.md "The
+// model").
 #pragma once
 
 #include <string>
@@ -17,7 +18,7 @@ struct CompliantMaterial {
   Real viscous_friction = 0.0;  // μ_v [s/m], ≥ 0
 };
 
-// The contact's combined parameters (spec §1 "Materials", §2 last paragraph).
+// The contact's combined parameters (docs/compliant.md "Normal force", "Materials").
 struct CombinedMaterial {
   Real effective_stiffness = 0.0;  // E_eff [Pa]: E_eff^{-2/3} = k₁^{-2/3} + k₂^{-2/3}
   Real share1 = 0.5;               // s₁ [–], surface 1's share of the deformation

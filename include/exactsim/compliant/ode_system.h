@@ -1,4 +1,5 @@
-// A first-order ODE y' = f(t, y) with y = (q, u, z) and the error norm of spec compliant.md §3.1.
+// A first-order ODE y' = f(t, y) with y = (q, u, z) and its error norm
+// (docs/compliant.md "Integrators").
 #pragma once
 
 #include <functional>
@@ -24,7 +25,7 @@ struct OdeSystem {
 // Velocity weights σ_i = 1/|u₀,i| if |u₀,i| > 1 else 1, frozen over a step's attempts.
 void velocity_weights(const OdeSystem& sys, const VecX& y0, VecX& weights);
 
-// err = max(E_q, E_u) of estimate e ≥ 0 for candidate y1 (spec §3.1): E_u = RMS(σ e_u), E_q = RMS
+// err = max(E_q, E_u) of estimate e ≥ 0 for candidate y1: E_u = RMS(σ e_u), E_q = RMS
 // of e_q with each quaternion block's component along q removed. Not finite if e is not finite.
 Real error_norm(const OdeSystem& sys, const VecX& weights, const VecX& y1, const VecX& e);
 

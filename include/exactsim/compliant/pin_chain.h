@@ -1,11 +1,13 @@
 // Planar chains of links joined by pin (revolute) joints with axes along world y, moving in the
 // x–z plane (docs/joints.md), in reduced (joint) coordinates, with compliant sphere–ground
 // contacts; and the PLUS impact problem of a chain either in joint coordinates or in maximal
-// coordinates with the pins as bilateral rows of the Delassus operator (spec plus.md §0).
+// coordinates with the pins as bilateral rows of the Delassus operator
+// (docs/joints.md "Impacts on a chain: PLUS with bilateral rows").
 //
-// Angle convention (spec compliant.md §4 Ex. 4, Simbody style): θ_k is pin k's coordinate — link 0
-// from hanging straight down, link k relative to link k−1, positive swinging a hanging link toward
-// +x. Absolute angle φ_j = Σ_{k≤j} θ_k; link j points along s(φ_j) = (sin φ_j, −cos φ_j) in (x, z).
+// Angle convention (docs/compliant.md "The examples", Ex. 4, Simbody style): θ_k is pin k's
+// coordinate — link 0 from hanging straight down, link k relative to link k−1, positive swinging a
+// hanging link toward +x. Absolute angle φ_j = Σ_{k≤j} θ_k; link j points along s(φ_j) = (sin φ_j,
+// −cos φ_j) in (x, z).
 #pragma once
 
 #include <vector>

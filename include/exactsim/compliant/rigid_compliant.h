@@ -1,5 +1,5 @@
 // Free rigid bodies carrying spheres (an events-layer EventWorld) with compliant contacts against
-// half-spaces and each other, as an OdeSystem (spec compliant.md §1–§3, §5).
+// half-spaces and each other, as an OdeSystem (docs/compliant.md "The model").
 //
 // State y = (q, u, z): per body q = (unit quaternion w, x, y, z; COM position) (7), u = (ω; v_COM)
 // in world axes (6); z = (D_HC, D_friction, W): dissipated energy by Hunt–Crossley damping and by

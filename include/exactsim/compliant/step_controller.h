@@ -1,4 +1,5 @@
-// Step-size control shared by every integrator (spec compliant.md §3.3, Simbody 3.7's rules).
+// Step-size control shared by every integrator (docs/compliant.md "Integrators",
+// Simbody 3.7's rules).
 #pragma once
 
 #include "exactsim/math/types.h"

@@ -1,4 +1,5 @@
-// Three-segment Stribeck friction curve (spec compliant.md §2, Simbody's compliant contact).
+// Three-segment Stribeck friction curve (docs/compliant.md "Friction (Stribeck
+// curve)", Simbody's compliant contact).
 #pragma once
 
 #include "exactsim/math/types.h"

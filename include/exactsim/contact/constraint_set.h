@@ -1,5 +1,6 @@
-// Constraint groups over one step's contacts (spec peg.md §3.4, §3.7): unilateral (U) contacts,
-// and intercontact (I) / cross-contact (X) constraints with one primary and k secondaries.
+// Constraint groups over one step's contacts (docs/peg.md "Constraint types"): unilateral (U)
+// contacts, and intercontact (I) / cross-contact (X) constraints with one primary and k
+// secondaries.
 #pragma once
 
 #include <vector>
@@ -8,7 +9,7 @@
 
 namespace exactsim {
 
-// I constraint j (spec §3.7 Eqs. 39–40): the primary carries the impulse p_Ij; the slacks c_js
+// I constraint j (PEG paper eqs. 39–40): the primary carries the impulse p_Ij; the slacks c_js
 // let the bodies separate at any one of the secondaries instead. An X constraint realised the
 // paper's way carries no impulse (carries_impulse = false, "X-paper").
 struct IntercontactConstraint {
@@ -17,9 +18,9 @@ struct IntercontactConstraint {
   int secondary_count = 0;  // k_j >= 1
   bool carries_impulse = true;
   bool is_cross = false;  // came from an X (cross-contact) constraint
-  // |Cι| (spec §3.4): the primary and the first iota_count − 1 secondaries may carry the force.
-  // The |Cι| = 1 form (Eq. 24) loads the primary only; the general form (Eqs. 20–23,
-  // PegOptions::general_form) may move the force to another Cι contact.
+  // |Cι| (docs/peg.md "Constraint types"): the primary and the first iota_count − 1 secondaries may
+  // carry the force. The |Cι| = 1 form (Eq. 24) loads the primary only; the general form (Eqs.
+  // 20–23, PegOptions::general_form) may move the force to another Cι contact.
   int iota_count = 1;
 };
 
@@ -40,8 +41,9 @@ struct ConstraintSet {
     secondaries.clear();
   }
   int cross_count() const;
-  // Appends the candidate U's sorted, unique and never inside an I (spec §6.1 item 13, §7 item
-  // 8); sorts `candidates` in place, `marks` is scratch. Called after the I's are built.
+  // Appends the candidate U's sorted, unique and never inside an I (docs/peg.md "Tricky
+  // cases" item 13, "Defects not replicated" item 8); sorts `candidates` in place, `marks` is
+  // scratch. Called after the I's are built.
   void append_unilaterals(std::vector<int>& candidates, std::vector<unsigned char>& marks);
   // Potential contacts that no constraint uses (PEG drops inapplicable ones); `marks` is scratch.
   int unused_contacts(std::vector<unsigned char>& marks) const;

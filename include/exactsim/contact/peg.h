@@ -1,4 +1,4 @@
-// PEG: polytopal exact geometry contact (spec peg.md §3). Turns potential contacts into
+// PEG: polytopal exact geometry contact (docs/peg.md, docs/peg3d.md). Turns potential contacts into
 // unilateral (U), intercontact (I) and cross-contact (X) constraints by configuration case.
 #pragma once
 
@@ -15,10 +15,10 @@ namespace exactsim {
 
 enum class CrossRealisation {
   kImpulseCarrying,  // "X-code": X constraints become impulse-carrying I constraints (default)
-  kImpulseFree,      // "X-paper": X constraints carry no impulse (spec §3.7 ≈ Eq. 47)
+  kImpulseFree,      // "X-paper": X constraints carry no impulse (PEG paper ≈ eq. 47)
 };
 
-// 3D relaxation parameters (spec §3.5 table, 3D column; §3.6.1, §3.6.3). Defaults: the authors'.
+// 3D relaxation parameters (docs/peg3d.md "Options"). Defaults: the authors'.
 struct PegSpatialOptions {
   // ε_vf = ε_ee of the configuration tests (m): a vertex within this of a vertex / non-flat edge
   // of the other body is a vertex–vertex / vertex–edge configuration; also the proximity bound
@@ -29,22 +29,23 @@ struct PegSpatialOptions {
   Real epsilon_theta_edge_partner = -0.1;      // APPL_ee of A's edges in a vertex–edge X
   Real feasibility_angle = 0.4;                // φ of FEAS_vf (rad)
   Real feasibility_depth = 0.0025;             // δ of FEAS_vf (m)
-  Real primary_tolerance_faces = 1e-4;         // §3.6.1 vertex against several faces (m)
-  Real primary_tolerance_vertex_edge = 0.005;  // §3.6.1 vertex–edge pair (m)
-  // The vertex–vertex cross constraints of ≈ Eq. 38 (spec §3.6.3, low confidence; the authors
+  Real primary_tolerance_faces = 1e-4;         // primary rule, vertex against faces (m)
+  Real primary_tolerance_vertex_edge = 0.005;  // primary rule, vertex–edge pair (m)
+  // The vertex–vertex cross constraints of PEG paper ≈ eq. 38 (docs/peg3d.md
+  // "Algorithm" step 3, low confidence; the authors
   // never ran them): X(C(v_a, f_b), C(e_a, e_b)) for the edges at the two vertices.
   bool vertex_vertex_cross = false;
 };
 
 struct PegOptions {
-  Real epsilon_theta = -0.2;  // applicability relaxation ε_θ (2D experiments, spec §3.5 table)
+  Real epsilon_theta = -0.2;         // applicability relaxation ε_θ (2D experiments)
   Real cross_keep_threshold = -0.2;  // X-code: X kept when both contacts' APPL exceed this (2D)
   Real primary_tolerance = 1e-3;     // "non-penetrating enough" for the primary heuristic (2D), m
   CrossRealisation cross = CrossRealisation::kImpulseCarrying;
-  // Which contact of an X pair is listed first (and so is primary unless §3.6.1 swaps it):
-  // true → the one with the larger gap ψ (ties: the spec's order), so the result does not depend
-  // on which body is called A (spec §6.1 item 12); false → the authors' order X(C1, C4),
-  // X(C2, C3) of spec §3.3 with A the body whose vertex group comes first.
+  // Which contact of an X pair is listed first (and so is primary unless the primary swap exchanges
+  // it): true → the one with the larger gap ψ (ties: the paper's order), so the result does not
+  // depend on which body is called A (docs/peg.md "Tricky cases" item 12); false → the authors'
+  // order X(C1, C4), X(C2, C3) of PEG paper Fig. 5 with A the body whose vertex group comes first.
   bool canonical_cross_order = true;
   // 2D: the general intercontact form (Eqs. 20–23) on every impulse-carrying I whose contacts
   // are all applicable (iota_count = 2): the force may act only on a contact at zero gap that
@@ -55,21 +56,21 @@ struct PegOptions {
   PegSpatialOptions spatial;  // 3D only
 };
 
-// 2D: from the potential contacts already in set.contacts (vertex–edge, spec §1.4) and the
+// 2D: from the potential contacts already in set.contacts (vertex–edge records) and the
 // placed polygons (indexed by body), fills set.unilateral / intercontacts / secondaries by the
-// configuration cases of spec §3.6.2 with the primary heuristic of §3.6.1:
+// configuration cases of docs/peg.md "Algorithm" with its primary heuristic:
 //  * a vertex near one edge (or near a run of edges that yields no vertex–vertex pair) → U if
 //    APPL_ve > ε_θ;
 //  * a vertex near two edges meeting at B's vertex v_b, with both contacts of v_b against A's
-//    edges at v_a detected → I(C1, C2), I(C3, C4), X(C1, C4), X(C2, C3) (spec §3.3), once per
-//    vertex pair; an I whose contacts are all inapplicable is dropped with both X's;
+//    edges at v_a detected → I(C1, C2), I(C3, C4), X(C1, C4), X(C2, C3) (PEG paper Fig. 5), once
+//    per vertex pair; an I whose contacts are all inapplicable is dropped with both X's;
 //  * U's are deduplicated, sorted by contact index and never name a contact inside an I.
 // When no vertex–vertex configuration arises the result is U's only, in contact order: then the
-// assembled problem is the standard model's (spec §3.7 last bullet) minus inapplicable contacts.
-// is_static (by body) may be empty; polygons of bodies without contacts are not read.
-// I's with both contacts applicable get iota_count = 2 (the general form may load either).
-// InputError for non-finite options, a non-vertex–edge contact or one that
-// names a body / feature outside `polygons`.
+// assembled problem is the standard model's (docs/peg.md "Constraint types") minus inapplicable
+// contacts. is_static (by body) may be empty; polygons of bodies without contacts are not read. I's
+// with both contacts applicable get iota_count = 2 (the general form may load either). InputError
+// for non-finite options, a non-vertex–edge contact or one that names a body / feature outside
+// `polygons`.
 void build_peg_constraints_2d(std::span<const WorldPolygon> polygons,
                               std::span<const std::uint8_t> is_static, const PegOptions& options,
                               ConstraintSet& set);
@@ -78,8 +79,8 @@ void build_peg_constraints_2d(std::span<const WorldPolygon> polygons,
                               std::span<const std::uint8_t> is_static, const PegOptions& options,
                               ConstraintSet& set, PegScratch2d& scratch);
 
-// 3D (spec §3.6.3 with the fixes of §7; docs/peg3d.md): from the potential contacts already in
-// set.contacts (vertex–face both ways and edge–edge, spec §1.4) and the placed polyhedra
+// 3D (docs/peg3d.md "Algorithm", with the defects of docs/peg.md fixed): from the potential
+// contacts already in set.contacts (vertex–face both ways and edge–edge) and the placed polyhedra
 // (shapes[i], placed[i] by body), every vertex near the other body of its pair is put in exactly
 // one configuration by its nearest feature of that body within options.spatial.proximity:
 //  * a vertex v_b → vertex–vertex: one constraint over v_a against the faces at v_b that pass
@@ -87,7 +88,7 @@ void build_peg_constraints_2d(std::span<const WorldPolygon> polygons,
 //  * else a non-flat edge e_b → vertex–edge: I(C(v_a, f_1), C(v_a, f_2)) and, for every edge of
 //    A at v_a with APPL_ee > ε_θ(edge partner) against e_b, X(C(v_a, f_side), C(e_a, e_b)) on
 //    the side its orientation ê·O_{e_b} points to;
-//  * else → U on one face of the other body (FEAS_vf, APPL_vf > ε_θ(lone vertex), §3.6.1);
+//  * else → U on one face of the other body (FEAS_vf, APPL_vf > ε_θ(lone vertex), primary rule);
 // and every detected edge–edge contact with APPL_ee > ε_θ becomes a U unless one of its
 // endpoints is in a vertex–edge configuration with its other edge or in a vertex–vertex
 // configuration with one of that edge's endpoints. Contacts the configurations need but detection

@@ -1,4 +1,5 @@
-// Vertex–edge applicability APPL_ve (spec peg.md §3.5, paper ≈ Eqs. 28–31): the cosine that says
+// Vertex–edge applicability APPL_ve (docs/peg.md "Algorithm" step 1, PEG paper ≈ eqs.
+// 28–31): the cosine that says
 // whether the edges at a vertex of A point away from B's edge, used to keep or rank contacts.
 #pragma once
 
@@ -10,7 +11,7 @@
 
 namespace exactsim {
 
-// APPL_ve(v_a, e_b) = min_{v ∈ ω(v_a)} η̂_b · (v − v_a)/|v − v_a| (spec §3.5), ω(v_a) = the two
+// APPL_ve(v_a, e_b) = min_{v ∈ ω(v_a)} η̂_b · (v − v_a)/|v − v_a|, ω(v_a) = the two
 // neighbours of vertex `vertex` of `owner`; `edge_normal` = η̂_b, the outward unit normal of B's
 // edge. In [−1, 1]; ≥ 0 is Latombe's classical applicability, PEG accepts ≥ ε_θ.
 // InputError if `vertex` is not a vertex of `owner`.

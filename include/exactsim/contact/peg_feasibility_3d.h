@@ -1,5 +1,6 @@
-// Vertex–face feasibility FEAS_vf (spec peg.md §3.5, paper ≈ Eq. 34) with the point–polygon
-// Voronoi classification that spec §7 item 7 asks for instead of the authors' nearest-edge test.
+// Vertex–face feasibility FEAS_vf (docs/peg3d.md "Tests and their definitions", PEG paper ≈ eq. 34)
+// with a point–polygon Voronoi classification instead of the authors' nearest-edge test
+// (docs/peg.md "Defects not replicated" item 7).
 #pragma once
 
 #include "exactsim/geometry/polyhedron.h"
@@ -14,7 +15,7 @@ struct VertexFaceFeasibility {
   bool inside = false;  // p projects into the polygon (boundary included)
 };
 
-// FEAS_vf(p, f) (spec §3.5): infeasible if |ψ| > proximity or D > proximity; if p projects into
+// FEAS_vf(p, f): infeasible if |ψ| > proximity or D > proximity; if p projects into
 // the face polygon, feasible iff ψ ≥ −depth (δ); otherwise (nearest polygon feature an edge or a
 // corner, found by the point–polygon Voronoi test) feasible iff asin(ψ/D) ≥ −angle (φ): the point
 // is not more than φ below the face plane as seen from the face boundary.

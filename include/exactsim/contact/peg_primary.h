@@ -1,4 +1,5 @@
-// The 2D primary-contact heuristic for |Cι| = 1 (spec peg.md §3.6.1, [code]).
+// The 2D primary-contact heuristic for |Cι| = 1 (docs/peg.md "Algorithm" step 6;
+// the authors' code).
 #pragma once
 
 #include "exactsim/collision/contact.h"

@@ -1,4 +1,5 @@
-// The 3D primary-contact heuristics for |Cι| = 1 (spec peg.md §3.6.1, [code]).
+// The 3D primary-contact heuristics for |Cι| = 1 (docs/peg3d.md "Tests and their definitions";
+// the authors' code).
 #pragma once
 
 #include <span>

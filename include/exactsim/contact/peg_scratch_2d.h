@@ -1,5 +1,6 @@
 // Buffers that build_peg_constraints_2d reuses from step to step, so that a warmed-up step does
-// not touch the heap (design.md: reuse per-step scratch). Contents are meaningless between calls.
+// not touch the heap (docs/stepping.md "Memory": reuse per-step scratch). Contents are meaningless
+// between calls.
 #pragma once
 
 #include <array>
@@ -12,7 +13,8 @@
 namespace exactsim {
 
 // (vertex owner, vertex, edge owner, edge) of a vertex–edge contact, then its index: sorting by
-// it groups the contacts of one vertex against one body, edges ascending (spec §3.6.2 step 2).
+// it groups the contacts of one vertex against one body, edges ascending (docs/peg.md "Algorithm"
+// step 2).
 struct PegFeatureKey {
   int vertex_body, vertex, edge_body, edge, index;
   auto tie() const { return std::tie(vertex_body, vertex, edge_body, edge, index); }

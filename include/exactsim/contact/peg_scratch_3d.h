@@ -1,5 +1,6 @@
 // Buffers that build_peg_constraints_3d reuses from step to step, so that a warmed-up step does
-// not touch the heap (design.md: reuse per-step scratch). Contents are meaningless between calls.
+// not touch the heap (docs/stepping.md "Memory": reuse per-step scratch). Contents are meaningless
+// between calls.
 #pragma once
 
 #include <array>
@@ -19,8 +20,8 @@ struct PegContactKey3d {
   bool operator==(const PegContactKey3d& o) const { return tie() == o.tie(); }
 };
 
-// The configuration of one vertex of `body` near `other` (spec §3.6.3): its nearest feature of
-// the other body within the proximity.
+// The configuration of one vertex of `body` near `other` (docs/peg3d.md "Algorithm" step 2): its
+// nearest feature of the other body within the proximity.
 enum class PegNearFeature { kFace, kEdge, kVertex };
 struct PegVertexConfiguration {
   int body, vertex, other;

@@ -1,4 +1,4 @@
-// The standard contact model (spec peg.md §2.1): one unilateral constraint per detected contact.
+// The standard contact model (PEG paper eqs. 3–9): one unilateral constraint per detected contact.
 #pragma once
 
 #include "exactsim/contact/constraint_set.h"

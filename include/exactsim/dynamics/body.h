@@ -1,4 +1,4 @@
-// Rigid bodies and their state: plain data owned by the World (spec peg.md §1.1).
+// Rigid bodies and their state: plain data owned by the World (docs/dynamics.md "Bodies").
 #pragma once
 
 #include <cstdint>

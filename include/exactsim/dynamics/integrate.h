@@ -1,4 +1,5 @@
-// The kinematic update of the semi-implicit Euler step (spec peg.md §1.6).
+// The kinematic update of the semi-implicit Euler step
+// (docs/dynamics.md "Kinematic update").
 #pragma once
 
 #include "exactsim/dynamics/body.h"

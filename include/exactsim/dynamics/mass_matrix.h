@@ -1,4 +1,5 @@
-// Block-diagonal mass matrix, its inverse, and the external generalized force (spec peg.md §1.1).
+// Block-diagonal mass matrix, its inverse, and the external generalized force
+// (docs/dynamics.md).
 #pragma once
 
 #include "exactsim/dynamics/body.h"

@@ -5,9 +5,10 @@
 //     it is an impact: PLUS resolves every proximal contact at once (observers included), with
 //     the contacts' own restitution, and the impact is logged.
 //  2. If a proximal contact remains that does not separate (v_N ≤ v_persist) the step is a
-//     persistent-contact step (spec plus.md §4.3 in spirit): semi-implicit Euler for gravity and
-//     gyroscopic terms, then PLUS with zero restitution on all proximal contacts removes the
-//     approach the step created (friction by the same intervals), then positions advance.
+//     persistent-contact step (as Simbody's stepper does it, docs/plus.md): semi-implicit Euler for
+//     gravity and gyroscopic terms, then PLUS with zero restitution on all proximal contacts
+//     removes the approach the step created (friction by the same intervals), then positions
+//     advance.
 //  3. Otherwise the step is free flight: one RK4 step; if a contact's gap falls below
 //     −gap_tolerance, the instant it closed is located by bisection on the step length (each
 //     trial re-integrates one RK4 step from the step start) until the smallest gap lies in

@@ -1,4 +1,5 @@
-// Axis-aligned bounding boxes, the broad phase's filter (spec peg.md §0 step 2).
+// Axis-aligned bounding boxes, the broad phase's filter
+// (docs/collision.md "Broad phase").
 #pragma once
 
 #include <span>

@@ -1,5 +1,5 @@
-// Convex polygons (spec peg.md §1.2): construction through a convex hull, exact mass
-// properties, convenience shapes, world placement and exact convex–convex intersection.
+// Convex polygons (docs/geometry2d.md "Conventions"): construction through a convex hull, exact
+// mass properties, convenience shapes, world placement and exact convex–convex intersection.
 // Conventions (docs/geometry2d.md): vertices counter-clockwise, strictly convex (collinear hull
 // points dropped), edge i = vertices[i] → vertices[i+1] (cyclic), outward unit normal
 // η̂_i = (e_y, −e_x)/|e| (the right-hand perpendicular of a CCW edge).
@@ -26,7 +26,7 @@ struct ConvexPolygon {
   Vec2 edge(int i) const { return vertices[next(i)] - vertices[i]; }
 };
 
-// Outward unit normal of a CCW edge vector e: (e_y, −e_x)/|e| (spec peg.md §1.2).
+// Outward unit normal of a CCW edge vector e: (e_y, −e_x)/|e|.
 inline Vec2 outward_normal(const Vec2& edge) { return Vec2(edge.y(), -edge.x()).normalized(); }
 
 // ---- Construction (polygon_hull.cc) ----------------------------------------------------------
@@ -65,7 +65,8 @@ PolygonMassProperties polygon_mass_properties(const ConvexPolygon& polygon, Real
 Real polygon_area(std::span<const Vec2> vertices);
 
 ConvexPolygon translated(const ConvexPolygon& polygon, const Vec2& offset);
-// The polygon moved so that its area centroid is the origin (the body frame of spec §1.1).
+// The polygon moved so that its area centroid is the origin (the body frame of
+// docs/dynamics.md "Bodies").
 ConvexPolygon recentred(const ConvexPolygon& polygon);
 
 // ---- Convenience shapes (polygon_shapes.cc) --------------------------------------------------
@@ -79,18 +80,18 @@ ConvexPolygon make_box(const Vec2& size);
 ConvexPolygon make_regular_polygon(int sides, Real circumradius, Real phase = 0);
 
 struct RandomPolygonOptions {
-  int points = 10;                    // random points drawn per attempt (spec §5.1: 10)
-  Real scale = 0.25;                  // factor applied after the hull (spec §5.1: 0.25)
-  Real min_edge_length = 0;           // reject if any edge is shorter (spec §6.1.8: 2ε)
-  Real max_interior_angle_deg = 179;  // reject if any interior angle is larger (§6.1.8)
+  int points = 10;                    // random points drawn per attempt (paper: 10)
+  Real scale = 0.25;                  // factor applied after the hull (paper: 0.25)
+  Real min_edge_length = 0;           // reject if any edge is shorter (2ε suggested)
+  Real max_interior_angle_deg = 179;  // reject if any interior angle is larger
   int max_attempts = 1000;            // redraws before giving up with InputError
 };
 
-// The paper's recipe (spec peg.md §5.1): `points` points uniform in [0,1]², minus their mean,
-// convex hull, times `scale`; slivers are rejected by redrawing. The body origin is the mean of
-// the random points (as in the archived sets), not the centroid: use recentred() for that.
-// Uniform variates are (rng() >> 11) · 2⁻⁵³, so a seed gives the same polygon on every
-// platform. InputError for invalid options or when max_attempts draws are all rejected.
+// The paper's recipe (docs/geometry2d.md "Random convex polygons"): `points` points uniform in
+// [0,1]², minus their mean, convex hull, times `scale`; slivers are rejected by redrawing. The body
+// origin is the mean of the random points (as in the archived sets), not the centroid: use
+// recentred() for that. Uniform variates are (rng() >> 11) · 2⁻⁵³, so a seed gives the same polygon
+// on every platform. InputError for invalid options or when max_attempts draws are all rejected.
 ConvexPolygon random_convex_polygon(std::mt19937_64& rng, const RandomPolygonOptions& options = {});
 
 // ---- World placement (polygon_placement.cc) --------------------------------------------------
@@ -112,7 +113,7 @@ void place(const ConvexPolygon& shape, const Pose2& pose, WorldPolygon& out);
 // fast floating-point filter cannot decide (Shewchuk's orient2d, re-derived).
 int orientation_sign(const Vec2& a, const Vec2& b, const Vec2& c);
 
-// Exact intersection of two convex polygons given as CCW world vertex lists (the spec §5.1
+// Exact intersection of two convex polygons given as CCW world vertex lists (the 2D
 // overlap metric). Returns the area; if `out` is non-null it receives the intersection polygon's
 // CCW vertices (empty when the area is 0). Exactly 0 when the interiors are disjoint (disjoint
 // or merely touching shapes: decided by exact predicates on the input vertices); never NaN;

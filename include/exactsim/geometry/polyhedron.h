@@ -1,6 +1,6 @@
-// Convex polyhedra (spec peg.md §1.3): construction through a convex hull with true planar
-// faces, the edge table with t-vectors and edge orientation vectors, vertex adjacency, exact mass
-// properties, convenience shapes, world placement and exact convex–convex intersection volume.
+// Convex polyhedra (docs/geometry3d.md "Conventions"): construction through a convex hull with true
+// planar faces, the edge table with t-vectors and edge orientation vectors, vertex adjacency, exact
+// mass properties, convenience shapes, world placement and exact convex–convex intersection volume.
 // Conventions (docs/geometry3d.md): every face is one planar convex polygon, counter-clockwise
 // seen from outside (coplanar hull facets are merged, so no triangulation diagonal is ever an
 // edge); outward unit normals; each undirected edge appears once in the edge table.
@@ -27,10 +27,10 @@ struct PolyhedronFace {
 struct PolyhedronEdge {
   int tail, head;    // e = vertices[head] − vertices[tail]
   int face1, face2;  // face1's CCW boundary runs tail → head, face2's runs head → tail
-  Vec3 t1, t2;  // spec §1.3: t1 = normalize(η̂_f1 × e), t2 = normalize(e × η̂_f2): in the
-                // face plane, ⟂ e, pointing from the edge into that face
-  Vec3 orientation;  // O_e = normalize(e × (−(η̂_f1 + η̂_f2))), spec §1.3: direction of t1 − t2
-  bool nearly_flat;  // η̂_f1 · η̂_f2 > flat threshold (0.995, spec §1.3): PEG may treat the
+  Vec3 t1, t2;       // t1 = normalize(η̂_f1 × e), t2 = normalize(e × η̂_f2): in the
+                     // face plane, ⟂ e, pointing from the edge into that face
+  Vec3 orientation;  // O_e = normalize(e × (−(η̂_f1 + η̂_f2))): direction of t1 − t2
+  bool nearly_flat;  // η̂_f1 · η̂_f2 > flat threshold (0.995): PEG may treat the
                      // edge as face interior
 };
 
@@ -39,7 +39,7 @@ struct ConvexPolyhedron {
   std::vector<PolyhedronFace> faces;  // (nf)
   std::vector<PolyhedronEdge> edges;  // (ne) each undirected edge once; nv − ne + nf = 2
   // Adjacency of vertex v, all three cyclic and counter-clockwise seen from outside:
-  // vertex_edges[v][k] is an edge at v, vertex_neighbours[v][k] its other end (ω(v) of spec §1.3)
+  // vertex_edges[v][k] is an edge at v, vertex_neighbours[v][k] its other end (ω(v))
   // and vertex_faces[v][k] the face between vertex_edges[v][k] and vertex_edges[v][k+1].
   std::vector<std::vector<int>> vertex_neighbours, vertex_edges, vertex_faces;
 
@@ -50,7 +50,8 @@ struct ConvexPolyhedron {
   Vec3 edge_vector(int e) const { return vertices[edges[e].head] - vertices[edges[e].tail]; }
 };
 
-// Faces whose normals satisfy η̂_f1 · η̂_f2 > this are "nearly flat" (spec peg.md §1.3, [code]).
+// Faces whose normals satisfy η̂_f1 · η̂_f2 > this are "nearly flat" (docs/geometry3d.md "The
+// planar-face decision"; the authors' code).
 inline constexpr Real kFlatEdgeThreshold = 0.995;
 
 // Hull tolerance, relative to S = max(bounding-box diagonal, largest |coordinate|) of the input:
@@ -106,28 +107,29 @@ PolyhedronMassProperties polyhedron_mass_properties(const ConvexPolyhedron& poly
 ConvexPolyhedron make_box(const Vec3& size);
 
 // Regular icosahedron centred at the origin, vertices at the cyclic permutations of (0, ±1, ±φ)
-// scaled to `circumradius` (spec §5.2: 0.5). InputError unless circumradius > 0 (finite).
+// scaled to `circumradius` (the 3D pour: 0.5). InputError unless circumradius > 0 (finite).
 ConvexPolyhedron make_icosahedron(Real circumradius);
 
 struct RandomPolyhedronOptions {
-  int points = 15;                // uniform points in the unit cube per attempt (spec §5.2)
-  Real diameter = 1.0;            // largest vertex–vertex distance after scaling
-  Real min_edge_length = 0;       // reject if any edge is shorter (after scaling)
+  int points = 15;           // uniform points in the unit cube per attempt (the authors' generator)
+  Real diameter = 1.0;       // largest vertex–vertex distance after scaling
+  Real min_edge_length = 0;  // reject if any edge is shorter (after scaling)
   Real max_face_angle_deg = 179;  // reject if any face has an interior angle above this
   int max_attempts = 1000;        // redraws before giving up with InputError
 };
 
-// The authors' unused generator (spec §5.2 [proposed]): hull of `points` uniform points in the
-// unit cube, translated so that the volume centroid is the origin, scaled to `diameter`; slivers
-// are rejected by redrawing. Variates are (rng() >> 11) · 2⁻⁵³, the same on every platform.
-// InputError for invalid options or when all max_attempts draws are rejected.
+// The authors' unused generator (docs/peg3d-experiment.md "Protocol"): hull of `points` uniform
+// points in the unit cube, translated so that the volume centroid is the origin, scaled to
+// `diameter`; slivers are rejected by redrawing. Variates are (rng() >> 11) · 2⁻⁵³, the same on
+// every platform. InputError for invalid options or when all max_attempts draws are rejected.
 ConvexPolyhedron random_convex_polyhedron(std::mt19937_64& rng,
                                           const RandomPolyhedronOptions& options = {});
 
 // ---- Placement (polyhedron_placement.cc) -----------------------------------------------------
 
 ConvexPolyhedron translated(const ConvexPolyhedron& polyhedron, const Vec3& offset);
-// The polyhedron moved so that its volume centroid is the origin (the body frame of spec §1.1).
+// The polyhedron moved so that its volume centroid is the origin (the body frame of
+// docs/dynamics.md "Bodies").
 ConvexPolyhedron recentred(const ConvexPolyhedron& polyhedron);
 
 struct WorldPolyhedron {

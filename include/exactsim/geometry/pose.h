@@ -1,4 +1,5 @@
-// Planar pose of a body frame: world point = position + R(angle) · local (spec peg.md §1.2).
+// Planar pose of a body frame: world point = position + R(angle) · local
+// (docs/geometry2d.md "Conventions").
 // (3D poses are in pose3.h.)
 #pragma once
 

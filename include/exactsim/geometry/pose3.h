@@ -1,4 +1,5 @@
-// Spatial pose of a body frame: world point = position + R(orientation) · local (spec peg.md §1.1).
+// Spatial pose of a body frame: world point = position + R(orientation) · local
+// (docs/geometry3d.md "Conventions").
 // (Planar poses are in pose.h.)
 #pragma once
 

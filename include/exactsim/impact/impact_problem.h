@@ -1,6 +1,6 @@
-// An impact problem: PLUS's input stripped of geometry (spec impact-problem.md), and its options.
+// An impact problem: PLUS's input stripped of geometry (docs/impact-problem.md), and its options.
 //
-// Sign convention (spec plus.md §7.6, the paper's): a positive normal impulse pushes the bodies
+// Sign convention (the PLUS paper's, docs/plus.md): a positive normal impulse pushes the bodies
 // apart, v_N < 0 approaches, and an impulse π changes constraint-space velocities by v ← v + A π.
 // Contact k owns rows 3k, 3k+1 (two orthonormal tangents of its frame) and 3k+2 (its normal);
 // bilateral rows follow all contact rows.
@@ -19,14 +19,15 @@ struct ContactLaw {
   RestitutionLaw restitution;
 };
 
-// How impacts induced during an impact are handled (spec plus.md §4, §7.3).
+// How impacts induced during an impact are handled (docs/plus.md "The solver as implemented",
+// rounds and simultaneous model).
 enum class InducedImpacts {
   kRounds,        // the paper's impact rounds (Simbody "Sequential"): observers wait a round
   kSimultaneous,  // every proximal contact participates at once (Simbody default; Fig. 14 row C)
 };
 
 // What the interval step length does when the whole interval would end inside the rolling disc
-// ‖v_T‖ ≤ v_transition (spec plus.md §3.6, §6.2, §7.5).
+// ‖v_T‖ ≤ v_transition (docs/plus.md "The solver as implemented", step length).
 enum class StepLengthRule {
   kClosestPoint,  // step to α_CP (Simbody; reproduces the paper's Fig. 10 interval counts)
   kWholeStep,     // take α = 1 (the paper's text after eq. 2.13)
@@ -60,7 +61,7 @@ struct ImpactProblem {
 void check_impact_problem(const ImpactProblem& problem);
 
 // Exact change of the bodies' kinetic energy caused by impulse π: ½ πᵀ (v_before + v_after)
-// with v_after = v_before + A π (spec impact-problem.md).
+// with v_after = v_before + A π (docs/impact-problem.md).
 Real kinetic_energy_change(const MatX& delassus, const VecX& v_before, const VecX& impulse);
 
 }  // namespace exactsim

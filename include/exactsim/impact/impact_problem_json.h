@@ -1,5 +1,4 @@
-// Stand-alone impact problems as JSON (spec impact-problem.md; additions in
-// docs/impact-problem.md).
+// Stand-alone impact problems as JSON (docs/impact-problem.md).
 #pragma once
 
 #include <string>
@@ -31,7 +30,7 @@ ImpactProblemFile read_impact_problem(const std::string& path);
 nlohmann::json impact_problem_to_json(const ImpactProblem& problem,
                                       RestitutionModel model = RestitutionModel::kPoisson);
 
-// The result object of spec impact-problem.md (plus "model" and "converged"); the log is
+// The result object of docs/impact-problem.md (plus "model" and "converged"); the log is
 // included when the result has one.
 nlohmann::json impact_result_to_json(const ImpactResult& result);
 

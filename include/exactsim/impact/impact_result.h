@@ -1,4 +1,5 @@
-// The result of one impact and its log of rounds and intervals (spec plus.md §7.7).
+// The result of one impact and its log of rounds and intervals
+// (docs/impact-problem.md "Output additions").
 #pragma once
 
 #include <string>
@@ -19,11 +20,11 @@ enum class NormalState { kActive, kKnown, kOff };
 // Tangential rows during one interval (paper eqs. 2.7–2.9).
 enum class FrictionState { kOff, kRolling, kSliding, kImpending };
 
-// What limited an interval's step length α (spec plus.md §3.6).
+// What limited an interval's step length α (PLUS paper eqs. 2.12–2.14).
 enum class StepLimit {
   kWhole,              // α = 1: the phase ends with this interval
   kRollingTransition,  // α = α_CP: a sliding contact's slip reaches the rolling disc (eq. 2.13)
-  kEndInRollingDisc,   // α = α_CP because the whole interval would end inside the disc (§6.2)
+  kEndInRollingDisc,   // α = α_CP because the whole interval would end inside the disc (Simbody)
   kDirectionChange,    // α = α_DC: the sliding direction turned by θ_max (eq. 2.14)
   kAlphaMin,           // α_DC was raised to α_min
 };

@@ -1,10 +1,10 @@
-// Minimum-norm least-squares solve of the small dense systems of a PLUS interval (spec plus.md
-// §7.4: load spreading is the global minimum-norm impulse). Most interval systems are nonsingular
-// (one contact, or contacts that are not redundant) and their minimum-norm solution is the unique
-// one; Gaussian elimination with partial pivoting finds it in a fraction of the time of a complete
-// orthogonal decomposition. Singular or nearly singular systems (redundant contacts) go to Eigen's
-// CompleteOrthogonalDecomposition. The elimination works in reused scratch (no heap call once
-// warm); the COD path may still allocate (Eigen's temporaries, or a change of size).
+// Minimum-norm least-squares solve of the small dense systems of a PLUS interval (docs/plus.md,
+// active set: load spreading is the global minimum-norm impulse). Most interval systems are
+// nonsingular (one contact, or contacts that are not redundant) and their minimum-norm solution is
+// the unique one; Gaussian elimination with partial pivoting finds it in a fraction of the time of
+// a complete orthogonal decomposition. Singular or nearly singular systems (redundant contacts) go
+// to Eigen's CompleteOrthogonalDecomposition. The elimination works in reused scratch (no heap call
+// once warm); the COD path may still allocate (Eigen's temporaries, or a change of size).
 #pragma once
 
 #include "exactsim/math/types.h"

@@ -1,4 +1,4 @@
-// Baseline: Newton's kinematic restitution with one simultaneous solve (spec plus.md §7;
+// Baseline: Newton's kinematic restitution with one simultaneous solve (docs/plus.md;
 // Simbody's RestitutionModel::Newton with a single interval). Kept for comparison only: it
 // ignores the impact's internal structure and can gain energy in multi-contact impacts.
 #pragma once

@@ -1,6 +1,6 @@
 // The PLUS impact model (Uchida, Sherman & Delp 2015): Poisson compression and expansion phases,
 // sliding / rolling / impending intervals, least-squares load spreading and impact rounds for
-// induced impacts (spec plus.md §4.1 and its corrected Algorithm 2 in §5.4).
+// induced impacts (the paper's Algorithm 2, corrected: docs/plus.md "The solver as implemented").
 #pragma once
 
 #include "exactsim/impact/impact_problem.h"
@@ -17,9 +17,10 @@ ImpactResult solve_plus(const ImpactProblem& problem);
 //   kRounds: every round, contacts with pending Poisson impulse expand, other contacts with
 //            v_N < −v_observe compress and the rest observe; a compressing contact with e > 0
 //            that received normal impulse expands by e·(its compression impulse) next round;
-//            rounds repeat until nobody compresses or expands (spec §4.1, §5.4);
+//            rounds repeat until nobody compresses or expands;
 //   kSimultaneous: every proximal contact participates in one compression, impacters expand in
-//            one second round, and a COR-0 third round catches remaining approach (spec §4.2).
+//            one second round, and a COR-0 third round catches remaining approach
+//            (Simbody's default, paper Fig. 14 row C).
 void solve_plus(const ImpactProblem& problem, PlusWorkspace& ws, ImpactResult& result);
 
 }  // namespace exactsim

@@ -1,5 +1,5 @@
 // One PLUS interval: the active-set least-squares solve of the paper's Table 1 / Algorithm 1
-// (spec plus.md §3.3–3.4 with the decisions of §7.1 and §7.4).
+// (docs/plus.md "The solver as implemented": intervals, active set, impending slip).
 //
 // Unknowns are the impulses of the active rows: the normal row of every compressing contact
 // whose normal has not been released, the two tangential rows of every non-observing frictional
@@ -11,11 +11,11 @@
 //   bilateral                A_b π = −r_b
 // where r = v + A π_E is the velocity the remaining expansion impulses π_E would leave. A linear
 // system is solved for its minimum-norm least-squares solution with a complete orthogonal
-// decomposition (load spreading over redundant contacts, spec §7.4); impending slip is solved by
+// decomposition (load spreading over redundant contacts); impending slip is solved by
 // Newton with an analytic Jacobian and a backtracking line search started from that solution.
 // A pulling normal impulse releases the contact's normal (and its friction), a rolling impulse
 // outside the cone turns the contact impending; a rolling contact's friction is released before
-// its normal (spec §3.4 step 4).
+// its normal.
 #pragma once
 
 #include <vector>
@@ -71,7 +71,7 @@ struct IntervalSolveStats {
   int newton_failures = 0;  // passes whose impending Newton did not converge (linearised kept)
 };
 
-// Classifies every contact at the start of an interval (spec §3.3): normal Active / Known / Off
+// Classifies every contact at the start of an interval: normal Active / Known / Off
 // from the phase, friction Sliding if ‖v_T‖ > v_transition else Rolling (Off if frictionless or
 // observing); the start slip direction is frozen as ŝ.
 void classify_interval(const IntervalSetup& setup, const VecX& v, PlusWorkspace& ws);

@@ -1,4 +1,4 @@
-// One impact round: the interval loop of spec plus.md §3.2 (paper Algorithm 2's inner repeat).
+// One impact round: the interval loop (PLUS paper Algorithm 2's inner repeat).
 #pragma once
 
 #include <vector>

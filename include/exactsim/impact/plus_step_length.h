@@ -1,4 +1,4 @@
-// Interval step length α of a sliding contact (paper eqs. 2.12–2.14, spec plus.md §3.6).
+// Interval step length α of a sliding contact (PLUS paper eqs. 2.12–2.14; docs/plus.md).
 #pragma once
 
 #include "exactsim/impact/impact_problem.h"

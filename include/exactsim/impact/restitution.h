@@ -1,4 +1,4 @@
-// Velocity-dependent Poisson coefficient of restitution (spec plus.md §2, paper Fig. 2).
+// Velocity-dependent Poisson coefficient of restitution (PLUS paper Fig. 2).
 #pragma once
 
 #include "exactsim/math/types.h"
@@ -19,7 +19,7 @@ struct RestitutionLaw {
   bool is_constant() const { return v_capture == 0.0 && v_plastic == 0.0; }
 };
 
-// The COR for impact speed w (spec plus.md §2). Negative w (separating) gives 0.
+// The COR for impact speed w. Negative w (separating) gives 0.
 Real effective_cor(const RestitutionLaw& law, Real impact_speed);
 
 }  // namespace exactsim

@@ -8,7 +8,7 @@ namespace exactsim {
 // R(θ) of a planar body.
 Mat2 rotation2(Real theta);
 
-// Exact quaternion update for constant world-frame ω over h (spec peg.md §1.6):
+// Exact quaternion update for constant world-frame ω over h (docs/dynamics.md "Kinematic update"):
 // q⁺ = normalize([cos(|ω|h/2), ω̂ sin(|ω|h/2)] ⊗ q).
 Quat integrate_exponential(const Quat& q, const Vec3& omega_world, Real h);
 

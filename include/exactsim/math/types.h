@@ -16,7 +16,7 @@ using Quat = Eigen::Quaterniond;  // unit quaternion, (w, x, y, z) = (a, b, c, d
 using VecX = Eigen::VectorXd;
 using MatX = Eigen::MatrixXd;
 
-// 2D cross product a ×₂ b = a_x b_y − a_y b_x (spec peg.md §1.5).
+// 2D cross product a ×₂ b = a_x b_y − a_y b_x (docs/collision.md "Conventions").
 inline Real cross2(const Vec2& a, const Vec2& b) { return a.x() * b.y() - a.y() * b.x(); }
 
 // Counter-clockwise perpendicular (−y, x).

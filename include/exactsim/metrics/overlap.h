@@ -1,6 +1,7 @@
 // The papers' accuracy metric: total exact overlap area (2D) or volume (3D) between bodies
-// (spec peg.md §5.1 / §5.2 "Metric"), with a sort-and-sweep broad phase so that its cost grows
-// with the number of overlapping boxes, not with the square of the body count.
+// (docs/peg2d-experiment.md "Metric", docs/peg3d-experiment.md "Metric and statistics"), with a
+// sort-and-sweep broad phase so that its cost grows with the number of overlapping boxes, not with
+// the square of the body count.
 #pragma once
 
 #include <algorithm>

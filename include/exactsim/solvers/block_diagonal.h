@@ -1,5 +1,6 @@
 // A block-diagonal matrix: the mass matrix M of the active bodies (one 3×3 planar or 6×6 spatial
-// SPD block per body, spec peg.md §1.1) and its inverse W = M⁻¹ (spec §2.1, §3.8).
+// SPD block per body, docs/dynamics.md "Bodies") and its inverse W = M⁻¹ (docs/solvers.md "Problem
+// forms").
 #pragma once
 
 #include <vector>

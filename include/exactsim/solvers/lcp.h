@@ -1,4 +1,4 @@
-// The linear complementarity problem, its solve certificate and the solvers (spec peg.md §4).
+// The linear complementarity problem, its solve certificate and the solvers (docs/solvers.md).
 //
 //   w = M z + q,   0 <= z ⊥ w >= 0
 //
@@ -82,9 +82,9 @@ struct LcpSolution {
 // All tolerances are relative; "scale" factors are named in each comment.
 struct SolverOptions {
   // Verification tolerance, relative: tol = tolerance · max(1, ‖q‖∞) in the units of w (m/s for
-  // a time step); spec §4 recommends 1e-10.
+  // a time step); the default is 1e-10 (docs/solvers.md "Certificate").
   Real tolerance = 1e-10;
-  // Lemke: a pivot element d_r must exceed pivot_tolerance · max(1, ‖d‖∞) (spec §4: ~1e-12·scale).
+  // Lemke: a pivot element d_r must exceed pivot_tolerance · max(1, ‖d‖∞) (~1e-12·scale).
   Real pivot_tolerance = 1e-12;
   // Lemke: two ratios tie when they differ by <= ratio_tie_tolerance · max(1, |min ratio|);
   // ties go to the lexicographic rule on the basis-inverse rows.
@@ -168,9 +168,9 @@ struct LcpScratch {
   VecX fb_z, fb_w, fb_ray;
 };
 
-// The default stack (spec §4): lexicographic Lemke → verify → on ray / pivot budget / NaN /
-// failed verification: Fischer–Burmeister warm-started from Lemke's iterate → verify.
-// A verified Farkas certificate (kInfeasible) is final: no fallback runs.
+// The default stack (docs/solvers.md "Fallback policy"): lexicographic Lemke → verify → on ray /
+// pivot budget / NaN / failed verification: Fischer–Burmeister warm-started from Lemke's iterate →
+// verify. A verified Farkas certificate (kInfeasible) is final: no fallback runs.
 LcpSolution solve_lcp(const Lcp& lcp, const SolverOptions& options = {},
                       LcpScratch* scratch = nullptr);
 void solve_lcp(const Lcp& lcp, const SolverOptions& options, LcpScratch& scratch, LcpSolution& out);
@@ -212,7 +212,8 @@ std::vector<VecX> enumerate_lcp_solutions(const Lcp& lcp, Real tol);
 SolveCertificate verify_lcp(const Lcp& lcp, const VecX& z, Real tol);
 SolveCertificate verify_lcp(const Lcp& lcp, const VecX& z, Real tol, VecX& w);
 
-// tol = options.tolerance · max(1, ‖q‖∞): the verification tolerance of spec §4.
+// tol = options.tolerance · max(1, ‖q‖∞): the verification tolerance (docs/solvers.md
+// "Certificate").
 Real verification_tolerance(const Lcp& lcp, const SolverOptions& options);
 
 // The impulse scale Z of a plain LCP, from the problem alone: max(1, n ‖q‖∞ / max_i |M_ii|)

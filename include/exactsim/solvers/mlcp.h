@@ -1,4 +1,4 @@
-// The mixed LCP of one time step with free velocities (spec peg.md §2.1, §2.2, §3.7):
+// The mixed LCP of one time step with free velocities (docs/solvers.md "Problem forms"):
 //
 //   M ν = G z + c                              (n_v equations; M block-diagonal SPD)
 //   w   = Hᵀ ν + D z + r,   0 <= z ⊥ w >= 0     (m complementarity pairs)
@@ -7,9 +7,10 @@
 //   PEG slacks c_I, X-paper multipliers);
 // H (n_v × m): velocity Jacobians of the rows (= G in the standard model; PEG's I rows differ);
 // D (m × m): the coupling block (0 frictionless; E, U, −Eᵀ for friction; PEG's E_I1, E_I2).
-// For the standard model c = M ν^ℓ + h λ_ext and r = ψ/h on normal rows (spec §2.1).
+// For the standard model c = M ν^ℓ + h λ_ext and r = ψ/h on normal rows (PEG paper
+// eqs. 8–9).
 //
-// solve_mlcp eliminates ν by the Schur complement with W = M⁻¹ (spec §3.8):
+// solve_mlcp eliminates ν by the Schur complement with W = M⁻¹:
 //   N = Hᵀ W G + D,  b = Hᵀ W c + r,  solve LCP(N, b),  ν = W (G z + c),
 // then certifies z, w and ν on the unreduced equations.
 #pragma once

@@ -1,4 +1,4 @@
-// The general PEG intercontact form (spec peg.md §3.4 Eqs. 20–23, |Cι| = 2) in 2D, solved by
+// The general PEG intercontact form (PEG paper eqs. 20–23, |Cι| = 2) in 2D, solved by
 // primary switching over the |Cι| = 1 MLCP (docs/peg.md "General form").
 //
 // In velocity units (ψ̇_i = ψ_i/h + G_iᵀν⁺ of the assembly) Eqs. 20 and 22 fix
@@ -16,7 +16,7 @@
 namespace exactsim {
 
 // Eqs. 20–23 checked directly on the solved velocities (contact Jacobians recomputed from the
-// contacts, not read from the MLCP) and the impulses of the I rows (spec §3.4).
+// contacts, not read from the MLCP) and the impulses of the I rows.
 struct GeneralFormCertificate {
   int groups = 0;             // I and X constraints checked
   int general_groups = 0;     // of them, impulse-carrying with |Cι| = 2 (Eq. 23 with d_i)
@@ -43,7 +43,7 @@ int inconsistent_primaries(const Workspace& ws);
 // Called by step() after the first solve when PegOptions::general_form is set (2D PEG). Every
 // |Cι| = 2 group whose loaded primary is not at the max gets its primary and secondary exchanged
 // (the force moves to the contact realising the max), the step is re-assembled and re-solved,
-// and so on until no group is inconsistent: the fixed point reached from the §3.6.1 heuristic
+// and so on until no group is inconsistent: the fixed point reached from the primary heuristic
 // primaries is the selection rule. Fails (report.general_form_failed, status kSolverFailed) when
 // an exchanged group is inconsistent again (moving back would cycle), after
 // max_primary_switch_rounds re-solves, or when the answer fails certify_general_form. When the

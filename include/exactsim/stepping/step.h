@@ -1,4 +1,4 @@
-// One Stewart–Trinkle time step and its report (spec peg.md §0; design.md "One time step").
+// One Stewart–Trinkle time step and its report (docs/stepping.md).
 #pragma once
 
 #include <cstdint>
@@ -72,7 +72,8 @@ struct StepReport {
   int unilateral = 0, intercontact = 0, cross = 0;  // constraint counts (U, I incl. X, X)
   int unused_contacts = 0;  // potential contacts in no constraint (PEG: inapplicable ones)
   // PEG's constraints differ from the standard model's on the same contacts (an I/X constraint
-  // or a dropped contact): the step had an SM trap to remove (spec §5.1 SM-trap statistics).
+  // or a dropped contact): the step had an SM trap to remove (docs/stepping.md "The step
+  // report", PEG paper Fig. 22).
   bool peg_changed = false;
   int active_bodies = 0;
   int lcp_size = 0;  // unknowns of the reduced LCPs, summed over the islands
@@ -112,7 +113,8 @@ struct ContactImpulse {
   Vec3 friction = Vec3::Zero();  // Σ β_r d_r of its friction cone
 };
 
-// Per-step scratch, reused between steps (design.md: no reallocation in the steady state).
+// Per-step scratch, reused between steps (docs/stepping.md "Memory": no reallocation in the steady
+// state).
 struct Workspace {
   std::vector<WorldPolygon> polygons, predicted_polygons;  // (n_bodies) 2D
   std::vector<WorldPolyhedron> polyhedra;                  // (n_bodies) 3D
@@ -152,7 +154,8 @@ struct Workspace {
   std::vector<State> saved_states;  // advance(): the start of each split level
 };
 
-// The contact distance ε for step size h (spec §3.5 default max(h/2, 0.8 mm) unless set).
+// The contact distance ε for step size h (default max(h/2, 0.8 mm) unless set,
+// docs/collision.md "ε parameters and defaults").
 Real contact_epsilon(const ContactOptions& options, Real h);
 
 // Advances `state` by h: spawn → detect → constraints → assemble → solve + verify → velocities →

@@ -1,5 +1,5 @@
-// Assembly of the Stewart–Trinkle time-stepping MLCP from a constraint set (spec peg.md §2.1,
-// §2.2 friction, §3.7 PEG blocks), in the solver's form
+// Assembly of the Stewart–Trinkle time-stepping MLCP from a constraint set (docs/solvers.md
+// "Problem forms": the standard model, friction, PEG blocks), in the solver's form
 //   M ν = G z + c,   w = Hᵀ ν + D z + r,   0 <= z ⊥ w >= 0.
 #pragma once
 
@@ -32,8 +32,9 @@ struct MlcpLayout {
 // Pair friction: √(μ_A μ_B) of the bodies' coefficients (the scene default where a body has none).
 Real pair_friction(const World& world, int a, int b);
 
-// Unit directions d_1..d_k that positively span the tangent plane of n̂ (spec §2.2): ±t̂ in 2D,
-// k equally spaced directions in 3D with t̂ built from the world axis least aligned with n̂.
+// Unit directions d_1..d_k that positively span the tangent plane of n̂ (docs/stepping.md stage 4):
+// ±t̂ in 2D, k equally spaced directions in 3D with t̂ built from the world axis least aligned with
+// n̂.
 void friction_directions(const Vec3& normal, int dimension, int k, std::vector<Vec3>& out);
 
 // Builds the MLCP of one step of size h. `layout` and `mlcp` are overwritten (storage reused).

@@ -1,4 +1,4 @@
-// The World: bodies, shapes and model options, owned as flat arrays (design.md).
+// The World: bodies, shapes and model options, owned as flat arrays (docs/api.md "Layers").
 #pragma once
 
 #include <limits>
@@ -16,10 +16,10 @@
 namespace exactsim {
 
 enum class ContactModel {
-  kStandard,    // every detected feature pair is a unilateral constraint (spec peg.md §2)
-  kPeg,         // polytopal exact geometry: U, I and X constraints (spec peg.md §3)
+  kStandard,    // every detected feature pair is a unilateral constraint (PEG paper eqs. 3–9)
+  kPeg,         // polytopal exact geometry: U, I and X constraints (docs/peg.md)
   kCorrective,  // the archived "Corrective" baseline: one contact per overlapping pair, found
-                // by the separating-axis test after penetration (spec peg.md §5.1 (ii), §5.2)
+                // by the separating-axis test after penetration (docs/collision.md, docs/peg3d.md)
 };
 
 const char* to_string(ContactModel m);
@@ -32,10 +32,10 @@ struct ContactOptions {
   ContactModel model = ContactModel::kStandard;
   Real friction = 0;  // Coulomb μ of a pair without body-level values (pair rule: √(μ_A μ_B))
   int friction_directions = 4;  // k of the polyhedral cone in 3D (2D always uses 2: ±t̂)
-  // Proximity distance ε in m. NaN selects the spec default max(h/2, 0.8 mm); in 2D a feature
-  // pair is also detected when it is within ε in the configuration predicted by h ν (spec §3.5),
-  // in 3D ε is widened per pair by the relative displacement bound h(|v_rel| + |ω| r) (spec
-  // §6.1.11).
+  // Proximity distance ε in m. NaN selects the default max(h/2, 0.8 mm); in 2D a feature
+  // pair is also detected when it is within ε in the configuration predicted by h ν
+  // (docs/collision.md), in 3D ε is widened per pair by the relative displacement bound h(|v_rel| +
+  // |ω| r) (docs/peg.md "Tricky cases" item 11).
   Real epsilon = std::numeric_limits<Real>::quiet_NaN();
   Real epsilon_edge = std::numeric_limits<Real>::quiet_NaN();  // 3D edge–edge ε_ee; NaN = ε
   bool predict_motion = true;  // use the predicted configuration / displacement bound above
@@ -45,15 +45,15 @@ struct ContactOptions {
   //    beyond that of the slop; after the positions are updated, a frictionless position LCP on
   //    the same Jacobians moves the bodies out of the predicted overlap (a pseudo-velocity that
   //    is not kept: split impulse).
-  //  kVelocity: the paper's ψ/h in the velocity LCP (spec §2.1), capped by
+  //  kVelocity: the paper's ψ/h in the velocity LCP (PEG paper ≈ eq. 7), capped by
   //    max_stabilisation_speed. Deep overlaps are pushed out at up to that speed, and the push
   //    stays in the velocities: the kinetic energy it adds grows with the body's mass.
   Stabilisation stabilisation = Stabilisation::kSplit;
-  // Cap (m/s) of the push-out speed (spec §6.1 item 10): with kVelocity rows use
+  // Cap (m/s) of the push-out speed (docs/peg.md "Tricky cases" item 10): with kVelocity rows use
   // max(ψ/h, −cap); with kSplit it caps the position correction's pseudo-velocity. +∞: off.
   Real max_stabilisation_speed = std::numeric_limits<Real>::infinity();
   // 2D: kSwept (default) catches vertices that cross the ±ε band within one step; the authors'
-  // kCurrentOrPredicted misses them (spec §6.1 item 11) and is kept for paper-literal runs.
+  // kCurrentOrPredicted misses them ("Tricky cases" item 11) and is kept for paper-literal runs.
   ProximityRule proximity = ProximityRule::kSwept;
   PegOptions peg;  // used with ContactModel::kPeg
 };

@@ -1,4 +1,5 @@
-// Scenario builders for the papers' pouring experiments (spec peg.md §5.1, §5.2).
+// Scenario builders for the papers' pouring experiments
+// (docs/peg2d-experiment.md, docs/peg3d-experiment.md, "Protocol").
 #pragma once
 
 #include <cstdint>
@@ -8,8 +9,8 @@
 
 namespace exactsim {
 
-// The 2D container of §5.1: floor x ∈ [−1, 1], y ∈ [−0.4, 0]; walls x ∈ [∓1.2, ∓0.8],
-// y ∈ [−0.4, 1.6] (three static rectangles overlapping at the corners), gravity 9.8 m/s²,
+// The 2D container of the PEG paper's pour: floor x ∈ [−1, 1], y ∈ [−0.4, 0]; walls x ∈ [∓1.2,
+// ∓0.8], y ∈ [−0.4, 1.6] (three static rectangles overlapping at the corners), gravity 9.8 m/s²,
 // frictionless, ψ/h stabilisation; polygons spawned one every round(0.25/h) steps from step 1,
 // odd ones at (−0.5, 0.8) moving right at 0.7 m/s, even ones at (0.5, 0.8) moving left.
 struct Pour2dOptions {
@@ -26,10 +27,11 @@ int append_body(Scene& scene, Body body, const Vec3& position, const Quat& orien
 
 // Set 'a'…'j' of the authors' archived body sets (data/peg2d_pouring_body_sets.json).
 Scene pour2d_archived(const std::string& body_sets_file, char set, const Pour2dOptions& options);
-// The same scene with polygons drawn by the paper's recipe (spec §5.1) from std::mt19937_64(seed).
+// The same scene with polygons drawn by the paper's recipe (docs/geometry2d.md "Random convex
+// polygons") from std::mt19937_64(seed).
 Scene pour2d_random(std::uint64_t seed, const Pour2dOptions& options);
 
-// The 3D container of §5.2 (five static boxes, wall thickness 0.25, interior
+// The 3D container of the PEG paper's pour (five static boxes, wall thickness 0.25, interior
 // x ∈ [−4.875, 4.875], y ∈ [−1.875, 1.875], floor top z = 0), gravity 9.81 m/s², frictionless;
 // one body spawned every round(0.5/h) steps at (3, 0, 2) with v = (−5, 0, 0).
 struct Pour3dOptions {

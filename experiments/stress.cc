@@ -1,4 +1,4 @@
-#include "exactsim/io/stress.h"
+#include "experiments/stress.h"
 
 #include <algorithm>
 #include <chrono>
@@ -12,9 +12,9 @@
 #include <time.h>
 
 #include "exactsim/io/run.h"
-#include "exactsim/io/scenarios.h"
-#include "exactsim/io/stress_scenes.h"
 #include "exactsim/math/error.h"
+#include "experiments/scenarios.h"
+#include "experiments/stress_scenes.h"
 
 namespace exactsim {
 namespace {

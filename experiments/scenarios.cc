@@ -1,4 +1,4 @@
-#include "exactsim/io/scenarios.h"
+#include "experiments/scenarios.h"
 
 #include <cmath>
 #include <fstream>
@@ -49,7 +49,7 @@ Scene pour2d_container(const Pour2dOptions& o, const std::string& name) {
   scene.duration = o.duration;
   World& w = scene.world;
   w.dimension = 2;
-  w.gravity = Vec3(0, -9.8, 0);  // spec §5.1: the archive applied 9.8 m/s²
+  w.gravity = Vec3(0, -9.8, 0);  // the archive applied 9.8 m/s²
   w.contact.model = o.model;
   w.contact.friction = 0;
   scene.initial.dimension = 2;
@@ -59,7 +59,8 @@ Scene pour2d_container(const Pour2dOptions& o, const std::string& name) {
   return scene;
 }
 
-// Spawning rule of §5.1: polygon k (0-based) joins at step 1 + k·round(0.25/h).
+// Spawning rule (docs/peg2d-experiment.md "Protocol"): polygon k (0-based) joins at step 1 +
+// k·round(0.25/h).
 Real spawn_time(int k, Real h, Real period) {
   const long every = std::lround(period / h);
   return static_cast<Real>(k * every) * h;
@@ -90,7 +91,8 @@ Scene pour2d_archived(const std::string& body_sets_file, char set, const Pour2dO
     Body b;
     b.name = "polygon-" + std::to_string(k + 1);
     b.shape = static_cast<int>(scene.world.polygons.size());
-    // The archive's body origin is the mean of the generating points, not the centroid (§1.1).
+    // The archive's body origin is the mean of the generating points, not the centroid
+    // (docs/geometry2d.md "Conventions").
     scene.world.polygons.push_back(polygon_from_points(pts, HullInput::kRequireConvex));
     b.mass = jb["mass"].get<Real>();
     b.planar_inertia = jb["J"].get<Real>();
@@ -109,7 +111,7 @@ Scene pour2d_random(std::uint64_t seed, const Pour2dOptions& o) {
   std::mt19937_64 rng(seed);
   std::uniform_real_distribution<Real> angle(0.0, 2.0 * M_PI);
   RandomPolygonOptions shape_options;
-  shape_options.min_edge_length = 2 * 0.0008 + 0.016;  // > 2ε for every h of the study (§6.1.8)
+  shape_options.min_edge_length = 2 * 0.0008 + 0.016;  // > 2ε for every h of the study
   for (int k = 0; k < o.bodies; ++k) {
     Body b;
     b.name = "polygon-" + std::to_string(k + 1);
@@ -141,7 +143,7 @@ Scene pour3d_container(const Pour3dOptions& o, const std::string& name) {
   w.gravity = Vec3(0, 0, -9.81);
   w.contact.model = o.model;
   w.contact.friction = 0;
-  w.contact.epsilon = 0.1;  // ε_vf = ε_ee = 0.1 (spec §5.2)
+  w.contact.epsilon = 0.1;  // ε_vf = ε_ee = 0.1 (docs/peg3d-experiment.md)
   scene.initial.dimension = 3;
   auto box = [&](const std::string& n, Vec3 size, Vec3 centre) {
     Body b;
@@ -172,7 +174,7 @@ Scene pour3d_icosahedra(const Pour3dOptions& o) {
     b.shape = static_cast<int>(scene.world.polyhedra.size());
     scene.world.polyhedra.push_back(make_icosahedron(0.5));
     b.mass = 0.5;
-    b.inertia = 0.1309 * Mat3::Identity();  // the archived code's value (spec §5.2)
+    b.inertia = 0.1309 * Mat3::Identity();  // the archived code's value
     b.spawn_time = spawn_time(k, o.step, 0.5);
     append_body(scene, b, Vec3(3, 0, 2), orientation, v);
   }

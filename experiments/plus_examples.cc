@@ -1,4 +1,4 @@
-#include "exactsim/events/plus_examples.h"
+#include "experiments/plus_examples.h"
 
 #include <cmath>
 #include <limits>

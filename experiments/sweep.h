@@ -1,5 +1,5 @@
 // Parameter sweeps: a parallel, incremental, resumable executor of independent runs, and the
-// summary statistics of the papers' error plots (spec peg.md §5.1, §5.3).
+// summary statistics of the papers' error plots (docs/peg2d-experiment.md "Statistics").
 #pragma once
 
 #include <functional>
@@ -59,7 +59,7 @@ struct Quartiles {
   Real q1 = 0, median = 0, q3 = 0;
 };
 
-// The authors' definition (spec §5.1, paper Fig. 21): q1 = median of the values strictly below
+// The authors' definition (PEG paper Fig. 21): q1 = median of the values strictly below
 // the median, q3 = median of the values strictly above it (each = the median when none is).
 Quartiles quartiles_median_of_halves(std::vector<Real> values);
 

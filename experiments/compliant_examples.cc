@@ -1,11 +1,11 @@
-#include "exactsim/compliant/compliant_examples.h"
+#include "experiments/compliant_examples.h"
 
 #include <cmath>
 #include <limits>
 
-#include "exactsim/events/plus_examples.h"
 #include "exactsim/events/sphere_contacts.h"
 #include "exactsim/math/error.h"
+#include "experiments/plus_examples.h"
 
 namespace exactsim {
 namespace {
@@ -21,7 +21,7 @@ CompliantMaterial brick_material(Real stiffness, Real dissipation, Real mu) {
 CompliantScene scene_from(const EventWorld& world, const CompliantMaterial& m) {
   CompliantScene s;
   s.world = world;
-  s.world.gravity = Vec3::Zero();  // spec §4: gravity off for Examples 1–3
+  s.world.gravity = Vec3::Zero();  // gravity off for Examples 1–3 (docs/compliant.md)
   s.sphere_materials.assign(world.spheres.size(), m);
   s.half_space_materials.assign(world.half_spaces.size(), m);
   return s;

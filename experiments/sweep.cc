@@ -1,4 +1,4 @@
-#include "exactsim/io/sweep.h"
+#include "experiments/sweep.h"
 
 #include <algorithm>
 #include <atomic>

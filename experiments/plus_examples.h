@@ -1,5 +1,5 @@
 // The PLUS paper's Examples 1–3 as scenes (worlds) and as impact problems at first touch
-// (Uchida, Sherman & Delp 2015 §4a–c, Table A1; spec plus.md §1, §7).
+// (Uchida, Sherman & Delp 2015 §4a–c, Table A1; docs/plus.md).
 #pragma once
 
 #include "exactsim/events/event_simulation.h"

@@ -1,5 +1,5 @@
-// The PLUS paper's Examples 1–4 with compliant contact (spec compliant.md §4) and the drivers that
-// run a compliant impact from first touch to separation.
+// The PLUS paper's Examples 1–4 with compliant contact (docs/compliant.md "The examples") and the
+// drivers that run a compliant impact from first touch to separation.
 #pragma once
 
 #include <functional>
@@ -17,7 +17,7 @@ namespace exactsim {
 CompliantScene example1_compliant(Real mu, Real stiffness = 1e10);
 
 // Ex. 2: the brick flat on four spheres, gravity off, v_COM = (−2, 0, −8.84) m/s, μ = 0.2,
-// c = 0.15 s/m. Orientation R_y(π/2) (the spec's main face) unless given.
+// c = 0.15 s/m. Orientation R_y(π/2) (the main face, docs/compliant.md) unless given.
 Quat example2_orientation();
 CompliantScene example2_compliant(const Quat& orientation, Real stiffness = 1e10);
 // The matching PLUS world (gravity off, at touch) and impact problem (e_min 0.414, Table A1).
@@ -55,7 +55,7 @@ CompliantImpactResult run_compliant_impact(const CompliantScene& scene,
                                            const CompliantImpactOptions& options,
                                            const CompliantObserver& observer = {});
 
-// Ex. 4 procedure (spec §4 (a), (c), (d)).
+// Ex. 4 procedure (docs/compliant.md "The examples", (a), (c), (d)).
 struct ChainState {
   Real time = 0.0;  // s
   VecX theta, rate;

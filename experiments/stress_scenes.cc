@@ -1,12 +1,12 @@
-#include "exactsim/io/stress_scenes.h"
+#include "experiments/stress_scenes.h"
 
 #include <algorithm>
 #include <cmath>
 #include <string>
 #include <vector>
 
-#include "exactsim/io/scenarios.h"
 #include "exactsim/math/error.h"
+#include "experiments/scenarios.h"
 
 namespace exactsim {
 namespace {
