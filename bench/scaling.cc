@@ -458,13 +458,19 @@ void print_block(const RunResult& ex, const RunResult* bu) {
   std::printf("\nratio exactsim / Bullet, mean step over the first %zu steps: %s\n", k, q.c_str());
 }
 
-// Least-squares slope of log(mean step) on log N over the runs that completed every step.
-bool fit_exponent(const std::vector<const RunResult*>& runs, double& slope, int& points) {
+// Least-squares slope of log(mean step) on log N. window 0: over the runs that completed every
+// step, each over all its steps; window k > 0: over the runs that ran at least k steps, each over
+// its first k steps (a common window: the same stretch of the pour for every N).
+bool fit_exponent(const std::vector<const RunResult*>& runs, std::size_t window, double& slope,
+                  int& points) {
   std::vector<double> x, y;
   for (const RunResult* r : runs) {
-    if (r->stop != "completed" || r->steps.empty()) continue;
+    if (r->steps.empty()) continue;
+    if (window == 0 ? r->stop != "completed" : r->steps.size() < window) continue;
+    const double mean = mean_first(*r, window == 0 ? SIZE_MAX : window);
+    if (!(mean > 0)) continue;
     x.push_back(std::log(static_cast<double>(r->n)));
-    y.push_back(std::log(mean_first(*r, SIZE_MAX)));
+    y.push_back(std::log(mean));
   }
   points = static_cast<int>(x.size());
   if (points < 2) return false;
@@ -516,11 +522,20 @@ void print_summary(const std::vector<RunResult>& all, const Options& o) {
       if (runs.empty()) continue;
       double slope = 0;
       int points = 0;
-      if (fit_exponent(runs, slope, points))
+      if (fit_exponent(runs, 0, slope, points))
         std::printf("%dD %s: mean step time ~ N^%.2f (least squares on log-log, %d completed N)\n",
                     d, engine, slope, points);
       else
         std::printf("%dD %s: fewer than two N completed: no exponent\n", d, engine);
+      // The common window: the fewest steps any N ran (at least 1).
+      std::size_t window = SIZE_MAX;
+      for (const RunResult* r : runs)
+        if (!r->steps.empty()) window = std::min(window, r->steps.size());
+      if (window != SIZE_MAX && fit_exponent(runs, window, slope, points))
+        std::printf(
+            "%dD %s: over the first %zu steps (the fewest any N ran): mean step time ~ "
+            "N^%.2f (%d N)\n",
+            d, engine, window, slope, points);
     }
 }
 
@@ -537,6 +552,7 @@ nlohmann::json to_json(const RunResult& r) {
                       {"elapsed_seconds", r.elapsed},
                       {"peak_rss_mib", r.peak_mib},
                       {"step_seconds", st(s.wall)},
+                      {"step_seconds_each", nlohmann::json::array()},
                       {"contacts_per_body", st(s.contacts)}};
   if (r.engine == "exactsim") {
     j["stage_seconds"] = {{"detect", st(s.detect)},       {"constraints", st(s.constraints)},
@@ -553,6 +569,7 @@ nlohmann::json to_json(const RunResult& r) {
   } else {
     j["precision"] = bullet_precision();
   }
+  for (const StepSample& x : r.steps) j["step_seconds_each"].push_back(x.wall);
   if (r.have_end)
     j["end"] = {{"mean_height", r.end.mean_height},
                 {"max_speed", r.end.max_speed},
