@@ -46,7 +46,7 @@ bench: build
 	  echo "== $$b"; $$b; done
 
 # The scaling table of docs/performance.md ("Scaling"): exactsim against Bullet, N = 10 … 1000.
-# Takes up to ~40 minutes (each (engine, N) is killed after 2 budget + 30 s).
+# About 20 minutes (up to ~45 if runs hit the kill at 2 budget + 30 s per (engine, N)).
 bench-scaling: configure
 	@cmake --build $(BUILD) -j $(JOBS) --target bench_scaling
 	@$(BUILD)/bench/bench_scaling --dims 3 --n 10,30,100,300,1000 --budget-seconds 120 \
