@@ -4,7 +4,7 @@ ASAN_BUILD ?= build-asan
 JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?=
 
-.PHONY: setup configure build run test asan bench format check-format clean
+.PHONY: setup configure build run test asan bench bench-scaling format check-format clean
 
 setup:
 	@bash scripts/setup.sh
@@ -42,7 +42,17 @@ asan: setup
 	  ctest --test-dir $(ASAN_BUILD) --output-on-failure -j $(JOBS)
 
 bench: build
-	@for b in $(BUILD)/bench/bench_*; do echo "== $$b"; $$b; done
+	@for b in $(BUILD)/bench/bench_*; do [ "$${b##*/}" = bench_scaling ] && continue; \
+	  echo "== $$b"; $$b; done
+
+# The scaling table of docs/performance.md ("Scaling"): exactsim against Bullet, N = 10 … 1000.
+# About 20 minutes (up to ~45 if runs hit the kill at 2 budget + 30 s per (engine, N)).
+bench-scaling: configure
+	@cmake --build $(BUILD) -j $(JOBS) --target bench_scaling
+	@$(BUILD)/bench/bench_scaling --dims 3 --n 10,30,100,300,1000 --budget-seconds 120 \
+	  --out $(BUILD)/scaling3d.json
+	@$(BUILD)/bench/bench_scaling --dims 2 --n 10,30,100,300,1000 --budget-seconds 120 \
+	  --out $(BUILD)/scaling2d.json
 
 format:
 	@find include src tests bench apps -name '*.h' -o -name '*.cc' | xargs clang-format -i

@@ -7,6 +7,7 @@ packages=(
   g++ cmake make pkg-config
   libeigen3-dev libqhull-dev nlohmann-json3-dev libcli11-dev
   libgtest-dev libgmock-dev libbenchmark-dev
+  libbullet-dev  # bench_scaling compares with Bullet 3 (optional in CMake)
   python3 python3-numpy python3-matplotlib
   python3-dev pybind11-dev python3-pybind11 python3-pytest
   clang-format

@@ -1,0 +1,682 @@
+// bench_scaling (tracker issue #14): step time against the number of bodies N on a pour of random
+// convex hulls (scaling_scene.h), exactsim against Bullet on the very same scenes, in one run.
+//
+// Every (engine, N) runs in a forked child: its peak memory is the child's ru_maxrss (wait4),
+// and a child still running `--kill-after` seconds after it started is killed (SIGKILL) and
+// reported as timed out, so the program always finishes even when one exactsim step takes
+// minutes. Inside the child, a run stops once its summed step time exceeds `--budget-seconds`.
+//
+// exactsim is stepped as `exactsim run` steps a scene (advance(): step splitting on new deep
+// penetrations), with the library's defaults except: overlap measurement off (a pure metric,
+// StepOptions::measure_overlap) and continue_on_solver_failure on (failed solves are counted,
+// not fatal). The penetration watchdog stays on (advance() needs it to decide splits; off with
+// --no-watchdog); its time is the "metrics" stage, shown separately. "integrate" includes the split
+// stabilisation's position projection (a second, frictionless LCP).
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cmath>
+#include <csignal>
+#include <cstdarg>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <poll.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "exactsim/io/scene_json.h"
+#include "exactsim/stepping/adaptive_step.h"
+#include "scaling_run.h"
+#include "scaling_scene.h"
+
+namespace exactsim::bench {
+
+#ifndef EXACTSIM_HAVE_BULLET
+bool bullet_available() { return false; }
+const char* bullet_precision() { return "none"; }
+void run_bullet(const Scene&, int, double, double, const StepCallback&, EndSample&) {
+  throw std::runtime_error("this bench_scaling was built without Bullet");
+}
+#endif
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+struct Options {
+  std::vector<int> n = {10, 30, 100, 300, 1000, 3000};
+  std::vector<int> dims = {3};
+  int steps = 100;
+  std::uint64_t seed = 1;
+  double budget = 60;      // s of summed step time per (engine, N)
+  double kill_after = -1;  // s of wall time per child; −1: 2 budget + 30
+  bool bullet = true;
+  bool watchdog = true;       // StepOptions::watch_penetration (and so advance()'s step splitting)
+  double max_memory_gib = 8;  // RLIMIT_AS of each child (this machine is shared)
+  double bullet_margin = 0.001;
+  std::string out;
+  std::string write_scenes;  // folder: write each scene as scene-file JSON (exactsim run --scene)
+};
+
+// ---- The child --------------------------------------------------------------------------------
+
+void emit(int fd, const char* fmt, ...) __attribute__((format(printf, 2, 3)));
+void emit(int fd, const char* fmt, ...) {
+  char buf[512];
+  va_list ap;
+  va_start(ap, fmt);
+  const int len = std::vsnprintf(buf, sizeof buf, fmt, ap);
+  va_end(ap);
+  const char* p = buf;
+  std::size_t left = static_cast<std::size_t>(std::clamp(len, 0, static_cast<int>(sizeof buf) - 1));
+  while (left > 0) {
+    const ssize_t w = ::write(fd, p, left);
+    if (w < 0 && errno == EINTR) continue;
+    if (w <= 0) _exit(3);  // the parent is gone
+    p += w;
+    left -= static_cast<std::size_t>(w);
+  }
+}
+
+void emit_step(int fd, const StepSample& s) {
+  emit(fd, "S %.9g %.9g %.9g %.9g %.9g %.9g %.9g %d %d %d %d %d %d %d %d\n", s.wall,
+       s.stages.detect, s.stages.constraints, s.stages.assemble, s.stages.solve, s.stages.integrate,
+       s.stages.metrics, s.contacts, s.lcp, s.failed_solve ? 1 : 0, s.substeps, s.status, s.pivots,
+       s.fallback ? 1 : 0, s.extended_precision ? 1 : 0);
+}
+
+EndSample exactsim_end(const Scene& scene, const State& state) {
+  const World& w = scene.world;
+  const int d = w.dimension, up = d == 3 ? 2 : 1;
+  const Aabb3 box = container_bounds(scene);
+  const Vec3 lo = box.lo, hi = box.hi;
+  EndSample e;
+  int n = 0;
+  for (int i = 0; i < w.body_count(); ++i) {
+    if (w.bodies[i].is_static) continue;
+    const Vec3 c = body_position(state, i);
+    e.mean_height += c[up];
+    ++n;
+    e.max_speed = std::max<double>(e.max_speed, state.v_of(i).head(d).norm());
+    bool out = !c.allFinite();
+    for (int a = 0; a < d; ++a) out |= c[a] < lo[a] - 0.5 || c[a] > hi[a] + 0.5;
+    e.escaped += out;
+  }
+  if (n) e.mean_height /= n;
+  return e;
+}
+
+// Runs one (engine, N) and reports on fd: "R setup", "S ..." per step, "E ..." at the end, then
+// "X reason".
+void child_main(int fd, const std::string& engine, int dims, int n, const Options& o) {
+  const auto t0 = Clock::now();
+  ScalingSceneOptions so;
+  so.dimension = dims;
+  so.bodies = n;
+  so.seed = o.seed;
+  Scene scene = scaling_scene(so);
+  World& w = scene.world;
+  w.stepping.measure_overlap = false;
+  w.stepping.continue_on_solver_failure = true;
+  w.stepping.watch_penetration = o.watchdog;  // off: no watchdog, so advance() never splits
+  double spent = 0;
+  std::string reason = "completed";
+  int done = 0;
+  const auto on_step = [&](const StepSample& s) {
+    emit_step(fd, s);
+    spent += s.wall;
+    ++done;
+    if (spent > o.budget && done < o.steps) {
+      reason = "budget";
+      return false;
+    }
+    return true;
+  };
+  EndSample end;
+  if (engine == "exactsim") {
+    State state = scene.initial;
+    Workspace ws;
+    emit(fd, "R %.9g\n", std::chrono::duration<double>(Clock::now() - t0).count());
+    for (long k = 0; k < o.steps; ++k) {
+      const auto s0 = Clock::now();
+      const StepReport r = advance(w, state, ws, scene.step, k);
+      StepSample s;
+      s.wall = std::chrono::duration<double>(Clock::now() - s0).count();
+      s.stages = r.seconds;
+      s.contacts = r.potential_contacts;
+      s.lcp = r.lcp_size;
+      s.failed_solve = is_failed_solve(r.status);
+      s.substeps = r.substeps;
+      s.status = static_cast<int>(r.status);
+      if (r.solver_called) {
+        s.pivots = r.solver.pivots;
+        s.fallback = r.solver.method == SolveMethod::kFischerBurmeister;
+        s.extended_precision = r.solver.extended_precision;
+      }
+      const bool go_on = on_step(s);
+      if (r.status == StepStatus::kDiverged) {
+        reason = "diverged";
+        break;
+      }
+      if (!go_on) break;
+    }
+    end = exactsim_end(scene, state);
+  } else {
+    emit(fd, "R %.9g\n", std::chrono::duration<double>(Clock::now() - t0).count());
+    run_bullet(scene, o.steps, o.bullet_margin, so.thickness, on_step, end);
+  }
+  emit(fd, "E %.9g %.9g %d\n", end.mean_height, end.max_speed, end.escaped);
+  emit(fd, "X %s\n", reason.c_str());
+}
+
+// ---- The parent -------------------------------------------------------------------------------
+
+struct RunResult {
+  std::string engine;
+  int dims = 3, n = 0, steps_planned = 0;
+  std::vector<StepSample> steps;
+  double setup = -1;  // s, building the scene (and the engine's world)
+  bool have_end = false;
+  EndSample end;
+  std::string stop;     // completed | budget | diverged | timed out | crashed | error: …
+  double elapsed = 0;   // s of wall time, fork to exit
+  double peak_mib = 0;  // ru_maxrss of the child
+};
+
+void parse_line(const std::string& line, RunResult& r) {
+  if (line.size() < 2) return;
+  std::istringstream in(line.substr(2));
+  switch (line[0]) {
+    case 'R':
+      in >> r.setup;
+      break;
+    case 'S': {
+      StepSample s;
+      int failed = 0, fallback = 0, extended = 0;
+      in >> s.wall >> s.stages.detect >> s.stages.constraints >> s.stages.assemble >>
+          s.stages.solve >> s.stages.integrate >> s.stages.metrics >> s.contacts >> s.lcp >>
+          failed >> s.substeps >> s.status >> s.pivots >> fallback >> extended;
+      s.failed_solve = failed != 0;
+      s.fallback = fallback != 0;
+      s.extended_precision = extended != 0;
+      if (in) r.steps.push_back(s);
+      break;
+    }
+    case 'E':
+      in >> r.end.mean_height >> r.end.max_speed >> r.end.escaped;
+      r.have_end = static_cast<bool>(in);
+      break;
+    case 'X':
+      r.stop = line.substr(2);
+      break;
+  }
+}
+
+RunResult run_child(const std::string& engine, int dims, int n, const Options& o) {
+  RunResult r;
+  r.engine = engine;
+  r.dims = dims;
+  r.n = n;
+  r.steps_planned = o.steps;
+  int fds[2];
+  if (::pipe(fds) != 0) throw std::runtime_error("pipe failed");
+  std::fflush(stdout);
+  std::fflush(stderr);
+  const auto start = Clock::now();
+  const pid_t pid = ::fork();
+  if (pid < 0) throw std::runtime_error("fork failed");
+  if (pid == 0) {
+    ::close(fds[0]);
+    if (o.max_memory_gib > 0) {
+      const auto bytes = static_cast<rlim_t>(o.max_memory_gib * 1024 * 1024 * 1024);
+      const rlimit lim{bytes, bytes};
+      ::setrlimit(RLIMIT_AS, &lim);  // an allocation beyond it throws: "error: std::bad_alloc"
+    }
+    int code = 0;
+    try {
+      child_main(fds[1], engine, dims, n, o);
+    } catch (const std::exception& e) {
+      std::string msg = e.what();
+      std::replace(msg.begin(), msg.end(), '\n', ' ');
+      emit(fds[1], "X error: %s\n", msg.c_str());
+      code = 1;
+    }
+    ::close(fds[1]);
+    _exit(code);
+  }
+  ::close(fds[1]);
+  const double kill_after = o.kill_after > 0 ? o.kill_after : 2 * o.budget + 30;
+  std::string pending;
+  bool eof = false, killed = false;
+  auto last_note = start;
+  while (!eof) {
+    const double left = kill_after - std::chrono::duration<double>(Clock::now() - start).count();
+    if (left <= 0) {
+      ::kill(pid, SIGKILL);
+      killed = true;
+      break;
+    }
+    pollfd p{fds[0], POLLIN, 0};
+    const int ready = ::poll(&p, 1, static_cast<int>(std::min(left, 1.0) * 1000) + 1);
+    if (ready < 0 && errno != EINTR) break;
+    if (ready > 0) {
+      char buf[4096];
+      const ssize_t got = ::read(fds[0], buf, sizeof buf);
+      if (got < 0 && errno == EINTR) continue;
+      if (got <= 0) {
+        eof = true;
+      } else {
+        pending.append(buf, static_cast<std::size_t>(got));
+        std::size_t nl;
+        while ((nl = pending.find('\n')) != std::string::npos) {
+          parse_line(pending.substr(0, nl), r);
+          pending.erase(0, nl + 1);
+        }
+      }
+    }
+    if (Clock::now() - last_note > std::chrono::seconds(10)) {
+      last_note = Clock::now();
+      std::fprintf(stderr, "  %s %dD N=%d: %zu steps, %.0f s\n", engine.c_str(), dims, n,
+                   r.steps.size(), std::chrono::duration<double>(last_note - start).count());
+    }
+  }
+  ::close(fds[0]);
+  int status = 0;
+  rusage ru{};
+  while (::wait4(pid, &status, 0, &ru) < 0 && errno == EINTR) {
+  }
+  r.elapsed = std::chrono::duration<double>(Clock::now() - start).count();
+  r.peak_mib = static_cast<double>(ru.ru_maxrss) / 1024.0;  // KiB on Linux
+  char why[128];
+  if (killed) {
+    std::snprintf(why, sizeof why, "timed out after %.0f s (killed in step %zu)", r.elapsed,
+                  r.steps.size() + 1);
+    r.stop = why;
+  } else if (WIFSIGNALED(status) && r.stop.empty()) {
+    std::snprintf(why, sizeof why, "crashed (signal %d) in step %zu", WTERMSIG(status),
+                  r.steps.size() + 1);
+    r.stop = why;
+  } else if (r.stop.empty()) {
+    r.stop = "ended without a report";
+  }
+  return r;
+}
+
+// ---- Statistics and the table ---------------------------------------------------------------
+
+struct Stat {
+  double mean = 0, max = 0;
+};
+
+template <class F>
+Stat stat(const std::vector<StepSample>& v, F f, std::size_t count = SIZE_MAX) {
+  Stat s;
+  const std::size_t n = std::min(count, v.size());
+  if (n == 0) return s;
+  for (std::size_t i = 0; i < n; ++i) {
+    const double x = f(v[i]);
+    s.mean += x;
+    s.max = std::max(s.max, x);
+  }
+  s.mean /= static_cast<double>(n);
+  return s;
+}
+
+struct Summary {
+  Stat wall, detect, constraints, assemble, solve, integrate, metrics, other, contacts, lcp, pivots;
+  int failed = 0, split = 0, deep = 0, odd_substeps = 0, fallback = 0, extended = 0;
+};
+
+Summary summarise(const RunResult& r) {
+  Summary s;
+  const auto& v = r.steps;
+  const double n = r.n;
+  s.wall = stat(v, [](const StepSample& x) { return x.wall; });
+  s.detect = stat(v, [](const StepSample& x) { return x.stages.detect; });
+  s.constraints = stat(v, [](const StepSample& x) { return x.stages.constraints; });
+  s.assemble = stat(v, [](const StepSample& x) { return x.stages.assemble; });
+  s.solve = stat(v, [](const StepSample& x) { return x.stages.solve; });
+  s.integrate = stat(v, [](const StepSample& x) { return x.stages.integrate; });
+  s.metrics = stat(v, [](const StepSample& x) { return x.stages.metrics; });
+  // advance() reports the stages of the sub-steps it kept: a split step's discarded first
+  // attempt(s), and its state copies, are wall time outside every stage.
+  s.other = stat(v, [](const StepSample& x) { return std::max(0.0, x.wall - x.stages.total()); });
+  s.contacts = stat(v, [n](const StepSample& x) { return x.contacts / n; });
+  s.lcp = stat(v, [n](const StepSample& x) { return x.lcp / n; });
+  s.pivots = stat(v, [](const StepSample& x) { return x.pivots; });
+  for (const StepSample& x : v) {
+    s.failed += x.failed_solve;
+    s.split += x.substeps > 1;
+    s.deep += x.status == static_cast<int>(StepStatus::kDeepPenetration);
+    s.odd_substeps += x.substeps != 1;
+    s.fallback += x.fallback;
+    s.extended += x.extended_precision;
+  }
+  return s;
+}
+
+std::string ms(double seconds) {
+  char b[32];
+  const double m = 1e3 * seconds;
+  if (m == 0)
+    std::snprintf(b, sizeof b, "0");
+  else if (m >= 100)
+    std::snprintf(b, sizeof b, "%.0f", m);
+  else
+    std::snprintf(b, sizeof b, "%.3g", m);
+  return b;
+}
+
+std::string num(double x, const char* fmt = "%.2f") {
+  char b[32];
+  std::snprintf(b, sizeof b, fmt, x);
+  return b;
+}
+
+std::string steps_text(const RunResult& r) {
+  return std::to_string(r.steps.size()) + "/" + std::to_string(r.steps_planned) + " (" + r.stop +
+         ")";
+}
+
+// Mean step time of r over its first k steps.
+double mean_first(const RunResult& r, std::size_t k) {
+  return stat(
+             r.steps, [](const StepSample& x) { return x.wall; }, k)
+      .mean;
+}
+
+// exactsim / Bullet over the steps both ran ("" when either ran none).
+std::string ratio_text(const RunResult& ex, const RunResult* bu, std::size_t* over = nullptr) {
+  if (!bu || ex.steps.empty() || bu->steps.empty()) return "n/a";
+  const std::size_t k = std::min(ex.steps.size(), bu->steps.size());
+  if (over) *over = k;
+  const double b = mean_first(*bu, k);
+  if (b <= 0) return "n/a";
+  char t[32];
+  const double q = mean_first(ex, k) / b;
+  std::snprintf(t, sizeof t, q >= 100 ? "%.0f" : "%.3g", q);
+  return t;
+}
+
+void print_block(const RunResult& ex, const RunResult* bu) {
+  const ScalingGrid g = scaling_grid(ex.dims, ex.n);
+  std::printf("\n== %dD, N = %d (grid %d%s x %d layers)\n", ex.dims, ex.n, g.side,
+              ex.dims == 3 ? ("x" + std::to_string(g.side)).c_str() : "", g.layers);
+  const Summary s = summarise(ex);
+  std::printf("exactsim: %s, setup %.2f s, peak RSS %.0f MiB\n", steps_text(ex).c_str(), ex.setup,
+              ex.peak_mib);
+  std::printf("  %-34s %10s %10s\n", "stage (ms per step)", "mean", "max");
+  const auto row = [](const char* name, const Stat& st) {
+    std::printf("  %-34s %10s %10s\n", name, ms(st.mean).c_str(), ms(st.max).c_str());
+  };
+  row("detect", s.detect);
+  row("constraints", s.constraints);
+  row("assemble", s.assemble);
+  row("solve", s.solve);
+  row("integrate (+ position projection)", s.integrate);
+  row("metrics (penetration watchdog)", s.metrics);
+  row("other (discarded split attempts)", s.other);
+  row("step, wall (advance())", s.wall);
+  std::printf("  potential contacts / body: mean %s, max %s; LCP size / body: mean %s, max %s\n",
+              num(s.contacts.mean).c_str(), num(s.contacts.max).c_str(), num(s.lcp.mean).c_str(),
+              num(s.lcp.max).c_str());
+  std::printf(
+      "  Lemke pivots per solve: mean %.0f, max %.0f; answers from Fischer–Burmeister %d, "
+      "from the long-double retry %d\n",
+      s.pivots.mean, s.pivots.max, s.fallback, s.extended);
+  std::printf("  failed solves %d, split steps %d, steps still deep after splitting %d", s.failed,
+              s.split, s.deep);
+  if (ex.have_end)
+    std::printf("; at the end: mean height %.3f m, max speed %.2f m/s, escaped %d",
+                ex.end.mean_height, ex.end.max_speed, ex.end.escaped);
+  std::printf("\n");
+  if (!bu) return;
+  const Summary b = summarise(*bu);
+  std::printf("Bullet 3.24 (%s): %s, setup %.2f s, peak RSS %.0f MiB\n", bullet_precision(),
+              steps_text(*bu).c_str(), bu->setup, bu->peak_mib);
+  std::printf(
+      "  step, wall (stepSimulation): mean %s ms, max %s ms; contact points / body: mean "
+      "%s, max %s",
+      ms(b.wall.mean).c_str(), ms(b.wall.max).c_str(), num(b.contacts.mean).c_str(),
+      num(b.contacts.max).c_str());
+  if (b.odd_substeps) std::printf("; %d steps with != 1 internal step", b.odd_substeps);
+  if (bu->have_end)
+    std::printf("\n  at the end: mean height %.3f m, max speed %.2f m/s, escaped %d",
+                bu->end.mean_height, bu->end.max_speed, bu->end.escaped);
+  std::size_t k = 0;
+  const std::string q = ratio_text(ex, bu, &k);
+  std::printf("\nratio exactsim / Bullet, mean step over the first %zu steps: %s\n", k, q.c_str());
+}
+
+// Least-squares slope of log(mean step) on log N. window 0: over the runs that completed every
+// step, each over all its steps; window k > 0: over the runs that ran at least k steps, each over
+// its first k steps (a common window: the same stretch of the pour for every N).
+bool fit_exponent(const std::vector<const RunResult*>& runs, std::size_t window, double& slope,
+                  int& points) {
+  std::vector<double> x, y;
+  for (const RunResult* r : runs) {
+    if (r->steps.empty()) continue;
+    if (window == 0 ? r->stop != "completed" : r->steps.size() < window) continue;
+    const double mean = mean_first(*r, window == 0 ? SIZE_MAX : window);
+    if (!(mean > 0)) continue;
+    x.push_back(std::log(static_cast<double>(r->n)));
+    y.push_back(std::log(mean));
+  }
+  points = static_cast<int>(x.size());
+  if (points < 2) return false;
+  double mx = 0, my = 0;
+  for (int i = 0; i < points; ++i) mx += x[i] / points, my += y[i] / points;
+  double sxy = 0, sxx = 0;
+  for (int i = 0; i < points; ++i)
+    sxy += (x[i] - mx) * (y[i] - my), sxx += (x[i] - mx) * (x[i] - mx);
+  if (sxx <= 0) return false;
+  slope = sxy / sxx;
+  return true;
+}
+
+void print_summary(const std::vector<RunResult>& all, const Options& o) {
+  std::printf("\n## Summary (markdown)\n\n");
+  std::printf(
+      "| D | N | engine | steps | mean step (ms) | max step (ms) | detect | constraints | assemble "
+      "| solve | integrate | watchdog | other | contacts/body | LCP/body | failed solves | split "
+      "steps | peak RSS (MiB) | exactsim / Bullet |\n");
+  std::printf("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+  for (const RunResult& r : all) {
+    const Summary s = summarise(r);
+    const RunResult* bu = nullptr;
+    if (r.engine == "exactsim")
+      for (const RunResult& b : all)
+        if (b.engine == "bullet" && b.dims == r.dims && b.n == r.n) bu = &b;
+    const bool ex = r.engine == "exactsim";
+    std::printf(
+        "| %d | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s "
+        "| %s | %.0f | %s |\n",
+        r.dims, r.n, ex ? "exactsim" : (std::string("Bullet (") + bullet_precision() + ")").c_str(),
+        steps_text(r).c_str(), ms(s.wall.mean).c_str(), ms(s.wall.max).c_str(),
+        ex ? ms(s.detect.mean).c_str() : "", ex ? ms(s.constraints.mean).c_str() : "",
+        ex ? ms(s.assemble.mean).c_str() : "", ex ? ms(s.solve.mean).c_str() : "",
+        ex ? ms(s.integrate.mean).c_str() : "", ex ? ms(s.metrics.mean).c_str() : "",
+        ex ? ms(s.other.mean).c_str() : "", num(s.contacts.mean).c_str(),
+        ex ? num(s.lcp.mean).c_str() : "", ex ? std::to_string(s.failed).c_str() : "",
+        ex ? std::to_string(s.split).c_str() : "", r.peak_mib, ex ? ratio_text(r, bu).c_str() : "");
+  }
+  std::printf(
+      "\nStage columns: mean ms per step; other = wall − stages (the discarded first "
+      "attempts of split steps). contacts/body: exactsim's potential contacts, Bullet's "
+      "contact-manifold points. exactsim / Bullet: mean step over the steps both ran.\n");
+  for (int d : o.dims)
+    for (const char* engine : {"exactsim", "bullet"}) {
+      std::vector<const RunResult*> runs;
+      for (const RunResult& r : all)
+        if (r.dims == d && r.engine == engine) runs.push_back(&r);
+      if (runs.empty()) continue;
+      double slope = 0;
+      int points = 0;
+      if (fit_exponent(runs, 0, slope, points))
+        std::printf("%dD %s: mean step time ~ N^%.2f (least squares on log-log, %d completed N)\n",
+                    d, engine, slope, points);
+      else
+        std::printf("%dD %s: fewer than two N completed: no exponent\n", d, engine);
+      // The common window: the fewest steps any N ran (at least 1).
+      std::size_t window = SIZE_MAX;
+      for (const RunResult* r : runs)
+        if (!r->steps.empty()) window = std::min(window, r->steps.size());
+      if (window != SIZE_MAX && fit_exponent(runs, window, slope, points))
+        std::printf(
+            "%dD %s: over the first %zu steps (the fewest any N ran): mean step time ~ "
+            "N^%.2f (%d N)\n",
+            d, engine, window, slope, points);
+    }
+}
+
+nlohmann::json to_json(const RunResult& r) {
+  const Summary s = summarise(r);
+  const auto st = [](const Stat& x) { return nlohmann::json{{"mean", x.mean}, {"max", x.max}}; };
+  nlohmann::json j = {{"engine", r.engine},
+                      {"dimension", r.dims},
+                      {"bodies", r.n},
+                      {"steps_planned", r.steps_planned},
+                      {"steps_done", r.steps.size()},
+                      {"stop", r.stop},
+                      {"setup_seconds", r.setup},
+                      {"elapsed_seconds", r.elapsed},
+                      {"peak_rss_mib", r.peak_mib},
+                      {"step_seconds", st(s.wall)},
+                      {"step_seconds_each", nlohmann::json::array()},
+                      {"contacts_per_body", st(s.contacts)}};
+  if (r.engine == "exactsim") {
+    j["stage_seconds"] = {{"detect", st(s.detect)},       {"constraints", st(s.constraints)},
+                          {"assemble", st(s.assemble)},   {"solve", st(s.solve)},
+                          {"integrate", st(s.integrate)}, {"metrics", st(s.metrics)},
+                          {"other", st(s.other)}};
+    j["lcp_size_per_body"] = st(s.lcp);
+    j["failed_solves"] = s.failed;
+    j["split_steps"] = s.split;
+    j["deep_penetration_steps"] = s.deep;
+    j["lemke_pivots"] = st(s.pivots);
+    j["fischer_burmeister_answers"] = s.fallback;
+    j["long_double_answers"] = s.extended;
+  } else {
+    j["precision"] = bullet_precision();
+  }
+  for (const StepSample& x : r.steps) j["step_seconds_each"].push_back(x.wall);
+  if (r.have_end)
+    j["end"] = {{"mean_height", r.end.mean_height},
+                {"max_speed", r.end.max_speed},
+                {"escaped", r.end.escaped}};
+  return j;
+}
+
+void write_out(const std::vector<RunResult>& all, const Options& o) {
+  std::ofstream out(o.out);
+  if (!out) throw std::runtime_error(o.out + ": cannot write");
+  const bool csv = o.out.size() >= 4 && o.out.compare(o.out.size() - 4, 4, ".csv") == 0;
+  if (csv) {
+    out << "dimension,bodies,engine,steps_planned,steps_done,stop,mean_step_s,max_step_s,"
+           "detect_s,constraints_s,assemble_s,solve_s,integrate_s,metrics_s,other_s,"
+           "contacts_per_body,lcp_per_body,failed_solves,split_steps,peak_rss_mib\n";
+    for (const RunResult& r : all) {
+      const Summary s = summarise(r);
+      std::string stop = r.stop;
+      std::replace(stop.begin(), stop.end(), ',', ';');
+      out << r.dims << ',' << r.n << ',' << r.engine << ',' << r.steps_planned << ','
+          << r.steps.size() << ',' << stop << ',' << s.wall.mean << ',' << s.wall.max << ','
+          << s.detect.mean << ',' << s.constraints.mean << ',' << s.assemble.mean << ','
+          << s.solve.mean << ',' << s.integrate.mean << ',' << s.metrics.mean << ',' << s.other.mean
+          << ',' << s.contacts.mean << ',' << s.lcp.mean << ',' << s.failed << ',' << s.split << ','
+          << r.peak_mib << '\n';
+    }
+    return;
+  }
+  nlohmann::json j = {{"seed", o.seed},
+                      {"steps", o.steps},
+                      {"budget_seconds", o.budget},
+                      {"bullet_precision", bullet_precision()},
+                      {"bullet_margin", o.bullet_margin},
+                      {"runs", nlohmann::json::array()}};
+  for (const RunResult& r : all) j["runs"].push_back(to_json(r));
+  out << j.dump(2) << '\n';
+}
+
+}  // namespace
+}  // namespace exactsim::bench
+
+int main(int argc, char** argv) {
+  using namespace exactsim::bench;
+  Options o;
+  CLI::App app{
+      "bench_scaling: step time against N on a pour of random convex hulls, exactsim "
+      "and Bullet on the same scenes (tracker issue #14)"};
+  app.add_option("--n", o.n, "numbers of bodies")->delimiter(',')->check(CLI::PositiveNumber);
+  app.add_option("--dims", o.dims, "dimensions, 2 and/or 3")
+      ->delimiter(',')
+      ->check(CLI::IsMember({2, 3}));
+  app.add_option("--steps", o.steps, "steps per run (h = 0.01 s)")->check(CLI::PositiveNumber);
+  app.add_option("--seed", o.seed, "scene seed");
+  app.add_option("--budget-seconds", o.budget,
+                 "per (engine, N): stop once the summed step time exceeds this")
+      ->check(CLI::PositiveNumber);
+  app.add_option("--kill-after", o.kill_after,
+                 "per (engine, N): kill the child after this many wall seconds (default 2 budget "
+                 "+ 30)");
+  app.add_flag("!--no-bullet", o.bullet, "skip Bullet");
+  app.add_flag("!--no-watchdog", o.watchdog,
+               "exactsim: penetration watchdog off (then advance() never splits a step)");
+  app.add_option("--max-memory-gib", o.max_memory_gib,
+                 "address-space limit of each child (0: none); beyond it the run ends as an error");
+  app.add_option("--bullet-margin", o.bullet_margin, "Bullet's hull collision margin, m");
+  app.add_option("--out", o.out, "write the results as JSON (or CSV if the name ends in .csv)");
+  app.add_option("--write-scenes", o.write_scenes,
+                 "also write every scene to this folder as a scene file (for exactsim run/view)");
+  CLI11_PARSE(app, argc, argv);
+
+  const bool bullet = o.bullet && bullet_available();
+  std::printf(
+      "bench_scaling: seed %llu, %d steps of h = 0.01 s, budget %.0f s per (engine, N), "
+      "kill after %.0f s; exactsim watchdog %s; Bullet: %s\n",
+      static_cast<unsigned long long>(o.seed), o.steps, o.budget,
+      o.kill_after > 0 ? o.kill_after : 2 * o.budget + 30, o.watchdog ? "on" : "off",
+      bullet ? (std::string("3.24, ") + bullet_precision()).c_str()
+             : (o.bullet ? "not built in" : "off"));
+  std::vector<RunResult> all;
+  try {
+    for (int d : o.dims)
+      for (int n : o.n) {
+        if (!o.write_scenes.empty()) {
+          ScalingSceneOptions so;
+          so.dimension = d;
+          so.bodies = n;
+          so.seed = o.seed;
+          const exactsim::Scene scene = scaling_scene(so);
+          std::filesystem::create_directories(o.write_scenes);
+          exactsim::write_scene_file(scene, o.write_scenes + "/" + scene.name + ".json");
+        }
+        std::fprintf(stderr, "%dD N=%d: exactsim\n", d, n);
+        all.push_back(run_child("exactsim", d, n, o));
+        const RunResult* bu = nullptr;
+        if (bullet) {
+          std::fprintf(stderr, "%dD N=%d: Bullet\n", d, n);
+          all.push_back(run_child("bullet", d, n, o));
+          bu = &all.back();
+        }
+        print_block(all[all.size() - (bu ? 2 : 1)], bu);
+        std::fflush(stdout);
+      }
+    print_summary(all, o);
+    if (!o.out.empty()) write_out(all, o);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "bench_scaling: %s\n", e.what());
+    return 1;
+  }
+  return 0;
+}
