@@ -5,9 +5,15 @@
 namespace exactsim {
 namespace {
 
-// A deep pair that the step made: deeper than ε and deeper than anything before the step.
+// A deep pair that the step made: deeper than ε, and deeper than anything before the step by
+// more than kSplitMargin ε. A pair that stays as deep as it was (a persisting penetration the
+// projection has not removed yet) is no event: halving the step cannot undo it, and retrying it
+// at every step cost 2^max_step_splits sub-steps per step (docs/penetration.md "Any step size").
+constexpr Real kSplitMargin = 0.01;
+
 bool made_deep_penetration(const StepReport& r, Real before, Real eps) {
-  return r.status == StepStatus::kDeepPenetration && r.max_penetration > std::max(before, eps);
+  return r.status == StepStatus::kDeepPenetration &&
+         r.max_penetration > std::max(before + kSplitMargin * eps, eps);
 }
 
 void add_up(StepReport& total, const StepReport& part) {
