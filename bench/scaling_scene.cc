@@ -8,7 +8,7 @@
 
 #include "exactsim/geometry/polygon.h"
 #include "exactsim/geometry/polyhedron.h"
-#include "exactsim/io/scenarios.h"
+#include "experiments/scenarios.h"
 #include "exactsim/math/error.h"
 
 namespace exactsim::bench {
