@@ -10,6 +10,7 @@
 #include "exactsim/io/scene_json.h"
 #include "exactsim/math/error.h"
 #include "exactsim/viewer/replay.h"
+#include "memory_budget_option.h"
 
 namespace exactsim::cli {
 
@@ -25,7 +26,7 @@ namespace {
 struct RunArgs {
   std::string scene_file, scenario, set = "a", model, out, write_scene, stabilisation;
   std::uint64_t seed = 1;
-  std::optional<double> dt, duration, max_stabilisation_speed;
+  std::optional<double> dt, duration, max_stabilisation_speed, memory_budget;
   int bodies = -1, every = 1;
   bool continue_on_failure = false, quiet = false, general_form = false;
   bool seed_given = false, set_given = false, bodies_given = false;  // to refuse what is ignored
@@ -103,11 +104,18 @@ Scene build_scene(const RunArgs& a) {
       throw InputError("--max-stabilisation-speed: must be > 0 (inf: uncapped)");
     scene.world.contact.max_stabilisation_speed = *a.max_stabilisation_speed;
   }
+  if (a.memory_budget)
+    scene.world.stepping.memory_budget_bytes = memory_budget_bytes(*a.memory_budget);
   return scene;
 }
 
 int run(const RunArgs& a) {
+  // The backstop while the scene is read (the option's budget or the default), then from the
+  // scene's own budget (docs/input-validation.md "Memory budget").
+  set_memory_backstop(a.memory_budget ? memory_budget_bytes(*a.memory_budget)
+                                      : kDefaultMemoryBudgetBytes);
   const Scene scene = build_scene(a);
+  set_memory_backstop(scene.world.stepping.memory_budget_bytes);
   if (!a.write_scene.empty()) write_scene_file(scene, a.write_scene);
   RunOptions o;
   std::string replay;
@@ -185,6 +193,7 @@ Action register_run(CLI::App& app) {
   sub->add_option("--max-stabilisation-speed", a->max_stabilisation_speed,
                   "Cap (m/s) of the psi/h push-out of overlaps, as contact.parameters."
                   "max_stabilisation_speed; inf = uncapped (docs/robustness.md)");
+  add_memory_budget_option(sub, a->memory_budget);
   sub->add_flag("--quiet", a->quiet, "No progress line");
   return [a, sub] {
     a->seed_given = sub->get_option("--seed")->count() > 0;

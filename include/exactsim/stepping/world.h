@@ -1,6 +1,7 @@
 // The World: bodies, shapes and model options, owned as flat arrays (design.md).
 #pragma once
 
+#include <cstdint>
 #include <limits>
 #include <string>
 #include <vector>
@@ -12,6 +13,7 @@
 #include "exactsim/geometry/polygon.h"
 #include "exactsim/geometry/polyhedron.h"
 #include "exactsim/solvers/lcp.h"
+#include "exactsim/stepping/memory_budget.h"
 
 namespace exactsim {
 
@@ -81,6 +83,10 @@ struct StepOptions {
   // advance() splits a step that makes a new deep penetration into halves, up to 2^this
   // sub-steps (docs/penetration.md "Any step size"); 0 never splits.
   int max_step_splits = 5;
+  // The memory budget (docs/input-validation.md "Memory budget"): a step whose dense contact
+  // problem (estimated before it is allocated, memory_budget.h) would need more throws
+  // MemoryBudgetError. CLI --memory-budget, scene stepping.memory_budget_gib.
+  std::uint64_t memory_budget_bytes = kDefaultMemoryBudgetBytes;  // 4 GiB
 };
 
 struct World {
