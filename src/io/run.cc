@@ -191,7 +191,10 @@ void RunRecorder::finish(const RunSummary& summary) {
 
 std::string describe_failure(const Scene& scene, const StepReport& r) {
   std::ostringstream msg;
-  msg << std::setprecision(6) << "step " << r.step << " (t = " << r.time - scene.step << " s): ";
+  // The step's start time k h (r.time is its end, and 0 when the state was refused before the
+  // step began: a non-finite or runaway initial state).
+  msg << std::setprecision(6) << "step " << r.step
+      << " (t = " << static_cast<Real>(r.step) * scene.step << " s): ";
   switch (r.status) {
     case StepStatus::kDiverged: {
       const Body& b = scene.world.bodies[r.diverged_body];
