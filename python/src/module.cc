@@ -18,7 +18,10 @@ PYBIND11_MODULE(exactsim, m) {
   // A step over the scene's memory budget (docs/input-validation.md "Memory budget"). A
   // MemoryError, so `except MemoryError` catches it too.
   pybind11::register_exception<exactsim::MemoryBudgetError>(m, "MemoryBudgetError",
-                                                            PyExc_MemoryError);
+                                                            PyExc_MemoryError)
+      .attr("__doc__") =
+      "A step whose contact problem would exceed the scene's memory budget "
+      "(stepping.memory_budget_gib, 4 GiB by default); raised before the memory is allocated.";
   exactsim::py::bind_shapes(m);
   exactsim::py::bind_scene(m);
   exactsim::py::bind_simulation(m);
