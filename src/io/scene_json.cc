@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "exactsim/io/event_scene_json.h"
 #include "exactsim/io/mesh_file.h"
 #include "exactsim/io/scene_initial_overlap.h"
 #include "exactsim/io/scene_limits.h"
@@ -412,8 +413,9 @@ void check_initial_overlap(const JsonCursor& bodies, const Scene& scene) {
 Scene parse_scene(const nlohmann::json& doc, const std::string& origin) {
   const JsonCursor top(doc, origin, "");
   // An event-driven PLUS scene (docs/plus.md) is read by `exactsim events`, not here.
-  if (doc.is_object() && doc.contains("contact") && doc["contact"].is_object() &&
-      doc["contact"].value("model", "") == "plus")
+  // (is_event_scene looks at the type first: `.value("model", "")` threw a JSON type_error,
+  // not an InputError, on a non-string model; found by fuzz_scene_step)
+  if (is_event_scene(doc))
     top.at("contact").at("model").fail(
         "\"plus\" is an event-driven scene: simulate it with `exactsim events FILE` "
         "(docs/plus.md)");
