@@ -64,10 +64,13 @@ clean:
 	@rm -rf $(BUILD) $(ASAN_BUILD)
 
 # libFuzzer harnesses (fuzz/, docs/input-validation.md "Fuzzing") under ASan + UBSan, built with
-# clang in $(FUZZ_BUILD); each runs FUZZ_SECONDS from the seed corpus in fuzz/corpus/<harness>
-# (new inputs go to $(FUZZ_BUILD)/corpus). A crash, leak, sanitizer report or hang fails.
+# clang in $(FUZZ_BUILD); each runs FUZZ_SECONDS (or FUZZ_RUNS executions, whichever ends first;
+# -1: no limit) from the seed corpus in fuzz/corpus/<harness> (new inputs go to
+# $(FUZZ_BUILD)/corpus). A crash, leak, sanitizer report or hang fails. The campaign of
+# docs/input-validation.md: nice -n 19 make fuzz FUZZ_RUNS=1000000 FUZZ_SECONDS=14400
 FUZZ_BUILD ?= build-fuzz
 FUZZ_SECONDS ?= 60
+FUZZ_RUNS ?= -1
 FUZZ_HARNESSES ?= scene_json event_scene_json impact_problem_json mesh scene_step
 .PHONY: fuzz
 fuzz: setup
@@ -76,9 +79,9 @@ fuzz: setup
 	@cmake --build $(FUZZ_BUILD) -j $(JOBS) --target $(addprefix fuzz_,$(FUZZ_HARNESSES))
 	@for h in $(FUZZ_HARNESSES); do \
 	  mkdir -p $(FUZZ_BUILD)/corpus/$$h $(FUZZ_BUILD)/artifacts/$$h; \
-	  echo "== fuzz_$$h ($(FUZZ_SECONDS) s)"; \
+	  echo "== fuzz_$$h ($(FUZZ_SECONDS) s, runs $(FUZZ_RUNS))"; \
 	  ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
-	  $(FUZZ_BUILD)/fuzz_$$h -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 \
+	  $(FUZZ_BUILD)/fuzz_$$h -max_total_time=$(FUZZ_SECONDS) -runs=$(FUZZ_RUNS) -timeout=10 -rss_limit_mb=2048 \
 	    -max_len=65536 -dict=fuzz/json.dict -print_final_stats=1 \
 	    -artifact_prefix=$(FUZZ_BUILD)/artifacts/$$h/ \
 	    $(FUZZ_BUILD)/corpus/$$h fuzz/corpus/$$h 2>$(FUZZ_BUILD)/fuzz_$$h.log \

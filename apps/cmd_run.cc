@@ -10,6 +10,7 @@
 #include "exactsim/math/error.h"
 #include "exactsim/viewer/replay.h"
 #include "experiments/scenarios.h"
+#include "memory_budget_option.h"
 
 namespace exactsim::cli {
 
@@ -25,7 +26,7 @@ namespace {
 struct RunArgs {
   std::string scene_file, scenario, set = "a", model, out, write_scene, stabilisation;
   std::uint64_t seed = 1;
-  std::optional<double> dt, duration, max_stabilisation_speed;
+  std::optional<double> dt, duration, max_stabilisation_speed, memory_budget;
   int bodies = -1, every = 1;
   bool continue_on_failure = false, quiet = false, general_form = false, one_mlcp = false,
        cold_start = false;
@@ -106,11 +107,18 @@ Scene build_scene(const RunArgs& a) {
       throw InputError("--max-stabilisation-speed: must be > 0 (inf: uncapped)");
     scene.world.contact.max_stabilisation_speed = *a.max_stabilisation_speed;
   }
+  if (a.memory_budget)
+    scene.world.stepping.memory_budget_bytes = memory_budget_bytes(*a.memory_budget);
   return scene;
 }
 
 int run(const RunArgs& a) {
+  // The backstop while the scene is read (the option's budget or the default), then from the
+  // scene's own budget (docs/input-validation.md "Memory budget").
+  set_memory_backstop(a.memory_budget ? memory_budget_bytes(*a.memory_budget)
+                                      : kDefaultMemoryBudgetBytes);
   const Scene scene = build_scene(a);
+  set_memory_backstop(scene.world.stepping.memory_budget_bytes);
   if (!a.write_scene.empty()) write_scene_file(scene, a.write_scene);
   RunOptions o;
   std::string replay;
@@ -194,6 +202,7 @@ Action register_run(CLI::App& app) {
   sub->add_flag("--cold-start", a->cold_start,
                 "Solve every step's LCPs from scratch instead of from the previous step's "
                 "complementary basis (docs/stepping.md \"Warm start\")");
+  add_memory_budget_option(sub, a->memory_budget);
   sub->add_flag("--quiet", a->quiet, "No progress line");
   return [a, sub] {
     a->seed_given = sub->get_option("--seed")->count() > 0;

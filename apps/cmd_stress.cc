@@ -5,6 +5,8 @@
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <optional>
+#include <thread>
 
 #include <nlohmann/json.hpp>
 
@@ -12,6 +14,7 @@
 #include "exactsim/math/error.h"
 #include "experiments/stress.h"
 #include "experiments/sweep.h"
+#include "memory_budget_option.h"
 
 namespace exactsim::cli {
 namespace {
@@ -25,10 +28,13 @@ struct StressArgs {
   std::string only;  // keep only runs whose name contains this
   bool report_only = false;
   StressLimits limits;
+  std::optional<double> memory_budget;  // GiB, per run
 };
 
 int stress(const StressArgs& a) {
   const auto start = std::chrono::steady_clock::now();
+  StressLimits limits = a.limits;
+  if (a.memory_budget) limits.memory_budget_bytes = memory_budget_bytes(*a.memory_budget);
   const std::string out =
       a.out.empty() ? (a.quick ? "results/stress-quick" : "results/stress") : a.out;
   std::vector<StressRun> runs;
@@ -37,12 +43,17 @@ int stress(const StressArgs& a) {
   if (runs.empty()) throw InputError("--only: no run of the campaign matches '" + a.only + "'");
   std::vector<SweepJob> jobs;
   for (const StressRun& r : runs) {
-    const StressLimits lim = a.limits;
+    const StressLimits lim = limits;
     jobs.push_back({r.name(), stress_params(r, lim), [r, lim] { return run_stress(r, lim); }});
   }
   SweepOptions so;
   so.dir = out + "/runs";
   so.jobs = a.jobs;
+  // The backstop: every parallel run may use its budget (docs/input-validation.md).
+  const int parallel = std::min<int>(
+      static_cast<int>(jobs.size()),
+      a.jobs > 0 ? a.jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency())));
+  set_memory_backstop(limits.memory_budget_bytes, parallel);
   std::printf("stress%s: %zu runs in %s (results resume from earlier invocations)\n",
               a.quick ? " --quick" : "", jobs.size(), so.dir.c_str());
   std::fflush(stdout);
@@ -124,6 +135,7 @@ Action register_stress(CLI::App& app) {
                   "Runaway: end a run after a step whose LCP has more unknowns (default 2000)");
   sub->add_option("--run-budget", a->limits.run_budget_seconds,
                   "End a run once it has used this much CPU time (s, default 0: no limit)");
+  add_memory_budget_option(sub, a->memory_budget);
   return [a] { return stress(*a); };
 }
 

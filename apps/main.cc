@@ -2,11 +2,14 @@
 #include <cstdio>
 #include <exception>
 #include <map>
+#include <new>
 #include <string>
 
 #include "commands.h"
 #include "exactsim/api/version.h"
 #include "exactsim/math/error.h"
+#include "exactsim/stepping/memory_budget.h"
+#include "memory_budget_option.h"
 
 int main(int argc, char** argv) {
   CLI::App app{"exactsim: physically faithful rigid-body contact simulation (PEG, PLUS)"};
@@ -30,6 +33,20 @@ int main(int argc, char** argv) {
     } catch (const exactsim::InputError& e) {
       std::fprintf(stderr, "exactsim %s: error: %s\n", sub->get_name().c_str(), e.what());
       return 2;
+    } catch (const exactsim::MemoryBudgetError& e) {
+      std::fprintf(stderr, "exactsim %s: memory budget exceeded: %s\n", sub->get_name().c_str(),
+                   e.what());
+      return 4;
+    } catch (const std::bad_alloc&) {
+      // What the estimates do not cover, stopped by the address-space limit that `run` and
+      // `stress` set from the budget (or by the machine): reported, not an OOM kill.
+      const std::uint64_t limit = exactsim::cli::memory_backstop();
+      std::fprintf(stderr,
+                   "exactsim %s: out of memory: an allocation failed%s%s (the limit follows "
+                   "--memory-budget GIB; docs/input-validation.md)\n",
+                   sub->get_name().c_str(), limit ? " under the address-space limit of " : "",
+                   limit ? exactsim::format_bytes(static_cast<double>(limit)).c_str() : "");
+      return 4;
     } catch (const std::exception& e) {
       std::fprintf(stderr, "exactsim %s: failed: %s\n", sub->get_name().c_str(), e.what());
       return 1;

@@ -185,16 +185,21 @@ LostRegion lost_region(const Scene& s) {
 }
 
 json stress_params(const StressRun& r, const StressLimits& l) {
-  return {{"family", r.family},   {"model", r.model},
-          {"h", r.step},          {"duration", r.duration},
-          {"seed", r.seed},       {"step_budget_seconds", l.step_budget_seconds},
-          {"max_lcp", l.max_lcp}, {"run_budget_seconds", l.run_budget_seconds}};
+  json j = {{"family", r.family},   {"model", r.model},
+            {"h", r.step},          {"duration", r.duration},
+            {"seed", r.seed},       {"step_budget_seconds", l.step_budget_seconds},
+            {"max_lcp", l.max_lcp}, {"run_budget_seconds", l.run_budget_seconds}};
+  // Only when not the default: earlier campaigns' results stay resumable.
+  if (l.memory_budget_bytes != kDefaultMemoryBudgetBytes)
+    j["memory_budget_bytes"] = l.memory_budget_bytes;
+  return j;
 }
 
 json run_stress(const StressRun& run, const StressLimits& lim) {
   using Clock = std::chrono::steady_clock;
   const auto start = Clock::now();
-  const Scene scene = build_stress_scene(run);
+  Scene scene = build_stress_scene(run);
+  scene.world.stepping.memory_budget_bytes = lim.memory_budget_bytes;
   const World& w = scene.world;
   const int dim = w.dimension;
   const LostRegion region = lost_region(scene);

@@ -44,6 +44,8 @@ struct StressLimits {
   double step_budget_seconds = 30;
   int max_lcp = 2000;
   double run_budget_seconds = 0;
+  // Each run's StepOptions::memory_budget_bytes (docs/input-validation.md "Memory budget").
+  std::uint64_t memory_budget_bytes = kDefaultMemoryBudgetBytes;
 };
 
 // The "bodies lost" region (docs/robustness.md): the AABB of the static bodies (at their

@@ -139,6 +139,25 @@ def test_validation_errors_are_input_errors():
         sim.run(-1)
 
 
+def test_a_step_over_the_memory_budget_raises_memory_budget_error():
+    bodies = [{"name": "floor", "static": True, "shape": {"box": [14, 1]}, "position": [6, -0.5]}]
+    for i in range(12):
+        bodies.append({"name": f"b{i}", "shape": {"box": [1, 1]}, "density": 100,
+                       "position": [1.001 * i + 0.5, 0.5]})
+    doc = {"format": "exactsim-scene", "version": 1, "dimension": 2,
+           "time": {"step": 0.005, "duration": 0.05},
+           "contact": {"model": "standard", "friction": 0.5},
+           "stepping": {"memory_budget_gib": 0.001}, "bodies": bodies}
+    sim = exactsim.Simulation(doc)
+    with pytest.raises(exactsim.MemoryBudgetError,
+                       match=r"contact problem \(\d+ unknowns, 12 bodies in contact\) needs an "
+                             r"estimated .* more than the memory budget of 1.02 MiB"):
+        sim.step()
+    assert issubclass(exactsim.MemoryBudgetError, MemoryError)
+    doc["stepping"]["memory_budget_gib"] = 1
+    assert exactsim.Simulation(doc).step()["lcp_size"] > 100
+
+
 def test_callback_exceptions_propagate():
     sim = box_on_floor(2)
 

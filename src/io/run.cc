@@ -100,7 +100,9 @@ nlohmann::json report_to_json(const StepReport& r) {
   return j;
 }
 
-nlohmann::json summary_to_json(const RunSummary& s) {
+namespace {
+
+nlohmann::json summary_fields(const RunSummary& s) {
   return {{"scene", s.scene},
           {"model", s.model},
           {"dimension", s.dimension},
@@ -129,6 +131,16 @@ nlohmann::json summary_to_json(const RunSummary& s) {
           {"potential_energy", s.potential_energy},
           {"failed", s.failed},
           {"failure", s.failure}};
+}
+
+}  // namespace
+
+nlohmann::json summary_to_json(const RunSummary& s) {
+  nlohmann::json j = summary_fields(s);
+  // A run longer than the overlap record (RunOptions::overlap_record_cap): the median is over
+  // every median_overlap_every-th step. Written only then, so other summaries are unchanged.
+  if (s.median_overlap_every > 1) j["median_overlap_every"] = s.median_overlap_every;
+  return j;
 }
 
 RunRecorder::RunRecorder(const std::string& out_dir, const Scene& scene, int trajectory_every)
@@ -181,7 +193,10 @@ void RunRecorder::finish(const RunSummary& summary) {
 
 std::string describe_failure(const Scene& scene, const StepReport& r) {
   std::ostringstream msg;
-  msg << std::setprecision(6) << "step " << r.step << " (t = " << r.time - scene.step << " s): ";
+  // The step's start time k h (r.time is its end, and 0 when the state was refused before the
+  // step began: a non-finite or runaway initial state).
+  msg << std::setprecision(6) << "step " << r.step
+      << " (t = " << static_cast<Real>(r.step) * scene.step << " s): ";
   switch (r.status) {
     case StepStatus::kDiverged: {
       const Body& b = scene.world.bodies[r.diverged_body];
@@ -238,9 +253,15 @@ RunSummary run_scene(const Scene& scene, const RunOptions& options,
   std::unique_ptr<RunRecorder> recorder;
   if (!options.out_dir.empty())
     recorder = std::make_unique<RunRecorder>(options.out_dir, scene, options.trajectory_every);
+  // The steps' overlaps, for the median: every step's up to options.overlap_record_cap values,
+  // then every 2nd, 4th, ... step's (a systematic sample), so that the record stays bounded
+  // (128 MiB by default) for any number of steps (docs/input-validation.md "Memory budget").
   std::vector<Real> overlaps;
-  overlaps.reserve(
-      std::min<long>(sum.steps_planned, 1L << 20));  // grows with the run, not its plan
+  const std::size_t overlap_cap =
+      static_cast<std::size_t>(std::max(2L, options.overlap_record_cap));
+  overlaps.reserve(std::min<long>({sum.steps_planned, static_cast<long>(overlap_cap),
+                                   1L << 20}));  // grows with the run, not its plan
+  long overlap_every = 1;
   long contact_sum = 0;
   std::vector<std::uint8_t> lost(w.body_count(), 0);  // ever out of the scene's bounds
   const auto start = Clock::now();
@@ -251,6 +272,7 @@ RunSummary run_scene(const Scene& scene, const RunOptions& options,
     sum.wall_seconds = std::chrono::duration<double>(Clock::now() - start).count();
     sum.peak_memory_mb = peak_memory_mb();
     sum.median_overlap = median(overlaps);
+    sum.median_overlap_every = overlap_every;
     sum.mean_contacts = sum.steps_done ? static_cast<Real>(contact_sum) / sum.steps_done : 0;
     sum.bodies_lost = static_cast<int>(std::count(lost.begin(), lost.end(), 1));
     sum.kinetic_energy = kinetic_energy(w.bodies, state);
@@ -261,7 +283,12 @@ RunSummary run_scene(const Scene& scene, const RunOptions& options,
     for (long k = 0; k < sum.steps_planned; ++k) {
       const StepReport r = advance(w, state, ws, scene.step, k);
       ++sum.steps_done;
-      overlaps.push_back(r.overlap);
+      if (k % overlap_every == 0 && overlaps.size() == overlap_cap) {
+        for (std::size_t i = 0; 2 * i < overlaps.size(); ++i) overlaps[i] = overlaps[2 * i];
+        overlaps.resize((overlaps.size() + 1) / 2);
+        overlap_every *= 2;
+      }
+      if (k % overlap_every == 0) overlaps.push_back(r.overlap);
       sum.max_overlap = std::max(sum.max_overlap, r.overlap);
       contact_sum += r.potential_contacts;
       sum.max_contacts = std::max(sum.max_contacts, r.potential_contacts);

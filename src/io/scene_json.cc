@@ -11,9 +11,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include "exactsim/io/event_scene_json.h"
 #include "exactsim/io/mesh_file.h"
 #include "exactsim/io/scene_initial_overlap.h"
 #include "exactsim/io/scene_limits.h"
+#include "exactsim/stepping/memory_budget.h"
 #include "inertia_json.h"
 #include "json_cursor.h"
 #include "solver_options_json.h"
@@ -356,7 +358,8 @@ void read_contact(const JsonCursor& c, World& w) {
 }
 
 void read_stepping(const JsonCursor& c, World& w) {
-  c.expect_object({"rotation_update", "continue_on_solver_failure", "measure_overlap"});
+  c.expect_object(
+      {"rotation_update", "continue_on_solver_failure", "measure_overlap", "memory_budget_gib"});
   if (c.has("rotation_update")) {
     const JsonCursor r = c.at("rotation_update");
     const std::string s = r.string();
@@ -370,6 +373,10 @@ void read_stepping(const JsonCursor& c, World& w) {
   if (c.has("continue_on_solver_failure"))
     w.stepping.continue_on_solver_failure = c.at("continue_on_solver_failure").boolean();
   if (c.has("measure_overlap")) w.stepping.measure_overlap = c.at("measure_overlap").boolean();
+  if (c.has("memory_budget_gib"))
+    w.stepping.memory_budget_bytes = memory_budget_from_gib(
+        c.at("memory_budget_gib")
+            .in_range(limits::kMinMemoryBudgetGib, limits::kMaxMemoryBudgetGib, "GiB"));
 }
 
 // Rejects a scene whose bodies start deeply inside each other (docs/input-validation.md,
@@ -406,8 +413,9 @@ void check_initial_overlap(const JsonCursor& bodies, const Scene& scene) {
 Scene parse_scene(const nlohmann::json& doc, const std::string& origin) {
   const JsonCursor top(doc, origin, "");
   // An event-driven PLUS scene (docs/plus.md) is read by `exactsim events`, not here.
-  if (doc.is_object() && doc.contains("contact") && doc["contact"].is_object() &&
-      doc["contact"].value("model", "") == "plus")
+  // (is_event_scene looks at the type first: `.value("model", "")` threw a JSON type_error,
+  // not an InputError, on a non-string model; found by fuzz_scene_step)
+  if (is_event_scene(doc))
     top.at("contact").at("model").fail(
         "\"plus\" is an event-driven scene: simulate it with `exactsim events FILE` "
         "(docs/plus.md)");
@@ -503,6 +511,9 @@ nlohmann::json scene_to_json(const Scene& scene) {
        w.stepping.rotation == RotationUpdate::kExponential ? "exponential" : "linear"},
       {"continue_on_solver_failure", w.stepping.continue_on_solver_failure},
       {"measure_overlap", w.stepping.measure_overlap}};
+  if (w.stepping.memory_budget_bytes != kDefaultMemoryBudgetBytes)  // written only when set
+    doc["stepping"]["memory_budget_gib"] =
+        static_cast<double>(w.stepping.memory_budget_bytes) / 1073741824.0;
   nlohmann::json bodies = nlohmann::json::array();
   const State& s = scene.initial;
   for (int i = 0; i < w.body_count(); ++i) {

@@ -5,6 +5,7 @@
 
 #include "exactsim/collision/contact_jacobian.h"
 #include "exactsim/dynamics/mass_matrix.h"
+#include "exactsim/stepping/memory_budget.h"
 
 namespace exactsim {
 namespace {
@@ -101,6 +102,9 @@ void assemble_stewart_trinkle(const World& world, const State& state, const Cons
 
   const int nv = nb * static_cast<int>(layout.active_bodies.size());
   const int m = layout.size();
+  check_step_memory_budget(nv, m, layout.n_unilateral + layout.n_intercontact,
+                           static_cast<int>(layout.active_bodies.size()), world.solver,
+                           world.stepping.memory_budget_bytes);  // before G, H, D are allocated
 
   // M and c = M ν + h F_ext (PEG paper ≈ eq. 8).
   // (blocks are assigned in place, not re-appended: their storage survives from step to step)

@@ -131,6 +131,16 @@ std::string error_of(const json& doc) {
   return ErrorOf([&] { parse_scene(doc, "scene.json"); });
 }
 
+// Found by fuzz_scene_step: a non-string contact model threw a JSON type_error (exit 1, no
+// path) from the check for event scenes, before the reader's own type check.
+TEST(HostileInput, ANonStringContactModelIsAnInputError) {
+  json d = box_scene_2d();
+  d["contact"] = {{"model", 1e308}};
+  EXPECT_EQ(error_of(d), "scene.json: contact.model: expected a string, got number");
+  d["contact"] = {{"model", json::array({"plus"})}};
+  EXPECT_EQ(error_of(d), "scene.json: contact.model: expected a string, got array");
+}
+
 // The location appears once, also for errors raised inside a shape's construction.
 TEST(HostileInput, LocationAppearsOnce) {
   json d = box_scene_2d();

@@ -99,6 +99,8 @@ TEST(Robustness, RunawayBodyIsANumericalFailureNamingTheBody) {
   EXPECT_TRUE(s.failed);
   EXPECT_EQ(s.steps_done, 1);
   EXPECT_NE(s.failure.find("numerical failure: body 0 ('brick')"), std::string::npos) << s.failure;
+  // Refused before the step began: the message gives the step's start time, not t = -h.
+  EXPECT_EQ(s.failure.rfind("step 0 (t = 0 s): numerical failure", 0), 0u) << s.failure;
 
   // Non-finite state is caught where it arises, not by the next step's broad phase.
   Sim sim(repro("free-spin-box3d"));

@@ -17,6 +17,9 @@ struct RunOptions {
   std::string out_dir;       // empty: write nothing
   int trajectory_every = 1;  // write the trajectory every N steps (and the last step)
   bool progress = true;      // a progress line on stderr every ~2 s of wall time
+  // The per-step overlaps kept for RunSummary::median_overlap: at most this many (2^24 values,
+  // 128 MiB); a longer run keeps every 2nd, 4th, ... step's (RunSummary::median_overlap_every).
+  long overlap_record_cap = 1L << 24;
 };
 
 struct RunSummary {
@@ -36,6 +39,9 @@ struct RunSummary {
   Real max_complementarity = 0;
   double wall_seconds = 0, solver_seconds = 0;
   Real max_overlap = 0, median_overlap = 0;  // over the steps (m² or m³)
+  // The median is over the steps k with k % median_overlap_every == 0: 1 unless the run had more
+  // steps than RunOptions::overlap_record_cap (then a power of two).
+  long median_overlap_every = 1;
   Real mean_contacts = 0;
   int max_contacts = 0;
   long peg_changed_steps = 0;  // steps where PEG's constraints differ from the standard model's

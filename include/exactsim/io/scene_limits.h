@@ -55,4 +55,10 @@ inline constexpr Real kMaxInitialOverlapFraction = 0.5;
 // 0x7f), none of , " ' \ and no leading or trailing space.
 inline constexpr int kMaxNameLength = 256;
 
+// The memory budget (docs/input-validation.md, "Memory budget"), in GiB (2^30 bytes): scene
+// stepping.memory_budget_gib and CLI --memory-budget lie in [kMinMemoryBudgetGib,
+// kMaxMemoryBudgetGib] (about 1 MiB to 1 PiB).
+inline constexpr Real kMinMemoryBudgetGib = 1e-3;
+inline constexpr Real kMaxMemoryBudgetGib = 1e6;
+
 }  // namespace exactsim::limits

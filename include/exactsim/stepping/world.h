@@ -1,6 +1,7 @@
 // The World: bodies, shapes and model options, owned as flat arrays (docs/api.md "Layers").
 #pragma once
 
+#include <cstdint>
 #include <limits>
 #include <string>
 #include <vector>
@@ -12,6 +13,7 @@
 #include "exactsim/geometry/polygon.h"
 #include "exactsim/geometry/polyhedron.h"
 #include "exactsim/solvers/lcp.h"
+#include "exactsim/stepping/memory_budget.h"
 
 namespace exactsim {
 
@@ -87,6 +89,10 @@ struct StepOptions {
   // Start each island's solve from the complementary basis of the previous step's solve on the
   // same contacts (docs/stepping.md "Warm start"); the result is verified like a cold solve.
   bool warm_start = true;
+  // The memory budget (docs/input-validation.md "Memory budget"): a step whose dense contact
+  // problem (estimated before it is allocated, memory_budget.h) would need more throws
+  // MemoryBudgetError. CLI --memory-budget, scene stepping.memory_budget_gib.
+  std::uint64_t memory_budget_bytes = kDefaultMemoryBudgetBytes;  // 4 GiB
 };
 
 struct World {

@@ -1,0 +1,78 @@
+#include "exactsim/stepping/memory_budget.h"
+
+#include <cmath>
+#include <cstdio>
+
+#include "exactsim/solvers/lcp.h"
+
+namespace exactsim {
+
+double lcp_solve_bytes(double n, const SolverOptions& options) {
+  constexpr double kDouble = sizeof(double), kLong = sizeof(long double);
+  // The LCP's matrix; Lemke: tableau [x_B | B⁻¹] (n × (n+1)), the basis matrix and its LU
+  // (refactorisation); the polish's complementary-basis matrix and its LU.
+  double bytes = kDouble * (n * n + n * (n + 1) + 2 * n * n + 2 * n * n);
+  // Fischer–Burmeister: Jacobian, its LU, the normal matrix and its LDLT.
+  if (options.fallback) bytes += kDouble * 4 * n * n;
+  // The long-double Lemke retry (lemke.cc): tableau, basis matrix, its LU and the cast of M,
+  // allocated only when its work fits the cap (the same rule as the solver's).
+  const bool long_double =
+      options.extended_precision_retry &&
+      !(options.max_pivot_work > 0 && 4.0 * n * n * n > options.max_pivot_work);
+  if (long_double) bytes += kLong * (n * (n + 1) + 3 * n * n);
+  return bytes + 64 * kDouble * n;  // the O(n) vectors, generously
+}
+
+double step_lcp_bytes(double n_v, double m, double n_normal, const SolverOptions& options) {
+  constexpr double kDouble = sizeof(double);
+  // Assembly: G, H (n_v × m), D (m × m); reduction: W G (n_v × m); N is the velocity LCP's
+  // matrix, counted by lcp_solve_bytes.
+  double bytes = kDouble * (3 * n_v * m + m * m);
+  bytes += lcp_solve_bytes(m, options);
+  // The regularised recovery (step.cc): a copy of N and a Lemke-only solve on it.
+  SolverOptions lemke_only = options;
+  lemke_only.fallback = false;
+  lemke_only.extended_precision_retry = false;
+  bytes += lcp_solve_bytes(m, lemke_only);
+  // The split stabilisation's position LCP on the normal rows.
+  bytes += lcp_solve_bytes(n_normal, options);
+  return bytes;
+}
+
+std::string format_bytes(double bytes) {
+  const char* units[] = {"bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+  int u = 0;
+  while (bytes >= 1024 && u < 6) {
+    bytes /= 1024;
+    ++u;
+  }
+  char b[48];
+  if (u == 0)
+    std::snprintf(b, sizeof b, "%.0f bytes", bytes);
+  else
+    std::snprintf(b, sizeof b, "%.3g %s", bytes, units[u]);
+  return b;
+}
+
+void check_memory_budget(double needed, std::uint64_t budget, const std::string& what) {
+  if (needed <= static_cast<double>(budget)) return;
+  const std::uint64_t needed_bytes =
+      std::isfinite(needed) && needed < 1.8e19 ? static_cast<std::uint64_t>(needed) : UINT64_MAX;
+  throw MemoryBudgetError(what + " needs an estimated " + format_bytes(needed) +
+                              ", more than the memory budget of " +
+                              format_bytes(static_cast<double>(budget)) +
+                              " (raise it with --memory-budget GIB or the scene's "
+                              "stepping.memory_budget_gib; docs/input-validation.md)",
+                          needed_bytes, budget);
+}
+
+void check_step_memory_budget(int n_v, int m, int n_normal, int bodies_in_contact,
+                              const SolverOptions& options, std::uint64_t budget) {
+  const double needed = step_lcp_bytes(n_v, m, n_normal, options);
+  if (needed <= static_cast<double>(budget)) return;
+  check_memory_budget(needed, budget,
+                      "the step's contact problem (" + std::to_string(m) + " unknowns, " +
+                          std::to_string(bodies_in_contact) + " bodies in contact)");
+}
+
+}  // namespace exactsim

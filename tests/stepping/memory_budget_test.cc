@@ -1,0 +1,102 @@
+// The memory budget (docs/input-validation.md "Memory budget"): a step's dense contact problem
+// is estimated before it is allocated, and a step over the budget throws MemoryBudgetError.
+#include "exactsim/stepping/memory_budget.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "planar_sim.h"
+
+namespace exactsim {
+namespace {
+
+using planar_test::box;
+using planar_test::Sim;
+
+// n unit boxes in a row on a static floor, 1 mm apart (within ε of each other), μ = 0.5: every
+// box has floor and neighbour contacts, each with a friction cone.
+Sim row_of_boxes(int n) {
+  Sim s;
+  s.world.contact.model = ContactModel::kStandard;
+  s.world.contact.friction = 0.5;
+  s.add(box(-1, -1, 1.01 * n + 1, 0), true);
+  for (int i = 0; i < n; ++i) s.add(box(1.001 * i, 0, 1.001 * i + 1, 1), false);
+  return s;
+}
+
+TEST(MemoryBudget, EstimateGrowsQuadraticallyAndCountsTheLongDoubleRetryOnlyWhenItRuns) {
+  SolverOptions o;
+  const double a = lcp_solve_bytes(100, o), b = lcp_solve_bytes(200, o);
+  EXPECT_GT(b / a, 3.5);
+  EXPECT_LT(b / a, 4.5);
+  // Lemke's tableau alone is n(n+1) doubles: the estimate covers at least that and the matrix.
+  EXPECT_GE(a, 8.0 * (100 * 101 + 100 * 100));
+  SolverOptions no_retry = o;
+  no_retry.extended_precision_retry = false;
+  EXPECT_LT(lcp_solve_bytes(100, no_retry), a);
+  // Above n = (max_pivot_work / 4)^(1/3) = 1000 the solver skips the long-double retry.
+  EXPECT_EQ(lcp_solve_bytes(2000, no_retry), lcp_solve_bytes(2000, o));
+  EXPECT_GT(step_lcp_bytes(60, 400, 100, o), lcp_solve_bytes(400, o));
+}
+
+TEST(MemoryBudget, CheckThrowsOnlyAboveTheBudgetAndSaysWhatAndHowMuch) {
+  EXPECT_NO_THROW(check_memory_budget(1024, 1024, "x"));
+  try {
+    check_memory_budget(3.0 * 1073741824.0, 1u << 30, "the thing");
+    FAIL() << "no MemoryBudgetError";
+  } catch (const MemoryBudgetError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("the thing needs an estimated 3 GiB"), std::string::npos) << what;
+    EXPECT_NE(what.find("memory budget of 1 GiB"), std::string::npos) << what;
+    EXPECT_NE(what.find("--memory-budget"), std::string::npos) << what;
+    EXPECT_EQ(e.needed_bytes(), 3ull << 30);
+    EXPECT_EQ(e.budget_bytes(), 1ull << 30);
+  }
+  EXPECT_EQ(format_bytes(512.0 * 1024 * 1024), "512 MiB");
+  EXPECT_EQ(format_bytes(100), "100 bytes");
+  EXPECT_EQ(memory_budget_from_gib(0.5), 1ull << 29);
+  EXPECT_EQ(StepOptions{}.memory_budget_bytes, 4ull << 30);
+}
+
+TEST(MemoryBudget, AStepOverTheBudgetThrowsBeforeAllocatingAndOneWithinItRuns) {
+  // The problem's size from a step under the default budget.
+  Sim probe = row_of_boxes(12);
+  const StepReport r = probe.step(0.005);
+  ASSERT_TRUE(r.solver_called);
+  ASSERT_GT(r.lcp_size, 100);
+  const int nv = 3 * r.active_bodies;
+  const double need =
+      step_lcp_bytes(nv, r.lcp_size, r.unilateral + r.intercontact, probe.world.solver);
+
+  // One byte short: the step throws, names the problem, and has not allocated G, H, D.
+  Sim s = row_of_boxes(12);
+  s.world.stepping.memory_budget_bytes = static_cast<std::uint64_t>(need) - 1;
+  try {
+    s.step(0.005);
+    FAIL() << "no MemoryBudgetError";
+  } catch (const MemoryBudgetError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("the step's contact problem (" + std::to_string(r.lcp_size) +
+                        " unknowns, 12 bodies in contact)"),
+              std::string::npos)
+        << what;
+    EXPECT_EQ(e.budget_bytes(), s.world.stepping.memory_budget_bytes);
+  }
+  EXPECT_EQ(s.ws.mlcp.D.size(), 0);
+  EXPECT_EQ(s.ws.solver.reduced.M.size(), 0);
+
+  // Exactly the estimate: the step runs, and what it keeps is within the estimate.
+  Sim t = row_of_boxes(12);
+  t.world.stepping.memory_budget_bytes = static_cast<std::uint64_t>(need) + 1;
+  const StepReport ok = t.step(0.005);
+  EXPECT_EQ(ok.lcp_size, r.lcp_size);
+  EXPECT_EQ(ok.status, r.status);
+  const double kept =
+      8.0 * (t.ws.mlcp.G.size() + t.ws.mlcp.H.size() + t.ws.mlcp.D.size() + t.ws.solver.WG.size() +
+             t.ws.solver.reduced.M.size() + t.ws.solver.lcp.tableau.size());
+  EXPECT_LE(kept, need);
+}
+
+}  // namespace
+}  // namespace exactsim
