@@ -58,11 +58,10 @@ void build_constraints(const World& world, Workspace& ws) {
   }
 }
 
-// Last resort after a failed solve when the user asked to continue (docs/stepping.md
-// "When a solve fails"): solve the reduced
-// LCP with N + δI for growing δ (a P-matrix when N is PSD, so the frictionless standard model
-// always recovers) and take ν = W(G z + c). It changes the model: the step stays reported as
-// failed, with the δ used.
+// Last resort after a failed solve when the user asked to continue (docs/stepping.md "When a
+// solve fails"): solve the reduced LCP with N + δI for growing δ (a P-matrix when N is PSD, so the
+// frictionless standard model always recovers) and take ν = W(G z + c). It changes the model: the
+// step stays reported as failed, with the δ used.
 bool recover_by_regularisation(const World& world, Workspace& ws, StepReport& report) {
   MlcpScratch& s = ws.solver;
   const Real scale = std::max<Real>(1, s.reduced.M.diagonal().cwiseAbs().maxCoeff());
@@ -115,8 +114,8 @@ EnergyBalance energy_balance(const State& state, const Workspace& ws, Real lcp_t
   e.after = block_kinetic_energy(mlcp.M, ws.solution.nu);
   // Push-out work: U rows and the impulse-carrying I rows (their G column is the primary's).
   for (int j = 0; j < layout.slack_begin(); ++j) {
-    const bool carries = j < layout.pi_begin() ||
-                         ws.island.intercontacts[j - layout.pi_begin()].carries_impulse;
+    const bool carries =
+        j < layout.pi_begin() || ws.island.intercontacts[j - layout.pi_begin()].carries_impulse;
     if (carries && mlcp.r[j] < 0) e.stabilisation += std::max<Real>(0, z[j]) * -mlcp.r[j];
   }
   // Round-off of the three sums, and what the LCP tolerance (m/s) lets each impulse do.
@@ -188,7 +187,9 @@ void record_contact_impulses(const World& world, Workspace& ws) {
   MlcpLayout& L = ws.layout;
   const ConstraintSet& set = ws.island;
   const VecX& z = ws.solution.z;
-  auto at = [&](int local) -> ContactImpulse& { return ws.contact_impulses[ws.island_contacts[local]]; };
+  auto at = [&](int local) -> ContactImpulse& {
+    return ws.contact_impulses[ws.island_contacts[local]];
+  };
   for (int j = 0; j < L.n_unilateral; ++j) at(set.unilateral[j]).normal += z[L.p_begin() + j];
   for (int j = 0; j < L.n_intercontact; ++j)
     if (set.intercontacts[j].carries_impulse)
@@ -254,8 +255,7 @@ struct IslandTotals {
 // Adds island k's report to the step's: sizes and effort summed, the first failing island's
 // certificate and status (the first island's when all pass), energies summed (each island was
 // checked on its own), the worst regularisation and projection depth.
-void add_island(const StepReport& k_report, int k, Real slop, StepReport& r, IslandTotals& t) {
-  const StepReport& i = k_report;
+void add_island(const StepReport& i, int k, Real slop, StepReport& r, IslandTotals& t) {
   r.solver_called = true;
   r.active_bodies += i.active_bodies;
   r.lcp_size += i.lcp_size;
@@ -383,7 +383,7 @@ StepReport step(const World& world, State& state, Workspace& ws, Real h, long st
   end_warm_start_step(ws.warm);
   report.seconds.solve = totals.solve_seconds;
   report.seconds.assemble = totals.assemble_seconds;
-  seconds_since(clock);
+  seconds_since(clock);  // (the islands timed their own stages)
   for (int i = 0; i < world.body_count(); ++i) {
     if (!state.present[i] || world.bodies[i].is_static || ws.body_solved[i]) continue;
     integrate_free_velocity(world.bodies[i], state, i, h, world.gravity);

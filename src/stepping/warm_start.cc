@@ -30,7 +30,8 @@ bool guess_active_set(const ConstraintSet& set, const MlcpLayout& layout, WarmSt
   const int m = layout.size();
   warm.names.resize(m);
   for (int j = 0; j < layout.n_unilateral; ++j)
-    warm.names[layout.p_begin() + j] = mix(contact_name(set.contacts[set.unilateral[j]]), kUnilateral);
+    warm.names[layout.p_begin() + j] =
+        mix(contact_name(set.contacts[set.unilateral[j]]), kUnilateral);
   for (int j = 0, slack = layout.slack_begin(); j < layout.n_intercontact; ++j) {
     const IntercontactConstraint& ic = set.intercontacts[j];
     const std::uint64_t primary = contact_name(set.contacts[ic.primary]);
@@ -44,7 +45,8 @@ bool guess_active_set(const ConstraintSet& set, const MlcpLayout& layout, WarmSt
   for (int f = 0; f < layout.n_friction_contacts; ++f) {
     const std::uint64_t c = contact_name(set.contacts[layout.friction_contact[f]]);
     for (int r = 0; r < k; ++r)
-      warm.names[layout.beta_begin() + f * k + r] = mix(mix(c, kFriction), static_cast<std::uint64_t>(r));
+      warm.names[layout.beta_begin() + f * k + r] =
+          mix(mix(c, kFriction), static_cast<std::uint64_t>(r));
     warm.names[layout.sigma_begin() + f] = mix(c, kSigma);
   }
   warm.guess.assign(m, false);

@@ -51,7 +51,8 @@ struct Sim {
   // Largest normal impulse (U and I primaries) of the last step, over all islands.
   Real max_impulse() const {
     Real largest = 0;
-    for (const ContactImpulse& p : ws.contact_impulses) largest = std::max(largest, std::abs(p.normal));
+    for (const ContactImpulse& p : ws.contact_impulses)
+      largest = std::max(largest, std::abs(p.normal));
     return largest;
   }
 };

@@ -20,8 +20,8 @@ struct IslandPartition {
   std::vector<int> u_begin, u_index;  // U positions in ConstraintSet::unilateral
   std::vector<int> i_begin, i_index;  // I positions in ConstraintSet::intercontacts
   // scratch
-  std::vector<int> parent;       // (n_bodies) union–find over dynamic bodies
-  std::vector<int> island_of;    // (n_bodies) root → island, −1 unset
+  std::vector<int> parent;              // (n_bodies) union–find over dynamic bodies
+  std::vector<int> island_of;           // (n_bodies) root → island, −1 unset
   std::vector<int> u_island, i_island;  // (U's, I's) island of each constraint
   std::vector<int> cursor;
 };

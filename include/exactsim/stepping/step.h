@@ -76,8 +76,8 @@ struct StepReport {
   // report", PEG paper Fig. 22).
   bool peg_changed = false;
   int active_bodies = 0;
-  int lcp_size = 0;  // unknowns of the reduced LCPs, summed over the islands
-  int islands = 0;   // independent MLCPs the step solved (docs/stepping.md "Islands")
+  int lcp_size = 0;            // unknowns of the reduced LCPs, summed over the islands
+  int islands = 0;             // independent MLCPs the step solved (docs/stepping.md "Islands")
   int largest_island_lcp = 0;  // unknowns of the largest island's LCP
   bool solver_called = false;
   SolveCertificate solver;  // meaningful when solver_called
@@ -109,7 +109,7 @@ struct StepReport {
 
 // The impulse a contact carried over the step (N·s, on body B; A receives the opposite).
 struct ContactImpulse {
-  Real normal = 0;                // along n̂
+  Real normal = 0;               // along n̂
   Vec3 friction = Vec3::Zero();  // Σ β_r d_r of its friction cone
 };
 
