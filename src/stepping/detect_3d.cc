@@ -14,27 +14,26 @@ Real bounding_radius(const ConvexPolyhedron& p) {
   return r;
 }
 
-// h |ω| r: how far rotation moves any point of body i in one step (0 for static bodies).
-Real rotation_bound(const World& w, const State& s, int i, Real h) {
-  if (w.bodies[i].is_static) return 0;
-  return h * s.v_of(i).tail<3>().norm() * bounding_radius(w.polyhedra[w.bodies[i].shape]);
-}
-
 Vec3 linear_velocity(const World& w, const State& s, int i) {
   return w.bodies[i].is_static ? Vec3::Zero() : Vec3(s.v_of(i).head<3>());
 }
 
 // Upper bound of how far any point of body i moves in one step: h(|v| + |ω| r).
 Real displacement_bound(const World& w, const State& s, int i, Real h) {
-  return h * linear_velocity(w, s, i).norm() + rotation_bound(w, s, i, h);
+  if (w.bodies[i].is_static) return 0;
+  const auto v = s.v_of(i);
+  return h * (v.head<3>().norm() +
+              v.tail<3>().norm() * bounding_radius(w.polyhedra[w.bodies[i].shape]));
 }
 
 // Upper bound of how much the distance between a point of a and a point of b changes in one
-// step: h(|v_a − v_b| + |ω_a| r_a + |ω_b| r_b). Bodies falling side by side close nothing, so
+// step: h(|v_a − v_b| + |ω_a| r_a + |ω_b| r_b), the rotation parts taken from the bodies'
+// displacement bounds `motion` (h|v| + h|ω| r). Bodies falling side by side close nothing, so
 // they get no speculative contacts (which would also merge them into one island).
-Real relative_displacement_bound(const World& w, const State& s, int a, int b, Real h) {
-  return h * (linear_velocity(w, s, a) - linear_velocity(w, s, b)).norm() +
-         rotation_bound(w, s, a, h) + rotation_bound(w, s, b, h);
+Real relative_displacement_bound(const World& w, const State& s, std::span<const Real> motion,
+                                 int a, int b, Real h) {
+  const Vec3 va = linear_velocity(w, s, a), vb = linear_velocity(w, s, b);
+  return h * (va - vb).norm() + (motion[a] - h * va.norm()) + (motion[b] - h * vb.norm());
 }
 
 }  // namespace
@@ -60,7 +59,7 @@ void detect_contacts_3d(const World& world, const State& state, Real h, Real eps
   }
   for (const BodyPair& p : ws.pairs) {
     // A fast pair may close more than ε in one step: widen ε by their relative motion bound.
-    const Real widen = predict ? relative_displacement_bound(world, state, p.a, p.b, h) : 0.0;
+    const Real widen = predict ? relative_displacement_bound(world, state, ws.motion, p.a, p.b, h) : 0.0;
     PolyhedronContactOptions o;
     o.epsilon_vf = eps + widen;
     o.epsilon_ee = eps_edge + widen;
