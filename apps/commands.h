@@ -16,6 +16,7 @@ Action register_reproduce(CLI::App& app);
 Action register_events(CLI::App& app);
 Action register_view(CLI::App& app);
 Action register_stress(CLI::App& app);
+Action register_lcp(CLI::App& app);
 
 // The folder of the archived data shipped with exactsim (data/), overridable by $EXACTSIM_DATA.
 std::string data_dir();

@@ -22,6 +22,7 @@ int main(int argc, char** argv) {
   actions["events"] = exactsim::cli::register_events(app);
   actions["view"] = exactsim::cli::register_view(app);
   actions["stress"] = exactsim::cli::register_stress(app);
+  actions["lcp"] = exactsim::cli::register_lcp(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

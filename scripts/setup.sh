@@ -6,6 +6,7 @@ set -euo pipefail
 packages=(
   g++ cmake make pkg-config
   libeigen3-dev libqhull-dev nlohmann-json3-dev libcli11-dev
+  libgmp-dev  # exact Lemke (src/solvers/lemke_exact.cc)
   libgtest-dev libgmock-dev libbenchmark-dev
   libbullet-dev  # bench_scaling compares with Bullet 3 (optional in CMake)
   python3 python3-numpy python3-matplotlib

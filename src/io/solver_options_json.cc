@@ -6,7 +6,8 @@ namespace exactsim::io {
 
 void read_solver_options(const JsonCursor& c, SolverOptions& o) {
   c.expect_object({"tolerance", "pivot_tolerance", "max_pivots_per_unknown", "fallback",
-                   "fb_max_iterations", "fb_stall_window", "polish"});
+                   "fb_max_iterations", "fb_stall_window", "polish", "exact_retry",
+                   "exact_max_size"});
   // Relative tolerances lie in (0, 1] (docs/input-validation.md): above 1 every answer passes.
   auto tolerance = [](const JsonCursor& t) {
     const Real x = t.positive();
@@ -22,6 +23,9 @@ void read_solver_options(const JsonCursor& c, SolverOptions& o) {
     o.fb_max_iterations = c.at("fb_max_iterations").integer(1, 100000);
   if (c.has("fb_stall_window")) o.fb_stall_window = c.at("fb_stall_window").integer(0, 100000);
   if (c.has("polish")) o.polish = c.at("polish").boolean();
+  if (c.has("exact_retry")) o.exact_retry = c.at("exact_retry").boolean();
+  // The exact retry's cost grows steeply with n (docs/solvers.md "Exact Lemke"): up to 400.
+  if (c.has("exact_max_size")) o.exact_max_size = c.at("exact_max_size").integer(0, 400);
 }
 
 nlohmann::json solver_options_to_json(const SolverOptions& o) {
@@ -31,7 +35,9 @@ nlohmann::json solver_options_to_json(const SolverOptions& o) {
           {"fallback", o.fallback},
           {"fb_max_iterations", o.fb_max_iterations},
           {"fb_stall_window", o.fb_stall_window},
-          {"polish", o.polish}};
+          {"polish", o.polish},
+          {"exact_retry", o.exact_retry},
+          {"exact_max_size", o.exact_max_size}};
 }
 
 }  // namespace exactsim::io

@@ -147,6 +147,7 @@ void solve_mlcp(const Mlcp& mlcp, const SolverOptions& options, MlcpScratch& s, 
   out.certificate = cert;
   if (!lcp_dump_dir().empty() && (lcp_dump_all() || !cert.ok())) {
     LcpFileInfo info;
+    info.impulse_scale = physical.impulse_scale;  // so that the file certifies as the step did
     info.note = std::string("solve_mlcp: ") + to_string(cert.status) + " (Lemke " +
                 to_string(cert.primary_status) + "), method " + to_string(cert.method) +
                 ", pivots " + std::to_string(cert.pivots) + ", n_v " +

@@ -1,6 +1,7 @@
 // The default LCP stack (docs/solvers.md "Fallback policy"): [warm-start basis → verify] →
-// lexicographic Lemke (double, then long double) → verify → Fischer–Burmeister semismooth Newton
-// warm-started from Lemke's last iterate → verify.
+// lexicographic Lemke → verify → Fischer–Burmeister semismooth Newton warm-started from Lemke's
+// last iterate → verify → Lemke in long double → verify → Lemke in exact arithmetic (small
+// problems; its verdict is the problem's own).
 #include "exactsim/solvers/lcp.h"
 #include "exactsim/solvers/mlcp.h"
 
@@ -44,6 +45,56 @@ bool final_status(SolveStatus st) {
   return st == SolveStatus::kSolved || st == SolveStatus::kInfeasible;
 }
 
+// Lemke again in long double with refactorisation; its answer replaces the fallback's when it
+// ends solved/infeasible or violates the certificate less.
+void extended_retry(const Lcp& lcp, const SolverOptions& options, LcpScratch& s, LcpSolution& out) {
+  const int pivots = out.certificate.pivots, iterations = out.certificate.iterations;
+  const SolveStatus primary = out.certificate.primary_status;
+  LcpSolution retry;
+  retry.z.swap(s.fb_z);
+  retry.w.swap(s.fb_w);
+  retry.ray.swap(s.fb_ray);
+  solve_lemke(lcp, options, s, retry);
+  if (final_status(retry.certificate.status) || certificate_violation(retry.certificate, retry.z) <
+                                                    certificate_violation(out.certificate, out.z)) {
+    out.z.swap(retry.z);
+    out.w.swap(retry.w);
+    out.ray.swap(retry.ray);
+    out.certificate = retry.certificate;
+    out.certificate.primary_status = primary;
+  }
+  out.certificate.pivots = pivots + retry.certificate.pivots;
+  out.certificate.iterations = iterations;
+  s.fb_z.swap(retry.z);
+  s.fb_w.swap(retry.w);
+  s.fb_ray.swap(retry.ray);
+}
+
+// The exact oracle (docs/solvers.md "Exact Lemke"): its verdict replaces the floating-point one
+// unless it too ran out of pivots.
+void exact_retry(const Lcp& lcp, const SolverOptions& options, LcpScratch& s, LcpSolution& out) {
+  LcpSolution exact;
+  exact.z.swap(s.fb_z);
+  exact.w.swap(s.fb_w);
+  exact.ray.swap(s.fb_ray);
+  solve_lemke_exact(lcp, options, exact);
+  const int pivots = out.certificate.pivots + exact.certificate.pivots;
+  const int iterations = out.certificate.iterations;
+  const SolveStatus primary = out.certificate.primary_status;
+  if (exact.certificate.status != SolveStatus::kMaxIterations) {
+    out.z.swap(exact.z);
+    out.w.swap(exact.w);
+    out.ray.swap(exact.ray);
+    out.certificate = exact.certificate;
+    out.certificate.primary_status = primary;
+  }
+  out.certificate.pivots = pivots;
+  out.certificate.iterations = iterations;
+  s.fb_z.swap(exact.z);
+  s.fb_w.swap(exact.w);
+  s.fb_ray.swap(exact.ray);
+}
+
 }  // namespace
 
 void active_set(const VecX& z, const VecX& w, std::vector<bool>& active) {
@@ -65,27 +116,11 @@ void solve_lcp(const Lcp& lcp, const SolverOptions& options, LcpScratch& s, LcpS
   solve_lemke(lcp, single, s, out);
   if (final_status(out.certificate.status)) return;
   fallback(lcp, options, s, out);
-  if (out.certificate.ok() || !options.extended_precision_retry) return;
-  const int pivots = out.certificate.pivots, iterations = out.certificate.iterations;
-  const SolveStatus primary = out.certificate.primary_status;
-  LcpSolution retry;
-  retry.z.swap(s.fb_z);
-  retry.w.swap(s.fb_w);
-  retry.ray.swap(s.fb_ray);
-  solve_lemke(lcp, options, s, retry);
-  if (final_status(retry.certificate.status) || certificate_violation(retry.certificate, retry.z) <
-                                                    certificate_violation(out.certificate, out.z)) {
-    out.z.swap(retry.z);
-    out.w.swap(retry.w);
-    out.ray.swap(retry.ray);
-    out.certificate = retry.certificate;
-    out.certificate.primary_status = primary;
-  }
-  out.certificate.pivots = pivots + retry.certificate.pivots;
-  out.certificate.iterations = iterations;
-  s.fb_z.swap(retry.z);
-  s.fb_w.swap(retry.w);
-  s.fb_ray.swap(retry.ray);
+  if (!out.certificate.ok() && options.extended_precision_retry)
+    extended_retry(lcp, options, s, out);
+  if (!final_status(out.certificate.status) && options.exact_retry &&
+      lcp.q.size() <= options.exact_max_size)
+    exact_retry(lcp, options, s, out);
 }
 
 void solve_lcp(const Lcp& lcp, const SolverOptions& options, LcpScratch& s, LcpSolution& out,

@@ -23,6 +23,8 @@ const char* to_string(SolveStatus status) {
       return "numerical failure";
     case SolveStatus::kVerificationFailed:
       return "verification failed";
+    case SolveStatus::kBeyondScale:
+      return "solution beyond the problem's scale";
   }
   return "unknown";
 }
@@ -39,6 +41,8 @@ const char* to_string(SolveMethod method) {
       return "enumeration";
     case SolveMethod::kWarmStart:
       return "warm-start basis";
+    case SolveMethod::kExactLemke:
+      return "exact lemke";
   }
   return "unknown";
 }

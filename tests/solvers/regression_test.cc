@@ -4,7 +4,11 @@
 // (`*-infeasible-*.lcp`: standard-model SM traps, genuinely infeasible; `*-nonphysical-*.lcp`:
 // every solution needs impulses far beyond the problem's scale, so the physical certificate must
 // refuse it — e.g. two-rocks-megalaunch, whose only solution (enumeration over all 2^17 bases)
-// has ‖z‖∞ ≈ 5e4 N·s; everything else solvable).
+// has ‖z‖∞ ≈ 5e4 N·s; everything else solvable). Standard-model failures classified by the exact
+// Lemke (docs/solvers.md "Exact Lemke"): `*-beyond-scale-*` (a true solution exists, with impulses
+// hundreds to millions of times the problem's scale: refused, status kBeyondScale),
+// `*-exact-solved-*` (every floating-point method failed, the exact path's solution certifies),
+// `*-exact-ray*` (Lemke's path ends on a ray in exact arithmetic without a Farkas vector).
 // The certificate uses the impulse scale stored in the file (the physical scale of its MLCP).
 #include <gtest/gtest.h>
 
@@ -37,6 +41,21 @@ bool expected_nonphysical(const fs::path& p) {
 
 bool expected_infeasible(const fs::path& p) {
   return p.filename().string().find("-infeasible-") != std::string::npos;
+}
+
+bool name_has(const fs::path& p, const char* tag) {
+  return p.filename().string().find(tag) != std::string::npos;
+}
+
+// z solves the LCP to round-off relative to its OWN size (not the problem's scale): the exact
+// oracle's answer is a true solution even when the physical certificate must refuse it.
+void expect_true_solution(const Lcp& p, const VecX& z, const std::string& what) {
+  const VecX w = p.M * z + p.q;
+  const Real own = 1e-12 * std::max<Real>(1, p.M.cwiseAbs().maxCoeff()) *
+                   std::max<Real>(1, z.lpNorm<Eigen::Infinity>());
+  EXPECT_GE(z.minCoeff(), 0.0) << what;
+  EXPECT_GE(w.minCoeff(), -own) << what;
+  EXPECT_LE(z.cwiseProduct(w).cwiseAbs().maxCoeff(), own * z.lpNorm<Eigen::Infinity>()) << what;
 }
 
 void expect_farkas(const Lcp& p, const LcpSolution& s, Real tol, const std::string& what) {
@@ -77,12 +96,29 @@ TEST(LcpRegression, EveryCapturedLcpIsSolvedOrProvenInfeasible) {
     const Lcp p = read_lcp(f.string(), &info);
     SolverOptions o;
     o.impulse_scale = info.impulse_scale;
+    o.exact_retry = true;  // the classes below are the exact oracle's verdicts
     solve_lcp(p, o, scratch, s);
     const std::string what = f.filename().string() + " (n = " + std::to_string(p.q.size()) +
                              "): " + to_string(s.certificate.status) + ", method " +
                              to_string(s.certificate.method) + ", pivots " +
                              std::to_string(s.certificate.pivots);
     const Real tol = verification_tolerance(p, o);
+    if (name_has(f, "-beyond-scale-")) {
+      ASSERT_EQ(s.certificate.status, SolveStatus::kBeyondScale) << what;
+      EXPECT_TRUE(s.certificate.exact) << what;
+      expect_true_solution(p, s.z, what);
+      EXPECT_GT(s.z.lpNorm<Eigen::Infinity>(), 100 * certificate_impulse_scale(p, o)) << what;
+      ++refused;
+      continue;
+    }
+    if (name_has(f, "-exact-ray")) {
+      EXPECT_EQ(s.certificate.status, SolveStatus::kRay) << what;
+      EXPECT_TRUE(s.certificate.exact) << what;
+      continue;
+    }
+    if (name_has(f, "-exact-solved-")) {
+      EXPECT_EQ(s.certificate.method, SolveMethod::kExactLemke) << what;
+    }
     if (expected_nonphysical(f)) {
       // Never "solved": the old z-relative certificate accepted a 7.8e5 N·s answer here.
       EXPECT_FALSE(s.certificate.ok()) << what;

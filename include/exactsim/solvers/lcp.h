@@ -29,6 +29,9 @@ enum class SolveStatus {
   kMaxIterations,       // pivot / Newton budget exhausted, or the FB line search stalled
   kNumerical,           // NaN/Inf appeared or a required factorisation was singular
   kVerificationFailed,  // the method terminated but its answer fails the certificate
+  kBeyondScale,         // exact Lemke found a true solution, but its impulses are so far beyond
+                        // the problem's impulse scale Z that it fails the certificate in double
+                        // (the model's answer is a jam, docs/solvers.md "Exact Lemke")
 };
 
 enum class SolveMethod {
@@ -37,6 +40,7 @@ enum class SolveMethod {
   kFischerBurmeister,  // semismooth Newton on the Fischer–Burmeister function
   kEnumeration,        // brute force over complementary bases (test oracle)
   kWarmStart,          // the caller's guessed complementary basis, solved and verified directly
+  kExactLemke,         // lexicographic Lemke in exact integer arithmetic (solve_lemke_exact)
 };
 
 const char* to_string(SolveStatus status);
@@ -68,6 +72,9 @@ struct SolveCertificate {
   // A warm start was given (solve_lcp / solve_mlcp with an active guess); the guessed basis
   // itself verified when method == kWarmStart.
   bool warm_started = false;
+  // The exact-arithmetic Lemke ran (solve_lcp's last retry, or solve_lemke_exact): its verdict
+  // (kSolved, kBeyondScale, kInfeasible, kRay) is the problem's, not round-off's.
+  bool exact = false;
   bool ok() const { return status == SolveStatus::kSolved; }
 };
 
@@ -134,6 +141,17 @@ struct SolverOptions {
   // solve_lcp / solve_mlcp: run Fischer–Burmeister (warm-started from Lemke's last iterate)
   // when Lemke ends on a ray, on the pivot budget, on NaN or on a failed verification.
   bool fallback = true;
+  // solve_lcp: when every floating-point attempt failed, rerun Lemke in exact arithmetic
+  // (solve_lemke_exact) for problems of at most exact_max_size unknowns; its answer is taken
+  // when it certifies, and otherwise names why the problem failed (docs/solvers.md "Exact Lemke").
+  // Off by default: on the standard model's 2D pours it costs ~0.3–0.7 s per failed step and
+  // rescues ~4 % of them (the rest are the model's own jams); a diagnosis tool.
+  bool exact_retry = false;
+  int exact_max_size = 96;
+  // Exact Lemke: stop with kMaxIterations once Σ over pivots of n · (2n + 2) · limbs(det)² (word
+  // multiplications; det is the basis determinant, whose size bounds every entry's) exceeds this
+  // (0: none). ~1e9 is about a second on one core.
+  Real exact_max_work = 2e9;
 };
 
 // Reusable buffers: pass the same scratch to repeated solves of the same size and no heap
@@ -192,6 +210,14 @@ void solve_lemke(const Lcp& lcp, const SolverOptions& options, LcpScratch& scrat
 // vector e = B·1. Returns false (out unspecified) when that basis is numerically singular.
 bool solve_lemke_from(const Lcp& lcp, const std::vector<bool>& start, const SolverOptions& options,
                       LcpScratch& scratch, LcpSolution& out);
+
+// Lexicographic Lemke in exact integer arithmetic (fraction-free tableau over GMP integers; the
+// doubles of M and q are exact dyadic rationals). Ends kSolved when the rounded solution passes the
+// certificate, kBeyondScale when the exact solution does not (impulses beyond the problem's
+// scale), kInfeasible with an exactly verified Farkas vector in `ray`, kRay otherwise, or
+// kMaxIterations after max_pivots_per_unknown · n pivots. Cost: each pivot touches n · 2n
+// integers whose size grows with the minors of the input; meant for n up to ~100.
+void solve_lemke_exact(const Lcp& lcp, const SolverOptions& options, LcpSolution& out);
 
 // Semismooth Newton on Φ_i = √(z_i² + w_i²) − z_i − w_i with Armijo line search on ½‖Φ‖²,
 // started from z0 (any sign; size n).
