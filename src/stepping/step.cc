@@ -227,8 +227,14 @@ void solve_island(const World& world, State& state, Real h, Workspace& ws, StepR
       (world.stepping.continue_on_solver_failure && recover_by_regularisation(world, ws, report) &&
        certify_energy(state, ws, world, report));
   report.solution_applied = usable;
-  if (world.stepping.warm_start && report.status == StepStatus::kOk)
-    remember_active_set(ws.solution.z, ws.solution.w, ws.warm);
+  if (world.stepping.warm_start && report.status == StepStatus::kOk) {
+    // Lemke's final basis (or the verified guess) keeps its degenerate basics: without them the
+    // next guess of a frictional pile at rest is singular and falls back to a cold solve.
+    const SolveMethod method = ws.solution.certificate.method;
+    const bool basis = method == SolveMethod::kLemke || method == SolveMethod::kWarmStart;
+    remember_active_set(ws.solution.z, ws.solution.w, basis ? &ws.solver.lcp.active : nullptr,
+                        ws.warm);
+  }
   report.seconds.solve = seconds_since(clock);
   // ν⁺ from the solution, or ν + h M⁻¹F when the bodies fly free (docs/stepping.md stage 6).
   const int nb = velocity_size(world.dimension);

@@ -62,8 +62,12 @@ bool guess_active_set(const ConstraintSet& set, const MlcpLayout& layout, WarmSt
   return found;
 }
 
-void remember_active_set(const VecX& z, const VecX& w, WarmStart& warm) {
-  active_set(z, w, warm.active);
+void remember_active_set(const VecX& z, const VecX& w, const std::vector<bool>* basis,
+                         WarmStart& warm) {
+  if (basis != nullptr && static_cast<Eigen::Index>(basis->size()) == z.size())
+    warm.active = *basis;
+  else
+    active_set(z, w, warm.active);
   for (std::size_t i = 0; i < warm.names.size() && i < warm.active.size(); ++i)
     warm.current.emplace_back(warm.names[i], warm.active[i]);
 }

@@ -27,8 +27,12 @@ struct WarmStart {
 // previous step and returns whether any row was found there (otherwise a cold start is better).
 bool guess_active_set(const ConstraintSet& island, const MlcpLayout& layout, WarmStart& warm);
 
-// Remembers the basis of a certified solution of the island just named (z, and the unreduced w).
-void remember_active_set(const VecX& z, const VecX& w, WarmStart& warm);
+// Remembers the basis of a certified solution of the island just named: the solver's own final
+// complementary basis when it has one (`basis`, size m: Lemke's, degenerate basics included, so it
+// is nonsingular and the next step's guess can be solved directly), else the active set of
+// (z, the unreduced w).
+void remember_active_set(const VecX& z, const VecX& w, const std::vector<bool>* basis,
+                         WarmStart& warm);
 
 // The step is over: this step's bases become the previous ones.
 void end_warm_start_step(WarmStart& warm);
