@@ -445,7 +445,7 @@ class Generator3d {
       if (in_intercontact_[i]) continue;  // in an X (vertex–edge, Eq. 38): not a U
       // The sign of n̂ follows the geometry: ψ < 0 only for edges that have passed through each
       // other. With APPL_ee < 0 the sign rule is a guess, and a ψ < 0 between edges that are apart
-      // would be "pushed out" into each other by the projection (docs/peg3d.md "Decisions").
+      // would be "pushed out" into each other by the projection (docs/peg3d.md "Algorithm" step 6).
       const Crossing x = crossing(i, cp);
       if ((x == Crossing::kCrossed && c.gap > 0) || (x == Crossing::kApart && c.gap < 0))
         c.normal = -c.normal, c.gap = -c.gap;
