@@ -1,6 +1,7 @@
 #include "exactsim/collision/vertex_face.h"
 
 #include <cmath>
+#include <limits>
 
 #include "exactsim/collision/closest_points.h"
 
@@ -32,15 +33,22 @@ void vertex_face_contacts(const ConvexPolyhedron& shape_a, const WorldPolyhedron
   for (int i = 0; i < nv; ++i) {
     const Vec3& v = world_a.vertices[i];
     if (!reach.overlaps(Aabb3{v, v})) continue;
+    Real exit_gap = -std::numeric_limits<Real>::infinity();  // max ψ over B's faces
+    int exit_face = -1;
     for (int f = 0; f < nf; ++f) {
       const Vec3& eta = world_b.face_normals[f];
       const std::vector<int>& loop = shape_b.faces[f].vertices;
       const Real gap = eta.dot(v - world_b.vertices[loop[0]]);  // ψ to the plane
-      if (std::abs(gap) > epsilon) continue;                    // D ≥ |ψ|: cheap rejection
+      if (gap > exit_gap) exit_gap = gap, exit_face = f;
+      if (std::abs(gap) > epsilon) continue;  // D ≥ |ψ|: cheap rejection
       const Contact c = vertex_face_contact(v, body_a, i, shape_b, world_b, body_b, f);
       if (c.distance > epsilon) continue;
       out.push_back(c);
     }
+    // Deeper than ε inside B: no face is within ε, but the vertex must still be pushed out
+    // through the face it is nearest to (its projection lies in that face: D = |ψ|).
+    if (exit_gap < -epsilon)
+      out.push_back(vertex_face_contact(v, body_a, i, shape_b, world_b, body_b, exit_face));
   }
 }
 

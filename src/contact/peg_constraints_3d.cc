@@ -5,7 +5,9 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <limits>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -90,6 +92,7 @@ class Generator3d {
       }
     }
     emit_edge_edge();
+    cover_overlaps();
     finish();
   }
 
@@ -369,31 +372,131 @@ class Generator3d {
     return false;
   }
 
-  bool interior_closest_points(const Contact& c) const {
+  SegmentClosestPoints closest_points(const Contact& c) const {
     const PolyhedronEdge& ea = shape(c.body_a).edges[c.feature_a];
     const PolyhedronEdge& eb = shape(c.body_b).edges[c.feature_b];
-    const SegmentClosestPoints cp =
-        closest_points_segments(vertex(c.body_a, ea.tail), vertex(c.body_a, ea.head),
-                                vertex(c.body_b, eb.tail), vertex(c.body_b, eb.head));
+    return closest_points_segments(vertex(c.body_a, ea.tail), vertex(c.body_a, ea.head),
+                                   vertex(c.body_b, eb.tail), vertex(c.body_b, eb.head));
+  }
+
+  static bool interior(const SegmentClosestPoints& cp) {
     return cp.s > 0 && cp.s < 1 && cp.t > 0 && cp.t < 1;
   }
 
+  // max over the faces f of `body` of η̂_f·(p − v_f) (< 0: p strictly inside the body), and the
+  // face attaining it (the lowest index on a tie): the face through which p leaves soonest.
+  std::pair<Real, int> exit_face(int body, const Vec3& p) const {
+    const ConvexPolyhedron& s = shape(body);
+    const WorldPolyhedron& w = placed_[body];
+    std::pair<Real, int> best{-std::numeric_limits<Real>::infinity(), -1};
+    for (int f = 0; f < s.num_faces(); ++f) {
+      const Real g = w.face_normals[f].dot(p - w.vertices[s.faces[f].vertices[0]]);
+      if (g > best.first) best = {g, f};
+    }
+    return best;
+  }
+
+  // Whether the edges of ee contact i (closest points `cp`, interior to both segments) have passed
+  // through each other. With APPL_ee >= 0, n̂ lies in both edges' normal cones, so ψ is the
+  // bodies' separation along n̂ and its sign says it. Otherwise the sign of n̂ was a guess and the
+  // closest points decide: each strictly inside the other body (kCrossed), neither (kApart), one
+  // (kUnclear). A crossing that lies within an end vertex's own overlap (closer to that vertex than
+  // its depth inside the other body) is the vertex's, not the edges' (kUnclear).
+  enum class Crossing { kApart, kCrossed, kUnclear };
+  Crossing crossing(int i, const SegmentClosestPoints& cp) const {
+    const Contact& c = set_.contacts[i];
+    if (edge_edge_applicability(i) >= 0) {
+      if (!(c.gap < 0)) return Crossing::kApart;
+    } else {
+      const bool a_in = exit_face(c.body_b, cp.p_a).first < 0;
+      const bool b_in = exit_face(c.body_a, cp.p_b).first < 0;
+      if (!a_in && !b_in) return Crossing::kApart;
+      if (!a_in || !b_in) return Crossing::kUnclear;
+    }
+    const PolyhedronEdge& ea = shape(c.body_a).edges[c.feature_a];
+    const PolyhedronEdge& eb = shape(c.body_b).edges[c.feature_b];
+    for (const auto& [b, v, p, other] : {std::tuple{c.body_a, ea.tail, cp.p_a, c.body_b},
+                                         {c.body_a, ea.head, cp.p_a, c.body_b},
+                                         {c.body_b, eb.tail, cp.p_b, c.body_a},
+                                         {c.body_b, eb.head, cp.p_b, c.body_a}})
+      if ((p - vertex(b, v)).norm() <= -exit_face(other, vertex(b, v)).first)
+        return Crossing::kUnclear;
+    return Crossing::kCrossed;
+  }
+
   // docs/peg3d.md "Algorithm" step 6, edge–edge: U(C(e_a, e_b)) for the detected ee contacts with
-  // APPL_ee > ε_θ, FEAS_ee and interior closest points that no vertex configuration replaced.
+  // APPL_ee > ε_θ, FEAS_ee and interior closest points that no vertex configuration replaced and
+  // no X holds, n̂ oriented by whether the edges have crossed.
   void emit_edge_edge() {
+    mark_used();
     for (int i = 0; i < detected_; ++i) {
-      const Contact& c = set_.contacts[i];
+      Contact& c = set_.contacts[i];
       if (c.type != ContactType::kEdgeEdge || both_static(c.body_a, c.body_b)) continue;
       if (!(edge_edge_applicability(i) > o_.epsilon_theta)) continue;
       // FEAS_ee, and a true edge–edge configuration: closest points inside both segments. At a
       // clamped end ψ = n̂·(p_b − p_a) is not a distance (p_b − p_a is not along n̂; it can be
       // ≪ 0 with the bodies apart) and the end vertex's own configuration covers the pair.
-      if (c.distance > o_.proximity || !interior_closest_points(c)) continue;
+      if (c.distance > o_.proximity) continue;
+      const SegmentClosestPoints cp = closest_points(c);
+      if (!interior(cp)) continue;
       if (replaced(c.body_a, c.feature_a, c.body_b, c.feature_b) ||
           replaced(c.body_b, c.feature_b, c.body_a, c.feature_a))
         continue;
+      if (in_intercontact_[i]) continue;  // in an X (vertex–edge, Eq. 38): not a U
+      // The sign of n̂ follows the geometry: ψ < 0 only for edges that have passed through each
+      // other. With APPL_ee < 0 the sign rule is a guess, and a ψ < 0 between edges that are apart
+      // would be "pushed out" into each other by the projection (docs/peg3d.md "Algorithm" step 6).
+      const Crossing x = crossing(i, cp);
+      if ((x == Crossing::kCrossed && c.gap > 0) || (x == Crossing::kApart && c.gap < 0))
+        c.normal = -c.normal, c.gap = -c.gap;
       unilateral_.push_back(i);
     }
+  }
+
+  // in_intercontact_[c]: contact c is in an I or X (unilateral_ candidates are added by callers).
+  void mark_used() {
+    in_intercontact_.assign(set_.contacts.size(), 0);
+    for (const IntercontactConstraint& ic : set_.intercontacts) in_intercontact_[ic.primary] = 1;
+    for (int c : set_.secondaries) in_intercontact_[c] = 1;
+  }
+
+  // docs/peg3d.md "Algorithm" step 7, overlap cover: whatever the configurations decided, a feature
+  // pair that already overlaps gets a constraint, so that the velocity step stops it and the
+  // position projection pushes it out. (a) A vertex strictly inside the other body with none of
+  // its contacts against that body in a constraint: U on its exit face. (b) A detected ee contact
+  // whose edges have passed through each other and that is in no constraint: U, n̂ oriented so
+  // that ψ < 0 (B leaves along n̂).
+  void cover_overlaps() {
+    std::vector<std::uint8_t>& used = in_intercontact_;
+    mark_used();
+    for (int c : unilateral_) used[c] = 1;
+    for (int i = 0; i < detected_; ++i) {
+      Contact& c = set_.contacts[i];
+      if (used[i] || c.type != ContactType::kEdgeEdge || both_static(c.body_a, c.body_b)) continue;
+      const SegmentClosestPoints cp = closest_points(c);
+      if (!interior(cp) || crossing(i, cp) != Crossing::kCrossed) continue;
+      if (c.gap > 0) c.normal = -c.normal, c.gap = -c.gap;
+      unilateral_.push_back(i);
+      used[i] = 1;
+    }
+    for (const Configuration& k : configurations_) {
+      const auto [margin, face] = exit_face(k.other, vertex(k.body, k.vertex));
+      if (!(margin < 0)) continue;
+      if (vertex_constrained(k.body, k.vertex, k.other, used)) continue;
+      unilateral_.push_back(vertex_face(k.body, k.vertex, k.other, face));
+    }
+  }
+
+  // Some vertex–face contact of v (of `body`) against `other` is in a constraint.
+  bool vertex_constrained(int body, int v, int other, const std::vector<std::uint8_t>& used) const {
+    const int vf = static_cast<int>(ContactType::kVertexFace);
+    auto it = std::lower_bound(index_.begin(), index_.end(),
+                               std::make_pair(ContactKey{vf, body, v, other, -1}, -1));
+    for (; it != index_.end() && it->first.type == vf && it->first.body_a == body &&
+           it->first.feature_a == v && it->first.body_b == other;
+         ++it)
+      if (it->second < static_cast<int>(used.size()) && used[it->second]) return true;
+    return false;
   }
 
   void finish() { set_.append_unilaterals(unilateral_, in_intercontact_); }

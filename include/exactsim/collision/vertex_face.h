@@ -12,7 +12,10 @@ namespace exactsim {
 // Appends one kVertexFace contact for every (vertex v of A, face f of B) whose point–face
 // distance D (to the face POLYGON) is ≤ epsilon: ψ = η̂_f·(v − v_{f,1}) (signed distance to the
 // face's PLANE), n̂ = −η̂_f, p_a = v, distance = D. One direction only (A's vertices); the
-// caller swaps the arguments for B's vertices (polyhedron_contacts does both).
+// caller swaps the arguments for B's vertices (polyhedron_contacts does both). A vertex strictly
+// inside B deeper than epsilon (every face's ψ < −epsilon) gets the one contact against the face
+// with the largest ψ, the face it leaves through soonest (its D = |ψ|), so that an overlap deeper
+// than ε is still seen and pushed out (docs/collision.md "Narrow phase: detection rules").
 // shape_x / world_x: the body-frame polyhedron (topology) and its placement at the current pose.
 // Order: A's vertices ascending, each against B's faces ascending. No input validation here:
 // polyhedron_contacts checks epsilon and the placements.
