@@ -9,8 +9,9 @@ namespace exactsim {
 namespace {
 
 struct PairScratch {
-  BoxSweepScratch sweep;
+  BoxPairScratch sweep;
   std::vector<std::pair<int, int>> pairs;
+  std::vector<Aabb2> boxes;
 };
 
 // Thread-local: the metric's signature has no workspace, and sweeps run in parallel (sweep.h).
@@ -19,46 +20,45 @@ PairScratch& pair_scratch() {
   return s;
 }
 
-template <class Box>
-const std::vector<std::pair<int, int>>& overlapping_pairs(std::span<const Box> boxes,
-                                                          std::span<const std::uint8_t> is_static,
-                                                          std::span<const std::uint8_t> present) {
-  PairScratch& s = pair_scratch();
-  s.pairs.clear();
-  for_each_overlapping_box_pair(boxes, is_static, present, s.sweep, [&](int i, int j) {
-    s.pairs.emplace_back(i, j);
-    return true;
-  });
-  std::sort(s.pairs.begin(), s.pairs.end());
-  return s.pairs;
+}  // namespace
+
+Real total_overlap_area(std::span<const WorldPolygon> polygons,
+                        std::span<const std::pair<int, int>> pairs) {
+  Real total = 0;
+  for (const auto& [i, j] : pairs)
+    total += polygon_intersection_area(polygons[i].vertices, polygons[j].vertices);
+  return total;
 }
 
-}  // namespace
+Real total_overlap_volume(std::span<const ConvexPolyhedron* const> shapes,
+                          std::span<const Pose3> poses, std::span<const std::pair<int, int>> pairs,
+                          IntersectionScratch* scratch) {
+  Real total = 0;
+  for (const auto& [i, j] : pairs)
+    total += polyhedron_intersection_volume(*shapes[i], poses[i], *shapes[j], poses[j], nullptr,
+                                            scratch);
+  return total;
+}
 
 Real total_overlap_area(std::span<const WorldPolygon> polygons,
                         std::span<const std::uint8_t> is_static,
                         std::span<const std::uint8_t> present) {
   // The boxes are copied out of the polygons into thread-local storage (no allocation once
   // warmed up).
-  thread_local std::vector<Aabb2> boxes;
-  boxes.resize(polygons.size());
-  for (std::size_t i = 0; i < polygons.size(); ++i) boxes[i] = polygons[i].aabb;
-  Real total = 0;
-  for (const auto& [i, j] : overlapping_pairs<Aabb2>(boxes, is_static, present))
-    total += polygon_intersection_area(polygons[i].vertices, polygons[j].vertices);
-  return total;
+  PairScratch& s = pair_scratch();
+  s.boxes.resize(polygons.size());
+  for (std::size_t i = 0; i < polygons.size(); ++i) s.boxes[i] = polygons[i].aabb;
+  overlapping_box_pairs<Aabb2>(s.boxes, is_static, present, s.sweep, s.pairs);
+  return total_overlap_area(polygons, s.pairs);
 }
 
 Real total_overlap_volume(std::span<const ConvexPolyhedron* const> shapes,
                           std::span<const Pose3> poses, std::span<const Aabb3> boxes,
                           std::span<const std::uint8_t> is_static,
                           std::span<const std::uint8_t> present, IntersectionScratch* scratch) {
-  Real total = 0;
-  for (const auto& [i, j] :
-       overlapping_pairs<Aabb3>(boxes.first(shapes.size()), is_static, present))
-    total += polyhedron_intersection_volume(*shapes[i], poses[i], *shapes[j], poses[j], nullptr,
-                                            scratch);
-  return total;
+  PairScratch& s = pair_scratch();
+  overlapping_box_pairs<Aabb3>(boxes.first(shapes.size()), is_static, present, s.sweep, s.pairs);
+  return total_overlap_volume(shapes, poses, s.pairs, scratch);
 }
 
 }  // namespace exactsim

@@ -250,30 +250,6 @@ void ScenePenetration::clear() {
 
 namespace {
 
-// Sort-and-sweep on x over the present bodies; calls visit(i, j) with i < j for every pair,
-// not both static, whose boxes overlap (closed boxes: touching counts).
-template <class BoxOf, class Visit>
-void sweep_pairs(int n, std::span<const std::uint8_t> is_static,
-                 std::span<const std::uint8_t> present, PenetrationScratch& scratch, BoxOf box_of,
-                 Visit visit) {
-  auto& sweep = scratch.sweep;
-  sweep.clear();
-  for (int i = 0; i < n; ++i)
-    if (present[i]) sweep.emplace_back(box_of(i).lo.x(), i);
-  std::sort(sweep.begin(), sweep.end());
-  const int m = static_cast<int>(sweep.size());
-  for (int k = 0; k < m; ++k) {
-    const int i = sweep[k].second;
-    const auto& bi = box_of(i);
-    for (int l = k + 1; l < m && sweep[l].first <= bi.hi.x(); ++l) {
-      const int j = sweep[l].second;
-      if (is_static[i] && is_static[j]) continue;
-      if (!bi.overlaps(box_of(j))) continue;
-      visit(std::min(i, j), std::max(i, j));
-    }
-  }
-}
-
 void record(ScenePenetration& out, int i, int j, const PenetrationResult& r, Real threshold) {
   ++out.pairs_checked;
   if (r.depth > out.max_depth || (r.depth == out.max_depth && r.depth > 0 &&
@@ -308,19 +284,44 @@ void finish(ScenePenetration& out) {
 
 void scene_penetration(std::span<const WorldPolygon> polygons, std::span<const Vec2> centres,
                        std::span<const std::uint8_t> is_static,
+                       std::span<const std::pair<int, int>> pairs, Real threshold,
+                       ScenePenetration& out) {
+  out.clear();
+  for (const auto& [i, j] : pairs) {
+    record(out, i, j, penetration_depth(polygons[i], polygons[j]), threshold);
+    check_centre(out, is_static, i, j,
+                 [&](int body, int wall) { return interior_depth(polygons[wall], centres[body]); });
+  }
+  finish(out);
+}
+
+void scene_penetration(std::span<const ConvexPolyhedron* const> shapes,
+                       std::span<const WorldPolyhedron> placed, std::span<const Pose3> poses,
+                       std::span<const std::uint8_t> is_static,
+                       std::span<const std::pair<int, int>> pairs, Real threshold,
+                       PenetrationScratch& scratch, ScenePenetration& out,
+                       const PenetrationOptions& options) {
+  out.clear();
+  for (const auto& [i, j] : pairs) {
+    record(out, i, j,
+           penetration_depth(*shapes[i], placed[i], *shapes[j], placed[j], scratch, options),
+           threshold);
+    check_centre(out, is_static, i, j, [&](int body, int wall) {
+      return interior_depth(placed[wall], poses[body].position);
+    });
+  }
+  finish(out);
+}
+
+void scene_penetration(std::span<const WorldPolygon> polygons, std::span<const Vec2> centres,
+                       std::span<const std::uint8_t> is_static,
                        std::span<const std::uint8_t> present, Real threshold,
                        PenetrationScratch& scratch, ScenePenetration& out) {
-  out.clear();
-  const int n = static_cast<int>(polygons.size());
-  sweep_pairs(
-      n, is_static, present, scratch, [&](int i) -> const Aabb2& { return polygons[i].aabb; },
-      [&](int i, int j) {
-        record(out, i, j, penetration_depth(polygons[i], polygons[j]), threshold);
-        check_centre(out, is_static, i, j, [&](int body, int wall) {
-          return interior_depth(polygons[wall], centres[body]);
-        });
-      });
-  finish(out);
+  scratch.boxes2.resize(polygons.size());
+  for (std::size_t i = 0; i < polygons.size(); ++i) scratch.boxes2[i] = polygons[i].aabb;
+  overlapping_box_pairs<Aabb2>(scratch.boxes2, is_static, present, scratch.sweep, scratch.pairs);
+  scene_penetration(polygons, centres, is_static,
+                    std::span<const std::pair<int, int>>(scratch.pairs), threshold, out);
 }
 
 void scene_penetration(std::span<const ConvexPolyhedron* const> shapes,
@@ -329,19 +330,12 @@ void scene_penetration(std::span<const ConvexPolyhedron* const> shapes,
                        std::span<const std::uint8_t> present, Real threshold,
                        PenetrationScratch& scratch, ScenePenetration& out,
                        const PenetrationOptions& options) {
-  out.clear();
-  const int n = static_cast<int>(shapes.size());
-  sweep_pairs(
-      n, is_static, present, scratch, [&](int i) -> const Aabb3& { return placed[i].aabb; },
-      [&](int i, int j) {
-        record(out, i, j,
-               penetration_depth(*shapes[i], placed[i], *shapes[j], placed[j], scratch, options),
-               threshold);
-        check_centre(out, is_static, i, j, [&](int body, int wall) {
-          return interior_depth(placed[wall], poses[body].position);
-        });
-      });
-  finish(out);
+  scratch.boxes3.resize(shapes.size());
+  for (std::size_t i = 0; i < shapes.size(); ++i) scratch.boxes3[i] = placed[i].aabb;
+  overlapping_box_pairs<Aabb3>(scratch.boxes3, is_static, present, scratch.sweep, scratch.pairs);
+  scene_penetration(shapes, placed, poses, is_static,
+                    std::span<const std::pair<int, int>>(scratch.pairs), threshold, scratch, out,
+                    options);
 }
 
 }  // namespace exactsim

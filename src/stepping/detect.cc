@@ -5,6 +5,7 @@
 #include "exactsim/collision/vertex_edge.h"
 #include "exactsim/geometry/pose.h"
 #include "exactsim/geometry/pose3.h"
+#include "exactsim/metrics/overlap.h"
 
 namespace exactsim {
 
@@ -21,7 +22,9 @@ Real velocity_stabilisation_cap(const ContactOptions& options, Real h) {
                                                         : options.max_stabilisation_speed;
 }
 
-void place_bodies(const World& world, const State& state, Real h, Workspace& ws) {
+namespace {
+
+void place_all(const World& world, const State& state, Real h, Workspace& ws, bool predicted) {
   const int n = world.body_count();
   ws.is_static.resize(n);
   for (int i = 0; i < n; ++i) ws.is_static[i] = world.bodies[i].is_static;
@@ -34,8 +37,9 @@ void place_bodies(const World& world, const State& state, Real h, Workspace& ws)
       const auto v = state.v_of(i);
       const ConvexPolygon& shape = world.polygons[world.bodies[i].shape];
       place(shape, Pose2{Vec2(q[0], q[1]), q[2]}, ws.polygons[i]);
-      place(shape, Pose2{Vec2(q[0] + h * v[0], q[1] + h * v[1]), q[2] + h * v[2]},
-            ws.predicted_polygons[i]);
+      if (predicted)
+        place(shape, Pose2{Vec2(q[0] + h * v[0], q[1] + h * v[1]), q[2] + h * v[2]},
+              ws.predicted_polygons[i]);
     }
     return;
   }
@@ -48,6 +52,42 @@ void place_bodies(const World& world, const State& state, Real h, Workspace& ws)
     ws.poses3[i] = Pose3{body_position(state, i), body_orientation(state, i)};
     place(*ws.shapes3[i], ws.poses3[i], ws.polyhedra[i]);
   }
+}
+
+}  // namespace
+
+void place_bodies(const World& world, const State& state, Real h, Workspace& ws) {
+  place_all(world, state, h, ws, true);
+}
+
+void place_current_bodies(const World& world, const State& state, Workspace& ws) {
+  place_all(world, state, 0, ws, false);
+}
+
+void find_overlapping_pairs(const World& world, const State& state, Workspace& ws,
+                            bool from_detection) {
+  const int n = world.body_count();
+  if (world.dimension == 2) {
+    ws.end_boxes2.resize(n);
+    for (int i = 0; i < n; ++i)
+      if (state.present[i]) ws.end_boxes2[i] = ws.polygons[i].aabb;
+    if (from_detection)
+      overlapping_box_pairs<Aabb2, BodyPair>(ws.end_boxes2, ws.is_static, state.present, ws.boxes2,
+                                             ws.pairs, ws.end_sweep, ws.end_pairs);
+    else
+      overlapping_box_pairs<Aabb2>(ws.end_boxes2, ws.is_static, state.present, ws.end_sweep,
+                                   ws.end_pairs);
+    return;
+  }
+  ws.end_boxes3.resize(n);
+  for (int i = 0; i < n; ++i)
+    if (state.present[i]) ws.end_boxes3[i] = ws.polyhedra[i].aabb;
+  if (from_detection)
+    overlapping_box_pairs<Aabb3, BodyPair>(ws.end_boxes3, ws.is_static, state.present, ws.boxes3,
+                                           ws.pairs, ws.end_sweep, ws.end_pairs);
+  else
+    overlapping_box_pairs<Aabb3>(ws.end_boxes3, ws.is_static, state.present, ws.end_sweep,
+                                 ws.end_pairs);
 }
 
 void detect_contacts(const World& world, const State& state, Real h, Workspace& ws) {

@@ -148,7 +148,8 @@ int first_diverged_body(const World& world, const State& state) {
 }
 
 // The watchdog (docs/penetration.md): exact depths after the step, deep pairs (> ε), centres
-// inside static bodies and centres out of the scene's bounds. Shapes must be placed.
+// inside static bodies and centres out of the scene's bounds. Shapes must be placed and
+// ws.end_pairs found (find_overlapping_pairs).
 void watch_penetration(const World& world, const State& state, Real h, Workspace& ws,
                        StepReport& report) {
   const Real eps = contact_epsilon(world.contact, h);
@@ -157,10 +158,9 @@ void watch_penetration(const World& world, const State& state, Real h, Workspace
     ws.centres2.resize(world.body_count());
     for (int i = 0; i < world.body_count(); ++i)
       if (state.present[i]) ws.centres2[i] = state.q_of(i).head<2>();
-    scene_penetration(ws.polygons, ws.centres2, ws.is_static, state.present, eps, ws.penetration,
-                      pen);
+    scene_penetration(ws.polygons, ws.centres2, ws.is_static, ws.end_pairs, eps, pen);
   } else {
-    scene_penetration(ws.shapes3, ws.polyhedra, ws.poses3, ws.is_static, state.present, eps,
+    scene_penetration(ws.shapes3, ws.polyhedra, ws.poses3, ws.is_static, ws.end_pairs, eps,
                       ws.penetration, pen);
   }
   report.max_penetration = pen.max_depth;
@@ -296,6 +296,12 @@ void add_island(const StepReport& i, int k, Real slop, StepReport& r, IslandTota
   t.integrate_seconds += i.seconds.integrate;
 }
 
+// The overlap metric over ws.end_pairs (find_overlapping_pairs), summed in their (i, j) order.
+Real overlap_of_pairs(const World& world, Workspace& ws) {
+  if (world.dimension == 2) return total_overlap_area(ws.polygons, ws.end_pairs);
+  return total_overlap_volume(ws.shapes3, ws.poses3, ws.end_pairs, &ws.intersection);
+}
+
 }  // namespace
 
 Aabb3 scene_bounds(const World& world, const Workspace& ws) {
@@ -338,11 +344,8 @@ const char* to_string(StepStatus status) {
 }
 
 Real measure_overlap(const World& world, const State& state, Workspace& ws) {
-  if (world.dimension == 2) return total_overlap_area(ws.polygons, ws.is_static, state.present);
-  for (int i = 0; i < world.body_count(); ++i)
-    if (state.present[i]) ws.boxes3[i] = ws.polyhedra[i].aabb;
-  return total_overlap_volume(ws.shapes3, ws.poses3, ws.boxes3, ws.is_static, state.present,
-                              &ws.intersection);
+  find_overlapping_pairs(world, state, ws, /*from_detection=*/false);
+  return overlap_of_pairs(world, ws);
 }
 
 StepReport step(const World& world, State& state, Workspace& ws, Real h, long step_index) {
@@ -406,8 +409,10 @@ StepReport step(const World& world, State& state, Workspace& ws, Real h, long st
   report.potential_energy = potential_energy(world.bodies, state, world.gravity);
   if (report.status != StepStatus::kDiverged &&
       (world.stepping.measure_overlap || world.stepping.watch_penetration)) {
-    place_bodies(world, state, h, ws);
-    if (world.stepping.measure_overlap) report.overlap = measure_overlap(world, state, ws);
+    // One placement and one broad phase for both metrics, from this step's detection.
+    place_current_bodies(world, state, ws);
+    find_overlapping_pairs(world, state, ws, /*from_detection=*/true);
+    if (world.stepping.measure_overlap) report.overlap = overlap_of_pairs(world, ws);
     if (world.stepping.watch_penetration) watch_penetration(world, state, h, ws, report);
   }
   report.seconds.metrics = seconds_since(clock);

@@ -600,11 +600,19 @@ TEST(ScenePenetration3d, DeepPairsCentresInsideBruteForceAndNoReallocation) {
   // Steady state: a repeated call reuses every buffer (same storage, same capacity).
   scene_penetration(ptrs, placed, poses, st, pr, 0.0, scratch, out);
   const auto snapshot = [&] {
-    return std::vector<const void*>{
-        out.deep_pairs.data(),  out.centres_inside.data(), scratch.sweep.data(),
-        scratch.edge_a.data(),  scratch.edge_b.data(),     scratch.cross_a.data(),
-        scratch.cross_b.data(), scratch.side_a.data(),     scratch.side_b.data(),
-        scratch.face1_b.data(), scratch.face2_b.data()};
+    return std::vector<const void*>{out.deep_pairs.data(),
+                                    out.centres_inside.data(),
+                                    scratch.pairs.data(),
+                                    scratch.boxes3.data(),
+                                    scratch.sweep.sweep.order.data(),
+                                    scratch.edge_a.data(),
+                                    scratch.edge_b.data(),
+                                    scratch.cross_a.data(),
+                                    scratch.cross_b.data(),
+                                    scratch.side_a.data(),
+                                    scratch.side_b.data(),
+                                    scratch.face1_b.data(),
+                                    scratch.face2_b.data()};
   };
   const auto before = snapshot();
   for (int k = 0; k < 5; ++k) scene_penetration(ptrs, placed, poses, st, pr, 0.0, scratch, out);

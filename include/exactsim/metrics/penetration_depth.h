@@ -22,6 +22,7 @@
 
 #include "exactsim/geometry/polygon.h"
 #include "exactsim/geometry/polyhedron.h"
+#include "exactsim/metrics/overlap.h"
 
 namespace exactsim {
 
@@ -63,9 +64,13 @@ struct PenetrationScratch {
   std::vector<Vec3> edge_a, edge_b;    // world edge vectors v_head − v_tail
   std::vector<Vec3> cross_a, cross_b;  // η̂_f2 × η̂_f1 of each edge (world): its Gauss-arc plane
   std::vector<Real> side_a;            // (F_A × E_B) A's face normals · B's arc-plane normals
-  std::vector<int> face1_b, face2_b;        // (E_B) B's edge table, compact
-  std::vector<Real> side_b;                 // (F_B) −B's face normals · the current A arc plane
-  std::vector<std::pair<Real, int>> sweep;  // scene: (aabb.lo.x, body), sorted
+  std::vector<int> face1_b, face2_b;  // (E_B) B's edge table, compact
+  std::vector<Real> side_b;           // (F_B) −B's face normals · the current A arc plane
+  // scene_penetration over present flags: the boxes, their broad phase and its pairs.
+  std::vector<Aabb2> boxes2;
+  std::vector<Aabb3> boxes3;
+  BoxPairScratch sweep;
+  std::vector<std::pair<int, int>> pairs;
 };
 
 struct PenetrationOptions {
@@ -110,12 +115,12 @@ struct ScenePenetration {
   void clear();
 };
 
-// Pairs (i < j), both present, not both static, whose AABBs overlap (sort-and-sweep on x, then
-// the full box test; the same pairs as total_overlap_area): depth of every pair, deep pairs
-// (depth > threshold), and centres of present dynamic bodies strictly inside present static
-// bodies. centres[i]: body i's centre of mass, world frame (the body origin: state.q_of(i)
-// x, y). Fills `out` (cleared first). Allocation-free in the steady state (out's and scratch's
-// storage are reused).
+// Pairs (i < j), both present, not both static, whose AABBs overlap (the broad phase of
+// overlap.h, overlapping_box_pairs: the same pairs as total_overlap_area): depth of every pair,
+// deep pairs (depth > threshold), and centres of present dynamic bodies strictly inside present
+// static bodies. centres[i]: body i's centre of mass, world frame (the body origin:
+// state.q_of(i) x, y). Fills `out` (cleared first). Allocation-free in the steady state (out's
+// and scratch's storage are reused).
 void scene_penetration(std::span<const WorldPolygon> polygons, std::span<const Vec2> centres,
                        std::span<const std::uint8_t> is_static,
                        std::span<const std::uint8_t> present, Real threshold,
@@ -126,6 +131,20 @@ void scene_penetration(std::span<const ConvexPolyhedron* const> shapes,
                        std::span<const WorldPolyhedron> placed, std::span<const Pose3> poses,
                        std::span<const std::uint8_t> is_static,
                        std::span<const std::uint8_t> present, Real threshold,
+                       PenetrationScratch& scratch, ScenePenetration& out,
+                       const PenetrationOptions& options = {});
+
+// The same over pairs the caller found (overlapping_box_pairs), so that one broad phase serves
+// this watchdog and the overlap metric (docs/stepping.md); with the pairs those functions find,
+// the result is the same.
+void scene_penetration(std::span<const WorldPolygon> polygons, std::span<const Vec2> centres,
+                       std::span<const std::uint8_t> is_static,
+                       std::span<const std::pair<int, int>> pairs, Real threshold,
+                       ScenePenetration& out);
+void scene_penetration(std::span<const ConvexPolyhedron* const> shapes,
+                       std::span<const WorldPolyhedron> placed, std::span<const Pose3> poses,
+                       std::span<const std::uint8_t> is_static,
+                       std::span<const std::pair<int, int>> pairs, Real threshold,
                        PenetrationScratch& scratch, ScenePenetration& out,
                        const PenetrationOptions& options = {});
 

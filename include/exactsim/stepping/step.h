@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "exactsim/collision/sweep_and_prune.h"
@@ -9,6 +10,7 @@
 #include "exactsim/contact/peg_scratch_2d.h"
 #include "exactsim/geometry/polygon.h"
 #include "exactsim/geometry/polyhedron.h"
+#include "exactsim/metrics/overlap.h"
 #include "exactsim/metrics/penetration_depth.h"
 #include "exactsim/solvers/mlcp.h"
 #include "exactsim/stepping/islands.h"
@@ -149,6 +151,12 @@ struct Workspace {
   PositionProjectionScratch projection;
   PenetrationScratch penetration;
   ScenePenetration penetration_scan;
+  // The end-of-step metrics' one broad phase (overlap and watchdog; docs/stepping.md stage 7):
+  // the placed shapes' boxes and the sorted pairs whose boxes overlap.
+  std::vector<Aabb2> end_boxes2;
+  std::vector<Aabb3> end_boxes3;
+  BoxPairScratch end_sweep;
+  std::vector<std::pair<int, int>> end_pairs;
   std::vector<Vec2> centres2;
   std::vector<int> out_of_bounds;
   std::vector<State> saved_states;  // advance(): the start of each split level
