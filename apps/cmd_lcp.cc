@@ -18,12 +18,18 @@ Action register_lcp(CLI::App& app) {
                                  "each verdict (docs/solvers.md \"Exact Lemke\")");
   auto files = std::make_shared<std::vector<std::string>>();
   auto method = std::make_shared<std::string>("stack");
+  auto exact_work = std::make_shared<double>(SolverOptions{}.exact_max_work);
+  auto verbose = std::make_shared<bool>(false);
   sub->add_option("files", *files, "LCP files (format exactsim-lcp)")->required();
   sub->add_option("--method", *method,
                   "stack (the default solver stack, with the exact retry), lemke (double only) "
                   "or exact (exact arithmetic only)")
       ->check(CLI::IsMember({"stack", "lemke", "exact"}));
-  return [files, method]() {
+  sub->add_option("--exact-max-work", *exact_work,
+                  "exact Lemke's work budget (word multiplications; 0: none)")
+      ->check(CLI::NonNegativeNumber);
+  sub->add_flag("--verbose", *verbose, "also print each certificate (min z, min w, |z w|, tol)");
+  return [files, method, exact_work, verbose]() {
     std::printf("%-48s %5s  %-36s %-18s %7s %9s %10s\n", "file", "n", "status", "method", "pivots",
                 "seconds", "max z / Z");
     int unsolved = 0;
@@ -33,6 +39,7 @@ Action register_lcp(CLI::App& app) {
       SolverOptions options;
       options.impulse_scale = info.impulse_scale;
       options.exact_retry = true;
+      options.exact_max_work = *exact_work;
       LcpScratch scratch;
       LcpSolution out;
       const auto t0 = std::chrono::steady_clock::now();
@@ -50,6 +57,14 @@ Action register_lcp(CLI::App& app) {
                   static_cast<long>(lcp.q.size()), to_string(out.certificate.status),
                   to_string(out.certificate.method), out.certificate.pivots, seconds,
                   z_max / certificate_impulse_scale(lcp, options));
+      if (*verbose) {
+        const SolveCertificate& c = out.certificate;
+        std::printf(
+            "    first attempt %s; min z %.3g, min w %.3g, max |z w| %.3g; tolerance %.3g, "
+            "impulse scale %.3g\n",
+            to_string(c.primary_status), c.min_z, c.min_w, c.complementarity, c.tolerance,
+            c.impulse_scale);
+      }
       unsolved += out.certificate.ok() ? 0 : 1;
     }
     return unsolved == 0 ? 0 : 3;

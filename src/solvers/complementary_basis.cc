@@ -1,6 +1,8 @@
-// Exact solve of one complementary basis: z_α = −M_αα⁻¹ q_α, z_rest = 0, written as the n×n
-// system B x = q with B_j = −M_j (z_j basic) or e_j (w_j basic) so that the buffers keep one size
-// whatever |α| is (no reallocation between steps).
+// Exact solve of one complementary basis: z_α = −M_αα⁻¹ q_α, z_rest = 0 (w_rest follows from z).
+// solve_complementary_basis (polish) factorises the n×n system B x = q with B_j = −M_j (z_j basic)
+// or e_j (w_j basic), so that the buffers keep one size whatever |α| is. solve_active_block (the
+// warm start) factorises only the k×k active block, in place in the top-left corner of a buffer
+// that keeps its n×n size (no heap allocation between steps): a resting pile has k ≈ n/8.
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -14,6 +16,70 @@ Real lu_pivot_ratio(const Eigen::PartialPivLU<MatX>& lu) {
   const auto diag = lu.matrixLU().diagonal().cwiseAbs();
   const Real largest = diag.maxCoeff();
   return largest > 0 ? diag.minCoeff() / largest : 0.0;
+}
+
+bool solve_active_block(const Lcp& lcp, const std::vector<bool>& active, LcpScratch& scratch,
+                        VecX& z, Real min_pivot_ratio) {
+  const Eigen::Index n = lcp.q.size();
+  std::vector<int>& index = scratch.basis_index;  // the active unknowns, in order
+  index.clear();
+  for (Eigen::Index j = 0; j < n; ++j)
+    if (active[j]) index.push_back(static_cast<int>(j));
+  const Eigen::Index k = static_cast<Eigen::Index>(index.size());
+  MatX& buffer = scratch.block_matrix;
+  if (buffer.rows() < n || buffer.cols() < n) buffer.resize(n, n);
+  VecX& x = scratch.block_solution;
+  x.resize(n);
+  auto a = buffer.topLeftCorner(k, k);
+  for (Eigen::Index c = 0; c < k; ++c) {
+    for (Eigen::Index r = 0; r < k; ++r) a(r, c) = lcp.M(index[r], index[c]);
+    x(c) = -lcp.q(index[c]);
+  }
+  // LU with partial pivoting (the row swaps recorded in `swaps`).
+  std::vector<int>& swaps = scratch.basis_swaps;
+  swaps.resize(static_cast<std::size_t>(k));
+  Real largest = 0, smallest = std::numeric_limits<Real>::infinity();
+  for (Eigen::Index j = 0; j < k; ++j) {
+    Eigen::Index p = 0;
+    const Real pivot = a.col(j).tail(k - j).cwiseAbs().maxCoeff(&p);
+    p += j;
+    if (!(pivot > 0) || !std::isfinite(pivot)) return false;
+    swaps[j] = static_cast<int>(p);
+    if (p != j) a.row(j).swap(a.row(p));
+    largest = std::max(largest, pivot);
+    smallest = std::min(smallest, pivot);
+    const Eigen::Index rest = k - j - 1;
+    if (rest == 0) continue;
+    a.col(j).tail(rest) /= a(j, j);
+    a.bottomRightCorner(rest, rest).noalias() -= a.col(j).tail(rest) * a.row(j).tail(rest);
+  }
+  // A pivot ratio below ~1e-14 leaves no digits in the solve (and the answer is verified anyway).
+  if (k > 0 && !(smallest / largest > min_pivot_ratio)) return false;
+  auto solve = [&](auto&& v) {
+    for (Eigen::Index j = 0; j < k; ++j)
+      if (swaps[j] != j) std::swap(v(j), v(swaps[j]));
+    a.triangularView<Eigen::UnitLower>().solveInPlace(v);
+    a.triangularView<Eigen::Upper>().solveInPlace(v);
+  };
+  auto xk = x.head(k);
+  solve(xk);
+  // One step of iterative refinement: the residual −q_α − M_αα z_α, solved and added. Brings a
+  // degenerate basic value (0 in exact arithmetic) to round-off of the data instead of
+  // round-off times the block's condition number.
+  VecX& r = scratch.basis_residual;
+  r.resize(n);
+  auto rk = r.head(k);
+  for (Eigen::Index i = 0; i < k; ++i) {
+    Real sum = -lcp.q(index[i]);
+    for (Eigen::Index c = 0; c < k; ++c) sum -= lcp.M(index[i], index[c]) * xk(c);
+    rk(i) = sum;
+  }
+  solve(rk);
+  xk += rk;
+  if (!xk.allFinite()) return false;
+  z.setZero(n);
+  for (Eigen::Index c = 0; c < k; ++c) z(index[c]) = xk(c);
+  return true;
 }
 
 bool solve_complementary_basis(const Lcp& lcp, const std::vector<bool>& active, LcpScratch& scratch,

@@ -133,12 +133,12 @@ void solve_lcp(const Lcp& lcp, const SolverOptions& options, LcpScratch& s, LcpS
   validate_lcp(lcp, "solve_lcp");
   const Real tol = verification_tolerance(lcp, options);
   const Real z_scale = certificate_impulse_scale(lcp, options);
-  // 1. The guessed basis itself: one LU, no pivots. It is taken only when it is the exact
-  // solution up to round-off (signs right to kWarmBasisSignSlack of the data's scale), not
-  // merely within the certificate's tolerance: last step's basis kept within tolerance step after
-  // step would let errors of that size accumulate (a resting box would start to spin). A near
+  // 1. The guessed basis itself: one LU of its active block, no pivots. It is taken only when it is
+  // the exact solution up to round-off (signs right to kWarmBasisSignSlack of the data's scale),
+  // not merely within the certificate's tolerance: last step's basis kept within tolerance step
+  // after step would let errors of that size accumulate (a resting box would start to spin). A near
   // singular basis (a degenerate set) is left to Lemke too.
-  if (solve_complementary_basis(lcp, *active_guess, s, out.z, kWarmBasisPivotRatio)) {
+  if (solve_active_block(lcp, *active_guess, s, out.z, kWarmBasisPivotRatio)) {
     out.certificate = verify_lcp(lcp, out.z, tol, z_scale, out.w);
     const Real slack = kWarmBasisSignSlack * std::max<Real>(1, lcp.q.lpNorm<Eigen::Infinity>());
     if (out.certificate.ok() && out.certificate.min_w >= -slack &&

@@ -4,7 +4,6 @@
 
 #include <gtest/gtest.h>
 
-#include <chrono>
 #include <cmath>
 #include <limits>
 #include <random>
@@ -104,7 +103,8 @@ TEST(OverlapMetric, NonFiniteBoxesBehaveAsTheOverlapTestSays) {
 
 // 100,000 static boxes in a grid with 100 dynamic boxes among them: the sweep touches the
 // dynamic boxes' neighbourhoods, not 5e9 pairs (the all-pairs loop took 10 s per step).
-TEST(OverlapMetric, HundredThousandStaticBoxesCostLittle) {
+// (Its cost is measured by bench_metrics, docs/input-validation.md "Overlap metric at scale".)
+TEST(OverlapMetric, HundredThousandStaticBoxesGiveTheExactArea) {
   const int side = 316;
   std::vector<WorldPolygon> polys;
   std::vector<std::uint8_t> is_static, present;
@@ -122,12 +122,8 @@ TEST(OverlapMetric, HundredThousandStaticBoxesCostLittle) {
     is_static.push_back(0);
     present.push_back(1);
   }
-  const auto t0 = std::chrono::steady_clock::now();
   const Real area = total_overlap_area(polys, is_static, present);
-  const double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   EXPECT_NEAR(area, 100 * 2 * 0.4 * 0.9, 1e-9);
-  EXPECT_LT(seconds, 1.0);
 }
 
 }  // namespace
