@@ -62,18 +62,6 @@ Vec3 polytope_centroid(const IntersectionPolyhedron& polytope) {
   return volume > 0 ? Vec3(moment / volume) : mean;
 }
 
-namespace {
-
-// max_f (η̂_f · p − d_f) over the faces of a placed polyhedron, and the face attaining it.
-Real deepest_face(const WorldPolyhedron& w, const Vec3& p, int& face) {
-  Real best = -std::numeric_limits<Real>::infinity();
-  for (int f = 0; f < static_cast<int>(w.face_normals.size()); ++f)
-    if (const Real d = w.face_normals[f].dot(p) - w.face_offsets[f]; d > best) best = d, face = f;
-  return best;
-}
-
-}  // namespace
-
 void corrective_contact_3d(const ConvexPolyhedron& shape_a, const Pose3& pose_a,
                            const WorldPolyhedron& world_a, int body_a,
                            const ConvexPolyhedron& shape_b, const Pose3& pose_b,

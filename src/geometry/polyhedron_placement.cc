@@ -3,6 +3,8 @@
 // contact layers.
 #include "exactsim/geometry/polyhedron.h"
 
+#include <limits>
+
 namespace exactsim {
 
 ConvexPolyhedron translated(const ConvexPolyhedron& polyhedron, const Vec3& offset) {
@@ -14,6 +16,14 @@ ConvexPolyhedron translated(const ConvexPolyhedron& polyhedron, const Vec3& offs
 
 ConvexPolyhedron recentred(const ConvexPolyhedron& polyhedron) {
   return translated(polyhedron, -polyhedron_mass_properties(polyhedron, 1.0).centroid);
+}
+
+Real deepest_face(const WorldPolyhedron& w, const Vec3& p, int& face) {
+  Real best = -std::numeric_limits<Real>::infinity();
+  face = -1;
+  for (int f = 0; f < static_cast<int>(w.face_normals.size()); ++f)
+    if (const Real d = w.face_normals[f].dot(p) - w.face_offsets[f]; d > best) best = d, face = f;
+  return best;
 }
 
 void place(const ConvexPolyhedron& shape, const Pose3& pose, WorldPolyhedron& out) {

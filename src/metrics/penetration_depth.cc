@@ -231,10 +231,8 @@ Real interior_depth(const WorldPolygon& polygon, const Vec2& p) {
 }
 
 Real interior_depth(const WorldPolyhedron& polyhedron, const Vec3& p) {
-  Real depth = kInf;
-  for (std::size_t f = 0; f < polyhedron.face_normals.size(); ++f)
-    depth = std::min(depth, polyhedron.face_offsets[f] - polyhedron.face_normals[f].dot(p));
-  return depth;
+  int face = -1;
+  return -deepest_face(polyhedron, p, face);
 }
 
 // ---- Scenes -----------------------------------------------------------------------------------

@@ -105,7 +105,8 @@ void pivot(ExactTableau& T, int r, int c, mpz_class& p, mpz_class& ic) {
   mpz_abs(T.det.get_mpz_t(), p.get_mpz_t());
 }
 
-// Row a before row b in the lexicographic ratio order (x_B, B⁻¹) / T_·c; both T_ac, T_bc > 0.
+// Row a before row b in the lexicographic ratio order (x_B, B⁻¹) / T_·c when T_ac, T_bc > 0
+// (cross-multiplied: x_a T_bc < x_b T_ac, component by component).
 bool lex_less(const ExactTableau& T, int a, int b, int c) {
   mpz_class lhs, rhs;
   auto compare = [&](int j) {
@@ -163,25 +164,12 @@ void solve_lemke_exact(const Lcp& lcp, const SolverOptions& options, LcpSolution
 
   ExactTableau T;
   build(lcp, T);
-  // z0 enters; the leaving row is the lexicographic minimum of (q_i, B⁻¹_i) (all T_i,z0 < 0 and
-  // equal up to the row scale, which the comparison divides out).
-  auto lex_min_initial = [&](int a, int b) {  // (x_a / |T_a,z0|) before (x_b / |T_b,z0|)?
-    mpz_class lhs, rhs;
-    for (int j : {T.rhs()}) {
-      lhs = T.at(a, j) * -T.at(b, T.z0());
-      rhs = T.at(b, j) * -T.at(a, T.z0());
-      if (const int s = cmp(lhs, rhs); s != 0) return s < 0;
-    }
-    for (int j = 0; j < n; ++j) {
-      lhs = T.at(a, j) * -T.at(b, T.z0());
-      rhs = T.at(b, j) * -T.at(a, T.z0());
-      if (const int s = cmp(lhs, rhs); s != 0) return s < 0;
-    }
-    return false;
-  };
+  // z0 enters; the leaving row is the lexicographic minimum of (x_i, B⁻¹_i) / |T_i,z0| (all
+  // T_i,z0 < 0, equal up to the row scale). With negative denominators lex_less's order reverses:
+  // row i comes before row r exactly when lex_less(r, i).
   int r = 0;
   for (int i = 1; i < n; ++i)
-    if (lex_min_initial(i, r)) r = i;
+    if (lex_less(T, r, i, T.z0())) r = i;
   mpz_class p, ic;  // pivot() scratch
   int leaving = T.basis[r];
   pivot(T, r, T.z0(), p, ic);

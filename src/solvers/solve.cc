@@ -45,54 +45,29 @@ bool final_status(SolveStatus st) {
   return st == SolveStatus::kSolved || st == SolveStatus::kInfeasible;
 }
 
-// Lemke again in long double with refactorisation; its answer replaces the fallback's when it
-// ends solved/infeasible or violates the certificate less.
-void extended_retry(const Lcp& lcp, const SolverOptions& options, LcpScratch& s, LcpSolution& out) {
+// A retry on the fallback buffers: `attempt` fills a solution, which replaces out's when
+// `take(it)` holds (out keeps its primary_status). Pivots add up; out's iterations stay.
+template <class Attempt, class Take>
+void retry(LcpScratch& s, LcpSolution& out, Attempt&& attempt, Take&& take) {
   const int pivots = out.certificate.pivots, iterations = out.certificate.iterations;
   const SolveStatus primary = out.certificate.primary_status;
-  LcpSolution retry;
-  retry.z.swap(s.fb_z);
-  retry.w.swap(s.fb_w);
-  retry.ray.swap(s.fb_ray);
-  solve_lemke(lcp, options, s, retry);
-  if (final_status(retry.certificate.status) || certificate_violation(retry.certificate, retry.z) <
-                                                    certificate_violation(out.certificate, out.z)) {
-    out.z.swap(retry.z);
-    out.w.swap(retry.w);
-    out.ray.swap(retry.ray);
-    out.certificate = retry.certificate;
+  LcpSolution r;
+  r.z.swap(s.fb_z);
+  r.w.swap(s.fb_w);
+  r.ray.swap(s.fb_ray);
+  attempt(r);
+  if (take(r)) {
+    out.z.swap(r.z);
+    out.w.swap(r.w);
+    out.ray.swap(r.ray);
+    out.certificate = r.certificate;
     out.certificate.primary_status = primary;
   }
-  out.certificate.pivots = pivots + retry.certificate.pivots;
+  out.certificate.pivots = pivots + r.certificate.pivots;
   out.certificate.iterations = iterations;
-  s.fb_z.swap(retry.z);
-  s.fb_w.swap(retry.w);
-  s.fb_ray.swap(retry.ray);
-}
-
-// The exact oracle (docs/solvers.md "Exact Lemke"): its verdict replaces the floating-point one
-// unless it too ran out of pivots.
-void exact_retry(const Lcp& lcp, const SolverOptions& options, LcpScratch& s, LcpSolution& out) {
-  LcpSolution exact;
-  exact.z.swap(s.fb_z);
-  exact.w.swap(s.fb_w);
-  exact.ray.swap(s.fb_ray);
-  solve_lemke_exact(lcp, options, exact);
-  const int pivots = out.certificate.pivots + exact.certificate.pivots;
-  const int iterations = out.certificate.iterations;
-  const SolveStatus primary = out.certificate.primary_status;
-  if (exact.certificate.status != SolveStatus::kMaxIterations) {
-    out.z.swap(exact.z);
-    out.w.swap(exact.w);
-    out.ray.swap(exact.ray);
-    out.certificate = exact.certificate;
-    out.certificate.primary_status = primary;
-  }
-  out.certificate.pivots = pivots;
-  out.certificate.iterations = iterations;
-  s.fb_z.swap(exact.z);
-  s.fb_w.swap(exact.w);
-  s.fb_ray.swap(exact.ray);
+  s.fb_z.swap(r.z);
+  s.fb_w.swap(r.w);
+  s.fb_ray.swap(r.ray);
 }
 
 }  // namespace
@@ -116,11 +91,23 @@ void solve_lcp(const Lcp& lcp, const SolverOptions& options, LcpScratch& s, LcpS
   solve_lemke(lcp, single, s, out);
   if (final_status(out.certificate.status)) return;
   fallback(lcp, options, s, out);
+  // 3. Lemke again in long double with refactorisation: taken when it ends solved / infeasible
+  // or violates the certificate less.
   if (!out.certificate.ok() && options.extended_precision_retry)
-    extended_retry(lcp, options, s, out);
+    retry(
+        s, out, [&](LcpSolution& r) { solve_lemke(lcp, options, s, r); },
+        [&](const LcpSolution& r) {
+          return final_status(r.certificate.status) ||
+                 certificate_violation(r.certificate, r.z) <
+                     certificate_violation(out.certificate, out.z);
+        });
+  // 4. The exact oracle (docs/solvers.md "Exact Lemke"): its verdict is taken unless it too ran
+  // out of pivots or work.
   if (!final_status(out.certificate.status) && options.exact_retry &&
       lcp.q.size() <= options.exact_max_size)
-    exact_retry(lcp, options, s, out);
+    retry(
+        s, out, [&](LcpSolution& r) { solve_lemke_exact(lcp, options, r); },
+        [](const LcpSolution& r) { return r.certificate.status != SolveStatus::kMaxIterations; });
 }
 
 void solve_lcp(const Lcp& lcp, const SolverOptions& options, LcpScratch& s, LcpSolution& out,

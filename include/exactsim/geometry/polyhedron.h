@@ -144,6 +144,11 @@ struct WorldPolyhedron {
 // polyhedron of at least this size.
 void place(const ConvexPolyhedron& shape, const Pose3& pose, WorldPolyhedron& out);
 
+// max_f (η̂_f · p − d_f) over the faces of a placed polyhedron (< 0: p strictly inside, by that
+// much), and the face attaining it (the lowest index on a tie): the face through which p leaves
+// soonest. −∞ and face −1 for a polyhedron without faces.
+Real deepest_face(const WorldPolyhedron& w, const Vec3& p, int& face);
+
 // ---- Intersection (polyhedron_intersection.cc) -----------------------------------------------
 
 struct IntersectionPolyhedron {
