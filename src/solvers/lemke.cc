@@ -30,6 +30,7 @@
 #include <cstdlib>
 #endif
 #include "exactsim/solvers/lcp.h"
+#include "exactsim/solvers/mlcp.h"  // active_set
 
 namespace exactsim {
 namespace {
@@ -394,6 +395,9 @@ void finish_run(const Lcp& lcp, const SolverOptions& options, Real tol, Real z_s
   // The certificate decides: an iterate that verifies is a solution however the run ended (a
   // degenerate run can end on a ray or a cycle at a point that already solves the LCP).
   if (status != SolveStatus::kSolved && !cert.ok()) cert.status = status;
+  // Such an iterate has no complementary basis of its own (z0 may still be basic): s.active is
+  // its active set, so that it describes the returned point as documented.
+  if (status != SolveStatus::kSolved && cert.ok()) active_set(out.z, out.w, s.active);
   if (cert.ok()) out.ray.resize(0);
   cert.primary_status = cert.status;
   cert.method = SolveMethod::kLemke;
