@@ -28,6 +28,7 @@ struct RunArgs {
   std::uint64_t seed = 1;
   std::optional<double> dt, duration, max_stabilisation_speed, memory_budget;
   int bodies = -1, every = 1;
+  std::optional<int> gauss_seidel;
   bool continue_on_failure = false, quiet = false, general_form = false, one_mlcp = false,
        cold_start = false;
   bool seed_given = false, set_given = false, bodies_given = false;  // to refuse what is ignored
@@ -95,6 +96,7 @@ Scene build_scene(const RunArgs& a) {
   if (a.general_form) scene.world.contact.peg.general_form = true;
   if (a.one_mlcp) scene.world.stepping.islands = false;
   if (a.cold_start) scene.world.stepping.warm_start = false;
+  if (a.gauss_seidel) scene.world.stepping.gauss_seidel_min_unknowns = *a.gauss_seidel;
   if (a.stabilisation == "split")
     scene.world.contact.stabilisation = Stabilisation::kSplit;
   else if (a.stabilisation == "velocity")
@@ -202,6 +204,11 @@ Action register_run(CLI::App& app) {
   sub->add_flag("--cold-start", a->cold_start,
                 "Solve every step's LCPs from scratch instead of from the previous step's "
                 "complementary basis (docs/stepping.md \"Warm start\")");
+  sub->add_option("--gauss-seidel", a->gauss_seidel,
+                  "Islands with at least this many LCP unknowns start Lemke from a projected "
+                  "Gauss-Seidel estimate (default 200; 0 = never; docs/stepping.md \"Iterate, "
+                  "then certify\")")
+      ->check(CLI::NonNegativeNumber);
   add_memory_budget_option(sub, a->memory_budget);
   sub->add_flag("--quiet", a->quiet, "No progress line");
   return [a, sub] {

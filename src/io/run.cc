@@ -70,6 +70,7 @@ nlohmann::json report_to_json(const StepReport& r) {
                    {"newton_euler_residual", c.newton_euler_residual},
                    {"tolerance", c.tolerance}};
     if (r.regularisation > 0) j["solver"]["recovered_with_regularisation"] = r.regularisation;
+    if (r.gauss_seidel_sweeps > 0) j["solver"]["gauss_seidel_sweeps"] = r.gauss_seidel_sweeps;
   }
   if (r.energy.checked)
     j["energy"] = {{"before", r.energy.before},   {"free_flight", r.energy.free_flight},

@@ -358,8 +358,8 @@ void read_contact(const JsonCursor& c, World& w) {
 }
 
 void read_stepping(const JsonCursor& c, World& w) {
-  c.expect_object(
-      {"rotation_update", "continue_on_solver_failure", "measure_overlap", "memory_budget_gib"});
+  c.expect_object({"rotation_update", "continue_on_solver_failure", "measure_overlap",
+                   "memory_budget_gib", "gauss_seidel_min_unknowns", "gauss_seidel_sweeps"});
   if (c.has("rotation_update")) {
     const JsonCursor r = c.at("rotation_update");
     const std::string s = r.string();
@@ -377,6 +377,11 @@ void read_stepping(const JsonCursor& c, World& w) {
     w.stepping.memory_budget_bytes = memory_budget_from_gib(
         c.at("memory_budget_gib")
             .in_range(limits::kMinMemoryBudgetGib, limits::kMaxMemoryBudgetGib, "GiB"));
+  if (c.has("gauss_seidel_min_unknowns"))
+    w.stepping.gauss_seidel_min_unknowns =
+        c.at("gauss_seidel_min_unknowns").integer(0, std::numeric_limits<int>::max());
+  if (c.has("gauss_seidel_sweeps"))
+    w.stepping.gauss_seidel_sweeps = c.at("gauss_seidel_sweeps").integer(1, 1000000);
 }
 
 // Rejects a scene whose bodies start deeply inside each other (docs/input-validation.md,
@@ -511,6 +516,11 @@ nlohmann::json scene_to_json(const Scene& scene) {
        w.stepping.rotation == RotationUpdate::kExponential ? "exponential" : "linear"},
       {"continue_on_solver_failure", w.stepping.continue_on_solver_failure},
       {"measure_overlap", w.stepping.measure_overlap}};
+  const StepOptions defaults;
+  if (w.stepping.gauss_seidel_min_unknowns != defaults.gauss_seidel_min_unknowns)
+    doc["stepping"]["gauss_seidel_min_unknowns"] = w.stepping.gauss_seidel_min_unknowns;
+  if (w.stepping.gauss_seidel_sweeps != defaults.gauss_seidel_sweeps)
+    doc["stepping"]["gauss_seidel_sweeps"] = w.stepping.gauss_seidel_sweeps;
   if (w.stepping.memory_budget_bytes != kDefaultMemoryBudgetBytes)  // written only when set
     doc["stepping"]["memory_budget_gib"] =
         static_cast<double>(w.stepping.memory_budget_bytes) / 1073741824.0;

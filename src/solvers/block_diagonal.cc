@@ -43,6 +43,33 @@ MatX BlockDiagonal::dense() const {
   return d;
 }
 
+void BlockColumns::from_dense(const MatX& a, const BlockDiagonal& layout) {
+  const int m = static_cast<int>(a.cols());
+  const int blocks = static_cast<int>(layout.offsets.size());
+  begin.assign(1, 0);
+  block.clear();
+  values.clear();
+  column.clear();
+  block_begin.assign(blocks + 1, 0);
+  for (int j = 0; j < m; ++j) {
+    for (int k = 0; k < blocks; ++k) {
+      const auto seg = a.col(j).segment(layout.offsets[k], layout.blocks[k].rows());
+      if (seg.cwiseAbs().maxCoeff() == 0) continue;
+      Vec6 v = Vec6::Zero();
+      v.head(seg.size()) = seg;
+      block.push_back(k);
+      values.push_back(v);
+      column.push_back(j);
+      ++block_begin[k + 1];
+    }
+    begin.push_back(static_cast<int>(block.size()));
+  }
+  for (int k = 0; k < blocks; ++k) block_begin[k + 1] += block_begin[k];
+  by_block.resize(block.size());
+  fill.assign(block_begin.begin(), block_begin.end() - 1);
+  for (int e = 0; e < static_cast<int>(block.size()); ++e) by_block[fill[block[e]]++] = e;
+}
+
 void validate_block_diagonal(const BlockDiagonal& m, const char* who) {
   if (m.offsets.size() != m.blocks.size()) {
     std::ostringstream msg;

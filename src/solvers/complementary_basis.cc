@@ -1,8 +1,7 @@
 // Exact solve of one complementary basis: z_α = −M_αα⁻¹ q_α, z_rest = 0 (w_rest follows from z).
-// solve_complementary_basis (polish) factorises the n×n system B x = q with B_j = −M_j (z_j basic)
-// or e_j (w_j basic), so that the buffers keep one size whatever |α| is. solve_active_block (the
-// warm start) factorises only the k×k active block, in place in the top-left corner of a buffer
-// that keeps its n×n size (no heap allocation between steps): a resting pile has k ≈ n/8.
+// solve_active_block (the warm start and the polish) factorises only the k×k active block, in
+// place in the top-left corner of a buffer that keeps its n×n size (no heap allocation between
+// steps): a resting pile has k ≈ n/8. keep_nonsingular_block makes an active estimate a basis.
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -18,23 +17,37 @@ Real lu_pivot_ratio(const Eigen::PartialPivLU<MatX>& lu) {
   return largest > 0 ? diag.minCoeff() / largest : 0.0;
 }
 
-bool solve_active_block(const Lcp& lcp, const std::vector<bool>& active, LcpScratch& scratch,
-                        VecX& z, Real min_pivot_ratio) {
+namespace {
+
+// The active unknowns in order (scratch.basis_index) and M_αα copied into the top-left k×k corner
+// of scratch.block_matrix (kept n×n); returns k.
+Eigen::Index gather_active_block(const Lcp& lcp, const std::vector<bool>& active,
+                                 LcpScratch& scratch) {
   const Eigen::Index n = lcp.q.size();
-  std::vector<int>& index = scratch.basis_index;  // the active unknowns, in order
+  std::vector<int>& index = scratch.basis_index;
   index.clear();
   for (Eigen::Index j = 0; j < n; ++j)
     if (active[j]) index.push_back(static_cast<int>(j));
   const Eigen::Index k = static_cast<Eigen::Index>(index.size());
   MatX& buffer = scratch.block_matrix;
   if (buffer.rows() < n || buffer.cols() < n) buffer.resize(n, n);
+  auto a = buffer.topLeftCorner(k, k);
+  for (Eigen::Index c = 0; c < k; ++c)
+    for (Eigen::Index r = 0; r < k; ++r) a(r, c) = lcp.M(index[r], index[c]);
+  return k;
+}
+
+}  // namespace
+
+bool solve_active_block(const Lcp& lcp, const std::vector<bool>& active, LcpScratch& scratch,
+                        VecX& z, Real min_pivot_ratio) {
+  const Eigen::Index n = lcp.q.size();
+  const Eigen::Index k = gather_active_block(lcp, active, scratch);
+  const std::vector<int>& index = scratch.basis_index;
+  auto a = scratch.block_matrix.topLeftCorner(k, k);
   VecX& x = scratch.block_solution;
   x.resize(n);
-  auto a = buffer.topLeftCorner(k, k);
-  for (Eigen::Index c = 0; c < k; ++c) {
-    for (Eigen::Index r = 0; r < k; ++r) a(r, c) = lcp.M(index[r], index[c]);
-    x(c) = -lcp.q(index[c]);
-  }
+  for (Eigen::Index c = 0; c < k; ++c) x(c) = -lcp.q(index[c]);
   // LU with partial pivoting (the row swaps recorded in `swaps`).
   std::vector<int>& swaps = scratch.basis_swaps;
   swaps.resize(static_cast<std::size_t>(k));
@@ -82,28 +95,50 @@ bool solve_active_block(const Lcp& lcp, const std::vector<bool>& active, LcpScra
   return true;
 }
 
-bool solve_complementary_basis(const Lcp& lcp, const std::vector<bool>& active, LcpScratch& scratch,
-                               VecX& z, Real min_pivot_ratio) {
-  const Eigen::Index n = lcp.q.size();
-  MatX& b = scratch.basis_matrix;
-  b.resize(n, n);
-  for (Eigen::Index j = 0; j < n; ++j) {
-    if (active[j]) {
-      b.col(j) = -lcp.M.col(j);
-    } else {
-      b.col(j).setZero();
-      b(j, j) = 1.0;
-    }
+// keep_nonsingular_block: a pivot may be this much smaller than the best one if its unknown has
+// the higher priority (threshold pivoting, as in sparse LU).
+constexpr Real kThreshold = 0.1;
+
+int keep_nonsingular_block(const Lcp& lcp, std::vector<bool>& active, LcpScratch& scratch,
+                           Real min_pivot_ratio, const VecX* priority) {
+  const Eigen::Index k = gather_active_block(lcp, active, scratch);
+  std::vector<int>& index = scratch.basis_index;
+  auto a = scratch.block_matrix.topLeftCorner(k, k);
+  VecX& scale = scratch.block_solution;
+  scale.resize(lcp.q.size());
+  for (Eigen::Index j = 0; j < k; ++j) {
+    scale(j) = std::abs(a(j, j));
+    if (scale(j) > 0) continue;
+    for (Eigen::Index i = 0; i < k; ++i)
+      if (a(i, i) > 0) scale(j) += std::abs(a(i, j) * a(j, i)) / a(i, i);
   }
-  scratch.basis_lu.compute(b);
-  // A pivot ratio below ~1e-14 leaves no digits in the solve (and the answer is verified anyway).
-  if (!(lu_pivot_ratio(scratch.basis_lu) > min_pivot_ratio)) return false;
-  scratch.basis_solution.resize(n);
-  scratch.basis_solution.noalias() = scratch.basis_lu.solve(lcp.q);
-  if (!scratch.basis_solution.allFinite()) return false;
-  z.resize(n);
-  for (Eigen::Index j = 0; j < n; ++j) z(j) = active[j] ? scratch.basis_solution(j) : 0.0;
-  return true;
+  auto ratio = [&](Eigen::Index j) { return scale(j) > 0 ? std::abs(a(j, j)) / scale(j) : 0.0; };
+  Eigen::Index t = 0;
+  for (; t < k; ++t) {
+    Real best_ratio = min_pivot_ratio;
+    for (Eigen::Index j = t; j < k; ++j) best_ratio = std::max(best_ratio, ratio(j));
+    if (!(best_ratio > min_pivot_ratio)) break;
+    // Threshold pivoting: of the pivots within kThreshold of the best, the highest priority.
+    Eigen::Index best = -1;
+    for (Eigen::Index j = t; j < k; ++j) {
+      if (ratio(j) < kThreshold * best_ratio) continue;
+      if (best < 0 || (priority != nullptr ? (*priority)(index[j]) > (*priority)(index[best])
+                                           : ratio(j) > ratio(best)))
+        best = j;
+    }
+    if (best != t) {  // symmetric swap: the unknown keeps its row and its column
+      a.row(t).swap(a.row(best));
+      a.col(t).swap(a.col(best));
+      std::swap(index[t], index[best]);
+      std::swap(scale(t), scale(best));
+    }
+    const Eigen::Index rest = k - t - 1;
+    if (rest == 0) continue;
+    a.col(t).tail(rest) /= a(t, t);
+    a.bottomRightCorner(rest, rest).noalias() -= a.col(t).tail(rest) * a.row(t).tail(rest);
+  }
+  for (Eigen::Index j = t; j < k; ++j) active[index[j]] = false;
+  return static_cast<int>(k - t);
 }
 
 Real certificate_violation(const SolveCertificate& certificate, const VecX& z) {
@@ -123,7 +158,7 @@ void polish_complementary_basis(const Lcp& lcp, Real tol, LcpScratch& scratch, V
     for (Eigen::Index i = 0; i < n; ++i) scratch.active[i] = z(i) > w(i);
     active = &scratch.active;
   }
-  if (!solve_complementary_basis(lcp, *active, scratch, scratch.z_polish)) return;
+  if (!solve_active_block(lcp, *active, scratch, scratch.z_polish, 1e-14)) return;
   SolveCertificate polished =
       verify_lcp(lcp, scratch.z_polish, tol, certificate.impulse_scale, scratch.w_polish);
   if (certificate_violation(polished, scratch.z_polish) > certificate_violation(certificate, z)) {

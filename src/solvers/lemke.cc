@@ -135,6 +135,58 @@ bool refactor(const Mat<S>& m, const Vec<S>& q, Work<S>& w) {
   return w.t.allFinite();
 }
 
+// The tableau of a warm start basis: z_j basic for j in the start set α, w_j otherwise, so that
+// B = I with columns α replaced by −M_α. In blocks (rows, columns ordered α then the rest ᾱ):
+//   B = [−M_αα 0; −M_ᾱα I],   B⁻¹ = [−M_αα⁻¹ 0; −M_ᾱα M_αα⁻¹ I],
+// which costs k³ + 2(n−k)k² for k = |α| instead of the dense LU and inverse of B (~3n³). Also sets
+// the covering vector e = B·1. False when M_αα is numerically singular.
+template <typename S>
+bool start_tableau(const Mat<S>& m, const Vec<S>& q, const std::vector<bool>& start, Work<S>& w) {
+  const Eigen::Index n = q.size();
+  std::vector<int>& in = w.candidates;  // α, then ᾱ (reused: the ratio test refills it)
+  in.clear();
+  for (Eigen::Index j = 0; j < n; ++j)
+    if (start[j]) in.push_back(static_cast<int>(j));
+  const Eigen::Index k = static_cast<Eigen::Index>(in.size());
+  for (Eigen::Index j = 0; j < n; ++j)
+    if (!start[j]) in.push_back(static_cast<int>(j));
+  w.bmat.resize(n, std::max<Eigen::Index>(k, 1));
+  auto block = w.bmat.topLeftCorner(k, k);
+  for (Eigen::Index c = 0; c < k; ++c)
+    for (Eigen::Index r = 0; r < k; ++r) block(r, c) = m(in[r], in[c]);
+  w.lu.compute(block);
+  if (k > 0) {
+    const auto diag = w.lu.matrixLU().diagonal().cwiseAbs();
+    const S largest = diag.maxCoeff();
+    if (!(largest > 0) || !(diag.minCoeff() > S(1e-14) * largest)) return false;
+  }
+  auto inv = w.bmat.topLeftCorner(k, k);  // M_αα⁻¹ (the LU keeps its own copy)
+  inv = w.lu.inverse();
+  auto t = w.t.rightCols(n);
+  t.setZero();
+  for (Eigen::Index j = 0; j < n; ++j)
+    if (!start[j]) t(j, j) = 1;
+  for (Eigen::Index c = 0; c < k; ++c)
+    for (Eigen::Index r = 0; r < k; ++r) t(in[r], in[c]) = -inv(r, c);
+  if (k > 0 && k < n) {
+    // −M_ᾱα M_αα⁻¹, gathered into the rows below the block.
+    auto rest = w.bmat.bottomLeftCorner(n - k, k);
+    Mat<S> m_rest(n - k, k);
+    for (Eigen::Index c = 0; c < k; ++c)
+      for (Eigen::Index r = k; r < n; ++r) m_rest(r - k, c) = m(in[r], in[c]);
+    rest.noalias() = -m_rest * inv;
+    for (Eigen::Index c = 0; c < k; ++c)
+      for (Eigen::Index r = k; r < n; ++r) t(in[r], in[c]) = rest(r - k, c);
+  }
+  w.t.col(0).noalias() = t * q;
+  w.cover.setOnes();
+  for (Eigen::Index c = 0; c < k; ++c) {
+    w.cover(in[c]) -= 1;  // e_j replaced by −M_j
+    w.cover -= m.col(in[c]);
+  }
+  return w.t.allFinite();
+}
+
 template <typename S>
 void entering_column(const Mat<S>& m, Work<S>& w, int var) {
   const Eigen::Index n = w.t.rows();
@@ -218,13 +270,11 @@ RunResult lemke_run(const Mat<S>& m, const Vec<S>& q, const std::vector<bool>* s
   if (start != nullptr) {
     for (Eigen::Index i = 0; i < n; ++i)
       w.basis[i] = (*start)[i] ? static_cast<int>(n + i) : static_cast<int>(i);
-    w.cover.setOnes();  // placeholder while building B (z0 is not basic)
-    if (!refactor<S>(m, q, w)) {
+    // e = B·1: in basis coordinates the z0 column is −1, as in the cold start.
+    if (!start_tableau<S>(m, q, *start, w)) {
       res.start_failed = true;
       return res;
     }
-    // e = B·1: in basis coordinates the z0 column is −1, as in the cold start.
-    w.cover.noalias() = w.bmat * Vec<S>::Ones(n);
   } else {
     w.t.col(0) = q;
     w.t.rightCols(n).setIdentity();

@@ -211,7 +211,22 @@ void solve_island(const World& world, State& state, Real h, Workspace& ws, StepR
   report.lcp_size = ws.layout.size();
   report.seconds.assemble = seconds_since(clock);
   const bool warm = world.stepping.warm_start && guess_active_set(ws.island, ws.layout, ws.warm);
-  solve_mlcp(ws.mlcp, world.solver, ws.solver, ws.solution, warm ? &ws.warm.guess : nullptr);
+  // Large islands: projected Gauss–Seidel estimates the active set for Lemke to start from
+  // (docs/stepping.md "Iterate, then certify").
+  WarmGuess guess;
+  if (warm) guess.basis = &ws.warm.guess;
+  reduce_mlcp(ws.mlcp, ws.solver);
+  const StepOptions& o = world.stepping;
+  if (o.gauss_seidel_min_unknowns > 0 && report.lcp_size >= o.gauss_seidel_min_unknowns) {
+    const Real tolerance = verification_tolerance(ws.solver.reduced, world.solver);
+    const GaussSeidelResult g =
+        projected_gauss_seidel(ws.mlcp, ws.layout, ws.solver, warm ? &ws.warm.z : nullptr,
+                               o.gauss_seidel_sweeps, tolerance, ws.gauss_seidel);
+    report.gauss_seidel_sweeps = g.sweeps;
+    guess.active = &ws.gauss_seidel.guess;
+    guess.priority = &ws.gauss_seidel.priority;
+  }
+  solve_reduced_mlcp(ws.mlcp, world.solver, ws.solver, ws.solution, guess);
   report.solver_called = true;
   report.solver = ws.solution.certificate;
   if (world.contact.model == ContactModel::kPeg && world.contact.peg.general_form)
@@ -284,6 +299,7 @@ void add_island(const StepReport& i, int k, Real slop, StepReport& r, IslandTota
   r.energy.stabilisation += i.energy.stabilisation;
   r.energy.tolerance += i.energy.tolerance;
   r.primary_switches += i.primary_switches;
+  r.gauss_seidel_sweeps += i.gauss_seidel_sweeps;
   r.general_form_failed = r.general_form_failed || i.general_form_failed;
   r.projection_depth = std::max(r.projection_depth, i.projection_depth);
   if (i.projection_depth > slop) {

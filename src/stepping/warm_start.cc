@@ -50,12 +50,14 @@ bool guess_active_set(const ConstraintSet& set, const MlcpLayout& layout, WarmSt
     warm.names[layout.sigma_begin() + f] = mix(c, kSigma);
   }
   warm.guess.assign(m, false);
+  warm.z.setZero(m);
   bool found = false;
   for (int i = 0; i < m; ++i) {
     const auto it = std::lower_bound(warm.previous.begin(), warm.previous.end(),
-                                     std::make_pair(warm.names[i], false));
-    if (it != warm.previous.end() && it->first == warm.names[i]) {
-      warm.guess[i] = it->second;
+                                     WarmStart::Row{warm.names[i], false, 0});
+    if (it != warm.previous.end() && it->name == warm.names[i]) {
+      warm.guess[i] = it->basic;
+      warm.z[i] = it->z;
       found = true;
     }
   }
@@ -69,7 +71,7 @@ void remember_active_set(const VecX& z, const VecX& w, const std::vector<bool>* 
   else
     active_set(z, w, warm.active);
   for (std::size_t i = 0; i < warm.names.size() && i < warm.active.size(); ++i)
-    warm.current.emplace_back(warm.names[i], warm.active[i]);
+    warm.current.push_back({warm.names[i], warm.active[i], z[static_cast<Eigen::Index>(i)]});
 }
 
 void end_warm_start_step(WarmStart& warm) {

@@ -232,6 +232,29 @@ TEST(SceneJson, PegGeneralFormOptionIsReadAndWritten) {
   EXPECT_THAT(error_of(d), HasSubstr("general_form"));
 }
 
+TEST(SceneJson, GaussSeidelOptionsAreReadCheckedAndWritten) {
+  json d = valid_2d();
+  const StepOptions defaults;
+  EXPECT_EQ(parse_scene(d, "s.json").world.stepping.gauss_seidel_min_unknowns,
+            defaults.gauss_seidel_min_unknowns);
+  EXPECT_FALSE(scene_to_json(parse_scene(d, "s.json"))["stepping"].contains(
+      "gauss_seidel_min_unknowns"));  // defaults are not written
+  d["stepping"] = {{"gauss_seidel_min_unknowns", 0}, {"gauss_seidel_sweeps", 50}};
+  const Scene s = parse_scene(d, "s.json");
+  EXPECT_EQ(s.world.stepping.gauss_seidel_min_unknowns, 0);
+  EXPECT_EQ(s.world.stepping.gauss_seidel_sweeps, 50);
+  const Scene again = parse_scene(scene_to_json(s), "again.json");
+  EXPECT_EQ(again.world.stepping.gauss_seidel_min_unknowns, 0);
+  EXPECT_EQ(again.world.stepping.gauss_seidel_sweeps, 50);
+  d["stepping"]["gauss_seidel_min_unknowns"] = -1;
+  EXPECT_THAT(error_of(d), HasSubstr("stepping.gauss_seidel_min_unknowns"));
+  d["stepping"]["gauss_seidel_min_unknowns"] = 10;
+  d["stepping"]["gauss_seidel_sweeps"] = 0;
+  EXPECT_THAT(error_of(d), HasSubstr("stepping.gauss_seidel_sweeps"));
+  d["stepping"]["gauss_seidel_sweeps"] = 2.5;
+  EXPECT_THAT(error_of(d), HasSubstr("stepping.gauss_seidel_sweeps"));
+}
+
 TEST(SceneJson, RoundTripReproducesTheTrajectoryBitForBit) {
   for (const json& doc : {valid_2d(), valid_3d()}) {
     const Scene original = parse_scene(doc, "scene.json");

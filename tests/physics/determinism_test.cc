@@ -74,18 +74,7 @@ TEST(Determinism, IcosahedronPour3d) {
 TEST(Determinism, BoxStack3d) {
   // Four boxes stacked with offsets and twists, μ = 0.4, k = 6, PEG: the frictional LCPs that
   // made Lemke cycle (docs/solvers.md) are solved at every step, twice identically.
-  json bodies = json::array({{{"name", "floor"},
-                              {"static", true},
-                              {"shape", {{"box", {10.0, 10.0, 1.0}}}},
-                              {"position", {0.0, 0.0, -0.5}}}});
-  for (int i = 0; i < 4; ++i)
-    bodies.push_back({{"name", "box" + std::to_string(i)},
-                      {"shape", {{"box", {0.5, 0.4, 0.3}}}},
-                      {"density", 400},
-                      {"position", {0.03 * i, -0.02 * i, 0.16 + 0.32 * i}},
-                      {"orientation", {1.0, 0.0, 0.0, 0.05 * i}},
-                      {"angular_velocity", {0.0, 0.1 * i, 0.0}}});
-  Sim probe(scene_doc(3, 0.005, bodies, json{{"friction", 0.4}, {"friction_directions", 6}}));
+  Sim probe(offset_box_stack_doc());
   probe.scene.world.contact.model =
       ContactModel::kPeg;  // the standard model's traps are infeasible
   expect_deterministic(probe.scene, 200);

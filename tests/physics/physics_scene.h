@@ -27,6 +27,23 @@ inline json scene_doc(int dimension, Real h, const json& bodies,
               {"bodies", bodies}};
 }
 
+// Four boxes stacked with offsets and twists on a floor, μ = 0.4, k = 6 cone directions, h = 5 ms
+// (the frictional LCPs that made Lemke cycle, docs/solvers.md); the model is set by the caller.
+inline json offset_box_stack_doc() {
+  json bodies = json::array({{{"name", "floor"},
+                              {"static", true},
+                              {"shape", {{"box", {10.0, 10.0, 1.0}}}},
+                              {"position", {0.0, 0.0, -0.5}}}});
+  for (int i = 0; i < 4; ++i)
+    bodies.push_back({{"name", "box" + std::to_string(i)},
+                      {"shape", {{"box", {0.5, 0.4, 0.3}}}},
+                      {"density", 400},
+                      {"position", {0.03 * i, -0.02 * i, 0.16 + 0.32 * i}},
+                      {"orientation", {1.0, 0.0, 0.0, 0.05 * i}},
+                      {"angular_velocity", {0.0, 0.1 * i, 0.0}}});
+  return scene_doc(3, 0.005, bodies, json{{"friction", 0.4}, {"friction_directions", 6}});
+}
+
 // A scene being stepped: the state and the workspace that step() reuses.
 struct Sim {
   Scene scene;

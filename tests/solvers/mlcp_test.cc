@@ -234,6 +234,51 @@ TEST(Mlcp, ReductionAgreesWithTheDirectMixedSolve) {
   }
 }
 
+TEST(Mlcp, SparseReductionEqualsTheDenseSchurComplement) {
+  // reduce_mlcp sums Hᵀ W G over the body blocks both columns touch (docs/solvers.md
+  // "Reduction"); the dense formula with W = M⁻¹ is the oracle. Spatial 6×6 blocks, columns on
+  // one or two of 2–6 bodies, PEG slack columns on up to four.
+  std::mt19937 rng(83);
+  std::normal_distribution<Real> normal;
+  for (int k = 0; k < 30; ++k) {
+    Mlcp p;
+    const int bodies = 2 + k % 5, nv = 6 * bodies, m = 3 + k % 17;
+    for (int b = 0; b < bodies; ++b) {
+      const MatX a = MatX::Random(6, 6);
+      p.M.add_block(a * a.transpose() + MatX::Identity(6, 6));
+    }
+    auto sparse_column = [&](int touching) {
+      VecX col = VecX::Zero(nv);
+      for (int t = 0; t < touching; ++t) {
+        const int b = static_cast<int>(rng() % bodies);
+        for (int i = 0; i < 6; ++i) col(6 * b + i) += normal(rng);
+      }
+      return col;
+    };
+    p.G.resize(nv, m);
+    p.H.resize(nv, m);
+    for (int j = 0; j < m; ++j) {
+      p.G.col(j) = j % 5 == 4 ? VecX::Zero(nv) : sparse_column(1 + j % 2);
+      p.H.col(j) = j % 5 == 4 ? sparse_column(4) : VecX(p.G.col(j));
+    }
+    p.D = MatX::Zero(m, m);
+    for (int j = 0; j < m; ++j) p.D(j, (j * 7) % m) = normal(rng);
+    p.c = sparse_column(bodies);
+    p.r.resize(m);
+    for (int j = 0; j < m; ++j) p.r(j) = normal(rng);
+    MlcpScratch s;
+    reduce_mlcp(p, s);
+    const MatX w = p.M.dense().inverse();
+    const MatX n = p.H.transpose() * w * p.G + p.D;
+    const VecX b = p.H.transpose() * w * p.c + p.r;
+    const std::string what = std::to_string(k);
+    EXPECT_LE((s.reduced.M - n).lpNorm<Eigen::Infinity>(), 1e-12 * (1 + n.lpNorm<Eigen::Infinity>()))
+        << what;
+    EXPECT_LE((s.reduced.q - b).lpNorm<Eigen::Infinity>(), 1e-12 * (1 + b.lpNorm<Eigen::Infinity>()))
+        << what;
+  }
+}
+
 // Standard model with the polyhedral friction cone, planar: k = 2 directions ±t̂ per contact.
 // Unknowns (p_n, β, σ); D has E (β rows, σ cols), U (σ rows, p_n cols), −Eᵀ (σ rows, β cols).
 Mlcp frictional_scene(int contacts, std::mt19937& rng, VecX* mu_out) {

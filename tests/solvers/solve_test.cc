@@ -243,5 +243,93 @@ TEST(SolveLcp, FallbackRescuesALemkeRay) {
   // on unstructured Gaussian matrices neither start is better in general.)
 }
 
+
+// keep_nonsingular_block (docs/solvers.md "Warm start"): GᵀWG with duplicated contact columns
+// (redundant corners of a face): what is kept has a nonsingular block of the active block's rank,
+// and of two identical columns the one of higher priority stays.
+TEST(KeepNonsingularBlock, KeepsTheRankAndPrefersPriority) {
+  Rng rng(71);
+  for (int k = 0; k < 40; ++k) {
+    const int nv = 3 + k % 4, distinct = 2 + k % 5;
+    MatX g = gaussian(nv, distinct, rng);
+    const int dup = static_cast<int>(rng() % distinct);
+    MatX g2(nv, distinct + 1);
+    g2 << g, g.col(dup);  // unknown `distinct` repeats unknown `dup`
+    Lcp p;
+    p.M = g2.transpose() * random_spd(nv, rng) * g2;
+    p.q = gaussian_q(distinct + 1, rng);
+    const Eigen::Index n = p.q.size();
+    const int rank = static_cast<int>(Eigen::FullPivLU<MatX>(p.M).rank());
+    for (bool later_first : {false, true}) {
+      std::vector<bool> active(n, true);
+      VecX priority = VecX::Ones(n);
+      priority(later_first ? distinct : dup) = 2;
+      LcpScratch s;
+      const int dropped = keep_nonsingular_block(p, active, s, 1e-8, &priority);
+      std::vector<int> kept;
+      for (Eigen::Index i = 0; i < n; ++i)
+        if (active[i]) kept.push_back(static_cast<int>(i));
+      const std::string what = std::to_string(k) + (later_first ? " later" : " earlier");
+      EXPECT_EQ(dropped + static_cast<int>(kept.size()), n) << what;
+      EXPECT_EQ(static_cast<int>(kept.size()), rank) << what;
+      MatX block(kept.size(), kept.size());
+      for (std::size_t r = 0; r < kept.size(); ++r)
+        for (std::size_t c = 0; c < kept.size(); ++c) block(r, c) = p.M(kept[r], kept[c]);
+      EXPECT_EQ(Eigen::FullPivLU<MatX>(block).rank(), block.rows()) << what;
+      EXPECT_TRUE(active[later_first ? distinct : dup]) << what << ": the higher priority went";
+      EXPECT_FALSE(active[later_first ? dup : distinct]) << what;
+    }
+  }
+}
+
+TEST(KeepNonsingularBlock, KeepsAFrictionMultiplierWithItsDirection) {
+  // One cone: (β, σ) with N = [a 1; −1 0] — σ's diagonal is 0, yet the pair is nonsingular.
+  Lcp p;
+  p.M.resize(2, 2);
+  p.M << 0.7, 1, -1, 0;
+  p.q = VecX::Zero(2);
+  std::vector<bool> active{true, true};
+  LcpScratch s;
+  EXPECT_EQ(keep_nonsingular_block(p, active, s, 1e-8), 0);
+  EXPECT_TRUE(active[0] && active[1]);
+  std::vector<bool> alone{false, true};  // σ without its β: a zero block
+  EXPECT_EQ(keep_nonsingular_block(p, alone, s, 1e-8), 1);
+  EXPECT_FALSE(alone[1]);
+}
+
+TEST(SolveLcp, AnyActiveEstimateEndsCertified) {
+  // Warm starts from estimates of every quality: the planted solution's active set, it with
+  // duplicate (dependent) columns all active, random subsets and everything active. Each answer is
+  // certified; on P-matrices it is the unique solution.
+  Rng rng(5);
+  std::uniform_real_distribution<Real> u(0, 1);
+  for (int k = 0; k < 60; ++k) {
+    const int n = 4 + k % 30;
+    Lcp p;
+    p.M = k % 2 ? random_p_matrix(n, rng) : random_delassus(n, std::max(2, n / 2), rng);
+    p.q = planted_q(p.M, rng);
+    const LcpSolution cold = solve_lcp(p);
+    ASSERT_TRUE(cold.certificate.ok()) << k;
+    std::vector<std::vector<bool>> estimates(3, std::vector<bool>(n));
+    for (int i = 0; i < n; ++i) {
+      estimates[0][i] = cold.z(i) > 0;
+      estimates[1][i] = u(rng) < 0.5;
+      estimates[2][i] = true;
+    }
+    for (std::size_t e = 0; e < estimates.size(); ++e) {
+      WarmGuess guess;
+      guess.active = &estimates[e];
+      LcpScratch s;
+      LcpSolution warm;
+      solve_lcp(p, SolverOptions{}, s, warm, guess);
+      const std::string what = std::to_string(k) + " estimate " + std::to_string(e);
+      expect_verified(p, warm, what);
+      EXPECT_TRUE(warm.certificate.warm_started) << what;
+      if (k % 2) EXPECT_LE((warm.z - cold.z).lpNorm<Eigen::Infinity>(), 1e-8 * (1 + cold.z.norm()))
+          << what;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace exactsim

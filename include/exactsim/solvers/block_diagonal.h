@@ -25,6 +25,21 @@ struct BlockDiagonal {
   MatX dense() const;
 };
 
+// The nonzero parts of the columns of a matrix with rows blocked like a BlockDiagonal (G or H of
+// an MLCP: a contact's column touches at most the blocks of a few bodies): entry e of column j is
+// block[e] with the values[e] (its first rows(block) entries used), for e in [begin[j],
+// begin[j+1]); entries ascend by block. by_block lists the same entries grouped by block.
+struct BlockColumns {
+  std::vector<int> begin, block;
+  std::vector<Vec6> values;
+  std::vector<int> column;    // (entries) the column of each entry
+  std::vector<int> by_block;  // entry indices, grouped by block (block_begin delimits)
+  std::vector<int> block_begin;
+  std::vector<int> fill;  // scratch of from_dense
+  // Reads a (rows = layout.size()); exact zeros are left out.
+  void from_dense(const MatX& a, const BlockDiagonal& layout);
+};
+
 // Throws InputError unless offsets match the block sizes and blocks are square, finite and
 // symmetric. `who` names the caller in the message. (Definiteness is checked by invert_spd.)
 void validate_block_diagonal(const BlockDiagonal& m, const char* who);

@@ -167,20 +167,17 @@ struct LcpScratch {
   VecX cover;                   // covering vector e (ones cold; B·1 from a warm-start basis)
   MatX refactor_matrix;         // basis matrix for periodic refactorisation of B⁻¹
   Eigen::PartialPivLU<MatX> refactor_lu;
-  // Complementary-basis solve (polish): B = [e_j or −M_j], LU.
   // z_i basic. After a solve that ends kSolved through Lemke or the warm start: the complementary
   // basis of the returned point (Lemke's final basis, degenerate basics included, so it is
   // nonsingular), the best warm-start guess for the next, similar LCP.
   std::vector<bool> active;
   VecX z_polish, w_polish;
-  MatX basis_matrix;
-  VecX basis_solution;
-  Eigen::PartialPivLU<MatX> basis_lu;
   // Active-block solve (warm start): the block's LU in place in the top-left corner of an n×n
   // buffer, the active unknowns, the LU's row interchanges, the refinement's residual.
   MatX block_matrix;
   VecX block_solution;
   std::vector<int> basis_index;
+  std::vector<bool> guess;  // the warm start's guess, dependent unknowns dropped
   std::vector<int> basis_swaps;  // its LU's row interchanges
   VecX basis_residual;           // iterative refinement
   // Fischer–Burmeister.
@@ -199,11 +196,24 @@ struct LcpScratch {
 LcpSolution solve_lcp(const Lcp& lcp, const SolverOptions& options = {},
                       LcpScratch* scratch = nullptr);
 void solve_lcp(const Lcp& lcp, const SolverOptions& options, LcpScratch& scratch, LcpSolution& out);
-// Warm start: `active_guess` (size n; active_guess[i] = "z_i > 0 expected", e.g. the previous
-// step's active set mapped by contact identity). The guessed complementary basis is solved and
-// verified first (0 pivots, method kWarmStart); if it fails, Lemke runs from that basis (when it
-// is nonsingular) and, if that does not end kSolved / kInfeasible, the cold stack runs. A wrong
-// size or nullptr means a cold start.
+// What a warm start knows (docs/solvers.md "Warm start"); each vector has size n (else ignored).
+struct WarmGuess {
+  // A complementary basis expected to solve the problem (e.g. the previous step's, mapped by
+  // contact identity): solved and verified directly first, one LU of its active block.
+  const std::vector<bool>* basis = nullptr;
+  // An estimate of the active set (e.g. an iteration's, docs/stepping.md "Iterate, then
+  // certify") for Lemke to start from; default: basis. Unknowns whose columns depend on the
+  // others' are dropped first (keep_nonsingular_block), those of lower `priority` first.
+  const std::vector<bool>* active = nullptr;
+  const VecX* priority = nullptr;
+};
+
+// Warm start: the guessed basis is solved and verified first (0 pivots, method kWarmStart); if it
+// fails, Lemke runs from the (nonsingular part of the) active estimate and, if that does not end
+// kSolved / kInfeasible, the cold stack runs. Nothing usable in `guess` means a cold start.
+void solve_lcp(const Lcp& lcp, const SolverOptions& options, LcpScratch& scratch, LcpSolution& out,
+               const WarmGuess& guess);
+// The same with `active_guess` as the basis (nullptr: cold).
 void solve_lcp(const Lcp& lcp, const SolverOptions& options, LcpScratch& scratch, LcpSolution& out,
                const std::vector<bool>* active_guess);
 
@@ -261,18 +271,22 @@ Real certificate_impulse_scale(const Lcp& lcp, const SolverOptions& options);
 // max_i |z_i w_i| <= tol · Z. (The overloads without Z use lcp_impulse_scale.)
 SolveCertificate verify_lcp(const Lcp& lcp, const VecX& z, Real tol, Real impulse_scale, VecX& w);
 
-// Solves the complementary basis "z_i basic for active[i], w_i basic otherwise" exactly:
-// B x = q with B_j = −M_j (active) or e_j (inactive); writes z (0 where inactive). Returns false
-// when B is numerically singular, its LU's pivot ratio min/max |u_ii| at most min_pivot_ratio
-// (then z is untouched).
-bool solve_complementary_basis(const Lcp& lcp, const std::vector<bool>& active, LcpScratch& scratch,
-                               VecX& z, Real min_pivot_ratio = 1e-14);
-// The same basis through its active block only: M_αα z_α = −q_α (k×k LU with partial pivoting, in
-// place, no allocation after warm-up; one step of iterative refinement), z = 0 elsewhere; false
-// when the block's pivot ratio is at most min_pivot_ratio (then z is untouched). Costs k³/3
-// instead of n³·2/3: the warm start's guess in a resting pile has k ≈ n/8.
+// Solves the complementary basis "z_i basic for active[i], w_i basic otherwise" exactly through
+// its active block: M_αα z_α = −q_α (k×k LU with partial pivoting, in place, no allocation after
+// warm-up; one step of iterative refinement), z = 0 elsewhere; false when the block's pivot ratio
+// min/max |u_ii| is at most min_pivot_ratio (then z is untouched). Costs k³/3 instead of the n×n
+// basis matrix's 2n³/3: the warm start's guess in a resting pile has k ≈ n/8.
 bool solve_active_block(const Lcp& lcp, const std::vector<bool>& active, LcpScratch& scratch,
                         VecX& z, Real min_pivot_ratio);
+
+// Drops from `active` the unknowns whose columns depend on the others' within the active block
+// M_αα: elimination with diagonal (symmetric) pivoting, each step on the remaining unknown whose
+// Schur-complement diagonal is largest relative to its own scale (|M_jj|, or for a zero diagonal —
+// σ of a friction cone — Σ_i |M_ij M_ji| / M_ii over the active i with M_ii > 0), until none
+// exceeds min_pivot_ratio. What is kept has a nonsingular principal block, so it is a basis Lemke
+// can start from. Returns the number dropped. Costs k³/3 for k active unknowns.
+int keep_nonsingular_block(const Lcp& lcp, std::vector<bool>& active, LcpScratch& scratch,
+                           Real min_pivot_ratio, const VecX* priority = nullptr);
 
 // Polish: solves the complementary basis `active` exactly (default: the guess
 // α = {i : z_i > w_i}) and replaces (z, w, certificate) when the polished point violates the

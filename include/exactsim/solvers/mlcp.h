@@ -43,6 +43,7 @@ struct MlcpScratch {
   LcpSolution reduced_solution;
   VecX momentum;  // M ν − G z − c (the residual)
   VecX impulse;   // G z
+  BlockColumns g, h;  // the nonzero body blocks of G's and H's columns
 };
 
 // Forms N = Hᵀ W G + D and b = Hᵀ W c + r in scratch.reduced (and W, WG, Wc). Validates.
@@ -57,6 +58,13 @@ void solve_mlcp(const Mlcp& mlcp, const SolverOptions& options, MlcpScratch& scr
 // mapped by contact identity; nullptr or a wrong size: cold). See solve_lcp's warm overload.
 void solve_mlcp(const Mlcp& mlcp, const SolverOptions& options, MlcpScratch& scratch,
                 MlcpSolution& out, const std::vector<bool>* active_guess);
+void solve_mlcp(const Mlcp& mlcp, const SolverOptions& options, MlcpScratch& scratch,
+                MlcpSolution& out, const WarmGuess& guess);
+
+// solve_mlcp after reduce_mlcp(mlcp, s) (s holds the reduction; e.g. a caller that iterated on it
+// first, docs/stepping.md "Iterate, then certify").
+void solve_reduced_mlcp(const Mlcp& mlcp, const SolverOptions& options, MlcpScratch& s,
+                        MlcpSolution& out, const WarmGuess& guess);
 
 // The active set of a solution, active[i] = z_i > 0 and z_i > w_i (the complementary basis it
 // lies on; degenerate pairs z_i = w_i = 0 count as inactive); what

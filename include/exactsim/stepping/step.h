@@ -16,6 +16,7 @@
 #include "exactsim/stepping/islands.h"
 #include "exactsim/stepping/position_projection.h"
 #include "exactsim/stepping/stewart_trinkle.h"
+#include "exactsim/stepping/projected_gauss_seidel.h"
 #include "exactsim/stepping/warm_start.h"
 #include "exactsim/stepping/world.h"
 
@@ -83,6 +84,9 @@ struct StepReport {
   int largest_island_lcp = 0;  // unknowns of the largest island's LCP
   bool solver_called = false;
   SolveCertificate solver;  // meaningful when solver_called
+  // Projected Gauss–Seidel sweeps before the solve, summed over the islands that iterated
+  // (StepOptions::gauss_seidel_min_unknowns; docs/stepping.md "Iterate, then certify").
+  int gauss_seidel_sweeps = 0;
   bool solution_applied =
       false;                // the solve's ν⁺ was used (certified, or recovered when continued)
   Real regularisation = 0;  // δ of N + δI when a failed step was recovered (continue_on_failure)
@@ -146,6 +150,7 @@ struct Workspace {
   std::vector<ContactImpulse> contact_impulses;
   std::vector<std::uint8_t> body_solved;  // (n_bodies) in an island this step
   WarmStart warm;
+  GaussSeidelScratch gauss_seidel;  // large islands' active-set guess
   IntersectionScratch intersection;
   IntersectionPolyhedron overlap_polytope;  // 3D Corrective: one pair's overlap region
   PositionProjectionScratch projection;

@@ -17,14 +17,22 @@
 namespace exactsim {
 
 struct WarmStart {
-  std::vector<std::pair<std::uint64_t, bool>> previous;  // last step's bases, sorted by name
-  std::vector<std::pair<std::uint64_t, bool>> current;   // this step's, as islands solve
-  std::vector<std::uint64_t> names;                      // rows of the island being solved
+  struct Row {
+    std::uint64_t name;
+    bool basic;  // in the complementary basis of the solve
+    Real z;      // its value
+    bool operator<(const Row& o) const { return name < o.name; }
+  };
+  std::vector<Row> previous;          // last step's rows, sorted by name
+  std::vector<Row> current;           // this step's, as islands solve
+  std::vector<std::uint64_t> names;   // rows of the island being solved
   std::vector<bool> guess, active;
+  VecX z;                             // last step's z by row of the island (0 where new)
 };
 
-// Names the rows of an island's MLCP (layout order) into warm.names; fills warm.guess from the
-// previous step and returns whether any row was found there (otherwise a cold start is better).
+// Names the rows of an island's MLCP (layout order) into warm.names; fills warm.guess and warm.z
+// from the previous step and returns whether any row was found there (otherwise a cold start is
+// better).
 bool guess_active_set(const ConstraintSet& island, const MlcpLayout& layout, WarmStart& warm);
 
 // Remembers the basis of a certified solution of the island just named: the solver's own final

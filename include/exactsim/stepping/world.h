@@ -89,6 +89,11 @@ struct StepOptions {
   // Start each island's solve from the complementary basis of the previous step's solve on the
   // same contacts (docs/stepping.md "Warm start"); the result is verified like a cold solve.
   bool warm_start = true;
+  // An island whose MLCP has at least this many unknowns first runs up to gauss_seidel_sweeps
+  // sweeps of projected Gauss–Seidel in body space, and Lemke starts from the active set it finds
+  // (docs/stepping.md "Iterate, then certify"); the answer is verified like any other. 0: never.
+  int gauss_seidel_min_unknowns = 200;
+  int gauss_seidel_sweeps = 300;
   // The memory budget (docs/input-validation.md "Memory budget"): a step whose dense contact
   // problem (estimated before it is allocated, memory_budget.h) would need more throws
   // MemoryBudgetError. CLI --memory-budget, scene stepping.memory_budget_gib.
