@@ -23,6 +23,8 @@ using nlohmann::json;
 
 struct StressArgs {
   bool quick = false;
+  bool penetration_sweep = false;
+  int seeds = 100;
   std::string out;
   int jobs = 0;
   std::string only;  // keep only runs whose name contains this
@@ -36,9 +38,13 @@ int stress(const StressArgs& a) {
   StressLimits limits = a.limits;
   if (a.memory_budget) limits.memory_budget_bytes = memory_budget_bytes(*a.memory_budget);
   const std::string out =
-      a.out.empty() ? (a.quick ? "results/stress-quick" : "results/stress") : a.out;
+      !a.out.empty()        ? a.out
+      : a.penetration_sweep ? "results/penetration-sweep"
+      : a.quick             ? "results/stress-quick"
+                            : "results/stress";
   std::vector<StressRun> runs;
-  for (const StressRun& r : stress_job_list(a.quick))
+  for (const StressRun& r : a.penetration_sweep ? penetration_sweep_job_list(a.seeds)
+                                                : stress_job_list(a.quick))
     if (a.only.empty() || r.name().find(a.only) != std::string::npos) runs.push_back(r);
   if (runs.empty()) throw InputError("--only: no run of the campaign matches '" + a.only + "'");
   std::vector<SweepJob> jobs;
@@ -55,7 +61,8 @@ int stress(const StressArgs& a) {
       a.jobs > 0 ? a.jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency())));
   set_memory_backstop(limits.memory_budget_bytes, parallel);
   std::printf("stress%s: %zu runs in %s (results resume from earlier invocations)\n",
-              a.quick ? " --quick" : "", jobs.size(), so.dir.c_str());
+              a.penetration_sweep ? " --penetration-sweep" : a.quick ? " --quick" : "",
+              jobs.size(), so.dir.c_str());
   std::fflush(stdout);
   SweepOutcome outcome;
   if (!a.report_only)
@@ -94,7 +101,10 @@ int stress(const StressArgs& a) {
                 "# Stress campaign%s\n\n%zu of %zu runs have results (this invocation ran %d, "
                 "kept %d, %d threw); wall time of this invocation %.0f s, sum of the runs' wall "
                 "times %.0f s. Limits: step budget %.0f s, LCP size %d, run budget %s.\n\n",
-                a.quick ? " (--quick)" : "", results.size(), jobs.size(), outcome.ran,
+                a.penetration_sweep ? " (--penetration-sweep)"
+                : a.quick           ? " (--quick)"
+                                    : "",
+                results.size(), jobs.size(), outcome.ran,
                 outcome.skipped, outcome.failed, wall, run_wall, a.limits.step_budget_seconds,
                 a.limits.max_lcp,
                 a.limits.run_budget_seconds > 0
@@ -120,6 +130,11 @@ Action register_stress(CLI::App& app) {
       "stress",
       "Stress campaign: pours, stacks and inclines, PEG and standard (docs/robustness.md)");
   sub->add_flag("--quick", a->quick, "CI-sized subset: pours at seeds 1-3 (hull pours: 1), 1 s");
+  sub->add_flag("--penetration-sweep", a->penetration_sweep,
+                "Instead of the campaign: PEG on the random 2D and 3D pours at h = 0.001 ... 0.05 "
+                "(issue #13; docs/penetration.md \"The penetration sweep\")");
+  sub->add_option("--seeds", a->seeds, "Seeds 1..N of the penetration sweep (default 100)")
+      ->check(CLI::Range(1, 100000));
   sub->add_option("--out", a->out,
                   "Output folder (default results/stress or results/stress-quick): stress.md, "
                   "runs/*.json; an interrupted campaign resumes from it");

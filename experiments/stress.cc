@@ -13,6 +13,7 @@
 
 #include "exactsim/io/run.h"
 #include "exactsim/math/error.h"
+#include "exactsim/stepping/step.h"
 #include "experiments/scenarios.h"
 #include "experiments/stress_scenes.h"
 
@@ -114,6 +115,15 @@ std::vector<StressRun> stress_job_list(bool quick) {
   return jobs;
 }
 
+std::vector<StressRun> penetration_sweep_job_list(int seeds) {
+  std::vector<StressRun> jobs;
+  for (int seed = 1; seed <= seeds; ++seed)
+    for (const char* family : {"pour2d-random", "pour3d-random"})
+      for (Real h : {0.001, 0.005, 0.01, 0.016, 0.03, 0.05})
+        jobs.push_back({family, "peg", h, 5.0, static_cast<std::uint64_t>(seed)});
+  return jobs;
+}
+
 Scene build_stress_scene(const StressRun& r) {
   ContactModel model;
   if (r.model == "peg")
@@ -207,7 +217,8 @@ json run_stress(const StressRun& run, const StressLimits& lim) {
   long steps = 0, failed = 0, energy_failures = 0, gains_over_1j = 0, solver_calls = 0;
   long pivots = 0, max_pivots = 0, first_failure = -1, lcp_sum = 0;
   int max_lcp = 0;
-  Real max_gain = 0, max_overlap = 0, final_ke = 0;
+  Real max_gain = 0, max_overlap = 0, final_ke = 0, max_depth = 0;
+  long deep_steps = 0, centre_inside_steps = 0;  // the watchdog's (docs/penetration.md)
   double solver_seconds = 0, max_step_seconds = 0;
   bool nonfinite = false, diverged = false;
   long diverged_step = -1;
@@ -253,6 +264,9 @@ json run_stress(const StressRun& run, const StressLimits& lim) {
         nonfinite = true;
       }
     }
+    max_depth = std::max(max_depth, r.max_penetration);
+    deep_steps += !r.deep_penetrations.empty();
+    centre_inside_steps += !r.centres_inside_static.empty();
     if (std::isfinite(r.overlap))
       max_overlap = std::max(max_overlap, r.overlap);
     else
@@ -339,6 +353,10 @@ json run_stress(const StressRun& run, const StressLimits& lim) {
             {"diverged_step", diverged_step < 0 ? json(nullptr) : json(diverged_step)},
             {"diverged_body", diverged_body < 0 ? json(nullptr) : json(diverged_body)},
             {"bodies_lost", lost_count},
+            {"max_penetration", max_depth},
+            {"contact_epsilon", contact_epsilon(w.contact, run.step)},
+            {"deep_penetration_steps", deep_steps},
+            {"centre_inside_static_steps", centre_inside_steps},
             {"first_lost_step", first_lost_step < 0 ? json(nullptr) : json(first_lost_step)},
             {"final_kinetic_energy", finite_or_null(final_ke)},
             {"wall_seconds", wall},
@@ -445,6 +463,42 @@ std::string stress_table(const std::vector<json>& results) {
       << fmt(c.max_gain) << " | " << fmt(c.max_overlap) << " | " << c.nonfinite << " | " << c.lost
       << " | " << c.early << " | " << (c.solver_calls ? fmt(c.pivots / c.solver_calls) : "–")
       << " | " << fmt(c.wall) << " | " << fmt(c.cpu) << " | " << fmt(c.solver) << " |\n";
+  }
+  // The watchdog's numbers (docs/penetration.md), from the results that have them.
+  std::map<std::tuple<int, std::string, int>, std::vector<const json*>> pen;
+  for (const json& r : results)
+    if (r.contains("max_penetration")) {
+      const auto f = std::find(fam.begin(), fam.end(), r["family"].get<std::string>());
+      pen[{static_cast<int>(f - fam.begin()), r["model"].get<std::string>(),
+           h_ms(r["h"].get<Real>())}]
+          .push_back(&r);
+    }
+  if (!pen.empty()) {
+    s << "\nPenetration (the step watchdog, exact depths; targets of issue #13: depth ≤ ε at every "
+         "step, no centre inside a static body, no body lost):\n\n"
+      << "| scene family | model | h (s) | runs | steps | ε (m) | max depth (m) | runs deeper "
+         "than ε | steps deeper than ε | steps with a centre inside a static body | bodies lost "
+         "| failed solves |\n"
+      << "|---|---|---|---|---|---|---|---|---|---|---|---|\n";
+    for (const auto& [key, rs] : pen) {
+      const auto& [fi, model, hm] = key;
+      long steps = 0, deep = 0, deep_runs = 0, inside = 0, lost = 0, failed = 0;
+      Real depth = 0, eps = 0;
+      for (const json* r : rs) {
+        steps += (*r)["steps_done"].get<long>();
+        deep += (*r)["deep_penetration_steps"].get<long>();
+        deep_runs += (*r)["deep_penetration_steps"].get<long>() > 0;
+        inside += (*r)["centre_inside_static_steps"].get<long>();
+        lost += (*r)["bodies_lost"].get<long>();
+        failed += (*r)["failed_solves"].get<long>();
+        depth = std::max<Real>(depth, num(*r, "max_penetration"));
+        eps = num(*r, "contact_epsilon");
+      }
+      s << "| " << (fi < static_cast<int>(fam.size()) ? fam[fi] : "?") << " | " << model << " | "
+        << fmt(hm / 1000.0) << " | " << rs.size() << " | " << steps << " | " << fmt(eps) << " | "
+        << fmt(depth) << " | " << deep_runs << " | " << deep << " | " << inside << " | " << lost
+        << " | " << failed << " |\n";
+    }
   }
   s << "\nAll pours (random and hull, both h) per model:\n\n"
     << "| model | runs | steps | failed solves | per 10⁴ steps (target ≤ 1) | steps gaining > 1 J "

@@ -33,6 +33,10 @@ const std::vector<std::string>& stress_families();
 // pours: seed 1) for 1 s, the rest as in the full campaign.
 std::vector<StressRun> stress_job_list(bool quick);
 
+// Issue #13's penetration sweep (docs/penetration.md "The penetration sweep"): PEG on the random
+// 2D and 3D pours, seeds 1–`seeds`, h ∈ {0.001, 0.005, 0.01, 0.016, 0.03, 0.05}, 5 s.
+std::vector<StressRun> penetration_sweep_job_list(int seeds);
+
 // The scene of a run, continue_on_solver_failure set (scenarios: stress_scenes.h, scenarios.h).
 Scene build_stress_scene(const StressRun& run);
 

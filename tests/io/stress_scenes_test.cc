@@ -296,6 +296,24 @@ TEST(StressCampaign, QuickJobListIsWhatTheDocsSay) {
   EXPECT_EQ(stress_job_list(false).size(), 854u);  // 800 random pours, 40 hull pours, 6 + 8
 }
 
+// Issue #13's sweep (docs/penetration.md): PEG, both random pours, six h, 5 s, seeds 1..N.
+TEST(StressCampaign, PenetrationSweepJobListIsWhatTheDocsSay) {
+  const auto jobs = penetration_sweep_job_list(3);
+  EXPECT_EQ(jobs.size(), 36u);
+  std::set<std::string> names;
+  std::set<Real> steps;
+  for (const StressRun& r : jobs) {
+    EXPECT_TRUE(names.insert(r.name()).second) << "duplicate " << r.name();
+    EXPECT_EQ(r.model, "peg");
+    EXPECT_TRUE(r.family == "pour2d-random" || r.family == "pour3d-random") << r.name();
+    EXPECT_EQ(r.duration, 5.0);
+    EXPECT_LE(r.seed, 3u);
+    steps.insert(r.step);
+  }
+  EXPECT_EQ(steps, (std::set<Real>{0.001, 0.005, 0.01, 0.016, 0.03, 0.05}));
+  EXPECT_EQ(penetration_sweep_job_list(100).size(), 1200u);
+}
+
 // One run's record: the fields the table reads, and a sliding incline measured as such.
 TEST(StressCampaign, RunRecordsTheMetrics) {
   StressRun r{"incline2d-slide", "standard", 0.005, 0.5, 1};
@@ -306,6 +324,11 @@ TEST(StressCampaign, RunRecordsTheMetrics) {
   EXPECT_EQ(j["bodies_lost"], 0);
   EXPECT_TRUE(j["ended_early"].is_null());
   EXPECT_LT(j["max_energy_gain"].get<Real>(), 1e-6);
+  // The watchdog's numbers: a block sliding on an incline sits within the contact band.
+  EXPECT_EQ(j["deep_penetration_steps"], 0);
+  EXPECT_EQ(j["centre_inside_static_steps"], 0);
+  EXPECT_GE(j["max_penetration"].get<Real>(), 0);
+  EXPECT_LE(j["max_penetration"].get<Real>(), j["contact_epsilon"].get<Real>());
   const Real a = j["incline"]["measured_acceleration"], e = j["incline"]["expected_acceleration"];
   EXPECT_NEAR(a, e, 0.02 * e);
   // The LCP limit ends a run early and says why.
