@@ -150,7 +150,8 @@ bool start_tableau(const Mat<S>& m, const Vec<S>& q, const std::vector<bool>& st
   const Eigen::Index k = static_cast<Eigen::Index>(in.size());
   for (Eigen::Index j = 0; j < n; ++j)
     if (!start[j]) in.push_back(static_cast<int>(j));
-  w.bmat.resize(n, std::max<Eigen::Index>(k, 1));
+  // bmat's left k columns: M_αα (then its inverse) over −M_ᾱα M_αα⁻¹; right k: M_ᾱα gathered.
+  w.bmat.resize(n, std::max<Eigen::Index>(2 * k, 1));
   auto block = w.bmat.topLeftCorner(k, k);
   for (Eigen::Index c = 0; c < k; ++c)
     for (Eigen::Index r = 0; r < k; ++r) block(r, c) = m(in[r], in[c]);
@@ -171,7 +172,7 @@ bool start_tableau(const Mat<S>& m, const Vec<S>& q, const std::vector<bool>& st
   if (k > 0 && k < n) {
     // −M_ᾱα M_αα⁻¹, gathered into the rows below the block.
     auto rest = w.bmat.bottomLeftCorner(n - k, k);
-    Mat<S> m_rest(n - k, k);
+    auto m_rest = w.bmat.bottomRightCorner(n - k, k);
     for (Eigen::Index c = 0; c < k; ++c)
       for (Eigen::Index r = k; r < n; ++r) m_rest(r - k, c) = m(in[r], in[c]);
     rest.noalias() = -m_rest * inv;

@@ -33,6 +33,25 @@ struct Rows {
       s.nu.segment(r.W.offsets[k], nb) += delta * r.WG.col(i).segment(r.W.offsets[k], nb);
     }
   }
+  // σ of cone f (rows from `first`, `k` directions, bound `cone` = μ p): its sliding speed
+  // max_r(−G_rᵀν) when the cone is saturated (a cone with p = 0 is, by Σβ = 0), else 0, so that the
+  // directions that do not oppose the sliding read w_r = G_rᵀν + σ > 0 and give up their share.
+  // Returns the fastest direction's row, −1 when σ = 0.
+  int set_sigma(int sigma, int first, int k, Real cone) {
+    s.z[sigma] = 0;
+    Real used = 0, slide = 0;
+    int fastest = -1;
+    for (int r = 0; r < k; ++r) {
+      used += s.z[first + r];
+      if (const Real v = -value(first + r); v > slide) {
+        slide = v;
+        fastest = first + r;
+      }
+    }
+    if (used < cone * (1 - kSaturated)) return -1;
+    s.z[sigma] = slide;
+    return fastest;
+  }
   // One projected update of row i onto [0, upper]; returns |Δz_i| N_ii.
   Real update(int i, Real upper) {
     const Real d = r.reduced.M(i, i);
@@ -83,15 +102,7 @@ GaussSeidelResult projected_gauss_seidel(const Mlcp& mlcp, const MlcpLayout& lay
     for (int f = 0; f < layout.n_friction_contacts; ++f) {
       const Real cone = layout.friction_mu[f] * s.z[layout.friction_impulse[f]];
       const int first = beta0 + f * k;
-      // σ of a saturated cone is its sliding speed, so that the directions that do not oppose
-      // the sliding read w_r = G_rᵀν + σ > 0 and give up their share of the cone.
-      s.z[sigma0 + f] = 0;
-      Real used = 0, slide = 0;
-      for (int r = 0; r < k; ++r) {
-        used += s.z[first + r];
-        slide = std::max(slide, -rows.value(first + r));
-      }
-      s.z[sigma0 + f] = used >= cone * (1 - kSaturated) ? slide : 0;
+      rows.set_sigma(sigma0 + f, first, k, cone);
       for (int r = 0; r < k; ++r) {
         Real others = 0;
         for (int t = 0; t < k; ++t)
@@ -104,30 +115,19 @@ GaussSeidelResult projected_gauss_seidel(const Mlcp& mlcp, const MlcpLayout& lay
     if (change <= tolerance) break;
   }
 
-  // σ_f again from the final ν (a cone with p = 0 is saturated too, by Σβ = 0).
+  // σ_f again from the final ν.
   s.guess.assign(m, false);
   s.priority.resize(m);
   for (int i = 0; i < m; ++i) s.priority[i] = s.z[i] * reduced.reduced.M(i, i);
   for (int f = 0; f < layout.n_friction_contacts; ++f) {
-    const Real cone = layout.friction_mu[f] * s.z[layout.friction_impulse[f]];
-    const int first = beta0 + f * k;
-    Real used = 0, slide = 0;
-    int fastest = -1;
-    s.z[sigma0 + f] = 0;
-    for (int r = 0; r < k; ++r) {
-      used += s.z[first + r];
-      if (const Real v = -rows.value(first + r); v > slide) {
-        slide = v;
-        fastest = first + r;
-      }
-    }
-    const bool sliding = fastest >= 0 && used >= cone * (1 - kSaturated);
-    s.z[sigma0 + f] = sliding ? slide : 0;
-    if (!sliding) continue;
+    const int sigma = sigma0 + f;
+    const int fastest = rows.set_sigma(sigma, beta0 + f * k, k,
+                                       layout.friction_mu[f] * s.z[layout.friction_impulse[f]]);
+    if (fastest < 0) continue;
     // σ basic needs a β row to pair with (w_β = G_βᵀν + σ = 0 along the fastest direction, even
     // at β = 0): without it the basis is singular.
-    s.guess[sigma0 + f] = s.guess[fastest] = true;
-    s.priority[sigma0 + f] = s.priority[fastest] = std::max(s.priority[fastest], slide);
+    s.guess[sigma] = s.guess[fastest] = true;
+    s.priority[sigma] = s.priority[fastest] = std::max(s.priority[fastest], s.z[sigma]);
   }
   // The guess: z_i "above" w_i in velocity units (z_i N_ii > w_i).
   for (int i = 0; i < sigma0; ++i)

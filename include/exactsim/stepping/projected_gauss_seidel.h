@@ -2,8 +2,8 @@
 // certify"): a guess of the active set of a large island. Each sweep visits every impulse and
 // slack row once, keeps ν = W (G z + c) current, and projects a row's unknown onto its bounds:
 // z ≥ 0, and for the friction impulses β of a cone Σ_r β_r ≤ μ p (the polyhedral cone of the
-// Stewart–Trinkle model; σ stays 0 during the sweeps and is recovered at the end as the largest
-// sliding speed of a saturated cone). A sweep costs O(nonzeros of G, H and D), not O(m²). The
+// Stewart–Trinkle model; σ of a saturated cone is set to its sliding speed before the cone's
+// directions are visited). A sweep costs O(nonzeros of G, H and D), not O(m²). The
 // iterate is never accepted as a solution: its active set is the certified solve's guess
 // (solve_reduced_mlcp), which verifies whatever it returns.
 #pragma once
@@ -29,9 +29,10 @@ struct GaussSeidelResult {
 };
 
 // Runs at most `max_sweeps` sweeps from z = start (e.g. last step's impulses; nullptr: 0; σ is
-// ignored) on the MLCP reduced in `reduced` (reduce_mlcp: W,
-// W G, the sparse columns of G and H, and N's diagonal), stopping once a sweep changes no row's
-// velocity by more than `tolerance` (m/s). Fills scratch.z, nu, guess and priority.
+// ignored) on the MLCP reduced in `reduced` (reduce_mlcp: W, W G, the sparse columns of G and H,
+// and N's diagonal), stopping once a sweep changes no row's velocity by more than `tolerance`
+// (m/s). Fills scratch.z, nu, guess and priority. D is read into rows at every call (O(m²), as
+// the reduction's dense N already is).
 GaussSeidelResult projected_gauss_seidel(const Mlcp& mlcp, const MlcpLayout& layout,
                                          const MlcpScratch& reduced, const VecX* start,
                                          int max_sweeps, Real tolerance,
