@@ -60,11 +60,18 @@ void one_way(const WorldPolygon& owner, const WorldPolygon* owner_predicted, int
              path.overlaps(other_predicted->aabb.inflated(epsilon));
     }();
     if (!now_near && !later_near && !path_near) continue;
+    // A vertex deeper than ε inside `other` (no edge within ε) still gets its exit edge, so that
+    // the overlap is constrained and pushed out (docs/collision.md "Narrow phase").
+    int exit = -1;
+    if (now_near) {
+      const EdgeGap inside = exit_edge(other, v);
+      if (inside.gap < -epsilon) exit = inside.edge;
+    }
     for (int j = 0; j < ne; ++j) {
       const int j1 = j + 1 == ne ? 0 : j + 1;
       const Vec2& tail = other.vertices[j];
       const Real distance = point_segment_distance(v, tail, other.vertices[j1]);
-      bool potential = distance <= epsilon;
+      bool potential = distance <= epsilon || j == exit;
       if (!potential && swept) {
         potential =
             swept_distance(v, owner_predicted->vertices[i], tail, other.vertices[j1],

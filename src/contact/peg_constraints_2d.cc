@@ -9,6 +9,7 @@
 #include <tuple>
 #include <vector>
 
+#include "exactsim/collision/vertex_edge.h"
 #include "exactsim/contact/peg.h"
 #include "exactsim/contact/peg_applicability.h"
 #include "exactsim/contact/peg_primary.h"
@@ -183,7 +184,38 @@ class Generator {
       add_cross(vv[0], vv[3]);   // X(C1, C4), PEG paper eq. 16
       add_cross(vv[1], vv[2]);   // X(C2, C3)
     }
-    set_.append_unilaterals(unilateral_, in_intercontact_);  // "Algorithm" step 7
+    cover_overlaps();
+    set_.append_unilaterals(unilateral_, in_intercontact_);  // "Algorithm" step 8
+  }
+
+  // docs/peg.md "Algorithm" step 7, overlap cover (issue #13): whatever steps 4–6 decided, a vertex
+  // strictly inside the other body with none of its contacts against that body in a constraint
+  // gets a U on its exit edge (built if not detected), so that the velocity step stops it and the
+  // projection pushes it out. Such a pair really overlaps: a U on it cannot be an SM trap.
+  void cover_overlaps() {
+    std::vector<std::uint8_t>& used = in_intercontact_;
+    used.assign(set_.contacts.size(), 0);
+    for (const IntercontactConstraint& ic : set_.intercontacts) used[ic.primary] = 1;
+    for (int c : set_.secondaries) used[c] = 1;
+    for (int c : unilateral_) used[c] = 1;
+    for (std::size_t g = 0; g < keys_.size();) {
+      const FeatureKey k = keys_[g];
+      bool constrained = false;
+      for (; g < keys_.size() && keys_[g].same_group(k); ++g) constrained |= used[keys_[g].index] != 0;
+      if (constrained || both_static(k)) continue;
+      const WorldPolygon& other = polygons_[k.edge_body];
+      const Vec2& v = polygons_[k.vertex_body].vertices[k.vertex];
+      const EdgeGap inside = exit_edge(other, v);
+      if (!(inside.gap < 0)) continue;
+      int c = find(k.vertex_body, k.vertex, k.edge_body, inside.edge);
+      if (c < 0) {
+        c = static_cast<int>(set_.contacts.size());
+        set_.contacts.push_back(vertex_edge_contact(
+            k.vertex_body, k.vertex, v, k.edge_body, inside.edge, other.vertices[inside.edge],
+            other.edge_normals[inside.edge], -inside.gap));
+      }
+      unilateral_.push_back(c);
+    }
   }
 
   std::span<const WorldPolygon> polygons_;

@@ -1,6 +1,7 @@
 // World placement of a body-frame polygon: v_w = x + R(θ) v (docs/geometry2d.md "Conventions"),
 // rotated normals, and the AABB for the broad phase.
 #include <cmath>
+#include <limits>
 
 #include "exactsim/geometry/polygon.h"
 
@@ -23,6 +24,15 @@ void place(const ConvexPolygon& shape, const Pose2& pose, WorldPolygon& out) {
     box.hi = box.hi.cwiseMax(w);
   }
   out.aabb = box;
+}
+
+EdgeGap exit_edge(const WorldPolygon& polygon, const Vec2& p) {
+  EdgeGap best{-std::numeric_limits<Real>::infinity(), -1};
+  for (int j = 0; j < static_cast<int>(polygon.vertices.size()); ++j) {
+    const Real gap = polygon.edge_normals[j].dot(p - polygon.vertices[j]);
+    if (gap > best.gap) best = {gap, j};
+  }
+  return best;
 }
 
 }  // namespace exactsim

@@ -90,8 +90,7 @@ void find_overlapping_pairs(const World& world, const State& state, Workspace& w
                                  ws.end_pairs);
 }
 
-void detect_contacts(const World& world, const State& state, Real h, Workspace& ws) {
-  const Real eps = contact_epsilon(world.contact, h);
+void detect_contacts(const World& world, const State& state, Real h, Real eps, Workspace& ws) {
   const bool predict = world.contact.predict_motion;
   const int n = world.body_count();
   auto& contacts = ws.constraints.contacts;

@@ -5,8 +5,9 @@
 
 namespace exactsim {
 
-// Fills ws.constraints.contacts for the present bodies (place_bodies must have run).
-void detect_contacts(const World& world, const State& state, Real h, Workspace& ws);
+// Fills ws.constraints.contacts for the present bodies with contact distance eps (place_bodies
+// must have run).
+void detect_contacts(const World& world, const State& state, Real h, Real eps, Workspace& ws);
 void detect_contacts_3d(const World& world, const State& state, Real h, Real eps, Workspace& ws);
 
 // place_bodies without the 2D predicted configuration: what the end-of-step metrics need.

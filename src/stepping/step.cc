@@ -150,9 +150,8 @@ int first_diverged_body(const World& world, const State& state) {
 // The watchdog (docs/penetration.md): exact depths after the step, deep pairs (> ε), centres
 // inside static bodies and centres out of the scene's bounds. Shapes must be placed and
 // ws.end_pairs found (find_overlapping_pairs).
-void watch_penetration(const World& world, const State& state, Real h, Workspace& ws,
+void watch_penetration(const World& world, const State& state, Real eps, Workspace& ws,
                        StepReport& report) {
-  const Real eps = contact_epsilon(world.contact, h);
   ScenePenetration& pen = ws.penetration_scan;
   if (world.dimension == 2) {
     ws.centres2.resize(world.body_count());
@@ -365,6 +364,11 @@ Real measure_overlap(const World& world, const State& state, Workspace& ws) {
 }
 
 StepReport step(const World& world, State& state, Workspace& ws, Real h, long step_index) {
+  return step(world, state, ws, h, step_index, contact_epsilon(world.contact, h));
+}
+
+StepReport step(const World& world, State& state, Workspace& ws, Real h, long step_index,
+                Real eps) {
   StepReport report;
   report.step = step_index;
   auto clock = Clock::now();
@@ -378,7 +382,7 @@ StepReport step(const World& world, State& state, Workspace& ws, Real h, long st
     return report;
   }
   place_bodies(world, state, h, ws);
-  detect_contacts(world, state, h, ws);
+  detect_contacts(world, state, h, eps, ws);
   report.potential_contacts = static_cast<int>(ws.constraints.contacts.size());
   report.seconds.detect = seconds_since(clock);
 
@@ -429,7 +433,7 @@ StepReport step(const World& world, State& state, Workspace& ws, Real h, long st
     place_current_bodies(world, state, ws);
     find_overlapping_pairs(world, state, ws, /*from_detection=*/true);
     if (world.stepping.measure_overlap) report.overlap = overlap_of_pairs(world, ws);
-    if (world.stepping.watch_penetration) watch_penetration(world, state, h, ws, report);
+    if (world.stepping.watch_penetration) watch_penetration(world, state, eps, ws, report);
   }
   report.seconds.metrics = seconds_since(clock);
   return report;

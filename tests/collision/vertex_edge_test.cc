@@ -107,6 +107,38 @@ TEST(VertexEdge, GapThresholdIsTheSegmentDistance) {
   EXPECT_NEAR(cs[0].distance, 0.5 * eps, 1e-15);
 }
 
+TEST(VertexEdge, AVertexDeeperThanEpsilonGetsOnlyItsExitEdge) {
+  // The square's bottom corners 0.1 m (100 ε) inside the floor, nearer to its top than to its
+  // sides or bottom: each gets the one contact against its exit edge, the top (docs/collision.md
+  // "Narrow phase"), with ψ = −0.1; nothing else is within ε.
+  const Real eps = 1e-3;
+  const WorldPolygon floor = placed(make_box(Vec2(4, 1)), Pose2{Vec2(0, -0.5), 0});
+  const WorldPolygon square = placed(make_box(Vec2(1, 1)), Pose2{Vec2(0.3, 0.4), 0});
+  std::vector<Contact> cs;
+  vertex_edge_contacts(square, 0, floor, 1, eps, cs);
+  const int top = find_edge(floor, Vec2(2, 0), Vec2(-2, 0));
+  ASSERT_EQ(cs.size(), 2u);
+  for (const Contact& c : cs) {
+    EXPECT_EQ(c.body_a, 0);
+    EXPECT_EQ(c.feature_b, top);
+    EXPECT_NEAR(c.point_a.y(), -0.1, 1e-15);
+    EXPECT_NEAR(c.gap, -0.1, 1e-15);
+    EXPECT_NEAR(c.distance, 0.1, 1e-15);
+  }
+  // Near the floor's right end the right side is nearer: a corner 0.1 deep and 0.05 from the
+  // side leaves through the side.
+  cs.clear();
+  vertex_edge_contacts(placed(make_box(Vec2(1, 1)), Pose2{Vec2(1.45, 0.4), 0}), 0, floor, 1, eps,
+                       cs);
+  const int right = find_edge(floor, Vec2(2, -1), Vec2(2, 0));
+  const Contact* c = find(cs, 0, find_vertex(placed(make_box(Vec2(1, 1)), Pose2{Vec2(1.45, 0.4), 0}),
+                                             Vec2(1.95, -0.1)),
+                          right);
+  ASSERT_NE(c, nullptr);
+  EXPECT_NEAR(c->gap, -0.05, 1e-15);
+  EXPECT_EQ(cs.size(), 2u);  // that corner's exit edge, and the left corner's top edge
+}
+
 TEST(VertexEdge, GapIsToTheLineNotTheSegment) {
   // A vertex beyond the end of an edge: ψ is its distance to the edge's line (docs/collision.md),
   // `distance` the Euclidean distance to the segment's end.

@@ -275,6 +275,29 @@ TEST(PegConstraints2d, MissingReverseContactsFallBackToTheMoreApplicableU) {
   EXPECT_TRUE(s.set.intercontacts.empty());
 }
 
+TEST(PegConstraints2d, OverlapCoverGivesAnInsideVertexItsExitEdge) {
+  // docs/peg.md "Algorithm" step 7. A's tip is 1 mm inside B below B's top edge (ε = 2.5 mm), and
+  // its edge to v1 runs steeply down past B's right end: the tip's one contact, against the top
+  // edge, is inapplicable (APPL −0.995 ≤ ε_θ), and nothing else is within ε (B's top corner is
+  // 1 cm outside A). The paper's rule drops such a lone contact (an inapplicable contact of a
+  // vertex outside is the SM trap, "The worked example"); this one really overlaps B, so the
+  // cover makes it a U on its exit edge.
+  Scene2 s;
+  s.add(box(-1, -1, 0.01, 0), true);
+  s.add({{0, -0.001}, {0.02, -0.2}, {-0.1, 0.5}}, false);
+  s.detect(0.0025);
+  ASSERT_EQ(s.set.contacts.size(), 1u);
+  const int tip = s.vertex_at(1, Vec2(0, -0.001));
+  const int top = s.contact(1, tip, 0, 2);
+  ASSERT_EQ(top, 0);
+  std::vector<Real> appl;
+  vertex_edge_applicability(s.polygons, s.set.contacts, appl);
+  EXPECT_LT(appl[top], PegOptions{}.epsilon_theta);
+  s.build();
+  EXPECT_TRUE(s.set.intercontacts.empty());
+  EXPECT_EQ(s.set.unilateral, std::vector<int>{top});
+}
+
 TEST(PegConstraints2d, DuplicateContactRecordsAreIgnored) {
   Scene2 s;
   s.add(box(-0.5, -0.5, 0.5, 0.5), true);

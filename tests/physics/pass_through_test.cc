@@ -146,6 +146,48 @@ TEST(PassThrough, RandomPour2dSeed4) {
   expect_nothing_passes(scene);
 }
 
+// Issue #13's penetration sweep (docs/penetration.md "The penetration sweep"): runs of the random
+// 2D pour that ended with pairs 0.14-0.32 m deep, a centre inside the container's wall and a body
+// lost, before sub-steps kept the contact distance of their step (a sub-step's own ε = h/4 ... h/64
+// was narrower than the overlaps the step had left, which then went undetected).
+TEST(PassThrough, RandomPour2dAtLargeSteps) {
+  for (const auto& [seed, h] : {std::pair{73, 0.01}, {34, 0.016}, {90, 0.03}, {91, 0.05}}) {
+    SCOPED_TRACE("seed " + std::to_string(seed) + ", h = " + std::to_string(h));
+    Pour2dOptions o;
+    o.step = h;
+    Scene scene = pour2d_random(seed, o);
+    scene.world.contact.model = ContactModel::kPeg;
+    expect_nothing_passes(scene);
+  }
+}
+
+// Archived set j at h = 0.012 with the paper's protocol (reproduce peg2d: the ψ/h push-out
+// uncapped, steps never split): two polygons went through each other after X-code dropped
+// X(C2, C3) and the vertex ended deeper than ε, undetected (max overlap 1.9e-2 m², depths to
+// 0.145 m). Deep vertices are now detected against their exit edge and covered by a U
+// (docs/peg.md "Algorithm" step 7). Measured: max overlap 7.1e-5 m², max depth 7.9 mm (ε = 6 mm)
+// in 2 steps, then pushed out. With the default stepping (split steps) it stays within ε.
+TEST(PassThrough, ArchivedSetJAtH012) {
+  Pour2dOptions o;
+  o.step = 0.012;
+  o.model = ContactModel::kPeg;
+  Scene scene = pour2d_archived(EXACTSIM_SOURCE_DIR "/data/peg2d_pouring_body_sets.json", 'j', o);
+  expect_nothing_passes(scene);
+
+  scene.world.contact.stabilisation = Stabilisation::kVelocity;
+  scene.world.stepping.continue_on_solver_failure = true;
+  State state = scene.initial;
+  Workspace ws;
+  Real max_overlap = 0, max_depth = 0;
+  for (long k = 0; k < scene.step_count(); ++k) {
+    const StepReport r = step(scene.world, state, ws, scene.step, k);
+    max_overlap = std::max(max_overlap, r.overlap);
+    max_depth = std::max(max_depth, r.max_penetration);
+  }
+  EXPECT_LT(max_overlap, 1e-3);
+  EXPECT_LT(max_depth, 0.01);
+}
+
 TEST(PassThrough, StepsWithoutAnEventAreBitIdenticalToStep) {
   Pour2dOptions o;
   o.step = 0.005;

@@ -127,66 +127,56 @@ json sunk_box_scene(int dim) {
   return scene_doc(dim, 0.005, json::array({floor, box}));
 }
 
-TEST(Robustness, WatchdogReportsABoxSunkIntoTheFloor) {
-  // A 2D box 0.06 m inside the floor (ε = 2.5 mm): no contact is detected that deep, so only the
-  // watchdog sees it. It names the pair and the exact depth, and the centre inside.
-  const int dim = 2;
-  Sim sim(sunk_box_scene(dim));
-  // The reader refuses a scene that starts this deep (docs/input-validation.md): move the box
-  // into the floor in the state, as a user of step() could.
-  sim.state.q[config_size(dim) + dim - 1] = -0.01;
-  const StepReport r = sim.advance();
-  EXPECT_EQ(r.status, StepStatus::kDeepPenetration);
-  ASSERT_EQ(r.deep_penetrations.size(), 1u);
-  EXPECT_EQ(r.deep_penetrations[0].body_a, 0);
-  EXPECT_EQ(r.deep_penetrations[0].body_b, 1);
-  // The box's bottom is 0.06 m below the floor's top, less the step's free fall.
-  EXPECT_NEAR(r.max_penetration, 0.06 + 9.81 * 0.005 * 0.005, 1e-9);
-  ASSERT_EQ(r.centres_inside_static.size(), 1u);
-  EXPECT_EQ(r.centres_inside_static[0].body, 1);
-}
-
-TEST(Robustness, ABoxSunkIntoTheFloorIsPushedOut3d) {
-  // The same box in 3D: its four bottom corners, 0.06 m inside the floor, are detected against
-  // their exit face, the floor's top (docs/collision.md "Narrow phase"), and the position
+TEST(Robustness, ABoxSunkIntoTheFloorIsPushedOut) {
+  // A box 0.06 m inside the floor, deeper than ε: its bottom corners are detected against their
+  // exit edge / face, the floor's top (docs/collision.md "Narrow phase"), and the position
   // projection lifts the box out within the step; its velocity comes from the velocity step only.
-  Sim sim(sunk_box_scene(3));
-  sim.scene.world.gravity = Vec3(0, 0, -9.81);
-  sim.state.q[config_size(3) + 2] = -0.01;
-  const StepReport r = sim.advance();
-  EXPECT_EQ(r.status, StepStatus::kOk);
-  EXPECT_GE(r.potential_contacts, 4);
-  EXPECT_LE(r.max_penetration, 1e-9);
-  EXPECT_NEAR(sim.state.q[config_size(3) + 2], 0.05, 1e-9);  // resting on the floor's top
-  // Only the velocity step's slop push-out, slop / h = 0.5 mm/s on 0.4 kg: 5e-8 J.
-  EXPECT_LE(r.kinetic_energy, 6e-8);
+  for (const int dim : {2, 3}) {
+    Sim sim(sunk_box_scene(dim));
+    if (dim == 3) sim.scene.world.gravity = Vec3(0, 0, -9.81);
+    // The reader refuses a scene that starts this deep (docs/input-validation.md): move the box
+    // into the floor in the state, as a user of step() could.
+    sim.state.q[config_size(dim) + dim - 1] = -0.01;
+    const StepReport r = sim.advance();
+    EXPECT_EQ(r.status, StepStatus::kOk) << dim << "D";
+    EXPECT_GE(r.potential_contacts, dim == 2 ? 2 : 4) << dim << "D";
+    EXPECT_LE(r.max_penetration, 1e-9) << dim << "D";
+    // Resting on the floor's top.
+    EXPECT_NEAR(sim.state.q[config_size(dim) + dim - 1], 0.05, 1e-9) << dim << "D";
+    // Only the velocity step's slop push-out, slop / h = 0.5 mm/s: on 0.4 kg 5e-8 J, on the 2D
+    // box's 2 kg 2.5e-7 J.
+    EXPECT_LE(r.kinetic_energy, dim == 2 ? 3e-7 : 6e-8) << dim << "D";
+  }
 }
 
-TEST(Robustness, WatchdogReportsABarThroughABlock3d) {
+TEST(Robustness, WatchdogReportsABarThroughABlock) {
   // A 1 m bar of 5 cm section through a static 0.2 m block: no vertex of either body is inside
   // the other and no edges are within ε, so nothing is detected (docs/collision.md "Known
-  // limits"); the watchdog names the pair, the depth (0.125 m, less the step's free fall along
-  // −z) and the bar's centre inside the block.
-  Sim sim(scene_doc(3, 0.005,
-                    json::array({{{"name", "block"},
-                                  {"static", true},
-                                  {"shape", {{"box", {0.2, 0.2, 0.2}}}},
-                                  {"position", {0.0, 0.0, 0.0}}},
-                                 {{"name", "bar"},
-                                  {"shape", {{"box", {1.0, 0.05, 0.05}}}},
-                                  {"density", 100},
-                                  {"position", {0.0, 0.0, 0.5}}}})));
-  sim.scene.world.gravity = Vec3(0, 0, -9.81);
-  sim.state.q[config_size(3) + 2] = 0;  // into the block (the reader refuses it)
-  const StepReport r = sim.advance();
-  EXPECT_EQ(r.potential_contacts, 0);
-  EXPECT_EQ(r.status, StepStatus::kDeepPenetration);
-  ASSERT_EQ(r.deep_penetrations.size(), 1u);
-  EXPECT_EQ(r.deep_penetrations[0].body_a, 0);
-  EXPECT_EQ(r.deep_penetrations[0].body_b, 1);
-  EXPECT_NEAR(r.max_penetration, 0.125 - 9.81 * 0.005 * 0.005, 1e-9);
-  ASSERT_EQ(r.centres_inside_static.size(), 1u);
-  EXPECT_EQ(r.centres_inside_static[0].body, 1);
+  // limits"); the watchdog names the pair, the depth (0.125 m, less the step's free fall) and the
+  // bar's centre inside the block. 2D: the same crossing of a 1 m × 5 cm bar and a 0.2 m square.
+  for (const int dim : {2, 3}) {
+    const bool d3 = dim == 3;
+    Sim sim(scene_doc(dim, 0.005,
+                      json::array({{{"name", "block"},
+                                    {"static", true},
+                                    {"shape", {{"box", d3 ? json{0.2, 0.2, 0.2} : json{0.2, 0.2}}}},
+                                    {"position", d3 ? json{0.0, 0.0, 0.0} : json{0.0, 0.0}}},
+                                   {{"name", "bar"},
+                                    {"shape", {{"box", d3 ? json{1.0, 0.05, 0.05} : json{1.0, 0.05}}}},
+                                    {"density", 100},
+                                    {"position", d3 ? json{0.0, 0.0, 0.5} : json{0.0, 0.5}}}})));
+    if (d3) sim.scene.world.gravity = Vec3(0, 0, -9.81);
+    sim.state.q[config_size(dim) + dim - 1] = 0;  // into the block (the reader refuses it)
+    const StepReport r = sim.advance();
+    EXPECT_EQ(r.potential_contacts, 0);
+    EXPECT_EQ(r.status, StepStatus::kDeepPenetration);
+    ASSERT_EQ(r.deep_penetrations.size(), 1u);
+    EXPECT_EQ(r.deep_penetrations[0].body_a, 0);
+    EXPECT_EQ(r.deep_penetrations[0].body_b, 1);
+    EXPECT_NEAR(r.max_penetration, 0.125 - 9.81 * 0.005 * 0.005, 1e-9);
+    ASSERT_EQ(r.centres_inside_static.size(), 1u);
+    EXPECT_EQ(r.centres_inside_static[0].body, 1);
+  }
 }
 
 TEST(Robustness, ABodyLeavingTheSceneIsReported) {

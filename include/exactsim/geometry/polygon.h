@@ -106,6 +106,15 @@ struct WorldPolygon {
 // allocation once out has held a polygon of at least this size.
 void place(const ConvexPolygon& shape, const Pose2& pose, WorldPolygon& out);
 
+// The edge line that p is least behind: gap = max_j η̂_j·(p − v_j) over the edges j (v_j the
+// tail), edge = the j attaining it (lowest index on a tie). gap < 0: p is strictly inside, at
+// distance −gap from the boundary, and `edge` is the one it leaves through soonest (its exit edge).
+struct EdgeGap {
+  Real gap;
+  int edge;
+};
+EdgeGap exit_edge(const WorldPolygon& polygon, const Vec2& p);
+
 // ---- Intersection (polygon_intersection.cc) --------------------------------------------------
 
 // Exact sign of the orientation of (a, b, c): +1 if c lies left of the directed line a → b

@@ -177,6 +177,12 @@ Real contact_epsilon(const ContactOptions& options, Real h);
 // (report.regularisation), otherwise the bodies of the failed problem fly free this step.
 StepReport step(const World& world, State& state, Workspace& ws, Real h, long step_index);
 
+// The same with the contact distance ε given instead of contact_epsilon(world.contact, h): ε of
+// detection and of the watchdog. advance() takes its sub-steps with the ε of the user's step, so
+// that splitting never narrows the contact band (docs/penetration.md "Any step size").
+StepReport step(const World& world, State& state, Workspace& ws, Real h, long step_index,
+                Real contact_distance);
+
 // Places every present body's shape in the world (and the 2D predicted configuration).
 void place_bodies(const World& world, const State& state, Real h, Workspace& ws);
 
