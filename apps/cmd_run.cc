@@ -7,6 +7,7 @@
 #include "commands.h"
 #include "exactsim/io/run.h"
 #include "exactsim/io/scene_json.h"
+#include "exactsim/io/scene_limits.h"
 #include "exactsim/math/error.h"
 #include "exactsim/viewer/replay.h"
 #include "experiments/scenarios.h"
@@ -26,7 +27,7 @@ namespace {
 struct RunArgs {
   std::string scene_file, scenario, set = "a", model, out, write_scene, stabilisation;
   std::uint64_t seed = 1;
-  std::optional<double> dt, duration, max_stabilisation_speed, memory_budget;
+  std::optional<double> dt, duration, epsilon, max_stabilisation_speed, memory_budget;
   int bodies = -1, every = 1;
   std::optional<int> gauss_seidel;
   bool continue_on_failure = false, quiet = false, general_form = false, one_mlcp = false,
@@ -104,6 +105,11 @@ Scene build_scene(const RunArgs& a) {
   else if (!a.stabilisation.empty())
     throw InputError("--stabilisation: unknown '" + a.stabilisation +
                      "' (expected split or velocity)");
+  if (a.epsilon) {
+    if (!(*a.epsilon >= limits::kMinContactDistance && *a.epsilon <= limits::kMaxContactDistance))
+      throw InputError("--epsilon: the contact distance must be in [1e-12, 1000] m");
+    scene.world.contact.epsilon = *a.epsilon;
+  }
   if (a.max_stabilisation_speed) {
     if (!(*a.max_stabilisation_speed > 0))
       throw InputError("--max-stabilisation-speed: must be > 0 (inf: uncapped)");
@@ -192,6 +198,9 @@ Action register_run(CLI::App& app) {
   sub->add_flag("--general-form", a->general_form,
                 "PEG 2D: the general intercontact form (docs/peg.md), as contact.parameters."
                 "general_form");
+  sub->add_option("--epsilon", a->epsilon,
+                  "Contact distance eps in m (overrides the scene's contact.parameters.epsilon; "
+                  "docs/collision.md \"eps parameters and defaults\")");
   sub->add_option("--stabilisation", a->stabilisation,
                   "How overlap is pushed out: split (default: positions only) or velocity (the "
                   "paper's psi/h); docs/robustness.md");

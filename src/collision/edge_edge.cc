@@ -1,6 +1,7 @@
 #include "exactsim/collision/edge_edge.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include "exactsim/collision/closest_points.h"
 
@@ -22,6 +23,25 @@ Contact edge_edge_record(int body_a, int edge_a, int body_b, int edge_b,
   c.gap = normal.dot(cp.p_b - cp.p_a);
   c.distance = cp.distance;
   return c;
+}
+
+// The record of a crossed pair with a nearly flat edge (edge_edge_contacts): false unless the
+// closest points are interior to both segments, more than min_depth apart, each strictly inside
+// the other body, and the edges are not parallel.
+bool crossed_edge_record(const Vec3& a0, const Vec3& a1, const WorldPolyhedron& world_a, int body_a,
+                         int edge_a, const Vec3& b0, const Vec3& b1, const WorldPolyhedron& world_b,
+                         int body_b, int edge_b, Real min_depth, Real parallel_sine, Contact& out) {
+  const SegmentClosestPoints cp = closest_points_segments(a0, a1, b0, b1);
+  if (!(cp.distance > min_depth) || !(cp.s > 0 && cp.s < 1 && cp.t > 0 && cp.t < 1)) return false;
+  int face = -1;
+  if (!(deepest_face(world_b, cp.p_a, face) < 0) || !(deepest_face(world_a, cp.p_b, face) < 0))
+    return false;
+  const Vec3 cross = (a1 - a0).cross(b1 - b0);
+  const Real norm = cross.norm();
+  if (!(norm > parallel_sine * (a1 - a0).norm() * (b1 - b0).norm())) return false;
+  const Vec3 n = cross / norm;
+  out = edge_edge_record(body_a, edge_a, body_b, edge_b, cp, n.dot(cp.p_b - cp.p_a) > 0 ? -n : n);
+  return true;
 }
 
 }  // namespace
@@ -66,22 +86,35 @@ bool edge_edge_contact(const ConvexPolyhedron& shape_a, const WorldPolyhedron& w
 
 void edge_edge_contacts(const ConvexPolyhedron& shape_a, const WorldPolyhedron& world_a, int body_a,
                         const ConvexPolyhedron& shape_b, const WorldPolyhedron& world_b, int body_b,
-                        Real epsilon, Real parallel_sine, std::vector<Contact>& out) {
+                        Real epsilon, Real parallel_sine, std::vector<Contact>& out,
+                        Real flat_crossing_depth) {
   const Aabb3 reach = world_b.aabb.inflated(epsilon);
+  // A crossing point lies inside both bodies: only where their boxes overlap.
+  const bool crossings = std::isfinite(flat_crossing_depth) && world_a.aabb.overlaps(world_b.aabb);
   const int na = shape_a.num_edges(), nb = shape_b.num_edges();
+  Contact crossed;
   for (int i = 0; i < na; ++i) {
     const PolyhedronEdge& ea = shape_a.edges[i];
-    if (ea.nearly_flat) continue;  // face interior, no edge feature (docs/geometry3d.md)
     const Vec3& a0 = world_a.vertices[ea.tail];
     const Vec3& a1 = world_a.vertices[ea.head];
-    if (!reach.overlaps(Aabb3{a0.cwiseMin(a1), a0.cwiseMax(a1)})) continue;
-    const Aabb3 a_reach = Aabb3{a0.cwiseMin(a1), a0.cwiseMax(a1)}.inflated(epsilon);
+    const Aabb3 a_box{a0.cwiseMin(a1), a0.cwiseMax(a1)};
+    // Nearly flat edges are face interior (docs/geometry3d.md): only their crossings count.
+    const bool near = !ea.nearly_flat && reach.overlaps(a_box);
+    const bool may_cross = crossings && world_b.aabb.overlaps(a_box);
+    if (!near && !may_cross) continue;
+    const Aabb3 a_reach = a_box.inflated(epsilon);
     for (int j = 0; j < nb; ++j) {
       const PolyhedronEdge& eb = shape_b.edges[j];
-      if (eb.nearly_flat) continue;
       const Vec3& b0 = world_b.vertices[eb.tail];
       const Vec3& b1 = world_b.vertices[eb.head];
-      if (!a_reach.overlaps(Aabb3{b0.cwiseMin(b1), b0.cwiseMax(b1)})) continue;
+      if (ea.nearly_flat || eb.nearly_flat) {
+        if (may_cross && world_a.aabb.overlaps(Aabb3{b0.cwiseMin(b1), b0.cwiseMax(b1)}) &&
+            crossed_edge_record(a0, a1, world_a, body_a, i, b0, b1, world_b, body_b, j,
+                                flat_crossing_depth, parallel_sine, crossed))
+          out.push_back(crossed);
+        continue;
+      }
+      if (!near || !a_reach.overlaps(Aabb3{b0.cwiseMin(b1), b0.cwiseMax(b1)})) continue;
       const SegmentClosestPoints cp = closest_points_segments(a0, a1, b0, b1);
       if (cp.distance > epsilon) continue;  // FEAS_ee (docs/peg3d.md)
       const EdgeEdgeNormal n =

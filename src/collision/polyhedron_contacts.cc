@@ -10,6 +10,11 @@
 namespace exactsim {
 namespace {
 
+// Crossings of a nearly flat edge shallower than this fraction of ε_ee are left to the face
+// contacts, as for any face interior: at rest, faces touching across a flat edge overlap by the
+// projection's slop (1e-3 ε), and a U on such an edge pair would duplicate their vertex–face U's.
+constexpr Real kFlatCrossingFraction = 0.1;
+
 void check_option(const char* name, Real value) {
   if (!std::isfinite(value) || value < 0) {
     throw InputError(std::string("polyhedron_contacts: ") + name +
@@ -40,7 +45,7 @@ void polyhedron_contacts(const ConvexPolyhedron& shape_a, const WorldPolyhedron&
   vertex_face_contacts(shape_a, world_a, body_a, shape_b, world_b, body_b, options.epsilon_vf, out);
   vertex_face_contacts(shape_b, world_b, body_b, shape_a, world_a, body_a, options.epsilon_vf, out);
   edge_edge_contacts(shape_a, world_a, body_a, shape_b, world_b, body_b, options.epsilon_ee,
-                     options.parallel_sine, out);
+                     options.parallel_sine, out, kFlatCrossingFraction * options.epsilon_ee);
 }
 
 }  // namespace exactsim

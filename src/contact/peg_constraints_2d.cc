@@ -201,7 +201,8 @@ class Generator {
     for (std::size_t g = 0; g < keys_.size();) {
       const FeatureKey k = keys_[g];
       bool constrained = false;
-      for (; g < keys_.size() && keys_[g].same_group(k); ++g) constrained |= used[keys_[g].index] != 0;
+      for (; g < keys_.size() && keys_[g].same_group(k); ++g)
+        constrained |= used[keys_[g].index] != 0;
       if (constrained || both_static(k)) continue;
       const WorldPolygon& other = polygons_[k.edge_body];
       const Vec2& v = polygons_[k.vertex_body].vertices[k.vertex];
@@ -210,9 +211,9 @@ class Generator {
       int c = find(k.vertex_body, k.vertex, k.edge_body, inside.edge);
       if (c < 0) {
         c = static_cast<int>(set_.contacts.size());
-        set_.contacts.push_back(vertex_edge_contact(
-            k.vertex_body, k.vertex, v, k.edge_body, inside.edge, other.vertices[inside.edge],
-            other.edge_normals[inside.edge], -inside.gap));
+        set_.contacts.push_back(vertex_edge_contact(k.vertex_body, k.vertex, v, k.edge_body,
+                                                    inside.edge, other.vertices[inside.edge],
+                                                    other.edge_normals[inside.edge], -inside.gap));
       }
       unilateral_.push_back(c);
     }

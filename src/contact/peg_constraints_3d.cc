@@ -151,8 +151,9 @@ class Generator3d {
 
   // C(e, e'): edge e of `body` against edge e' of `other` (either order), detected or built
   // now; −1 when no ee contact exists (parallel or flat edges, docs/peg.md
-  // "Tricky cases" item 4).
+  // "Tricky cases" item 4; a detected crossing of a flat edge is left to steps 6–7).
   int edge_edge(int body, int e, int other, int e_other) {
+    if (shape(body).edges[e].nearly_flat || shape(other).edges[e_other].nearly_flat) return -1;
     const int ee = static_cast<int>(ContactType::kEdgeEdge);
     if (const int i = find({ee, body, e, other, e_other}); i >= 0) return i;
     if (const int i = find({ee, other, e_other, body, e}); i >= 0) return i;

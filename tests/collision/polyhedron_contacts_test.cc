@@ -84,6 +84,55 @@ TEST(PolyhedronContacts, NearlyFlatEdgesGiveNoEdgeEdgeContacts) {
   for (const Contact& c : cs) EXPECT_NEAR(c.gap, 0.1 * r / std::sqrt(1 + (r / 5) * (r / 5)), 1e-12);
 }
 
+TEST(PolyhedronContacts, AnEdgeCrossingANearlyFlatRidgeIsDetectedOnceCrossed) {
+  // A roof whose two faces meet at a ridge along y, sloping by 2° (normals 4° apart: nearly flat),
+  // and a 1 m bar of 5 cm section turned 45° about its axis (x), lying across the ridge with its
+  // lowest edge d below the ridge. The bar's end vertices stay above the roof (it falls by
+  // 0.5 tan 2° = 17.5 mm over the half-length), so no vertex of either body is inside the other
+  // and the flat ridge is no edge to the ordinary rule: only the crossing rule for nearly flat
+  // edges (edge_edge_contacts' flat_crossing_depth) sees the crossing (docs/collision.md "Narrow
+  // phase").
+  const Real slope = 2 * M_PI / 180, H = std::tan(slope);
+  std::vector<Vec3> pts;
+  for (Real y : {-2.0, 2.0}) {
+    for (Real x : {-1.0, 1.0}) {
+      pts.push_back(Vec3(x, y, -0.5));
+      pts.push_back(Vec3(x, y, 0));
+    }
+    pts.push_back(Vec3(0, y, H));
+  }
+  const ConvexPolyhedron roof = polyhedron_from_points(pts);
+  int ridge = -1, flat = 0;
+  for (int e = 0; e < roof.num_edges(); ++e)
+    if (roof.edges[e].nearly_flat) ridge = e, ++flat;
+  ASSERT_EQ(flat, 1);
+  const ConvexPolyhedron bar = make_box(Vec3(1.0, 0.05, 0.05));
+  const WorldPolyhedron w_roof = placed(roof, Pose3{});
+  const PolyhedronContactOptions opt{0.05, 0.05, 1e-6};  // crossings deeper than 0.1 ε_ee = 5 mm
+  for (const Real d : {0.01, 0.003}) {
+    const WorldPolyhedron w_bar =
+        placed(bar, pose(Vec3(0, 0, H - d + 0.05 * std::sqrt(0.5)), M_PI / 4, Vec3::UnitX()));
+    std::vector<Contact> ee;
+    edge_edge_contacts(bar, w_bar, 0, roof, w_roof, 1, opt.epsilon_ee, opt.parallel_sine, ee);
+    EXPECT_TRUE(ee.empty()) << d;
+    std::vector<Contact> cs;
+    polyhedron_contacts(bar, w_bar, 0, roof, w_roof, 1, opt, cs);
+    if (d < 0.1 * opt.epsilon_ee) {
+      EXPECT_EQ(count_type(cs, ContactType::kEdgeEdge), 0) << d;
+      continue;
+    }
+    ASSERT_EQ(count_type(cs, ContactType::kEdgeEdge), 1) << d;
+    const Contact& c = cs.back();
+    EXPECT_EQ(c.type, ContactType::kEdgeEdge);
+    EXPECT_EQ(c.body_a, 0);
+    EXPECT_EQ(c.feature_b, ridge);
+    EXPECT_NEAR(c.gap, -d, 1e-12);  // crossed: ψ < 0, the roof leaves downwards along n̂
+    EXPECT_NEAR(c.distance, d, 1e-12);
+    EXPECT_LT((c.normal - Vec3(0, 0, -1)).norm(), 1e-12);
+    EXPECT_LT((c.point_a - Vec3(0, 0, H - d)).norm(), 1e-12);
+  }
+}
+
 // A: unit cube turned 45° about x (lowest feature: an edge along x); B: unit cube turned 45°
 // about y (highest feature: an edge along y). The two edges cross with vertical offset `gap`.
 struct CrossingEdges {

@@ -128,12 +128,10 @@ TEST(VertexEdge, AVertexDeeperThanEpsilonGetsOnlyItsExitEdge) {
   // Near the floor's right end the right side is nearer: a corner 0.1 deep and 0.05 from the
   // side leaves through the side.
   cs.clear();
-  vertex_edge_contacts(placed(make_box(Vec2(1, 1)), Pose2{Vec2(1.45, 0.4), 0}), 0, floor, 1, eps,
-                       cs);
+  const WorldPolygon near_end = placed(make_box(Vec2(1, 1)), Pose2{Vec2(1.45, 0.4), 0});
+  vertex_edge_contacts(near_end, 0, floor, 1, eps, cs);
   const int right = find_edge(floor, Vec2(2, -1), Vec2(2, 0));
-  const Contact* c = find(cs, 0, find_vertex(placed(make_box(Vec2(1, 1)), Pose2{Vec2(1.45, 0.4), 0}),
-                                             Vec2(1.95, -0.1)),
-                          right);
+  const Contact* c = find(cs, 0, find_vertex(near_end, Vec2(1.95, -0.1)), right);
   ASSERT_NE(c, nullptr);
   EXPECT_NEAR(c->gap, -0.05, 1e-15);
   EXPECT_EQ(cs.size(), 2u);  // that corner's exit edge, and the left corner's top edge

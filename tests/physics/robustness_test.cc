@@ -156,15 +156,16 @@ TEST(Robustness, WatchdogReportsABarThroughABlock) {
   // bar's centre inside the block. 2D: the same crossing of a 1 m × 5 cm bar and a 0.2 m square.
   for (const int dim : {2, 3}) {
     const bool d3 = dim == 3;
-    Sim sim(scene_doc(dim, 0.005,
-                      json::array({{{"name", "block"},
-                                    {"static", true},
-                                    {"shape", {{"box", d3 ? json{0.2, 0.2, 0.2} : json{0.2, 0.2}}}},
-                                    {"position", d3 ? json{0.0, 0.0, 0.0} : json{0.0, 0.0}}},
-                                   {{"name", "bar"},
-                                    {"shape", {{"box", d3 ? json{1.0, 0.05, 0.05} : json{1.0, 0.05}}}},
-                                    {"density", 100},
-                                    {"position", d3 ? json{0.0, 0.0, 0.5} : json{0.0, 0.5}}}})));
+    Sim sim(
+        scene_doc(dim, 0.005,
+                  json::array({{{"name", "block"},
+                                {"static", true},
+                                {"shape", {{"box", d3 ? json{0.2, 0.2, 0.2} : json{0.2, 0.2}}}},
+                                {"position", d3 ? json{0.0, 0.0, 0.0} : json{0.0, 0.0}}},
+                               {{"name", "bar"},
+                                {"shape", {{"box", d3 ? json{1.0, 0.05, 0.05} : json{1.0, 0.05}}}},
+                                {"density", 100},
+                                {"position", d3 ? json{0.0, 0.0, 0.5} : json{0.0, 0.5}}}})));
     if (d3) sim.scene.world.gravity = Vec3(0, 0, -9.81);
     sim.state.q[config_size(dim) + dim - 1] = 0;  // into the block (the reader refuses it)
     const StepReport r = sim.advance();

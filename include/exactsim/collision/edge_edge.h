@@ -2,6 +2,7 @@
 // applicability [for the normal's sign] of docs/collision.md "Narrow phase: detection rules").
 #pragma once
 
+#include <limits>
 #include <vector>
 
 #include "exactsim/collision/contact.h"
@@ -35,9 +36,18 @@ bool edge_edge_contact(const ConvexPolyhedron& shape_a, const WorldPolyhedron& w
 // Appends one kEdgeEdge contact for every (edge of A, edge of B), neither nearly_flat nor
 // parallel, whose segments' closest points p_a, p_b are within epsilon: n̂ from
 // edge_edge_normal, point_a = p_a, ψ = n̂·(p_b − p_a), distance = |p_b − p_a|.
+//
+// And the crossings that rule cannot see: a nearly_flat edge is face interior to it, so an edge of
+// the other body lying across one, like a bar across a shallow ridge, can pass it with every
+// vertex outside and no contact at all (docs/collision.md "Narrow phase"). A pair with at least
+// one nearly_flat edge, not parallel, whose closest points are interior to both segments, each
+// strictly inside the other body (the edges have crossed), more than flat_crossing_depth apart,
+// gets the record with n̂ = ±normalize(e_a × e_b) oriented so that ψ < 0 (B leaves along n̂).
+// The default (∞) never builds one.
 // Order: A's edges ascending, each against B's edges ascending.
 void edge_edge_contacts(const ConvexPolyhedron& shape_a, const WorldPolyhedron& world_a, int body_a,
                         const ConvexPolyhedron& shape_b, const WorldPolyhedron& world_b, int body_b,
-                        Real epsilon, Real parallel_sine, std::vector<Contact>& out);
+                        Real epsilon, Real parallel_sine, std::vector<Contact>& out,
+                        Real flat_crossing_depth = std::numeric_limits<Real>::infinity());
 
 }  // namespace exactsim
