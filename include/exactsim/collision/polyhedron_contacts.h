@@ -19,8 +19,8 @@ struct PolyhedronContactOptions {
 // Appends, in this order: vertices of A against faces of B (body_a first), vertices of B
 // against faces of A (body_b first), edges of A against edges of B (body_a first; with the
 // crossings of nearly flat edges deeper than 0.1 ε_ee); see vertex_face_contacts and
-// edge_edge_contacts for the records. InputError for negative or
-// non-finite options, or a world polyhedron that does not match its shape.
+// edge_edge_contacts for the records. InputError for negative or non-finite options, or a world
+// polyhedron that does not match its shape.
 void polyhedron_contacts(const ConvexPolyhedron& shape_a, const WorldPolyhedron& world_a,
                          int body_a, const ConvexPolyhedron& shape_b,
                          const WorldPolyhedron& world_b, int body_b,
