@@ -63,10 +63,7 @@ void one_way(const WorldPolygon& owner, const WorldPolygon* owner_predicted, int
     // A vertex deeper than ε inside `other` (no edge within ε) still gets its exit edge, so that
     // the overlap is constrained and pushed out (docs/collision.md "Narrow phase").
     int exit = -1;
-    if (now_near) {
-      const EdgeGap inside = exit_edge(other, v);
-      if (inside.gap < -epsilon) exit = inside.edge;
-    }
+    if (now_near && !(deepest_edge(other, v, exit) < -epsilon)) exit = -1;
     for (int j = 0; j < ne; ++j) {
       const int j1 = j + 1 == ne ? 0 : j + 1;
       const Vec2& tail = other.vertices[j];

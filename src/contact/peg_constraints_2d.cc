@@ -206,14 +206,15 @@ class Generator {
       if (constrained || both_static(k)) continue;
       const WorldPolygon& other = polygons_[k.edge_body];
       const Vec2& v = polygons_[k.vertex_body].vertices[k.vertex];
-      const EdgeGap inside = exit_edge(other, v);
-      if (!(inside.gap < 0)) continue;
-      int c = find(k.vertex_body, k.vertex, k.edge_body, inside.edge);
+      int exit = -1;
+      const Real gap = deepest_edge(other, v, exit);
+      if (!(gap < 0)) continue;
+      int c = find(k.vertex_body, k.vertex, k.edge_body, exit);
       if (c < 0) {
         c = static_cast<int>(set_.contacts.size());
-        set_.contacts.push_back(vertex_edge_contact(k.vertex_body, k.vertex, v, k.edge_body,
-                                                    inside.edge, other.vertices[inside.edge],
-                                                    other.edge_normals[inside.edge], -inside.gap));
+        set_.contacts.push_back(vertex_edge_contact(k.vertex_body, k.vertex, v, k.edge_body, exit,
+                                                    other.vertices[exit], other.edge_normals[exit],
+                                                    -gap));
       }
       unilateral_.push_back(c);
     }

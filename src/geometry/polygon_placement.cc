@@ -26,12 +26,12 @@ void place(const ConvexPolygon& shape, const Pose2& pose, WorldPolygon& out) {
   out.aabb = box;
 }
 
-EdgeGap exit_edge(const WorldPolygon& polygon, const Vec2& p) {
-  EdgeGap best{-std::numeric_limits<Real>::infinity(), -1};
-  for (int j = 0; j < static_cast<int>(polygon.vertices.size()); ++j) {
-    const Real gap = polygon.edge_normals[j].dot(p - polygon.vertices[j]);
-    if (gap > best.gap) best = {gap, j};
-  }
+Real deepest_edge(const WorldPolygon& polygon, const Vec2& p, int& edge) {
+  Real best = -std::numeric_limits<Real>::infinity();
+  edge = -1;
+  for (int j = 0; j < static_cast<int>(polygon.vertices.size()); ++j)
+    if (const Real d = polygon.edge_normals[j].dot(p - polygon.vertices[j]); d > best)
+      best = d, edge = j;
   return best;
 }
 

@@ -224,10 +224,8 @@ PenetrationResult penetration_depth(const ConvexPolyhedron& shape_a, const World
 // ---- Point in polytope ------------------------------------------------------------------------
 
 Real interior_depth(const WorldPolygon& polygon, const Vec2& p) {
-  Real depth = kInf;
-  for (std::size_t k = 0; k < polygon.vertices.size(); ++k)
-    depth = std::min(depth, polygon.edge_normals[k].dot(polygon.vertices[k] - p));
-  return depth;
+  int edge = -1;
+  return -deepest_edge(polygon, p, edge);
 }
 
 Real interior_depth(const WorldPolyhedron& polyhedron, const Vec3& p) {

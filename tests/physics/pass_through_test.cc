@@ -150,8 +150,11 @@ TEST(PassThrough, RandomPour2dSeed4) {
 // 2D pour that ended with pairs 0.14-0.32 m deep, a centre inside the container's wall and a body
 // lost, before sub-steps kept the contact distance of their step (a sub-step's own ε, max(h/2, 0.8
 // mm) of the sub-step, was narrower than the overlaps the step had left, which went undetected).
+// The exit-edge contacts and PEG's overlap cover alone rescue the first four; seed 92 at h = 0.05
+// (0.060 m deep) needs the sub-steps' ε as well.
 TEST(PassThrough, RandomPour2dAtLargeSteps) {
-  for (const auto& [seed, h] : {std::pair{73, 0.01}, {34, 0.016}, {90, 0.03}, {91, 0.05}}) {
+  for (const auto& [seed, h] :
+       {std::pair{73, 0.01}, {34, 0.016}, {90, 0.03}, {91, 0.05}, {92, 0.05}}) {
     SCOPED_TRACE("seed " + std::to_string(seed) + ", h = " + std::to_string(h));
     Pour2dOptions o;
     o.step = h;

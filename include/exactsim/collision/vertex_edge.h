@@ -28,9 +28,9 @@ inline Real default_vertex_edge_epsilon(Real h) { return std::max(h / 2, Real{0.
 
 // Appends one kVertexEdge contact for every (vertex v of A, edge e of B) whose point–segment
 // distance is ≤ epsilon, and for a vertex strictly inside B deeper than epsilon (no edge within
-// it) the one contact against its exit edge (exit_edge, geometry/polygon.h); then every (vertex of
-// B, edge of A) the same way. Contacts from B's vertices have B as first body (body_a = body_b
-// argument), docs/peg.md "Tricky cases" item 12.
+// it) the one contact against its exit edge (deepest_edge, geometry/polygon.h); then every
+// (vertex of B, edge of A) the same way. Contacts from B's vertices have B as first body
+// (body_a = body_b argument), docs/peg.md "Tricky cases" item 12.
 // Per contact (docs/collision.md "Conventions"): ψ = η̂_e·(v − e_tail) (signed distance to the
 // edge's LINE), n̂ = −η̂_e, p_a = v, distance = point–segment distance. Order: A's vertices
 // ascending, each against B's edges ascending; then B's vertices likewise. InputError if epsilon is

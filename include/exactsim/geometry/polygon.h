@@ -106,14 +106,11 @@ struct WorldPolygon {
 // allocation once out has held a polygon of at least this size.
 void place(const ConvexPolygon& shape, const Pose2& pose, WorldPolygon& out);
 
-// The edge line that p is least behind: gap = max_j η̂_j·(p − v_j) over the edges j (v_j the
-// tail), edge = the j attaining it (lowest index on a tie). gap < 0: p is strictly inside, at
-// distance −gap from the boundary, and `edge` is the one it leaves through soonest (its exit edge).
-struct EdgeGap {
-  Real gap;
-  int edge;
-};
-EdgeGap exit_edge(const WorldPolygon& polygon, const Vec2& p);
+// max_j η̂_j·(p − v_j) over the edges j of a placed polygon (v_j the tail; < 0: p strictly
+// inside, by that much), and the edge attaining it (the lowest index on a tie): the edge through
+// which p leaves soonest, its exit edge. −∞ and edge −1 for a polygon without edges. The 2D
+// deepest_face (polyhedron.h).
+Real deepest_edge(const WorldPolygon& polygon, const Vec2& p, int& edge);
 
 // ---- Intersection (polygon_intersection.cc) --------------------------------------------------
 
