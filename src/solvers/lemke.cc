@@ -14,6 +14,10 @@
 //    same tie rule, and z0 leaves whenever it ties.
 //  * Refactorisation: every `refactor_interval` pivots B⁻¹ and x_B are recomputed from an LU of
 //    the basis columns, so thousands of rank-one updates cannot drift.
+//  * Refinement of small pivots: when the ratio test picks a pivot below kSmallPivot of the
+//    entering column's largest entry, or finds no blocking row at all, the column and x_B get one
+//    step of iterative refinement against the basis columns and the test is repeated. A pivot on a
+//    rounding residue (d_r ~ 1e-12 where the true value is 0) sends the path off.
 //  * Extended precision: the same algorithm in long double (64-bit mantissa) as a retry.
 //  * Warm start: the run can start from any nonsingular complementary basis B (e.g. the previous
 //    step's active set) with covering vector e = B·1, so that B⁻¹e = 1 as in the cold start.
@@ -42,14 +46,21 @@ using Vec = Eigen::Matrix<S, Eigen::Dynamic, 1>;
 template <typename S>
 using RowVec = Eigen::Matrix<S, 1, Eigen::Dynamic>;
 
+// A pivot below this fraction of the entering column's largest entry is decided again on a
+// refined column (refine_column): measured on a 15-box pyramid's LCP (n = 1,184), thresholds
+// 1e-10 … 1e-6 give the same path.
+constexpr double kSmallPivot = 1e-8;
+
 // Buffers of one run; for double they live in LcpScratch (no allocation after warm-up).
 template <typename S>
 struct Work {
-  Mat<S>& t;       // [x_B | B⁻¹]
-  Vec<S>& d;       // entering column
-  RowVec<S>& row;  // pivot row
-  Vec<S>& cover;   // covering vector e (original coordinates)
-  Mat<S>& bmat;    // basis matrix for refactorisation
+  Mat<S>& t;         // [x_B | B⁻¹]
+  Vec<S>& d;         // entering column
+  RowVec<S>& row;    // pivot row
+  Vec<S>& cover;     // covering vector e (original coordinates)
+  Vec<S>& original;  // refinement: the entering column a_j and the residual
+  Vec<S>& residual;
+  Mat<S>& bmat;  // basis matrix for refactorisation
   Eigen::PartialPivLU<Mat<S>>& lu;
   std::vector<int>& basis;
   std::vector<int>& candidates;
@@ -116,6 +127,26 @@ void original_column(const Mat<S>& m, const Vec<S>& cover, Eigen::Index n, int i
   } else {
     out = -cover;
   }
+}
+
+// One step of iterative refinement of v ≈ B⁻¹ rhs with the current B⁻¹: v += B⁻¹ (rhs − B v),
+// where B v = Σ_j v_j a_basis(j) costs O(n) per basic w and O(n) per basic z or z0.
+template <typename S>
+void refine_column(const Mat<S>& m, Work<S>& w, Eigen::Ref<Vec<S>> v,
+                   const Eigen::Ref<const Vec<S>>& rhs) {
+  const Eigen::Index n = v.size();
+  w.residual = rhs;
+  for (Eigen::Index j = 0; j < n; ++j) {
+    const int id = w.basis[j];
+    if (v(j) == 0) continue;
+    if (id < n)
+      w.residual(id) -= v(j);
+    else if (id < 2 * n)
+      w.residual += v(j) * m.col(id - n);
+    else
+      w.residual += v(j) * w.cover;
+  }
+  v.noalias() += w.t.rightCols(n) * w.residual;
 }
 
 // Recomputes B⁻¹ and x_B from the basis columns. Returns false when B is numerically singular
@@ -367,6 +398,14 @@ RunResult lemke_run(const Mat<S>& m, const Vec<S>& q, const std::vector<bool>* s
       return res;
     }
     r = lexicographic_ratio_test<S>(w, z0_id, options);
+    if (r < 0 || w.d(r) < S(kSmallPivot) * w.d.cwiseAbs().maxCoeff()) {
+      // A tiny pivot or no blocking row: decide again on a refined column and x_B.
+      w.original.resize(n);
+      original_column<S>(m, w.cover, n, entering, w.original);
+      refine_column<S>(m, w, w.d, w.original);
+      refine_column<S>(m, w, w.t.col(0), q);
+      r = lexicographic_ratio_test<S>(w, z0_id, options);
+    }
     if (r < 0) {
       res.status = SolveStatus::kRay;
       // The caller reads the ray from w.d and the entering variable (kept in leaving).
@@ -474,8 +513,8 @@ bool lemke_solve(const Lcp& lcp, const SolverOptions& options, LcpScratch& s, Lc
   const Real tol = verification_tolerance(lcp, options);
   const Real z_scale = certificate_impulse_scale(lcp, options);
   const long budget = pivot_budget(options, n);
-  Work<Real> w{s.tableau,         s.column,      s.pivot_row, s.cover,
-               s.refactor_matrix, s.refactor_lu, s.basis,     s.candidates};
+  Work<Real> w{s.tableau,        s.column,          s.pivot_row,   s.cover, s.lemke_original,
+               s.lemke_residual, s.refactor_matrix, s.refactor_lu, s.basis, s.candidates};
   const RunResult res = lemke_run<Real>(lcp.M, lcp.q, start, options, budget, w);
   if (res.start_failed) return false;
   finish_run<Real>(lcp, options, tol, z_scale, res, w, s, out);
@@ -531,7 +570,8 @@ bool lemke_solve(const Lcp& lcp, const SolverOptions& options, LcpScratch& s, Lc
       RowVec<L> row;
       Eigen::PartialPivLU<Mat<L>> lu;
       std::vector<int> basis, candidates;
-      Work<L> wl{t, d, row, cover, bmat, lu, basis, candidates};
+      Vec<L> original, residual;
+      Work<L> wl{t, d, row, cover, original, residual, bmat, lu, basis, candidates};
       rk = lemke_run<L>(m, q, start, options, remaining, wl);
       if (!rk.start_failed) finish_run<L>(lcp, options, tol, z_scale, rk, wl, s, retry);
     } else {

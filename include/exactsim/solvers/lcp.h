@@ -165,7 +165,8 @@ struct LcpScratch {
   std::vector<int> basis;       // basis[row] = variable id: w_i = i, z_i = n + i, z0 = 2n
   std::vector<int> candidates;  // ratio-test rows
   VecX cover;                   // covering vector e (ones cold; B·1 from a warm-start basis)
-  MatX refactor_matrix;         // basis matrix for periodic refactorisation of B⁻¹
+  VecX lemke_original, lemke_residual;  // refinement of a small pivot's column
+  MatX refactor_matrix;                 // basis matrix for periodic refactorisation of B⁻¹
   Eigen::PartialPivLU<MatX> refactor_lu;
   // z_i basic. After a solve that ends kSolved through Lemke or the warm start: the complementary
   // basis of the returned point (Lemke's final basis, degenerate basics included, so it is
@@ -177,7 +178,7 @@ struct LcpScratch {
   MatX block_matrix;
   VecX block_solution;
   std::vector<int> basis_index;
-  std::vector<bool> guess;  // the warm start's guess, dependent unknowns dropped
+  std::vector<bool> guess;       // the warm start's guess, dependent unknowns dropped
   std::vector<int> basis_swaps;  // its LU's row interchanges
   VecX basis_residual;           // iterative refinement
   // Fischer–Burmeister.
