@@ -196,8 +196,9 @@ TEST(Lemke, ScratchReuseGivesIdenticalResults) {
 TEST(Lemke, SmallPivotsAreDecidedOnARefinedColumn) {
   // Step 5 of the 15-box PEG pyramid (stress campaign, docs/robustness.md), n = 1,184. Without the
   // refinement of small pivots, double-precision Lemke pivots on a rounding residue at pivot 601
-  // (d_r = 2.5e-12 where the true entry is 0), then cycles at 2,394 pivots, and the perturbed
-  // retries end on rays: docs/solvers.md "Why Lemke failed". With it: solved in 1,480 pivots.
+  // (d_r = 2.5e-12; the long-double path has no such pivot) and cycles at 2,394 pivots, so this
+  // run (no retries) ends kMaxIterations; with the default retries only the long-double one solved
+  // it, with 10x the work budget (docs/solvers.md "Why Lemke failed"). With it: 1,480 pivots.
   LcpFileInfo info;
   const Lcp p = read_lcp(
       EXACTSIM_SOURCE_DIR "/tests/solvers/data/hard/peg3d-pyramid15-step5-small-pivot.lcp", &info);
