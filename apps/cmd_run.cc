@@ -30,6 +30,7 @@ struct RunArgs {
   std::optional<double> dt, duration, epsilon, max_stabilisation_speed, memory_budget;
   int bodies = -1, every = 1;
   std::optional<int> gauss_seidel;
+  std::optional<int> friction_on_demand;
   bool continue_on_failure = false, quiet = false, general_form = false, one_mlcp = false,
        cold_start = false;
   bool seed_given = false, set_given = false, bodies_given = false;  // to refuse what is ignored
@@ -98,6 +99,8 @@ Scene build_scene(const RunArgs& a) {
   if (a.one_mlcp) scene.world.stepping.islands = false;
   if (a.cold_start) scene.world.stepping.warm_start = false;
   if (a.gauss_seidel) scene.world.stepping.gauss_seidel_min_unknowns = *a.gauss_seidel;
+  if (a.friction_on_demand)
+    scene.world.stepping.friction_on_demand_min_unknowns = *a.friction_on_demand;
   if (a.stabilisation == "split")
     scene.world.contact.stabilisation = Stabilisation::kSplit;
   else if (a.stabilisation == "velocity")
@@ -217,6 +220,11 @@ Action register_run(CLI::App& app) {
                   "Islands with at least this many LCP unknowns start Lemke from a projected "
                   "Gauss-Seidel estimate (default 200; 0 = never; docs/stepping.md \"Iterate, "
                   "then certify\")")
+      ->check(CLI::NonNegativeNumber);
+  sub->add_option("--friction-on-demand", a->friction_on_demand,
+                  "Islands with at least this many LCP unknowns are solved with the friction "
+                  "unknowns of loaded contacts only, then verified whole (default 200; 0 = never; "
+                  "docs/stepping.md \"Friction on demand\")")
       ->check(CLI::NonNegativeNumber);
   add_memory_budget_option(sub, a->memory_budget);
   sub->add_flag("--quiet", a->quiet, "No progress line");

@@ -71,6 +71,8 @@ nlohmann::json report_to_json(const StepReport& r) {
                    {"tolerance", c.tolerance}};
     if (r.regularisation > 0) j["solver"]["recovered_with_regularisation"] = r.regularisation;
     if (r.gauss_seidel_sweeps > 0) j["solver"]["gauss_seidel_sweeps"] = r.gauss_seidel_sweeps;
+    if (r.friction_cones_left_out > 0)
+      j["solver"]["friction_cones_left_out"] = r.friction_cones_left_out;
   }
   if (r.energy.checked)
     j["energy"] = {{"before", r.energy.before},   {"free_flight", r.energy.free_flight},

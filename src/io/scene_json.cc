@@ -359,7 +359,8 @@ void read_contact(const JsonCursor& c, World& w) {
 
 void read_stepping(const JsonCursor& c, World& w) {
   c.expect_object({"rotation_update", "continue_on_solver_failure", "measure_overlap",
-                   "memory_budget_gib", "gauss_seidel_min_unknowns", "gauss_seidel_sweeps"});
+                   "memory_budget_gib", "gauss_seidel_min_unknowns", "gauss_seidel_sweeps",
+                   "friction_on_demand_min_unknowns"});
   if (c.has("rotation_update")) {
     const JsonCursor r = c.at("rotation_update");
     const std::string s = r.string();
@@ -382,6 +383,9 @@ void read_stepping(const JsonCursor& c, World& w) {
         c.at("gauss_seidel_min_unknowns").integer(0, std::numeric_limits<int>::max());
   if (c.has("gauss_seidel_sweeps"))
     w.stepping.gauss_seidel_sweeps = c.at("gauss_seidel_sweeps").integer(1, 1000000);
+  if (c.has("friction_on_demand_min_unknowns"))
+    w.stepping.friction_on_demand_min_unknowns =
+        c.at("friction_on_demand_min_unknowns").integer(0, std::numeric_limits<int>::max());
 }
 
 // Rejects a scene whose bodies start deeply inside each other (docs/input-validation.md,
@@ -521,6 +525,8 @@ nlohmann::json scene_to_json(const Scene& scene) {
     doc["stepping"]["gauss_seidel_min_unknowns"] = w.stepping.gauss_seidel_min_unknowns;
   if (w.stepping.gauss_seidel_sweeps != defaults.gauss_seidel_sweeps)
     doc["stepping"]["gauss_seidel_sweeps"] = w.stepping.gauss_seidel_sweeps;
+  if (w.stepping.friction_on_demand_min_unknowns != defaults.friction_on_demand_min_unknowns)
+    doc["stepping"]["friction_on_demand_min_unknowns"] = w.stepping.friction_on_demand_min_unknowns;
   if (w.stepping.memory_budget_bytes != kDefaultMemoryBudgetBytes)  // written only when set
     doc["stepping"]["memory_budget_gib"] =
         static_cast<double>(w.stepping.memory_budget_bytes) / 1073741824.0;

@@ -131,6 +131,14 @@ SolveCertificate verify_mlcp(const Mlcp& mlcp, const VecX& nu, const VecX& z, Re
   return certify(mlcp, nu, z, tol, scale, options, w, momentum, impulse);
 }
 
+SolveCertificate verify_mlcp(const Mlcp& mlcp, const VecX& nu, const VecX& z, Real tol,
+                             const SolverOptions& options, VecX& w, MlcpScratch& scratch) {
+  if (nu.size() != mlcp.M.size() || z.size() != mlcp.G.cols() || !(options.impulse_scale > 0))
+    throw InputError("verify_mlcp: nu or z has the wrong size, or no impulse scale");
+  return certify(mlcp, nu, z, tol, options.impulse_scale, options, w, scratch.momentum,
+                 scratch.impulse);
+}
+
 void solve_mlcp(const Mlcp& mlcp, const SolverOptions& options, MlcpScratch& s, MlcpSolution& out) {
   solve_mlcp(mlcp, options, s, out, WarmGuess{});
 }

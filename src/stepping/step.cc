@@ -2,6 +2,7 @@
 //   spawn → detect → constraints → assemble → solve + verify → velocities → positions → report.
 #include "exactsim/stepping/step.h"
 
+#include <algorithm>
 #include <chrono>
 
 #include "detect.h"
@@ -11,6 +12,7 @@
 #include "exactsim/math/error.h"
 #include "exactsim/metrics/energy.h"
 #include "exactsim/metrics/overlap.h"
+#include "exactsim/stepping/friction_on_demand.h"
 #include "exactsim/stepping/islands.h"
 #include "exactsim/stepping/peg_general_form.h"
 #include "exactsim/stepping/position_projection.h"
@@ -64,6 +66,8 @@ void build_constraints(const World& world, Workspace& ws) {
 // step stays reported as failed, with the δ used.
 bool recover_by_regularisation(const World& world, Workspace& ws, StepReport& report) {
   MlcpScratch& s = ws.solver;
+  // After friction on demand s holds a sub-problem's reduction: recover on the whole MLCP.
+  if (s.reduced.q.size() != ws.layout.size()) reduce_mlcp(ws.mlcp, s);
   const Real scale = std::max<Real>(1, s.reduced.M.diagonal().cwiseAbs().maxCoeff());
   Lcp regularised = s.reduced;
   // Lemke alone: on a P-matrix it cannot end on a ray, and when it still fails (round-off) a
@@ -201,6 +205,105 @@ void record_contact_impulses(const World& world, Workspace& ws) {
   }
 }
 
+// reduce → (large problems: a projected Gauss–Seidel estimate of the active set, docs/stepping.md
+// "Iterate, then certify") → certified solve, in ws.solver. `basis` (a guessed complementary
+// basis) and `start` (the Gauss–Seidel start) may be null.
+void solve_island_mlcp(const World& world, const Mlcp& mlcp, const MlcpLayout& layout,
+                       const std::vector<bool>* basis, const VecX* start, Workspace& ws,
+                       MlcpSolution& out, StepReport& report) {
+  WarmGuess guess;
+  guess.basis = basis;
+  reduce_mlcp(mlcp, ws.solver);
+  const StepOptions& o = world.stepping;
+  if (o.gauss_seidel_min_unknowns > 0 && layout.size() >= o.gauss_seidel_min_unknowns) {
+    const Real tolerance = verification_tolerance(ws.solver.reduced, world.solver);
+    const GaussSeidelResult g = projected_gauss_seidel(
+        mlcp, layout, ws.solver, start, o.gauss_seidel_sweeps, tolerance, ws.gauss_seidel);
+    report.gauss_seidel_sweeps += g.sweeps;
+    guess.active = &ws.gauss_seidel.guess;
+    guess.priority = &ws.gauss_seidel.priority;
+  }
+  solve_reduced_mlcp(mlcp, world.solver, ws.solver, out, guess);
+}
+
+// The complementary basis the last solve in ws.solver ended on (Lemke's, degenerate basics
+// included, or the verified guess), else null.
+const std::vector<bool>* solver_basis(const Workspace& ws, const SolveCertificate& c) {
+  const bool basis = c.method == SolveMethod::kLemke || c.method == SolveMethod::kWarmStart;
+  return basis ? &ws.solver.lcp.active : nullptr;
+}
+
+constexpr int kMaxFrictionRounds = 4;
+
+enum class OnDemand {
+  kSolved,  // certified on the whole MLCP, in ws.solution
+  kFailed,  // a round's solve failed: the island's failed solve (its certificate in ws.solution)
+  kSolveWhole,  // every cone was kept, the rounds ran out, or the completion did not verify
+};
+
+// docs/stepping.md "Friction on demand" (friction_on_demand.h): the island's MLCP with the
+// friction unknowns of the loaded cones only, in rounds that add every left-out cone whose contact
+// took an impulse; the result is completed and certified on the whole MLCP into ws.solution.
+// A sub-problem whose solve failed is the island's failed solve: solving the whole MLCP after it
+// was measured on the box pyramid, and the whole problem failed as well, at twice the cost
+// (docs/stepping.md "Friction on demand").
+OnDemand solve_with_friction_on_demand(const World& world, Workspace& ws, bool warm,
+                                       StepReport& report) {
+  FrictionOnDemand& f = ws.friction;
+  const MlcpLayout& full = ws.layout;
+  const Eigen::Index m = full.size();
+  int& pivots = f.pivots;
+  int iterations = 0;
+  pivots = 0;
+  choose_friction_cones(full, ws.mlcp, warm ? &ws.warm.z : nullptr, f);
+  if (std::find(f.keep.begin(), f.keep.end(), false) == f.keep.end()) return OnDemand::kSolveWhole;
+  bool guessed = warm;  // f.full_basis holds a basis to start from
+  if (warm) f.full_basis = ws.warm.guess;
+  for (int round = 0; round < kMaxFrictionRounds; ++round) {
+    select_friction_cones(full, ws.mlcp, f);
+    if (guessed) gather_from_full(f.columns, f.full_basis, f.basis);
+    if (warm) gather_from_full(f.columns, ws.warm.z, f.z);
+    solve_island_mlcp(world, f.mlcp, f.layout, guessed ? &f.basis : nullptr, warm ? &f.z : nullptr,
+                      ws, f.solution, report);
+    const SolveCertificate& sub = f.solution.certificate;
+    pivots += sub.pivots;
+    iterations += sub.iterations;
+    if (!sub.ok()) {
+      ws.solution.certificate = sub;
+      ws.solution.certificate.pivots = pivots;
+      return OnDemand::kFailed;
+    }
+    // The sub-problem's basis in full coordinates (left-out cones: β, σ nonbasic) starts the
+    // next round and is what the warm start remembers.
+    const std::vector<bool>* basis = solver_basis(ws, sub);
+    if (basis == nullptr) {
+      active_set(f.solution.z, f.solution.w, f.basis);
+      basis = &f.basis;
+    }
+    f.full_basis.assign(m, false);
+    for (std::size_t i = 0; i < f.columns.size(); ++i) f.full_basis[f.columns[i]] = (*basis)[i];
+    guessed = true;
+    scatter_to_full(f.columns, f.solution.z, m, ws.solution.z);
+    if (add_loaded_cones(full, ws.solution.z, f) > 0) continue;
+    ws.solution.nu = f.solution.nu;
+    complete_left_out_cones(full, ws.mlcp, f, ws.solution.nu, ws.solution.z);
+    SolverOptions options = world.solver;
+    options.impulse_scale = sub.impulse_scale;
+    SolveCertificate cert = verify_mlcp(ws.mlcp, ws.solution.nu, ws.solution.z, sub.tolerance,
+                                        options, ws.solution.w, ws.solver);
+    cert.method = sub.method;
+    cert.primary_status = sub.primary_status;
+    cert.pivots = pivots;
+    cert.iterations = iterations;
+    ws.solution.certificate = cert;
+    if (!cert.ok()) return OnDemand::kSolveWhole;
+    report.friction_cones_left_out =
+        static_cast<int>(std::count(f.keep.begin(), f.keep.end(), false));
+    return OnDemand::kSolved;
+  }
+  return OnDemand::kSolveWhole;
+}
+
 // One island (ws.island): assemble → solve + verify → certify energy → (recover) → velocities →
 // positions → split projection. Fills the island's own report.
 void solve_island(const World& world, State& state, Real h, Workspace& ws, StepReport& report) {
@@ -210,22 +313,18 @@ void solve_island(const World& world, State& state, Real h, Workspace& ws, StepR
   report.lcp_size = ws.layout.size();
   report.seconds.assemble = seconds_since(clock);
   const bool warm = world.stepping.warm_start && guess_active_set(ws.island, ws.layout, ws.warm);
-  // Large islands: projected Gauss–Seidel estimates the active set for Lemke to start from
-  // (docs/stepping.md "Iterate, then certify").
-  WarmGuess guess;
-  if (warm) guess.basis = &ws.warm.guess;
-  reduce_mlcp(ws.mlcp, ws.solver);
   const StepOptions& o = world.stepping;
-  if (o.gauss_seidel_min_unknowns > 0 && report.lcp_size >= o.gauss_seidel_min_unknowns) {
-    const Real tolerance = verification_tolerance(ws.solver.reduced, world.solver);
-    const GaussSeidelResult g =
-        projected_gauss_seidel(ws.mlcp, ws.layout, ws.solver, warm ? &ws.warm.z : nullptr,
-                               o.gauss_seidel_sweeps, tolerance, ws.gauss_seidel);
-    report.gauss_seidel_sweeps = g.sweeps;
-    guess.active = &ws.gauss_seidel.guess;
-    guess.priority = &ws.gauss_seidel.priority;
+  const bool on_demand = o.friction_on_demand_min_unknowns > 0 &&
+                         report.lcp_size >= o.friction_on_demand_min_unknowns &&
+                         ws.layout.n_friction_contacts > 0;
+  const OnDemand outcome =
+      on_demand ? solve_with_friction_on_demand(world, ws, warm, report) : OnDemand::kSolveWhole;
+  const bool solved_on_demand = outcome == OnDemand::kSolved;
+  if (outcome == OnDemand::kSolveWhole) {
+    solve_island_mlcp(world, ws.mlcp, ws.layout, warm ? &ws.warm.guess : nullptr,
+                      warm ? &ws.warm.z : nullptr, ws, ws.solution, report);
+    if (on_demand) ws.solution.certificate.pivots += ws.friction.pivots;  // the rounds' effort too
   }
-  solve_reduced_mlcp(ws.mlcp, world.solver, ws.solver, ws.solution, guess);
   report.solver_called = true;
   report.solver = ws.solution.certificate;
   if (world.contact.model == ContactModel::kPeg && world.contact.peg.general_form)
@@ -244,10 +343,9 @@ void solve_island(const World& world, State& state, Real h, Workspace& ws, StepR
   if (world.stepping.warm_start && report.status == StepStatus::kOk) {
     // Lemke's final basis (or the verified guess) keeps its degenerate basics: without them the
     // next guess of a frictional pile at rest is singular and falls back to a cold solve.
-    const SolveMethod method = ws.solution.certificate.method;
-    const bool basis = method == SolveMethod::kLemke || method == SolveMethod::kWarmStart;
-    remember_active_set(ws.solution.z, ws.solution.w, basis ? &ws.solver.lcp.active : nullptr,
-                        ws.warm);
+    const std::vector<bool>* basis =
+        solved_on_demand ? &ws.friction.full_basis : solver_basis(ws, ws.solution.certificate);
+    remember_active_set(ws.solution.z, ws.solution.w, basis, ws.warm);
   }
   report.seconds.solve = seconds_since(clock);
   // ν⁺ from the solution, or ν + h M⁻¹F when the bodies fly free (docs/stepping.md stage 6).
@@ -299,6 +397,7 @@ void add_island(const StepReport& i, int k, Real slop, StepReport& r, IslandTota
   r.energy.tolerance += i.energy.tolerance;
   r.primary_switches += i.primary_switches;
   r.gauss_seidel_sweeps += i.gauss_seidel_sweeps;
+  r.friction_cones_left_out += i.friction_cones_left_out;
   r.general_form_failed = r.general_form_failed || i.general_form_failed;
   r.projection_depth = std::max(r.projection_depth, i.projection_depth);
   if (i.projection_depth > slop) {

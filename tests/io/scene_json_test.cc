@@ -255,6 +255,24 @@ TEST(SceneJson, GaussSeidelOptionsAreReadCheckedAndWritten) {
   EXPECT_THAT(error_of(d), HasSubstr("stepping.gauss_seidel_sweeps"));
 }
 
+TEST(SceneJson, FrictionOnDemandThresholdIsReadWrittenAndChecked) {
+  json d = valid_2d();
+  EXPECT_EQ(parse_scene(d, "s.json").world.stepping.friction_on_demand_min_unknowns,
+            StepOptions{}.friction_on_demand_min_unknowns);
+  EXPECT_FALSE(scene_to_json(parse_scene(d, "s.json"))["stepping"].contains(
+      "friction_on_demand_min_unknowns"));  // defaults are not written
+  d["stepping"] = {{"friction_on_demand_min_unknowns", 0}};
+  const Scene s = parse_scene(d, "s.json");
+  EXPECT_EQ(s.world.stepping.friction_on_demand_min_unknowns, 0);
+  EXPECT_EQ(
+      parse_scene(scene_to_json(s), "again.json").world.stepping.friction_on_demand_min_unknowns,
+      0);
+  d["stepping"]["friction_on_demand_min_unknowns"] = -1;
+  EXPECT_THAT(error_of(d), HasSubstr("stepping.friction_on_demand_min_unknowns"));
+  d["stepping"]["friction_on_demand_min_unknowns"] = "many";
+  EXPECT_THAT(error_of(d), HasSubstr("stepping.friction_on_demand_min_unknowns"));
+}
+
 TEST(SceneJson, RoundTripReproducesTheTrajectoryBitForBit) {
   for (const json& doc : {valid_2d(), valid_3d()}) {
     const Scene original = parse_scene(doc, "scene.json");

@@ -41,8 +41,8 @@ struct MlcpScratch {
   Lcp reduced;      // N, b
   LcpScratch lcp;   // solver buffers
   LcpSolution reduced_solution;
-  VecX momentum;  // M ν − G z − c (the residual)
-  VecX impulse;   // G z
+  VecX momentum;      // M ν − G z − c (the residual)
+  VecX impulse;       // G z
   BlockColumns g, h;  // the nonzero body blocks of G's and H's columns
 };
 
@@ -82,6 +82,11 @@ Real mlcp_impulse_scale(const Mlcp& mlcp, const Lcp& reduced);
 // Z = options.impulse_scale or mlcp_impulse_scale. Writes w.
 SolveCertificate verify_mlcp(const Mlcp& mlcp, const VecX& nu, const VecX& z, Real tol,
                              const SolverOptions& options, VecX& w);
+
+// The same with the impulse scale given (options.impulse_scale, > 0) and the residuals' buffers
+// from `scratch` (no reduction, no allocation once warmed up).
+SolveCertificate verify_mlcp(const Mlcp& mlcp, const VecX& nu, const VecX& z, Real tol,
+                             const SolverOptions& options, VecX& w, MlcpScratch& scratch);
 
 // Throws InputError unless all dimensions agree and entries are finite (definiteness of M is
 // checked when it is inverted).

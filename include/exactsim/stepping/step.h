@@ -13,10 +13,11 @@
 #include "exactsim/metrics/overlap.h"
 #include "exactsim/metrics/penetration_depth.h"
 #include "exactsim/solvers/mlcp.h"
+#include "exactsim/stepping/friction_on_demand.h"
 #include "exactsim/stepping/islands.h"
 #include "exactsim/stepping/position_projection.h"
-#include "exactsim/stepping/stewart_trinkle.h"
 #include "exactsim/stepping/projected_gauss_seidel.h"
+#include "exactsim/stepping/stewart_trinkle.h"
 #include "exactsim/stepping/warm_start.h"
 #include "exactsim/stepping/world.h"
 
@@ -87,6 +88,9 @@ struct StepReport {
   // Projected Gauss–Seidel sweeps before the solve, summed over the islands that iterated
   // (StepOptions::gauss_seidel_min_unknowns; docs/stepping.md "Iterate, then certify").
   int gauss_seidel_sweeps = 0;
+  // Friction cones solved without their unknowns and completed afterwards, summed over the
+  // islands (StepOptions::friction_on_demand_min_unknowns; docs/stepping.md "Friction on demand").
+  int friction_cones_left_out = 0;
   bool solution_applied =
       false;                // the solve's ν⁺ was used (certified, or recovered when continued)
   Real regularisation = 0;  // δ of N + δI when a failed step was recovered (continue_on_failure)
@@ -151,6 +155,7 @@ struct Workspace {
   std::vector<std::uint8_t> body_solved;  // (n_bodies) in an island this step
   WarmStart warm;
   GaussSeidelScratch gauss_seidel;  // large islands' active-set guess
+  FrictionOnDemand friction;        // large islands' sub-problem of loaded cones
   IntersectionScratch intersection;
   IntersectionPolyhedron overlap_polytope;  // 3D Corrective: one pair's overlap region
   PositionProjectionScratch projection;

@@ -94,6 +94,11 @@ struct StepOptions {
   // (docs/stepping.md "Iterate, then certify"); the answer is verified like any other. 0: never.
   int gauss_seidel_min_unknowns = 200;
   int gauss_seidel_sweeps = 300;
+  // An island whose MLCP has at least this many unknowns is solved with the friction unknowns of
+  // the cones expected to carry load only, in rounds that add any other cone that takes an impulse;
+  // the left-out cones are completed (β = 0, σ from ν) and the whole MLCP is verified
+  // (docs/stepping.md "Friction on demand"). 0: never.
+  int friction_on_demand_min_unknowns = 200;
   // The memory budget (docs/input-validation.md "Memory budget"): a step whose dense contact
   // problem (estimated before it is allocated, memory_budget.h) would need more throws
   // MemoryBudgetError. CLI --memory-budget, scene stepping.memory_budget_gib.
