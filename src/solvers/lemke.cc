@@ -69,7 +69,6 @@ struct Work {
 struct RunResult {
   SolveStatus status = SolveStatus::kNumerical;
   int pivots = 0;
-  int refactorisations = 0;
   bool start_failed = false;  // the warm-start basis was singular
   bool cycling = false;       // a basis repeated (the lexicographic rule was broken by rounding)
 };
@@ -381,7 +380,7 @@ RunResult lemke_run(const Mat<S>& m, const Vec<S>& q, const std::vector<bool>* s
       const Vec<S> x_before = w.t.col(0);
 #endif
       // On a singular basis matrix keep the updated tableau (the next interval retries).
-      if (refactor<S>(m, q, w)) ++res.refactorisations;
+      refactor<S>(m, q, w);
 #ifdef EXACTSIM_LEMKE_TRACE
       std::fprintf(stderr,
                    "  refactor at %d: drift |x_upd - x_lu| = %.3e, min x = %.3e, cond-ish %.3e\n",
