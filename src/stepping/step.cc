@@ -244,9 +244,9 @@ enum class OnDemand {
 // docs/stepping.md "Friction on demand" (friction_on_demand.h): the island's MLCP with the
 // friction unknowns of the loaded cones only, in rounds that add every left-out cone whose contact
 // took an impulse; the result is completed and certified on the whole MLCP into ws.solution.
-// A sub-problem whose solve failed is the island's failed solve: solving the whole MLCP after it
-// was measured on the box pyramid, and the whole problem failed as well, at twice the cost
-// (docs/stepping.md "Friction on demand").
+// A sub-problem whose solve failed is the island's failed solve, not retried whole: on the box
+// pyramid the retry doubled the failing steps' cost, but without it that scene fails more often
+// over 600 steps (docs/stepping.md "Friction on demand": a choice still open).
 OnDemand solve_with_friction_on_demand(const World& world, Workspace& ws, bool warm,
                                        StepReport& report) {
   FrictionOnDemand& f = ws.friction;
