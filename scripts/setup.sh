@@ -8,6 +8,7 @@ packages=(
   libeigen3-dev libqhull-dev nlohmann-json3-dev libcli11-dev
   libgmp-dev  # exact Lemke (src/solvers/lemke_exact.cc)
   libgtest-dev libgmock-dev libbenchmark-dev
+  zlib1g-dev  # tests: the gzip-compressed captured LCPs
   libbullet-dev  # bench_scaling compares with Bullet 3 (optional in CMake)
   python3 python3-numpy python3-matplotlib
   python3-dev pybind11-dev python3-pybind11 python3-pytest

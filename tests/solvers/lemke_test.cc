@@ -2,7 +2,12 @@
 // infeasibility certificates, degenerate ties, and random problems against the enumeration oracle.
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <random>
+#include <stdexcept>
+#include <string>
+
+#include <zlib.h>
 
 #include "exactsim/math/error.h"
 #include "exactsim/solvers/lcp.h"
@@ -193,6 +198,22 @@ TEST(Lemke, ScratchReuseGivesIdenticalResults) {
   }
 }
 
+// Reads a gzip-compressed LCP file (large captured problems are kept compressed in the
+// repository) through a decompressed copy in the test's temporary directory.
+Lcp read_gzipped_lcp(const std::string& path, LcpFileInfo* info) {
+  gzFile in = gzopen(path.c_str(), "rb");
+  if (in == nullptr) throw std::runtime_error("cannot open " + path);
+  const std::string copy = testing::TempDir() + "exactsim-gunzipped.lcp";
+  std::ofstream out(copy, std::ios::binary);
+  char buffer[1 << 16];
+  int got = 0;
+  while ((got = gzread(in, buffer, sizeof buffer)) > 0) out.write(buffer, got);
+  gzclose(in);
+  out.close();
+  if (got < 0) throw std::runtime_error("cannot decompress " + path);
+  return read_lcp(copy, info);
+}
+
 TEST(Lemke, SmallPivotsAreDecidedOnARefinedColumn) {
   // Step 5 of the 15-box PEG pyramid (stress campaign, docs/robustness.md), n = 1,184. Without the
   // refinement of small pivots, double-precision Lemke pivots on a rounding residue at pivot 601
@@ -200,8 +221,9 @@ TEST(Lemke, SmallPivotsAreDecidedOnARefinedColumn) {
   // run (no retries) ends kMaxIterations; with the default retries only the long-double one solved
   // it, with 10x the work budget (docs/solvers.md "Why Lemke failed"). With it: 1,480 pivots.
   LcpFileInfo info;
-  const Lcp p = read_lcp(
-      EXACTSIM_SOURCE_DIR "/tests/solvers/data/hard/peg3d-pyramid15-step5-small-pivot.lcp", &info);
+  const Lcp p = read_gzipped_lcp(
+      EXACTSIM_SOURCE_DIR "/tests/solvers/data/hard/peg3d-pyramid15-step5-small-pivot.lcp.gz",
+      &info);
   SolverOptions o = lemke_only();
   o.extended_precision_retry = false;
   o.impulse_scale = info.impulse_scale;
