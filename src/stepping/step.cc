@@ -245,8 +245,8 @@ enum class OnDemand {
 // friction unknowns of the loaded cones only, in rounds that add every left-out cone whose contact
 // took an impulse; the result is completed and certified on the whole MLCP into ws.solution.
 // A sub-problem whose solve failed is the island's failed solve, not retried whole: on the box
-// pyramid the retry doubled the failing steps' cost, but without it that scene fails more often
-// over 600 steps (docs/stepping.md "Friction on demand": a choice still open).
+// pyramid the retry solved none of those steps and doubled their cost (docs/stepping.md
+// "Friction on demand").
 OnDemand solve_with_friction_on_demand(const World& world, Workspace& ws, bool warm,
                                        StepReport& report) {
   FrictionOnDemand& f = ws.friction;
@@ -256,7 +256,8 @@ OnDemand solve_with_friction_on_demand(const World& world, Workspace& ws, bool w
   int iterations = 0;
   pivots = 0;
   choose_friction_cones(full, ws.mlcp, warm ? &ws.warm.z : nullptr, f);
-  if (std::find(f.keep.begin(), f.keep.end(), false) == f.keep.end()) return OnDemand::kSolveWhole;
+  auto left_out = [&f] { return static_cast<int>(std::count(f.keep.begin(), f.keep.end(), false)); };
+  if (left_out() == 0) return OnDemand::kSolveWhole;
   bool guessed = warm;  // f.full_basis holds a basis to start from
   if (warm) f.full_basis = ws.warm.guess;
   for (int round = 0; round < kMaxFrictionRounds; ++round) {
@@ -271,6 +272,7 @@ OnDemand solve_with_friction_on_demand(const World& world, Workspace& ws, bool w
     if (!sub.ok()) {
       ws.solution.certificate = sub;
       ws.solution.certificate.pivots = pivots;
+      report.friction_cones_left_out = left_out();  // the failed problem was this sub-problem
       return OnDemand::kFailed;
     }
     // The sub-problem's basis in full coordinates (left-out cones: β, σ nonbasic) starts the
@@ -297,8 +299,7 @@ OnDemand solve_with_friction_on_demand(const World& world, Workspace& ws, bool w
     cert.iterations = iterations;
     ws.solution.certificate = cert;
     if (!cert.ok()) return OnDemand::kSolveWhole;
-    report.friction_cones_left_out =
-        static_cast<int>(std::count(f.keep.begin(), f.keep.end(), false));
+    report.friction_cones_left_out = left_out();
     return OnDemand::kSolved;
   }
   return OnDemand::kSolveWhole;

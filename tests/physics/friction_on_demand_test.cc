@@ -78,6 +78,22 @@ TEST(FrictionOnDemand, AgreesWithTheWholeSolveOfTheSameProblem) {
   EXPECT_LE((whole.nu - ws.solution.nu).lpNorm<Eigen::Infinity>(), 1e-9);
 }
 
+TEST(FrictionOnDemand, AFailedSubProblemIsTheStepsFailedSolveWithItsConesLeftOut) {
+  // A pivot budget of one pivot and no fallback: the sub-problem's Lemke cannot finish. That is
+  // the island's failed solve, reported with the sub-problem's certificate and the cones it left
+  // out, and the whole MLCP is not tried (its pivots would be added to the certificate's).
+  Sim sim(block_beside_wall_doc());
+  SolverOptions& solver = sim.scene.world.solver;
+  solver.max_pivots = 1;
+  solver.fallback = solver.extended_precision_retry = solver.exact_retry = false;
+  const StepReport r = sim.advance();
+  EXPECT_EQ(r.status, StepStatus::kSolverFailed);
+  EXPECT_EQ(r.solver.status, SolveStatus::kMaxIterations);
+  EXPECT_GT(r.friction_cones_left_out, 0);
+  EXPECT_LE(r.solver.pivots, 1);
+  EXPECT_FALSE(r.solution_applied);
+}
+
 TEST(FrictionOnDemand, AConeLeftOutThatTakesAnImpulseIsAddedInASecondRound) {
   // Three 0.2 m cubes in a row on a frictionless floor, block–block μ = 0.5: C (left) moves at
   // 1 m/s against A, A touches C and stands 2 mm from B. The A–B contacts are idle at the start
