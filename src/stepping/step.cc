@@ -256,7 +256,9 @@ OnDemand solve_with_friction_on_demand(const World& world, Workspace& ws, bool w
   int iterations = 0;
   pivots = 0;
   choose_friction_cones(full, ws.mlcp, warm ? &ws.warm.z : nullptr, f);
-  auto left_out = [&f] { return static_cast<int>(std::count(f.keep.begin(), f.keep.end(), false)); };
+  auto left_out = [&f] {
+    return static_cast<int>(std::count(f.keep.begin(), f.keep.end(), false));
+  };
   if (left_out() == 0) return OnDemand::kSolveWhole;
   bool guessed = warm;  // f.full_basis holds a basis to start from
   if (warm) f.full_basis = ws.warm.guess;
