@@ -37,14 +37,13 @@ int stress(const StressArgs& a) {
   const auto start = std::chrono::steady_clock::now();
   StressLimits limits = a.limits;
   if (a.memory_budget) limits.memory_budget_bytes = memory_budget_bytes(*a.memory_budget);
-  const std::string out =
-      !a.out.empty()        ? a.out
-      : a.penetration_sweep ? "results/penetration-sweep"
-      : a.quick             ? "results/stress-quick"
-                            : "results/stress";
+  const std::string out = !a.out.empty()        ? a.out
+                          : a.penetration_sweep ? "results/penetration-sweep"
+                          : a.quick             ? "results/stress-quick"
+                                                : "results/stress";
   std::vector<StressRun> runs;
-  for (const StressRun& r : a.penetration_sweep ? penetration_sweep_job_list(a.seeds)
-                                                : stress_job_list(a.quick))
+  for (const StressRun& r :
+       a.penetration_sweep ? penetration_sweep_job_list(a.seeds) : stress_job_list(a.quick))
     if (a.only.empty() || r.name().find(a.only) != std::string::npos) runs.push_back(r);
   if (runs.empty()) throw InputError("--only: no run of the campaign matches '" + a.only + "'");
   std::vector<SweepJob> jobs;
@@ -61,7 +60,9 @@ int stress(const StressArgs& a) {
       a.jobs > 0 ? a.jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency())));
   set_memory_backstop(limits.memory_budget_bytes, parallel);
   std::printf("stress%s: %zu runs in %s (results resume from earlier invocations)\n",
-              a.penetration_sweep ? " --penetration-sweep" : a.quick ? " --quick" : "",
+              a.penetration_sweep ? " --penetration-sweep"
+              : a.quick           ? " --quick"
+                                  : "",
               jobs.size(), so.dir.c_str());
   std::fflush(stdout);
   SweepOutcome outcome;
@@ -104,9 +105,8 @@ int stress(const StressArgs& a) {
                 a.penetration_sweep ? " (--penetration-sweep)"
                 : a.quick           ? " (--quick)"
                                     : "",
-                results.size(), jobs.size(), outcome.ran,
-                outcome.skipped, outcome.failed, wall, run_wall, a.limits.step_budget_seconds,
-                a.limits.max_lcp,
+                results.size(), jobs.size(), outcome.ran, outcome.skipped, outcome.failed, wall,
+                run_wall, a.limits.step_budget_seconds, a.limits.max_lcp,
                 a.limits.run_budget_seconds > 0
                     ? (std::to_string(static_cast<int>(a.limits.run_budget_seconds)) + " s").c_str()
                     : "none");

@@ -8,8 +8,8 @@
 
 #include "exactsim/geometry/polygon.h"
 #include "exactsim/geometry/polyhedron.h"
-#include "experiments/scenarios.h"
 #include "exactsim/math/error.h"
+#include "experiments/scenarios.h"
 
 namespace exactsim::bench {
 namespace {

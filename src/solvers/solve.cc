@@ -126,8 +126,8 @@ void solve_lcp(const Lcp& lcp, const SolverOptions& options, LcpScratch& s, LcpS
   };
   const std::vector<bool>* basis = usable(guess.basis) ? guess.basis : nullptr;
   const std::vector<bool>* start = usable(guess.active) ? guess.active : basis;
-  const VecX* priority = guess.priority != nullptr && guess.priority->size() == n ? guess.priority
-                                                                                 : nullptr;
+  const VecX* priority =
+      guess.priority != nullptr && guess.priority->size() == n ? guess.priority : nullptr;
   if (start == nullptr || n == 0) {
     solve_lcp(lcp, options, s, out);
     return;
@@ -187,8 +187,8 @@ void solve_lcp(const Lcp& lcp, const SolverOptions& options, LcpScratch& s, LcpS
     if (basis != nullptr && wrong_signs <= std::max<Eigen::Index>(2, n / 32) &&
         lemke_from(*basis, nullptr, std::max<Eigen::Index>(kBriefPivots, n / 16)))
       return done();
-    if (lemke_from(*start, priority, basis != nullptr ? std::max<Eigen::Index>(kBriefPivots, n / 4)
-                                                      : 0))
+    if (lemke_from(*start, priority,
+                   basis != nullptr ? std::max<Eigen::Index>(kBriefPivots, n / 4) : 0))
       return done();
   }
   if (basis != nullptr && lemke_from(*basis, nullptr, 0)) return done();

@@ -59,7 +59,8 @@ void detect_contacts_3d(const World& world, const State& state, Real h, Real eps
   }
   for (const BodyPair& p : ws.pairs) {
     // A fast pair may close more than ε in one step: widen ε by their relative motion bound.
-    const Real widen = predict ? relative_displacement_bound(world, state, ws.motion, p.a, p.b, h) : 0.0;
+    const Real widen =
+        predict ? relative_displacement_bound(world, state, ws.motion, p.a, p.b, h) : 0.0;
     PolyhedronContactOptions o;
     o.epsilon_vf = eps + widen;
     o.epsilon_ee = eps_edge + widen;

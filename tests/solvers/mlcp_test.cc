@@ -272,9 +272,11 @@ TEST(Mlcp, SparseReductionEqualsTheDenseSchurComplement) {
     const MatX n = p.H.transpose() * w * p.G + p.D;
     const VecX b = p.H.transpose() * w * p.c + p.r;
     const std::string what = std::to_string(k);
-    EXPECT_LE((s.reduced.M - n).lpNorm<Eigen::Infinity>(), 1e-12 * (1 + n.lpNorm<Eigen::Infinity>()))
+    EXPECT_LE((s.reduced.M - n).lpNorm<Eigen::Infinity>(),
+              1e-12 * (1 + n.lpNorm<Eigen::Infinity>()))
         << what;
-    EXPECT_LE((s.reduced.q - b).lpNorm<Eigen::Infinity>(), 1e-12 * (1 + b.lpNorm<Eigen::Infinity>()))
+    EXPECT_LE((s.reduced.q - b).lpNorm<Eigen::Infinity>(),
+              1e-12 * (1 + b.lpNorm<Eigen::Infinity>()))
         << what;
   }
 }

@@ -243,7 +243,6 @@ TEST(SolveLcp, FallbackRescuesALemkeRay) {
   // on unstructured Gaussian matrices neither start is better in general.)
 }
 
-
 // keep_nonsingular_block (docs/solvers.md "Warm start"): GᵀWG with duplicated contact columns
 // (redundant corners of a face): what is kept has a nonsingular block of the active block's rank,
 // and of two identical columns the one of higher priority stays.
@@ -325,8 +324,8 @@ TEST(SolveLcp, AnyActiveEstimateEndsCertified) {
       const std::string what = std::to_string(k) + " estimate " + std::to_string(e);
       expect_verified(p, warm, what);
       EXPECT_TRUE(warm.certificate.warm_started) << what;
-      if (k % 2) EXPECT_LE((warm.z - cold.z).lpNorm<Eigen::Infinity>(), 1e-8 * (1 + cold.z.norm()))
-          << what;
+      if (k % 2)
+        EXPECT_LE((warm.z - cold.z).lpNorm<Eigen::Infinity>(), 1e-8 * (1 + cold.z.norm())) << what;
     }
   }
 }

@@ -23,11 +23,11 @@ struct WarmStart {
     Real z;      // its value
     bool operator<(const Row& o) const { return name < o.name; }
   };
-  std::vector<Row> previous;          // last step's rows, sorted by name
-  std::vector<Row> current;           // this step's, as islands solve
-  std::vector<std::uint64_t> names;   // rows of the island being solved
+  std::vector<Row> previous;         // last step's rows, sorted by name
+  std::vector<Row> current;          // this step's, as islands solve
+  std::vector<std::uint64_t> names;  // rows of the island being solved
   std::vector<bool> guess, active;
-  VecX z;                             // last step's z by row of the island (0 where new)
+  VecX z;  // last step's z by row of the island (0 where new)
 };
 
 // Names the rows of an island's MLCP (layout order) into warm.names; fills warm.guess and warm.z
