@@ -16,16 +16,8 @@ constexpr Real kTouchingGapRate = 0.1;
 
 void choose_friction_cones(const MlcpLayout& full, const Mlcp& mlcp, const VecX* previous_z,
                            FrictionOnDemand& f) {
-  // W c, block by block (M's blocks are at most 6×6: no heap allocation).
-  using Small = Eigen::Matrix<Real, Eigen::Dynamic, Eigen::Dynamic, 0, 6, 6>;
-  using SmallVec = Eigen::Matrix<Real, Eigen::Dynamic, 1, 0, 6, 1>;
-  f.nu_free.resize(mlcp.c.size());
-  for (std::size_t k = 0; k < mlcp.M.blocks.size(); ++k) {
-    const MatX& b = mlcp.M.blocks[k];
-    const Small block = b;
-    const SmallVec c = mlcp.c.segment(mlcp.M.offsets[k], b.rows());
-    f.nu_free.segment(mlcp.M.offsets[k], b.rows()) = block.llt().solve(c);
-  }
+  invert_spd(mlcp.M, f.W);
+  f.W.apply(mlcp.c, f.nu_free);
   const int cones = full.n_friction_contacts;
   f.keep.assign(cones, false);
   for (int c = 0; c < cones; ++c) {

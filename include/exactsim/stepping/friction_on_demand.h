@@ -25,6 +25,7 @@ struct FrictionOnDemand {
   std::vector<bool> basis;       // a full-size basis or guess mapped to the sub-problem, scratch
   std::vector<bool> full_basis;  // the sub-problem's final basis mapped back to full size
   VecX z;                        // scratch: a full-size vector mapped to the sub-problem
+  BlockDiagonal W;               // M⁻¹
   VecX nu_free;                  // W c: the free-flight velocities
   int pivots = 0;                // Lemke pivots of the rounds of the last island
 };
