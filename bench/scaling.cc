@@ -64,6 +64,7 @@ struct Options {
   bool watchdog = true;       // StepOptions::watch_penetration (and so advance()'s step splitting)
   double max_memory_gib = 8;  // RLIMIT_AS of each child (this machine is shared)
   int friction_on_demand = -1;  // StepOptions::friction_on_demand_min_unknowns; −1: the default
+  int revised_min_size = -1;    // SolverOptions::revised_min_size; −1: the default
   double bullet_margin = 0.001;
   std::string out;
   std::string write_scenes;  // folder: write each scene as scene-file JSON (exactsim run --scene)
@@ -131,6 +132,7 @@ void child_main(int fd, const std::string& engine, int dims, int n, const Option
   w.stepping.continue_on_solver_failure = true;
   w.stepping.watch_penetration = o.watchdog;  // off: no watchdog, so advance() never splits
   if (o.friction_on_demand >= 0) w.stepping.friction_on_demand_min_unknowns = o.friction_on_demand;
+  if (o.revised_min_size >= 0) w.solver.revised_min_size = o.revised_min_size;
   double spent = 0;
   std::string reason = "completed";
   int done = 0;
@@ -637,6 +639,9 @@ int main(int argc, char** argv) {
   app.add_option("--friction-on-demand", o.friction_on_demand,
                  "exactsim: islands with at least this many unknowns solve the loaded cones' "
                  "friction only (0: never; default: the library's, 200)");
+  app.add_option("--revised-min-size", o.revised_min_size,
+                 "exactsim: LCPs with at least this many unknowns pivot in Lemke's revised form "
+                 "(0: never; default: the library's)");
   app.add_option("--max-memory-gib", o.max_memory_gib,
                  "address-space limit of each child (0: none); beyond it the run ends as an error");
   app.add_option("--bullet-margin", o.bullet_margin, "Bullet's hull collision margin, m");
@@ -648,11 +653,13 @@ int main(int argc, char** argv) {
   const bool bullet = o.bullet && bullet_available();
   std::printf(
       "bench_scaling: seed %llu, %d steps of h = 0.01 s, budget %.0f s per (engine, N), "
-      "kill after %.0f s; exactsim watchdog %s, friction on demand from %d unknowns; Bullet: %s\n",
+      "kill after %.0f s; exactsim watchdog %s, friction on demand from %d unknowns, revised "
+      "Lemke from %d; Bullet: %s\n",
       static_cast<unsigned long long>(o.seed), o.steps, o.budget,
       o.kill_after > 0 ? o.kill_after : 2 * o.budget + 30, o.watchdog ? "on" : "off",
       o.friction_on_demand >= 0 ? o.friction_on_demand
                                 : exactsim::StepOptions{}.friction_on_demand_min_unknowns,
+      o.revised_min_size >= 0 ? o.revised_min_size : exactsim::SolverOptions{}.revised_min_size,
       bullet ? (std::string("3.24, ") + bullet_precision()).c_str()
              : (o.bullet ? "not built in" : "off"));
   std::vector<RunResult> all;

@@ -48,10 +48,12 @@ Lcp delassus_problem(int n, unsigned seed) {
   return lcp;
 }
 
-void BM_Lemke(benchmark::State& state) {
+// Lemke in the dense form, and in the revised form (docs/solvers.md "Revised Lemke").
+void lemke(benchmark::State& state, bool revised) {
   const Lcp lcp = delassus_problem(static_cast<int>(state.range(0)), 1);
   SolverOptions o;
   o.fallback = false;
+  o.revised_min_size = revised ? 1 : 0;
   LcpScratch scratch;
   LcpSolution out;
   for (auto _ : state) {
@@ -61,6 +63,8 @@ void BM_Lemke(benchmark::State& state) {
   state.counters["pivots"] = out.certificate.pivots;
   state.counters["solved"] = out.certificate.ok();
 }
+void BM_Lemke(benchmark::State& state) { lemke(state, false); }
+void BM_LemkeRevised(benchmark::State& state) { lemke(state, true); }
 
 void BM_LdltFactorisation(benchmark::State& state) {
   const Lcp lcp = delassus_problem(static_cast<int>(state.range(0)), 1);
@@ -169,7 +173,8 @@ void sizes(benchmark::internal::Benchmark* b) {
   for (int n : {10, 20, 40, 80, 160}) b->Arg(n);
   b->Unit(benchmark::kMicrosecond);
 }
-BENCHMARK(BM_Lemke)->Apply(sizes);
+BENCHMARK(BM_Lemke)->Apply(sizes)->Arg(320)->Arg(640);
+BENCHMARK(BM_LemkeRevised)->Apply(sizes)->Arg(320)->Arg(640);
 BENCHMARK(BM_LdltFactorisation)->Apply(sizes);
 BENCHMARK(BM_FischerBurmeister)->Apply(sizes);
 BENCHMARK(BM_SolveLcpStack)->Apply(sizes);

@@ -69,6 +69,7 @@ struct Work {
 struct RunResult {
   SolveStatus status = SolveStatus::kNumerical;
   int pivots = 0;
+  Real work = 0;              // multiply-adds of the revised form's pivots and factorisations
   bool start_failed = false;  // the warm-start basis was singular
   bool cycling = false;       // a basis repeated (the lexicographic rule was broken by rounding)
 };
@@ -128,23 +129,32 @@ void original_column(const Mat<S>& m, const Vec<S>& cover, Eigen::Index n, int i
   }
 }
 
-// One step of iterative refinement of v ≈ B⁻¹ rhs with the current B⁻¹: v += B⁻¹ (rhs − B v),
-// where B v = Σ_j v_j a_basis(j) costs O(n) per basic w and O(n) per basic z or z0.
+// residual = rhs − B v, where B v = Σ_j v_j a_basis(j) costs O(n) per basic w and O(n) per basic
+// z or z0.
+template <typename S>
+void basis_residual(const Mat<S>& m, const Vec<S>& cover, const std::vector<int>& basis,
+                    const Eigen::Ref<const Vec<S>>& v, const Eigen::Ref<const Vec<S>>& rhs,
+                    Vec<S>& residual) {
+  const Eigen::Index n = v.size();
+  residual = rhs;
+  for (Eigen::Index j = 0; j < n; ++j) {
+    const int id = basis[j];
+    if (v(j) == 0) continue;
+    if (id < n)
+      residual(id) -= v(j);
+    else if (id < 2 * n)
+      residual += v(j) * m.col(id - n);
+    else
+      residual += v(j) * cover;
+  }
+}
+
+// One step of iterative refinement of v ≈ B⁻¹ rhs with the current B⁻¹: v += B⁻¹ (rhs − B v).
 template <typename S>
 void refine_column(const Mat<S>& m, Work<S>& w, Eigen::Ref<Vec<S>> v,
                    const Eigen::Ref<const Vec<S>>& rhs) {
   const Eigen::Index n = v.size();
-  w.residual = rhs;
-  for (Eigen::Index j = 0; j < n; ++j) {
-    const int id = w.basis[j];
-    if (v(j) == 0) continue;
-    if (id < n)
-      w.residual(id) -= v(j);
-    else if (id < 2 * n)
-      w.residual += v(j) * m.col(id - n);
-    else
-      w.residual += v(j) * w.cover;
-  }
+  basis_residual<S>(m, w.cover, w.basis, v, rhs, w.residual);
   v.noalias() += w.t.rightCols(n) * w.residual;
 }
 
@@ -240,12 +250,284 @@ void pivot(Work<S>& w, int r) {
   w.t.row(r) = w.row;
 }
 
+// The dense representation: the whole tableau [x_B | B⁻¹] (n × (n+1)), O(n²) per pivot.
+template <typename S>
+struct DenseTableau {
+  const Mat<S>& m;
+  const Vec<S>& q;
+  Work<S>& w;
+
+  void resize(Eigen::Index n) { w.t.resize(n, n + 1); }
+  bool start(const std::vector<bool>& from) { return start_tableau<S>(m, q, from, w); }
+  void cold() {
+    const Eigen::Index n = q.size();
+    w.t.col(0) = q;
+    w.t.rightCols(n).setIdentity();
+  }
+  void enter(int var) { entering_column<S>(m, w, var); }
+  void pivot(int r, int /*entering*/) { exactsim::pivot<S>(w, r); }
+  bool refactor() { return exactsim::refactor<S>(m, q, w); }
+  // A fresh B⁻¹ before deciding on a small pivot: 3n³ here, too dear; refinement only.
+  bool fresh() { return false; }
+  Real work = 0;  // not counted: the dense form's cap is pivots · n² (pivot_budget)
+  // Column `level` of [x_B | B⁻¹].
+  auto column(Eigen::Index level) { return w.t.col(level); }
+  void refine(Eigen::Ref<Vec<S>> v, const Eigen::Ref<const Vec<S>>& rhs) {
+    refine_column<S>(m, w, v, rhs);
+  }
+};
+
+// The revised representation (docs/solvers.md "Revised Lemke"). B has the identity column e_j for
+// each basic w_j (row j "covered") and a = −M_j (z_j) or −e (z0) for the k other basic
+// variables. With R the k uncovered rows and C those k columns restricted to R,
+//   B x = b  ⇔  x_C = C⁻¹ b_R,   x_{w_j} = b_j − Σ_c a_c(j) x_c   (j covered),
+// O(k² + n k) per solve. G = C⁻¹ is kept explicitly and updated per pivot in O(k²): a row and a
+// column added (w leaves, z enters) or removed (z leaves, w enters), or one replaced. Only x_B is
+// stored (w.t is n × 1); a column of B⁻¹ is computed when the lexicographic test reaches it.
+struct RevisedTableau {
+  const MatX& m;
+  const VecX& q;
+  Work<Real>& w;
+  RevisedLemkeScratch& s;
+  Eigen::Index k = 0;
+  // Work so far, for the work cap, in the dense form's unit: a dense pivot does ~2n²
+  // multiply-adds (entering column and rank-one update) and counts n², so half the multiply-adds:
+  // a pivot's entering column and update of G ~2k² + n k, a factorisation of C ~2k³.
+  Real work = 0;
+
+  Eigen::Index n() const { return q.size(); }
+  auto g() { return s.g.topLeftCorner(k, k); }
+  // Entry i of the original column of basic variable id (a z or z0: C's columns).
+  Real entry(int id, Eigen::Index i) const { return id < 2 * n() ? -m(i, id - n()) : -w.cover(i); }
+  void reserve(Eigen::Index size) {
+    if (s.g.rows() >= size) return;
+    const Eigen::Index cap = std::min<Eigen::Index>(n(), std::max<Eigen::Index>(2 * size, 16));
+    s.g.conservativeResize(cap, cap);
+  }
+  void resize(Eigen::Index size) {
+    w.t.resize(size, 1);
+    s.slot_of_row.assign(static_cast<std::size_t>(size), -1);
+    s.slot_of_pos.assign(static_cast<std::size_t>(size), -1);
+    s.w_pos.assign(static_cast<std::size_t>(size), -1);
+    s.row.clear();
+    s.pos.clear();
+    s.full.resize(size);
+    s.rhs.resize(size);
+    s.col.resize(size);
+    k = 0;
+  }
+  // out (by basis position) = B⁻¹ rhs (by row).
+  void solve(const Eigen::Ref<const VecX>& rhs, Eigen::Ref<VecX> out) {
+    s.y.resize(k);
+    s.rb.resize(k);
+    for (Eigen::Index a = 0; a < k; ++a) s.rb(a) = rhs(s.row[a]);
+    s.y.noalias() = g() * s.rb;
+    finish_solve(rhs, out);
+  }
+  // The covered rows from s.y = x_C: full = rhs − Σ_c x_c a_c, read at each covered row.
+  void finish_solve(const Eigen::Ref<const VecX>& rhs, Eigen::Ref<VecX> out) {
+    s.full = rhs;
+    for (Eigen::Index b = 0; b < k; ++b) {
+      const int id = w.basis[s.pos[b]];
+      if (id < 2 * n())
+        s.full.noalias() += s.y(b) * m.col(id - n());
+      else
+        s.full.noalias() += s.y(b) * w.cover;
+    }
+    for (Eigen::Index j = 0; j < n(); ++j)
+      if (s.w_pos[j] >= 0) out(s.w_pos[j]) = s.full(j);
+    for (Eigen::Index b = 0; b < k; ++b) out(s.pos[b]) = s.y(b);
+  }
+  // G = C⁻¹ from an LU of C (in place in s.c), then x_B = B⁻¹ q. False, with G and x_B
+  // unchanged, when C is numerically singular.
+  bool factor() {
+    MatX& c = s.c;
+    c.resize(k, k);
+    for (Eigen::Index b = 0; b < k; ++b) {
+      const int id = w.basis[s.pos[b]];
+      for (Eigen::Index a = 0; a < k; ++a) c(a, b) = entry(id, s.row[a]);
+    }
+    const Eigen::PartialPivLU<Eigen::Ref<MatX>> lu(c);
+    work += Real(k) * Real(k) * Real(k);
+    if (k > 0) {
+      const auto diag = lu.matrixLU().diagonal().cwiseAbs();
+      const Real largest = diag.maxCoeff();
+      if (!(largest > 0) || !(diag.minCoeff() > 1e-14 * largest)) return false;
+    }
+    reserve(k);
+    g() = lu.inverse();
+    solve(q, w.t.col(0));
+    return w.t.allFinite() && g().allFinite();
+  }
+  void add_slots(Eigen::Index row, Eigen::Index pos) {
+    s.slot_of_row[row] = static_cast<int>(s.row.size());
+    s.row.push_back(static_cast<int>(row));
+    s.slot_of_pos[pos] = static_cast<int>(s.pos.size());
+    s.pos.push_back(static_cast<int>(pos));
+  }
+  bool start(const std::vector<bool>& from) {
+    for (Eigen::Index i = 0; i < n(); ++i) {
+      if (from[i])
+        add_slots(i, i);
+      else
+        s.w_pos[i] = static_cast<int>(i);
+    }
+    k = static_cast<Eigen::Index>(s.row.size());
+    // e = B·1 (as start_tableau).
+    w.cover.setOnes();
+    for (Eigen::Index c = 0; c < k; ++c) {
+      w.cover(s.row[c]) -= 1;
+      w.cover -= m.col(s.row[c]);
+    }
+    return factor();
+  }
+  void cold() {
+    for (Eigen::Index i = 0; i < n(); ++i) s.w_pos[i] = static_cast<int>(i);
+    w.t.col(0) = q;
+  }
+  void original(int var, Eigen::Ref<VecX> out) const {
+    if (var < n()) {
+      out.setZero();
+      out(var) = 1;
+    } else if (var < 2 * n()) {
+      out = -m.col(var - n());
+    } else {
+      out = -w.cover;
+    }
+  }
+  void enter(int var) {
+    original(var, s.rhs);
+    solve(s.rhs, w.d);
+  }
+  // v(b) = a_b(i): row i of C's columns (the row a covered row i would add to C).
+  void covered_row(Eigen::Index i) {
+    s.v.resize(k);
+    for (Eigen::Index b = 0; b < k; ++b) s.v(b) = entry(w.basis[s.pos[b]], i);
+  }
+  // Moves slot `last` into slot b (column slot: a row of G) / a (row slot: a column of G).
+  void move_column_slot(Eigen::Index from, Eigen::Index to) {
+    if (from == to) return;
+    s.g.row(to).head(k) = s.g.row(from).head(k);
+    s.pos[to] = s.pos[from];
+    s.slot_of_pos[s.pos[to]] = static_cast<int>(to);
+  }
+  void move_row_slot(Eigen::Index from, Eigen::Index to) {
+    if (from == to) return;
+    s.g.col(to).head(k) = s.g.col(from).head(k);
+    s.row[to] = s.row[from];
+    s.slot_of_row[s.row[to]] = static_cast<int>(to);
+  }
+  void pivot(int r, int entering) {
+    const int leaving = w.basis[r];
+    const int nn = static_cast<int>(n());
+    work += Real(k) * (Real(k) + Real(n()) / 2);
+    // x_B as the dense tableau's column 0.
+    const Real x_r = w.t(r, 0) / w.d(r);
+    w.t.col(0).noalias() -= x_r * w.d;
+    w.t(r, 0) = x_r;
+    const Real d_r = w.d(r);
+    if (leaving < nn && entering >= nn) {
+      // Grow: row `leaving` and the entering column join C. Bordered inverse with
+      // G u = x_C of d, v = the new row of C's old columns, σ = d_r = s − vᵀ G u.
+      covered_row(leaving);
+      s.h.noalias() = g().transpose() * s.v;  // Gᵀ v
+      s.dc.resize(k);
+      for (Eigen::Index b = 0; b < k; ++b) s.dc(b) = w.d(s.pos[b]);
+      reserve(k + 1);
+      auto gk = s.g.topLeftCorner(k, k);
+      gk.noalias() += (s.dc / d_r) * s.h.transpose();
+      s.g.col(k).head(k) = -s.dc / d_r;
+      s.g.row(k).head(k) = -s.h.transpose() / d_r;
+      s.g(k, k) = 1 / d_r;
+      s.w_pos[leaving] = -1;
+      add_slots(leaving, r);
+      ++k;
+    } else if (leaving >= nn && entering < nn) {
+      // Shrink: column slot b (the leaving z) and row slot a (row `entering`, now covered) leave
+      // C; G without row b and column a, after eliminating on G(b, a) = d_r.
+      const Eigen::Index b = s.slot_of_pos[r], a = s.slot_of_row[entering];
+      s.dc = g().col(a);
+      s.h = g().row(b).transpose();
+      g().noalias() -= (s.dc / s.dc(b)) * s.h.transpose();
+      const Eigen::Index last = k - 1;
+      move_column_slot(last, b);
+      move_row_slot(last, a);
+      s.pos.pop_back();
+      s.row.pop_back();
+      s.slot_of_pos[r] = -1;
+      s.slot_of_row[entering] = -1;
+      s.w_pos[entering] = r;
+      --k;
+    } else if (leaving < nn) {
+      // w_leaving out, w_entering in: row slot a changes from row `entering` to row `leaving`.
+      // Sherman–Morrison: G' = G − G e_a (Gᵀv − e_a)ᵀ / (vᵀ G e_a), vᵀ G e_a = −d_r.
+      const Eigen::Index a = s.slot_of_row[entering];
+      covered_row(leaving);
+      s.h.noalias() = g().transpose() * s.v;
+      const Real h_a = s.h(a);
+      s.h(a) -= 1;
+      s.dc = g().col(a);
+      g().noalias() -= (s.dc / h_a) * s.h.transpose();
+      s.row[a] = leaving;
+      s.slot_of_row[leaving] = static_cast<int>(a);
+      s.slot_of_row[entering] = -1;
+      s.w_pos[leaving] = -1;
+      s.w_pos[entering] = r;
+    } else {
+      // A z (or z0) replaces another in column slot b: G' = G − (G u − e_b) G(b, :) / d_r.
+      const Eigen::Index b = s.slot_of_pos[r];
+      s.dc.resize(k);
+      for (Eigen::Index c = 0; c < k; ++c) s.dc(c) = w.d(s.pos[c]);
+      s.dc(b) -= 1;
+      s.h = g().row(b).transpose();
+      g().noalias() -= (s.dc / d_r) * s.h.transpose();
+    }
+    w.basis[r] = entering;
+  }
+  // Before deciding on a small pivot: G and x_B from a fresh LU of C (~2k³), so that the updates'
+  // accumulated error cannot pass as a pivot (docs/solvers.md "Revised Lemke").
+  bool fresh() { return refactor(); }
+  // On a singular C the updated inverse stays (as the dense refactor keeps its tableau).
+  bool refactor() { return factor(); }
+  // Column `level` of [x_B | B⁻¹], where the ratio tests read it: at the candidate rows
+  // (w.candidates) and, for its scale, at the k positions of C. Column level − 1 of B⁻¹ is a unit
+  // vector when that row is covered; otherwise x_C = G(:, slot) and a covered row j holds
+  // −Σ_c a_c(j) x_c, O(k) per candidate instead of O(n k) for the whole column.
+  const VecX& column(Eigen::Index level) {
+    if (level == 0) {
+      s.col = w.t.col(0);
+      return s.col;
+    }
+    const Eigen::Index row = level - 1;
+    s.col.setZero();
+    if (s.w_pos[row] >= 0) {
+      s.col(s.w_pos[row]) = 1;
+      return s.col;
+    }
+    const auto x_c = g().col(s.slot_of_row[row]);
+    for (Eigen::Index b = 0; b < k; ++b) s.col(s.pos[b]) = x_c(b);
+    for (int i : w.candidates) {
+      const int id = w.basis[i];
+      if (id >= n()) continue;  // a C position, set above
+      Real sum = 0;
+      for (Eigen::Index b = 0; b < k; ++b) sum -= entry(w.basis[s.pos[b]], id) * x_c(b);
+      s.col(i) = sum;
+    }
+    return s.col;
+  }
+  void refine(Eigen::Ref<VecX> v, const Eigen::Ref<const VecX>& rhs) {
+    basis_residual<Real>(m, w.cover, w.basis, v, rhs, w.residual);
+    solve(w.residual, s.col);
+    v += s.col;
+  }
+};
+
 // Lexicographic ratio test. Candidates: d_i > pivot tolerance. Level 0 (x_B): a basic value
 // within `zero` of 0 counts as 0 (negative rounding values included), and rows whose ratio is
 // within the tie tolerance of the minimum are kept; z0 leaves whenever it is among them. Levels
 // 1..n (columns of B⁻¹): the same rule. -1: no blocking row (secondary ray).
-template <typename S>
-int lexicographic_ratio_test(Work<S>& w, int z0_id, const SolverOptions& options) {
+template <typename S, typename Tableau>
+int lexicographic_ratio_test(Tableau& tab, Work<S>& w, int z0_id, const SolverOptions& options) {
   const Eigen::Index n = w.d.size();
   const S d_max = w.d.cwiseAbs().maxCoeff();
   const S piv_tol = S(options.pivot_tolerance) * std::max<S>(1, d_max);
@@ -256,17 +538,18 @@ int lexicographic_ratio_test(Work<S>& w, int z0_id, const SolverOptions& options
   const S eps = std::numeric_limits<S>::epsilon();
   const S tie_rel = std::max<S>(S(options.ratio_tie_tolerance), 64 * eps);
   for (Eigen::Index level = 0; level <= n && w.candidates.size() > 1; ++level) {
+    const auto& col = tab.column(level);
     // Values of this level below `zero` are rounding noise around an exact zero.
-    const S col_max = w.t.col(level).cwiseAbs().maxCoeff();
+    const S col_max = col.cwiseAbs().maxCoeff();
     const S zero = tie_rel * std::max<S>(level == 0 ? S(1) : S(0), col_max);
     S min_ratio = std::numeric_limits<S>::infinity();
     for (int i : w.candidates) {
-      const S v = std::abs(w.t(i, level)) <= zero ? S(0) : w.t(i, level);
+      const S v = std::abs(col(i)) <= zero ? S(0) : col(i);
       min_ratio = std::min(min_ratio, v / w.d(i));
     }
     std::size_t kept = 0;
     for (int i : w.candidates) {
-      const S v = std::abs(w.t(i, level)) <= zero ? S(0) : w.t(i, level);
+      const S v = std::abs(col(i)) <= zero ? S(0) : col(i);
       // Tie: this row would end within `zero` (plus relative rounding) of its bound.
       if (v - min_ratio * w.d(i) <= zero + tie_rel * std::abs(min_ratio * w.d(i)))
         w.candidates[kept++] = i;
@@ -284,16 +567,17 @@ int lexicographic_ratio_test(Work<S>& w, int z0_id, const SolverOptions& options
   return best;
 }
 
-// The run itself. `start` (optional, size n): a complementary basis to start from (z_i basic
-// when start[i]). Writes the final basis into w.basis and the z0-free basic solution into z.
-template <typename S>
-RunResult lemke_run(const Mat<S>& m, const Vec<S>& q, const std::vector<bool>* start,
+// The run itself, on either representation. `start` (optional, size n): a complementary basis to
+// start from (z_i basic when start[i]). Writes the final basis into w.basis and the basic values
+// x_B into w.t's column 0.
+template <typename S, typename Tableau>
+RunResult lemke_run(Tableau& tab, const Vec<S>& q, const std::vector<bool>* start,
                     const SolverOptions& options, long max_pivots, Work<S>& w,
-                    const VecX* cold_cover = nullptr) {
+                    const VecX* cold_cover = nullptr, Real max_work = 0) {
   RunResult res;
   const Eigen::Index n = q.size();
   const int z0_id = static_cast<int>(2 * n);
-  w.t.resize(n, n + 1);
+  tab.resize(n);
   w.basis.resize(n);
   w.candidates.reserve(n);
   w.d.resize(n);
@@ -302,18 +586,17 @@ RunResult lemke_run(const Mat<S>& m, const Vec<S>& q, const std::vector<bool>* s
     for (Eigen::Index i = 0; i < n; ++i)
       w.basis[i] = (*start)[i] ? static_cast<int>(n + i) : static_cast<int>(i);
     // e = B·1: in basis coordinates the z0 column is −1, as in the cold start.
-    if (!start_tableau<S>(m, q, *start, w)) {
+    if (!tab.start(*start)) {
       res.start_failed = true;
       return res;
     }
   } else {
-    w.t.col(0) = q;
-    w.t.rightCols(n).setIdentity();
     for (Eigen::Index i = 0; i < n; ++i) w.basis[i] = static_cast<int>(i);
     if (cold_cover != nullptr)
       w.cover = cold_cover->template cast<S>();
     else
       w.cover.setOnes();
+    tab.cold();
   }
   if (w.t.col(0).minCoeff() >= 0) {  // the start basis is already feasible: a solution
     res.status = SolveStatus::kSolved;
@@ -322,7 +605,7 @@ RunResult lemke_run(const Mat<S>& m, const Vec<S>& q, const std::vector<bool>* s
   // First pivot: z0 enters (d = −B⁻¹e, negative) and the row with the largest −x_i / |d_i| leaves;
   // among ties the lexicographically smallest row of [x_B | B⁻¹] / |d_i| (cold, e = 1: the largest
   // index), which keeps every row lexicographically positive.
-  entering_column<S>(m, w, z0_id);
+  tab.enter(z0_id);
   if (!(w.d.maxCoeff() < 0)) {  // the covering vector must be positive in basis coordinates
     res.start_failed = true;
     return res;
@@ -332,22 +615,22 @@ RunResult lemke_run(const Mat<S>& m, const Vec<S>& q, const std::vector<bool>* s
   const S tie =
       std::max<S>(S(options.ratio_tie_tolerance), 64 * std::numeric_limits<S>::epsilon()) *
       std::max<S>(1, std::abs(x_min));
-  int r = -1;
-  for (Eigen::Index i = 0; i < n; ++i) {
-    if (w.t(i, 0) / -w.d(i) > x_min + tie) continue;
-    if (r < 0) {
-      r = static_cast<int>(i);
-      continue;
-    }
-    for (Eigen::Index k = 1; k <= n; ++k) {
-      const S a = w.t(i, k) / -w.d(i), b = w.t(r, k) / -w.d(r);
-      if (a == b) continue;
-      if (a < b) r = static_cast<int>(i);
-      break;
-    }
+  w.candidates.clear();
+  for (Eigen::Index i = 0; i < n; ++i)
+    if (!(w.t(i, 0) / -w.d(i) > x_min + tie)) w.candidates.push_back(static_cast<int>(i));
+  // Level by level, the rows at the exact minimum (the first of identical rows stays).
+  for (Eigen::Index level = 1; level <= n && w.candidates.size() > 1; ++level) {
+    const auto& col = tab.column(level);
+    S least = std::numeric_limits<S>::infinity();
+    for (int i : w.candidates) least = std::min<S>(least, col(i) / -w.d(i));
+    std::size_t kept = 0;
+    for (int i : w.candidates)
+      if (col(i) / -w.d(i) == least) w.candidates[kept++] = i;
+    w.candidates.resize(kept);
   }
-  pivot<S>(w, r);
+  int r = w.candidates.front();
   int leaving = w.basis[r];
+  tab.pivot(r, z0_id);
   w.basis[r] = z0_id;
   res.pivots = 1;
   const int interval = options.refactor_interval > 0 ? options.refactor_interval
@@ -370,40 +653,47 @@ RunResult lemke_run(const Mat<S>& m, const Vec<S>& q, const std::vector<bool>* s
         return res;
       }
     }
-    if (res.pivots >= max_pivots) {
+    if (res.pivots >= max_pivots || (max_work > 0 && tab.work >= max_work)) {
       res.status = SolveStatus::kMaxIterations;
       return res;
     }
     if (since_refactor >= interval) {
       since_refactor = 0;
+      // On a singular basis matrix keep the updated tableau (the next interval retries).
 #ifdef EXACTSIM_LEMKE_TRACE
       const Vec<S> x_before = w.t.col(0);
 #endif
-      // On a singular basis matrix keep the updated tableau (the next interval retries).
-      refactor<S>(m, q, w);
+      tab.refactor();
 #ifdef EXACTSIM_LEMKE_TRACE
-      std::fprintf(stderr,
-                   "  refactor at %d: drift |x_upd - x_lu| = %.3e, min x = %.3e, cond-ish %.3e\n",
+      std::fprintf(stderr, "  refactor at %d: drift |x_upd - x_lu| = %.3e, min x = %.3e\n",
                    res.pivots, static_cast<double>((x_before - w.t.col(0)).cwiseAbs().maxCoeff()),
-                   static_cast<double>(w.t.col(0).minCoeff()),
-                   static_cast<double>(w.t.rightCols(n).cwiseAbs().maxCoeff()));
+                   static_cast<double>(w.t.col(0).minCoeff()));
 #endif
     }
     const int entering =
         leaving < n ? leaving + static_cast<int>(n) : leaving - static_cast<int>(n);
-    entering_column<S>(m, w, entering);
+    tab.enter(entering);
     if (!w.d.allFinite() || !w.t.col(0).allFinite()) {
       res.status = SolveStatus::kNumerical;
       return res;
     }
-    r = lexicographic_ratio_test<S>(w, z0_id, options);
+    r = lexicographic_ratio_test<S>(tab, w, z0_id, options);
     if (r < 0 || w.d(r) < S(kSmallPivot) * w.d.cwiseAbs().maxCoeff()) {
-      // A tiny pivot or no blocking row: decide again on a refined column and x_B.
+      // A tiny pivot or no blocking row: decide again on a refined column and x_B; if that
+      // decision is a tiny pivot too, once more from a fresh factorisation where one is cheap.
       w.original.resize(n);
-      original_column<S>(m, w.cover, n, entering, w.original);
-      refine_column<S>(m, w, w.d, w.original);
-      refine_column<S>(m, w, w.t.col(0), q);
-      r = lexicographic_ratio_test<S>(w, z0_id, options);
+      original_column<S>(tab.m, w.cover, n, entering, w.original);
+      const auto decide_refined = [&] {
+        tab.refine(w.d, w.original);
+        tab.refine(w.t.col(0), q);
+        r = lexicographic_ratio_test<S>(tab, w, z0_id, options);
+      };
+      decide_refined();
+      if ((r < 0 || w.d(r) < S(kSmallPivot) * w.d.cwiseAbs().maxCoeff()) && tab.fresh()) {
+        since_refactor = 0;
+        tab.enter(entering);
+        decide_refined();
+      }
     }
     if (r < 0) {
       res.status = SolveStatus::kRay;
@@ -420,7 +710,7 @@ RunResult lemke_run(const Mat<S>& m, const Vec<S>& q, const std::vector<bool>* s
           static_cast<double>(w.d.cwiseAbs().maxCoeff()), static_cast<double>(w.t(r, 0) / w.d(r)),
           static_cast<double>(w.t.col(0).minCoeff()), w.candidates.size());
 #endif
-    pivot<S>(w, r);
+    tab.pivot(r, entering);
     w.basis[r] = entering;
     fingerprint ^= variable_hash(leaving) ^ variable_hash(entering);
     ++res.pivots;
@@ -511,10 +801,27 @@ bool lemke_solve(const Lcp& lcp, const SolverOptions& options, LcpScratch& s, Lc
   const Eigen::Index n = lcp.q.size();
   const Real tol = verification_tolerance(lcp, options);
   const Real z_scale = certificate_impulse_scale(lcp, options);
-  const long budget = pivot_budget(options, n);
+  // Large problems pivot in the revised form (docs/solvers.md "Revised Lemke"), whose pivots cost
+  // less than n²: its work cap counts the multiply-adds it does instead of pivots · n².
+  const bool revised = options.revised_min_size > 0 && n >= options.revised_min_size;
+  SolverOptions by_pivots = options;
+  if (revised) by_pivots.max_pivot_work = 0;
+  const long budget = pivot_budget(by_pivots, n);
+  Real work_left = revised ? options.max_pivot_work : 0;  // 0: no cap
   Work<Real> w{s.tableau,        s.column,          s.pivot_row,   s.cover, s.lemke_original,
                s.lemke_residual, s.refactor_matrix, s.refactor_lu, s.basis, s.candidates};
-  const RunResult res = lemke_run<Real>(lcp.M, lcp.q, start, options, budget, w);
+  const auto run = [&](const SolverOptions& o, const std::vector<bool>* from, long pivots,
+                       const VecX* cover) {
+    if (revised) {
+      RevisedTableau tab{lcp.M, lcp.q, w, s.revised};
+      RunResult r = lemke_run<Real>(tab, lcp.q, from, o, pivots, w, cover, work_left);
+      r.work = tab.work;
+      return r;
+    }
+    DenseTableau<Real> tab{lcp.M, lcp.q, w};
+    return lemke_run<Real>(tab, lcp.q, from, o, pivots, w, cover);
+  };
+  const RunResult res = run(options, start, budget, nullptr);
   if (res.start_failed) return false;
   finish_run<Real>(lcp, options, tol, z_scale, res, w, s, out);
   const SolveStatus st = out.certificate.status;
@@ -523,6 +830,10 @@ bool lemke_solve(const Lcp& lcp, const SolverOptions& options, LcpScratch& s, Lc
     return true;
   int total = res.pivots;
   long remaining = budget - res.pivots;
+  const auto budget_left = [&] {
+    return remaining > 0 && !(options.max_pivot_work > 0 && revised && work_left <= 0);
+  };
+  if (revised && options.max_pivot_work > 0) work_left -= res.work;
   const auto adopt = [&](LcpSolution& retry, bool extended) {
     const bool better = retry.certificate.ok() ||
                         retry.certificate.status == SolveStatus::kInfeasible ||
@@ -555,14 +866,20 @@ bool lemke_solve(const Lcp& lcp, const SolverOptions& options, LcpScratch& s, Lc
       !(options.max_pivot_work > 0 &&
         4.0 * static_cast<Real>(n) * static_cast<Real>(n) * static_cast<Real>(n) >
             options.max_pivot_work);
-  for (int strategy = 1; strategy <= 5 && !done() && remaining > 0; ++strategy) {
+  for (int strategy = 1; strategy <= 5 && !done() && budget_left(); ++strategy) {
     SolverOptions o = options;
     o.ratio_tie_tolerance = std::min(options.ratio_tie_tolerance, 1e-15);
     if (strategy == 2) o.pivot_tolerance = std::max(options.pivot_tolerance, 1e-9);
     RunResult rk;
     LcpSolution retry;
     if (strategy == 5) {
-      if (!long_double_ok) continue;
+      // Its pivots count n² each, as in the dense form's budget: within what is left of the
+      // revised form's work cap.
+      const long pivots =
+          revised && options.max_pivot_work > 0
+              ? std::min<long>(remaining, static_cast<long>(work_left / (Real(n) * Real(n))))
+              : remaining;
+      if (!long_double_ok || pivots <= 0) continue;
       using L = long double;
       Mat<L> t, bmat, m = lcp.M.cast<L>();
       Vec<L> d, cover, q = lcp.q.cast<L>();
@@ -571,7 +888,8 @@ bool lemke_solve(const Lcp& lcp, const SolverOptions& options, LcpScratch& s, Lc
       std::vector<int> basis, candidates;
       Vec<L> original, residual;
       Work<L> wl{t, d, row, cover, original, residual, bmat, lu, basis, candidates};
-      rk = lemke_run<L>(m, q, start, options, remaining, wl);
+      DenseTableau<L> tab{m, q, wl};
+      rk = lemke_run<L>(tab, q, start, options, pivots, wl);
       if (!rk.start_failed) finish_run<L>(lcp, options, tol, z_scale, rk, wl, s, retry);
     } else {
       const VecX* cover = nullptr;
@@ -585,8 +903,7 @@ bool lemke_solve(const Lcp& lcp, const SolverOptions& options, LcpScratch& s, Lc
         }
         cover = &e;
       }
-      rk =
-          lemke_run<Real>(lcp.M, lcp.q, cover != nullptr ? nullptr : start, o, remaining, w, cover);
+      rk = run(o, cover != nullptr ? nullptr : start, remaining, cover);
       if (!rk.start_failed) {
         retry.z.swap(s.z_best);
         finish_run<Real>(lcp, options, tol, z_scale, rk, w, s, retry);
@@ -594,6 +911,8 @@ bool lemke_solve(const Lcp& lcp, const SolverOptions& options, LcpScratch& s, Lc
     }
     total += rk.pivots;
     remaining -= rk.pivots;
+    if (revised && options.max_pivot_work > 0)
+      work_left -= strategy == 5 ? Real(rk.pivots) * Real(n) * Real(n) : rk.work;
     if (!rk.start_failed) adopt(retry, strategy == 5);
     if (strategy != 5 && retry.z.size() > 0) s.z_best.swap(retry.z);
   }

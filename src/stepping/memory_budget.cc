@@ -10,8 +10,11 @@ namespace exactsim {
 double lcp_solve_bytes(double n, const SolverOptions& options) {
   constexpr double kDouble = sizeof(double), kLong = sizeof(long double);
   // The LCP's matrix; Lemke: tableau [x_B | B⁻¹] (n × (n+1)), the basis matrix and its LU
-  // (refactorisation); the polish's complementary-basis matrix and its LU.
-  double bytes = kDouble * (n * n + n * (n + 1) + 2 * n * n + 2 * n * n);
+  // (refactorisation), or in the revised form G and C with its LU in place (k × k, k <= n);
+  // the polish's complementary-basis matrix and its LU.
+  const bool revised = options.revised_min_size > 0 && n >= options.revised_min_size;
+  const double lemke = revised ? 2 * n * n : n * (n + 1) + 2 * n * n;
+  double bytes = kDouble * (n * n + lemke + 2 * n * n);
   // Fischer–Burmeister: Jacobian, its LU, the normal matrix and its LDLT.
   if (options.fallback) bytes += kDouble * 4 * n * n;
   // The long-double Lemke retry (lemke.cc): tableau, basis matrix, its LU and the cast of M,

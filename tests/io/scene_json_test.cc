@@ -134,6 +134,10 @@ TEST(SceneJson, RejectsMalformedFieldsWithPathAndReason) {
          d["solver"] = {{"tolerance", -1}};
        },
        "solver.tolerance: must be > 0"},
+      {[](json& d) {
+         d["solver"] = {{"revised_min_size", -1}};
+       },
+       "solver.revised_min_size: must be between 0 and 1000000000, got -1"},
   };
   for (const Case& c : cases) {
     json d = valid_2d();

@@ -121,10 +121,13 @@ TEST(Lemke, SqueezedBodyIsInfeasibleWithPsdDelassus) {
 
 TEST(Lemke, DuplicateContactsAndZeroGapsAreSolved) {
   // Two identical contacts (duplicate rows and columns) plus zero entries of q: degenerate ties
-  // in the ratio test. The motion (w) is unique for a PSD problem, the split of z is not.
+  // in the ratio test. The motion (w) is unique for a PSD problem, the split of z is not. In
+  // both forms (docs/solvers.md "Revised Lemke"), whose lexicographic levels are computed apart.
   std::mt19937 rng(11);
   std::normal_distribution<Real> normal;
-  for (int trial = 0; trial < 30; ++trial) {
+  for (int trial = 0; trial < 60; ++trial) {
+    SolverOptions o = lemke_only();
+    o.revised_min_size = trial < 30 ? 0 : 1;
     const int nv = 3, m = 3 + trial % 5;
     MatX g(nv, m);
     for (Eigen::Index k = 0; k < g.size(); ++k) g.data()[k] = normal(rng);
@@ -134,7 +137,7 @@ TEST(Lemke, DuplicateContactsAndZeroGapsAreSolved) {
     for (int i = 0; i < m; ++i) p.q(i) = trial % 2 ? normal(rng) : std::round(normal(rng));
     p.q(1) = p.q(0);
     if (m > 3) p.q(3) = 0.0;
-    const LcpSolution s = solve_lemke(p, lemke_only());
+    const LcpSolution s = solve_lemke(p, o);
     const auto all = enumerate_lcp_solutions(p, 1e-9);
     if (all.empty()) {
       EXPECT_EQ(s.certificate.status, SolveStatus::kInfeasible) << trial;
@@ -219,20 +222,26 @@ TEST(Lemke, SmallPivotsAreDecidedOnARefinedColumn) {
   // refinement of small pivots, double-precision Lemke pivots on a rounding residue at pivot 601
   // (d_r = 2.5e-12; the long-double path has no such pivot) and cycles at 2,394 pivots, so this
   // run (no retries) ends kMaxIterations; with the default retries only the long-double one solved
-  // it, with 10x the work budget (docs/solvers.md "Why Lemke failed"). With it: 1,480 pivots.
+  // it, with 10x the work budget (docs/solvers.md "Why Lemke failed"). With it: 1,480 pivots; in
+  // the revised form (docs/solvers.md "Revised Lemke"), whose updates of G must use G's own
+  // entries, not the refined column, for the same reason: 1,540.
   LcpFileInfo info;
   const Lcp p = read_gzipped_lcp(
       EXACTSIM_SOURCE_DIR "/tests/solvers/data/hard/peg3d-pyramid15-step5-small-pivot.lcp.gz",
       &info);
-  SolverOptions o = lemke_only();
-  o.extended_precision_retry = false;
-  o.impulse_scale = info.impulse_scale;
-  const LcpSolution s = solve_lemke(p, o);
-  ASSERT_EQ(s.certificate.status, SolveStatus::kSolved) << s.certificate.pivots << " pivots";
-  VecX w;
-  EXPECT_TRUE(
-      verify_lcp(p, s.z, verification_tolerance(p, o), certificate_impulse_scale(p, o), w).ok());
-  EXPECT_LT(s.certificate.pivots, 2 * static_cast<int>(p.q.size()));
+  for (int revised : {0, 1}) {
+    SolverOptions o = lemke_only();
+    o.extended_precision_retry = false;
+    o.impulse_scale = info.impulse_scale;
+    o.revised_min_size = revised;
+    const LcpSolution s = solve_lemke(p, o);
+    ASSERT_EQ(s.certificate.status, SolveStatus::kSolved)
+        << s.certificate.pivots << " pivots, revised " << revised;
+    VecX w;
+    EXPECT_TRUE(
+        verify_lcp(p, s.z, verification_tolerance(p, o), certificate_impulse_scale(p, o), w).ok());
+    EXPECT_LT(s.certificate.pivots, 2 * static_cast<int>(p.q.size()));
+  }
 }
 
 }  // namespace

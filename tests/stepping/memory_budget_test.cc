@@ -38,6 +38,14 @@ TEST(MemoryBudget, EstimateGrowsQuadraticallyAndCountsTheLongDoubleRetryOnlyWhen
   // Above n = (max_pivot_work / 4)^(1/3) = 1000 the solver skips the long-double retry.
   EXPECT_EQ(lcp_solve_bytes(2000, no_retry), lcp_solve_bytes(2000, o));
   EXPECT_GT(step_lcp_bytes(60, 400, 100, o), lcp_solve_bytes(400, o));
+  // From revised_min_size unknowns Lemke keeps G and C (k × k, k <= n), not the n × (n+1)
+  // tableau and the n × n refactorisation: n(n+1) doubles fewer, and still at least 2n² and M.
+  SolverOptions dense = no_retry;
+  dense.revised_min_size = 0;
+  EXPECT_EQ(lcp_solve_bytes(100, dense), lcp_solve_bytes(100, no_retry));  // below 128
+  EXPECT_NEAR(lcp_solve_bytes(2000, dense) - lcp_solve_bytes(2000, no_retry), 8.0 * 2000 * 2001,
+              1.0);
+  EXPECT_GE(lcp_solve_bytes(2000, no_retry), 8.0 * 3 * 2000 * 2000);
 }
 
 TEST(MemoryBudget, CheckThrowsOnlyAboveTheBudgetAndSaysWhatAndHowMuch) {

@@ -132,6 +132,11 @@ struct SolverOptions {
   // a huge failing LCP (n in the thousands) ends in seconds, not minutes (0: none). The
   // long-double retry is skipped when its cost (~4× per pivot) would exceed the same cap.
   Real max_pivot_work = 4e9;
+  // Lemke: problems of at least this many unknowns pivot in the revised form, on the inverse of
+  // the basis's k×k block of z columns (O(k² + n k) per pivot, no n × (n+1) tableau) instead of
+  // the dense tableau (O(n²)); 0: always dense (docs/solvers.md "Revised Lemke"). Below 128 the
+  // two cost about the same, and the papers' scenes keep the dense form's paths.
+  int revised_min_size = 128;
   // Fischer–Burmeister: iterations are also capped so that iterations · n³ <= fb_max_work
   // (one LU per iteration; 0: none, at least one iteration always runs).
   Real fb_max_work = 2e10;
@@ -154,9 +159,18 @@ struct SolverOptions {
   Real exact_max_work = 2e9;
 };
 
+// Lemke in the revised form (docs/solvers.md "Revised Lemke"): G = C⁻¹ of the basis's k×k
+// block in the top-left corner of a buffer that grows by doubling, the slot maps, work vectors.
+struct RevisedLemkeScratch {
+  MatX g, c;  // G; C and its LU in place (refactorisation)
+  VecX full, rhs, col, y, rb, v, h, dc;
+  std::vector<int> row, pos;  // slot → uncovered row / basis position of a z or z0
+  std::vector<int> slot_of_row, slot_of_pos, w_pos;  // −1: none; w_pos[j]: position of w_j
+};
+
 // Reusable buffers: pass the same scratch to repeated solves of the same size and no heap
 // allocation happens after the first (all buffers are fixed n×n or n×(n+1); Eigen's resize to an
-// unchanged size keeps the storage).
+// unchanged size keeps the storage), except in the revised form (docs/solvers.md "Allocation").
 struct LcpScratch {
   // Lemke: tableau [x_B | B⁻¹] (n × (n+1)), entering column, basis variable ids.
   MatX tableau;
@@ -168,6 +182,7 @@ struct LcpScratch {
   VecX lemke_original, lemke_residual;  // refinement of a small pivot's column
   MatX refactor_matrix;                 // basis matrix for periodic refactorisation of B⁻¹
   Eigen::PartialPivLU<MatX> refactor_lu;
+  RevisedLemkeScratch revised;
   // z_i basic. After a solve that ends kSolved through Lemke or the warm start: the complementary
   // basis of the returned point (Lemke's final basis, degenerate basics included, so it is
   // nonsingular), the best warm-start guess for the next, similar LCP.
