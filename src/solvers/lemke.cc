@@ -311,32 +311,27 @@ struct RevisedTableau {
     s.w_pos.assign(static_cast<std::size_t>(size), -1);
     s.row.clear();
     s.pos.clear();
-    s.full.resize(size);
-    s.rhs.resize(size);
-    s.col.resize(size);
+    // Work vectors of length k <= n, used through head(k): no allocation as k changes.
+    for (VecX* v : {&s.full, &s.rhs, &s.col, &s.y, &s.rb, &s.v, &s.h, &s.dc}) v->resize(size);
     k = 0;
   }
-  // out (by basis position) = B⁻¹ rhs (by row).
+  // out (by basis position) = B⁻¹ rhs (by row): x_C = G rhs_R, then each covered row from
+  // full = rhs − Σ_c x_c a_c.
   void solve(const Eigen::Ref<const VecX>& rhs, Eigen::Ref<VecX> out) {
-    s.y.resize(k);
-    s.rb.resize(k);
-    for (Eigen::Index a = 0; a < k; ++a) s.rb(a) = rhs(s.row[a]);
-    s.y.noalias() = g() * s.rb;
-    finish_solve(rhs, out);
-  }
-  // The covered rows from s.y = x_C: full = rhs − Σ_c x_c a_c, read at each covered row.
-  void finish_solve(const Eigen::Ref<const VecX>& rhs, Eigen::Ref<VecX> out) {
+    auto y = s.y.head(k), rb = s.rb.head(k);
+    for (Eigen::Index a = 0; a < k; ++a) rb(a) = rhs(s.row[a]);
+    y.noalias() = g() * rb;
     s.full = rhs;
     for (Eigen::Index b = 0; b < k; ++b) {
       const int id = w.basis[s.pos[b]];
       if (id < 2 * n())
-        s.full.noalias() += s.y(b) * m.col(id - n());
+        s.full.noalias() += y(b) * m.col(id - n());
       else
-        s.full.noalias() += s.y(b) * w.cover;
+        s.full.noalias() += y(b) * w.cover;
     }
     for (Eigen::Index j = 0; j < n(); ++j)
       if (s.w_pos[j] >= 0) out(s.w_pos[j]) = s.full(j);
-    for (Eigen::Index b = 0; b < k; ++b) out(s.pos[b]) = s.y(b);
+    for (Eigen::Index b = 0; b < k; ++b) out(s.pos[b]) = y(b);
   }
   // G = C⁻¹ from an LU of C (in place in s.c), then x_B = B⁻¹ q. False, with G and x_B
   // unchanged, when C is numerically singular.
@@ -385,24 +380,17 @@ struct RevisedTableau {
     for (Eigen::Index i = 0; i < n(); ++i) s.w_pos[i] = static_cast<int>(i);
     w.t.col(0) = q;
   }
-  void original(int var, Eigen::Ref<VecX> out) const {
-    if (var < n()) {
-      out.setZero();
-      out(var) = 1;
-    } else if (var < 2 * n()) {
-      out = -m.col(var - n());
-    } else {
-      out = -w.cover;
-    }
-  }
   void enter(int var) {
-    original(var, s.rhs);
+    original_column<Real>(m, w.cover, n(), var, s.rhs);
     solve(s.rhs, w.d);
   }
   // v(b) = a_b(i): row i of C's columns (the row a covered row i would add to C).
   void covered_row(Eigen::Index i) {
-    s.v.resize(k);
     for (Eigen::Index b = 0; b < k; ++b) s.v(b) = entry(w.basis[s.pos[b]], i);
+  }
+  // x_C of the entering column d, by column slot.
+  void entering_c() {
+    for (Eigen::Index b = 0; b < k; ++b) s.dc(b) = w.d(s.pos[b]);
   }
   // Moves slot `last` into slot b (column slot: a row of G) / a (row slot: a column of G).
   void move_column_slot(Eigen::Index from, Eigen::Index to) {
@@ -426,18 +414,18 @@ struct RevisedTableau {
     w.t.col(0).noalias() -= x_r * w.d;
     w.t(r, 0) = x_r;
     const Real d_r = w.d(r);
+    // Views of length k (the size before this pivot).
+    auto v = s.v.head(k), h = s.h.head(k), dc = s.dc.head(k);
     if (leaving < nn && entering >= nn) {
       // Grow: row `leaving` and the entering column join C. Bordered inverse with
       // G u = x_C of d, v = the new row of C's old columns, σ = d_r = s − vᵀ G u.
       covered_row(leaving);
-      s.h.noalias() = g().transpose() * s.v;  // Gᵀ v
-      s.dc.resize(k);
-      for (Eigen::Index b = 0; b < k; ++b) s.dc(b) = w.d(s.pos[b]);
+      h.noalias() = g().transpose() * v;  // Gᵀ v
+      entering_c();
       reserve(k + 1);
-      auto gk = s.g.topLeftCorner(k, k);
-      gk.noalias() += (s.dc / d_r) * s.h.transpose();
-      s.g.col(k).head(k) = -s.dc / d_r;
-      s.g.row(k).head(k) = -s.h.transpose() / d_r;
+      g().noalias() += (dc / d_r) * h.transpose();
+      s.g.col(k).head(k) = -dc / d_r;
+      s.g.row(k).head(k) = -h.transpose() / d_r;
       s.g(k, k) = 1 / d_r;
       s.w_pos[leaving] = -1;
       add_slots(leaving, r);
@@ -446,9 +434,9 @@ struct RevisedTableau {
       // Shrink: column slot b (the leaving z) and row slot a (row `entering`, now covered) leave
       // C; G without row b and column a, after eliminating on G(b, a) = d_r.
       const Eigen::Index b = s.slot_of_pos[r], a = s.slot_of_row[entering];
-      s.dc = g().col(a);
-      s.h = g().row(b).transpose();
-      g().noalias() -= (s.dc / s.dc(b)) * s.h.transpose();
+      dc = g().col(a);
+      h = g().row(b).transpose();
+      g().noalias() -= (dc / dc(b)) * h.transpose();
       const Eigen::Index last = k - 1;
       move_column_slot(last, b);
       move_row_slot(last, a);
@@ -463,11 +451,11 @@ struct RevisedTableau {
       // Sherman–Morrison: G' = G − G e_a (Gᵀv − e_a)ᵀ / (vᵀ G e_a), vᵀ G e_a = −d_r.
       const Eigen::Index a = s.slot_of_row[entering];
       covered_row(leaving);
-      s.h.noalias() = g().transpose() * s.v;
-      const Real h_a = s.h(a);
-      s.h(a) -= 1;
-      s.dc = g().col(a);
-      g().noalias() -= (s.dc / h_a) * s.h.transpose();
+      h.noalias() = g().transpose() * v;
+      const Real h_a = h(a);
+      h(a) -= 1;
+      dc = g().col(a);
+      g().noalias() -= (dc / h_a) * h.transpose();
       s.row[a] = leaving;
       s.slot_of_row[leaving] = static_cast<int>(a);
       s.slot_of_row[entering] = -1;
@@ -476,11 +464,10 @@ struct RevisedTableau {
     } else {
       // A z (or z0) replaces another in column slot b: G' = G − (G u − e_b) G(b, :) / d_r.
       const Eigen::Index b = s.slot_of_pos[r];
-      s.dc.resize(k);
-      for (Eigen::Index c = 0; c < k; ++c) s.dc(c) = w.d(s.pos[c]);
-      s.dc(b) -= 1;
-      s.h = g().row(b).transpose();
-      g().noalias() -= (s.dc / d_r) * s.h.transpose();
+      entering_c();
+      dc(b) -= 1;
+      h = g().row(b).transpose();
+      g().noalias() -= (dc / d_r) * h.transpose();
     }
     w.basis[r] = entering;
   }
@@ -807,7 +794,8 @@ bool lemke_solve(const Lcp& lcp, const SolverOptions& options, LcpScratch& s, Lc
   SolverOptions by_pivots = options;
   if (revised) by_pivots.max_pivot_work = 0;
   const long budget = pivot_budget(by_pivots, n);
-  Real work_left = revised ? options.max_pivot_work : 0;  // 0: no cap
+  const bool capped_by_work = revised && options.max_pivot_work > 0;
+  Real work_left = capped_by_work ? options.max_pivot_work : 0;  // 0: no cap
   Work<Real> w{s.tableau,        s.column,          s.pivot_row,   s.cover, s.lemke_original,
                s.lemke_residual, s.refactor_matrix, s.refactor_lu, s.basis, s.candidates};
   const auto run = [&](const SolverOptions& o, const std::vector<bool>* from, long pivots,
@@ -830,10 +818,8 @@ bool lemke_solve(const Lcp& lcp, const SolverOptions& options, LcpScratch& s, Lc
     return true;
   int total = res.pivots;
   long remaining = budget - res.pivots;
-  const auto budget_left = [&] {
-    return remaining > 0 && !(options.max_pivot_work > 0 && revised && work_left <= 0);
-  };
-  if (revised && options.max_pivot_work > 0) work_left -= res.work;
+  const auto budget_left = [&] { return remaining > 0 && !(capped_by_work && work_left <= 0); };
+  if (capped_by_work) work_left -= res.work;
   const auto adopt = [&](LcpSolution& retry, bool extended) {
     const bool better = retry.certificate.ok() ||
                         retry.certificate.status == SolveStatus::kInfeasible ||
@@ -876,7 +862,7 @@ bool lemke_solve(const Lcp& lcp, const SolverOptions& options, LcpScratch& s, Lc
       // Its pivots count n² each, as in the dense form's budget: within what is left of the
       // revised form's work cap.
       const long pivots =
-          revised && options.max_pivot_work > 0
+          capped_by_work
               ? std::min<long>(remaining, static_cast<long>(work_left / (Real(n) * Real(n))))
               : remaining;
       if (!long_double_ok || pivots <= 0) continue;
@@ -911,8 +897,7 @@ bool lemke_solve(const Lcp& lcp, const SolverOptions& options, LcpScratch& s, Lc
     }
     total += rk.pivots;
     remaining -= rk.pivots;
-    if (revised && options.max_pivot_work > 0)
-      work_left -= strategy == 5 ? Real(rk.pivots) * Real(n) * Real(n) : rk.work;
+    if (capped_by_work) work_left -= strategy == 5 ? Real(rk.pivots) * Real(n) * Real(n) : rk.work;
     if (!rk.start_failed) adopt(retry, strategy == 5);
     if (strategy != 5 && retry.z.size() > 0) s.z_best.swap(retry.z);
   }

@@ -60,7 +60,7 @@ TEST(RevisedLemke, RandomProblemsAgreeWithEnumeration) {
 }
 
 TEST(RevisedLemke, FollowsTheDensePathOnLargerProblems) {
-  // n = 40 … 160: no ties, so both forms take the same pivots and end on the same basis.
+  // n = 40 … 150: no ties, so both forms take the same pivots and end on the same basis.
   std::mt19937 rng(8);
   for (int trial = 0; trial < 12; ++trial) {
     const int n = 40 + 10 * trial;

@@ -162,9 +162,9 @@ struct SolverOptions {
 // Lemke in the revised form (docs/solvers.md "Revised Lemke"): G = C⁻¹ of the basis's k×k
 // block in the top-left corner of a buffer that grows by doubling, the slot maps, work vectors.
 struct RevisedLemkeScratch {
-  MatX g, c;  // G; C and its LU in place (refactorisation)
-  VecX full, rhs, col, y, rb, v, h, dc;
-  std::vector<int> row, pos;  // slot → uncovered row / basis position of a z or z0
+  MatX g, c;                             // G; C and its LU in place (refactorisation)
+  VecX full, rhs, col, y, rb, v, h, dc;  // length n; y, rb, v, h, dc used through head(k)
+  std::vector<int> row, pos;             // slot → uncovered row / basis position of a z or z0
   std::vector<int> slot_of_row, slot_of_pos, w_pos;  // −1: none; w_pos[j]: position of w_j
 };
 
