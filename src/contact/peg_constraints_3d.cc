@@ -304,12 +304,40 @@ class Generator3d {
     }
   }
 
+  // docs/peg3d.md "Algorithm" step 4, flush support: v_a on a corner of A that sits edge to edge
+  // under B's face `support` (A's faces at v_a antiparallel to it and parallel to B's `side`
+  // face, within flush_support_cosine), `side` inapplicable, v_a feasible against `support` and
+  // at most flush_support_overhang beyond it. Then the vertex–edge configuration is a U on
+  // `support` (returns true), without the I and its X's.
+  bool flush_support(const Configuration& c, int support, const VertexFaceFeasibility& feas,
+                     int side) {
+    if (!o_.flush_support || !feas.feasible || feas.outside > o_.flush_support_overhang)
+      return false;
+    const WorldPolyhedron& a = placed_[c.body];
+    const WorldPolyhedron& b = placed_[c.other];
+    const ConvexPolyhedron& own = shape(c.body);
+    if (!(vertex_face_applicability(own, a, c.vertex, b.face_normals[support]) >
+          o_.epsilon_theta) ||
+        vertex_face_applicability(own, a, c.vertex, b.face_normals[side]) > o_.epsilon_theta)
+      return false;
+    bool under = false, beside = false;
+    for (int f : own.vertex_faces[c.vertex]) {
+      under |= a.face_normals[f].dot(b.face_normals[support]) < -o_.flush_support_cosine;
+      beside |= a.face_normals[f].dot(b.face_normals[side]) > o_.flush_support_cosine;
+    }
+    if (!under || !beside) return false;
+    unilateral_.push_back(vertex_face(c.body, c.vertex, c.other, support));
+    return true;
+  }
+
   // docs/peg3d.md "Algorithm" step 4, vertex–edge (PEG paper Fig. 18, ≈ eq. 36).
   void emit_vertex_edge(const Configuration& c) {
     const PolyhedronEdge& e = shape(c.other).edges[c.feature];
-    const bool feas1 = feasibility(c.body, c.vertex, c.other, e.face1).feasible;
-    const bool feas2 = feasibility(c.body, c.vertex, c.other, e.face2).feasible;
+    const VertexFaceFeasibility f1 = feasibility(c.body, c.vertex, c.other, e.face1);
+    const VertexFaceFeasibility f2 = feasibility(c.body, c.vertex, c.other, e.face2);
+    const bool feas1 = f1.feasible, feas2 = f2.feasible;
     if (!feas1 && !feas2) return;
+    if (flush_support(c, e.face1, f1, e.face2) || flush_support(c, e.face2, f2, e.face1)) return;
     const int c1 = vertex_face(c.body, c.vertex, c.other, e.face1);
     const int c2 = vertex_face(c.body, c.vertex, c.other, e.face2);
     const bool first = vertex_edge_primary_is_first(set_.contacts[c1], set_.contacts[c2],
@@ -530,6 +558,11 @@ void check_options(const PegOptions& options) {
   for (Real x : {o.epsilon_theta, o.epsilon_theta_lone_vertex, o.epsilon_theta_edge_partner})
     if (!std::isfinite(x))
       throw InputError("PEG 3D options: the applicability thresholds must be finite");
+  if (!(o.flush_support_cosine >= 0 && o.flush_support_cosine <= 1) ||
+      !(o.flush_support_overhang >= 0 && std::isfinite(o.flush_support_overhang)))
+    throw InputError(
+        "PEG 3D options: flush_support_cosine must be in [0, 1] and flush_support_overhang "
+        "finite and >= 0");
   if (options.general_form)
     throw InputError("PEG options: the general |C_iota| = 2 form (Eqs. 20-23) is not implemented");
 }

@@ -137,6 +137,61 @@ TEST(PegConstraints3d, VertexNearVertexGivesIntercontactOverTheFaces) {
   }
 }
 
+// Flush support (docs/peg3d.md "Algorithm" step 4): a box 0.4 × 1 × 0.2 resting 1 mm above the
+// unit box's top, across its edge x = 0.5, its sides y = ±0.5 flush with the unit box's. Each of
+// the four corners on a flush edge (the unit box's (0.5, ±0.5, 0), the box's (0.3, ±0.5, 0.001))
+// is a vertex–edge configuration whose side face its own edges point into: four U's on the
+// supporting faces, no I or X. The authors' rule (flush_support off) gives each an I with X's.
+TEST(PegConstraints3d, FlushSupportIsAUnilateralOnTheSupportingFace) {
+  Pair p(make_box(Vec3(0.4, 1, 0.2)), at(Vec3(0.5, 0, 0.101)));
+  p.build(0.01);
+  EXPECT_TRUE(p.set.intercontacts.empty());
+  ASSERT_EQ(p.set.unilateral.size(), 4u);
+  for (int u : p.set.unilateral) {
+    const Contact& c = p.set.contacts[u];
+    EXPECT_EQ(c.type, ContactType::kVertexFace);
+    EXPECT_NEAR(std::abs(c.normal.z()), 1, 1e-12);  // the top / bottom face, not a side
+    EXPECT_NEAR(c.gap, 0.001, 1e-12);
+  }
+  PegOptions authors;
+  authors.spatial.flush_support = false;
+  p.build(0.01, authors);
+  EXPECT_EQ(p.plain_intercontacts(), 4);
+  EXPECT_GT(p.set.cross_count(), 0);
+}
+
+// The same box 4 mm further in y: the two corners 4 mm inside the other body's face are still
+// flush supports (U's), the two 4 mm past it (more than flush_support_overhang) keep the
+// authors' I. Turned 0.2 rad about z (faces 11° apart, not flush): exactly the authors' groups.
+TEST(PegConstraints3d, FlushSupportNeedsAlignedFacesAndAtMostTheOverhang) {
+  PegOptions authors;
+  authors.spatial.flush_support = false;
+  Pair shifted(make_box(Vec3(0.4, 1, 0.2)), at(Vec3(0.5, 0.004, 0.101)));
+  shifted.build(0.01, authors);
+  EXPECT_EQ(shifted.plain_intercontacts(), 4);
+  EXPECT_TRUE(shifted.set.unilateral.empty());
+  shifted.build(0.01);
+  EXPECT_EQ(shifted.plain_intercontacts(), 2);
+  EXPECT_EQ(shifted.set.unilateral.size(), 2u);
+  for (const IntercontactConstraint& ic : shifted.set.intercontacts)
+    if (!ic.is_cross) EXPECT_GT(shifted.set.contacts[ic.primary].distance, 0.004);
+
+  Pair turned(make_box(Vec3(0.4, 1, 0.2)),
+              Pose3{Vec3(0.5, 0, 0.101), Quat(Eigen::AngleAxisd(0.2, Vec3::UnitZ()))});
+  turned.build(0.01);
+  const ConstraintSet ours = turned.set;
+  EXPECT_GT(turned.plain_intercontacts(), 0);
+  turned.build(0.01, authors);
+  EXPECT_EQ(ours.unilateral, turned.set.unilateral);
+  EXPECT_EQ(ours.intercontacts.size(), turned.set.intercontacts.size());
+  EXPECT_EQ(ours.cross_count(), turned.set.cross_count());
+
+  PegOptions bad;
+  bad.spatial.flush_support_cosine = 1.5;
+  EXPECT_NE(ErrorOf([&] { turned.build(0.01, bad); }).find("flush_support_cosine"),
+            std::string::npos);
+}
+
 // Crossed edges (a box rolled 45° about y lying across the top edge of a box rolled 45° about
 // x): one edge–edge U, no I.
 TEST(PegConstraints3d, CrossedEdgesGiveEdgeEdgeUnilateral) {

@@ -341,6 +341,22 @@ TEST(StressCampaign, RunRecordsTheMetrics) {
   EXPECT_NE(stress_table({j, k}).find("incline2d-slide-standard-h05-s1"), std::string::npos);
 }
 
+// The 15-box pyramid (issue #12's target: no failed solve, at rest). Its box-on-box supports are
+// flush edge to edge, which PEG's flush-support rule makes U's (docs/peg3d.md "Algorithm" step
+// 4); before it, the first solve failed at step 6 and the pyramid collapsed (docs/robustness.md).
+// The first 0.5 s: every solve certified, the boxes settled within the 2 mm they start apart.
+TEST(StressCampaign, PyramidStandsWithEverySolveCertified) {
+  StackOptions o;
+  o.duration = 0.5;
+  const auto j = run_stress(StressRun{"pyramid3d", "peg", o.step, o.duration, 1}, {});
+  EXPECT_EQ(j["steps_done"], 100);
+  EXPECT_EQ(j["failed_solves"], 0);
+  EXPECT_EQ(j["bodies_lost"], 0);
+  EXPECT_EQ(j["deep_penetration_steps"], 0);
+  EXPECT_LT(j["final_kinetic_energy"].get<Real>(), 1e-6);
+  EXPECT_LT(j["max_energy_gain"].get<Real>(), 1e-6);
+}
+
 TEST(StressCampaign, LostRegion) {
   const Scene s = box_stack3d({});
   const LostRegion g = lost_region(s);

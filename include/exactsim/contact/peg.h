@@ -35,6 +35,14 @@ struct PegSpatialOptions {
   // "Algorithm" step 3, low confidence; the authors
   // never ran them): X(C(v_a, f_b), C(e_a, e_b)) for the edges at the two vertices.
   bool vertex_vertex_cross = false;
+  // Flush support (docs/peg3d.md "Algorithm" step 4): a vertex–edge configuration of two bodies
+  // stacked edge to edge (the vertex's faces antiparallel to one face of the edge and parallel
+  // to the other, within flush_support_cosine; the vertex at most flush_support_overhang beyond
+  // the supporting face and the other face inapplicable) is a U on the supporting face, without
+  // the I and its X's. false: the authors' I + X's for every vertex–edge configuration.
+  bool flush_support = true;
+  Real flush_support_cosine = 0.995;     // |cos| of "flush" (0.995: within 5.7°)
+  Real flush_support_overhang = 0.0025;  // m, as feasibility_depth
 };
 
 struct PegOptions {
