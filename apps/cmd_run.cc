@@ -11,6 +11,7 @@
 #include "exactsim/math/error.h"
 #include "exactsim/viewer/replay.h"
 #include "experiments/scenarios.h"
+#include "experiments/stress_scenes.h"
 #include "memory_budget_option.h"
 
 namespace exactsim::cli {
@@ -49,10 +50,12 @@ Scene build_scene(const RunArgs& a) {
       throw InputError("--model: unknown model '" + a.model +
                        "' (expected standard, peg or corrective)");
   }
-  const bool random = a.scenario == "pour2d-random" || a.scenario == "pour3d-random";
+  const bool hull = a.scenario == "hull-pour2d" || a.scenario == "hull-pour3d";
+  const bool random = a.scenario == "pour2d-random" || a.scenario == "pour3d-random" || hull;
   if (a.seed_given && !random)
     throw InputError(
-        "--seed: only the random scenarios (pour2d-random, pour3d-random) take a seed");
+        "--seed: only the random scenarios (pour2d-random, pour3d-random, hull-pour2d, "
+        "hull-pour3d) take a seed");
   if (a.set_given && a.scenario != "pour2d")
     throw InputError("--set: only the pour2d scenario has archived body sets");
   if (a.bodies_given && a.scenario.empty())
@@ -79,12 +82,20 @@ Scene build_scene(const RunArgs& a) {
     if (a.duration) o.duration = *a.duration;
     if (a.bodies >= 0) o.bodies = a.bodies;
     scene = a.scenario == "pour3d" ? pour3d_icosahedra(o) : pour3d_random(a.seed, o);
+  } else if (hull) {  // the stress campaign's awkward hulls, μ = 0.3 (docs/robustness.md)
+    HullPourOptions o;
+    if (a.dt) o.step = *a.dt;
+    if (a.duration) o.duration = *a.duration;
+    if (a.bodies >= 0) o.bodies = a.bodies;
+    scene = a.scenario == "hull-pour2d" ? hull_pour2d(a.seed, o) : hull_pour3d(a.seed, o);
   } else if (a.scenario.empty()) {
     throw InputError(
-        "give a scene file or --scenario (pour2d, pour2d-random, pour3d, pour3d-random)");
+        "give a scene file or --scenario (pour2d, pour2d-random, pour3d, pour3d-random, "
+        "hull-pour2d, hull-pour3d)");
   } else {
     throw InputError("--scenario: unknown scenario '" + a.scenario +
-                     "' (expected pour2d, pour2d-random, pour3d or pour3d-random)");
+                     "' (expected pour2d, pour2d-random, pour3d, pour3d-random, hull-pour2d or "
+                     "hull-pour3d)");
   }
   if (!(scene.step > 0)) throw InputError("--dt: the step must be > 0");
   if (!(scene.duration >= 0)) throw InputError("--duration: must be >= 0");
@@ -182,9 +193,10 @@ Action register_run(CLI::App& app) {
   sub->add_option("scene", a->scene_file, "Scene file (JSON, docs/scene-format.md)");
   sub->add_option("--scenario", a->scenario,
                   "Built-in scenario: pour2d (archived sets), pour2d-random, pour3d (icosahedra), "
-                  "pour3d-random");
+                  "pour3d-random, hull-pour2d, hull-pour3d (the stress campaign's awkward hulls, "
+                  "mu = 0.3)");
   sub->add_option("--set", a->set, "Archived 2D body set a…j (pour2d)");
-  sub->add_option("--seed", a->seed, "Random seed (pour2d-random, pour3d-random)");
+  sub->add_option("--seed", a->seed, "Random seed (pour2d-random, pour3d-random, hull-pour2d, hull-pour3d)");
   sub->add_option("--bodies", a->bodies, "Number of bodies to drop (scenarios)");
   sub->add_option("--model", a->model,
                   "Contact model: peg, standard or corrective (overrides the scene; scenarios "

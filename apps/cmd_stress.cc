@@ -25,6 +25,7 @@ struct StressArgs {
   bool quick = false;
   bool penetration_sweep = false;
   int seeds = 100;
+  int hull_seeds = 0;  // 0: the campaign's (5, --quick 1)
   std::string out;
   int jobs = 0;
   std::string only;  // keep only runs whose name contains this
@@ -43,7 +44,7 @@ int stress(const StressArgs& a) {
                                                 : "results/stress";
   std::vector<StressRun> runs;
   for (const StressRun& r :
-       a.penetration_sweep ? penetration_sweep_job_list(a.seeds) : stress_job_list(a.quick))
+       a.penetration_sweep ? penetration_sweep_job_list(a.seeds) : stress_job_list(a.quick, a.hull_seeds))
     if (a.only.empty() || r.name().find(a.only) != std::string::npos) runs.push_back(r);
   if (runs.empty()) throw InputError("--only: no run of the campaign matches '" + a.only + "'");
   std::vector<SweepJob> jobs;
@@ -134,6 +135,10 @@ Action register_stress(CLI::App& app) {
                 "Instead of the campaign: PEG on the random 2D and 3D pours at h = 0.001 ... 0.05 "
                 "(issue #13; docs/penetration.md \"The penetration sweep\")");
   sub->add_option("--seeds", a->seeds, "Seeds 1..N of the penetration sweep (default 100)")
+      ->check(CLI::Range(1, 100000));
+  sub->add_option("--hull-seeds", a->hull_seeds,
+                  "Run the hull pours at seeds 1..N (default 5; --quick 1): with --only hull-pour, "
+                  "a larger sample of their failures")
       ->check(CLI::Range(1, 100000));
   sub->add_option("--out", a->out,
                   "Output folder (default results/stress or results/stress-quick): stress.md, "

@@ -92,19 +92,20 @@ const std::vector<std::string>& stress_families() {
   return f;
 }
 
-std::vector<StressRun> stress_job_list(bool quick) {
+std::vector<StressRun> stress_job_list(bool quick, int hull_seeds) {
   // Stacks and inclines first, then the pours seed by seed (all families, models and h of seed 1,
   // then seed 2, ...): a campaign stopped part-way has a balanced sample of every cell.
   std::vector<StressRun> jobs;
   const std::vector<std::string> models = {"peg", "standard"};
-  const int pour_seeds = quick ? 3 : 100, hull_seeds = quick ? 1 : 5;
+  if (hull_seeds <= 0) hull_seeds = quick ? 1 : 5;
+  const int pour_seeds = quick ? 3 : 100;
   const Real pour_duration = quick ? 1.0 : 5.0;
   for (const std::string& family : stress_families()) {
     if (is_pour(family)) continue;
     for (const std::string& model : models)
       jobs.push_back({family, model, 0.005, is_incline(family) ? 1.0 : 3.0, 1});
   }
-  for (int seed = 1; seed <= pour_seeds; ++seed)
+  for (int seed = 1; seed <= std::max(pour_seeds, hull_seeds); ++seed)
     for (const std::string& family : stress_families()) {
       if (!is_pour(family)) continue;
       if (seed > (family.rfind("hull", 0) == 0 ? hull_seeds : pour_seeds)) continue;

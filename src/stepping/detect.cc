@@ -17,9 +17,8 @@ Real split_slop(const ContactOptions& options, Real h) {
   return 1e-3 * contact_epsilon(options, h);
 }
 
-Real velocity_stabilisation_cap(const ContactOptions& options, Real h) {
-  return options.stabilisation == Stabilisation::kSplit ? split_slop(options, h) / h
-                                                        : options.max_stabilisation_speed;
+Real velocity_stabilisation_cap(const ContactOptions& options, Real) {
+  return options.stabilisation == Stabilisation::kSplit ? 0.0 : options.max_stabilisation_speed;
 }
 
 namespace {
