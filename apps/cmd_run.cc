@@ -196,7 +196,8 @@ Action register_run(CLI::App& app) {
                   "pour3d-random, hull-pour2d, hull-pour3d (the stress campaign's awkward hulls, "
                   "mu = 0.3)");
   sub->add_option("--set", a->set, "Archived 2D body set a…j (pour2d)");
-  sub->add_option("--seed", a->seed, "Random seed (pour2d-random, pour3d-random, hull-pour2d, hull-pour3d)");
+  sub->add_option("--seed", a->seed,
+                  "Random seed (pour2d-random, pour3d-random, hull-pour2d, hull-pour3d)");
   sub->add_option("--bodies", a->bodies, "Number of bodies to drop (scenarios)");
   sub->add_option("--model", a->model,
                   "Contact model: peg, standard or corrective (overrides the scene; scenarios "

@@ -43,8 +43,8 @@ int stress(const StressArgs& a) {
                           : a.quick             ? "results/stress-quick"
                                                 : "results/stress";
   std::vector<StressRun> runs;
-  for (const StressRun& r :
-       a.penetration_sweep ? penetration_sweep_job_list(a.seeds) : stress_job_list(a.quick, a.hull_seeds))
+  for (const StressRun& r : a.penetration_sweep ? penetration_sweep_job_list(a.seeds)
+                                                : stress_job_list(a.quick, a.hull_seeds))
     if (a.only.empty() || r.name().find(a.only) != std::string::npos) runs.push_back(r);
   if (runs.empty()) throw InputError("--only: no run of the campaign matches '" + a.only + "'");
   std::vector<SweepJob> jobs;

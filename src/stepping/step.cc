@@ -243,7 +243,7 @@ constexpr int kMaxFrictionRounds = 4;
 // Lemke could not, docs/stepping.md "Friction on demand"), the rounds ran out, or the completion
 // did not verify.
 bool solve_with_friction_on_demand(const World& world, Workspace& ws, bool warm,
-                                       StepReport& report) {
+                                   StepReport& report) {
   FrictionOnDemand& f = ws.friction;
   const MlcpLayout& full = ws.layout;
   const Eigen::Index m = full.size();

@@ -294,7 +294,8 @@ TEST(StressCampaign, QuickJobListIsWhatTheDocsSay) {
       {"incline2d-stick", 2}, {"incline3d-slide", 2}, {"incline3d-stick", 2}};
   EXPECT_EQ(per_family, want);
   EXPECT_EQ(stress_job_list(false).size(), 854u);  // 800 random pours, 40 hull pours, 6 + 8
-  // --hull-seeds 300: hull pours at seeds 1..300 (beyond the random pours' 100), nothing else added.
+  // --hull-seeds 300: hull pours at seeds 1..300 (beyond the random pours' 100), nothing else
+  // added.
   const auto more = stress_job_list(false, 300);
   EXPECT_EQ(more.size(), 854u + 8u * 295u);
   std::set<std::string> more_names;

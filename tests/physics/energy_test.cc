@@ -40,8 +40,7 @@ void expect_energy_never_increases(Sim& sim, int steps) {
       ++penetrating_steps;
       ASSERT_TRUE(r.energy.checked) << "step " << n;
       EXPECT_EQ(r.energy.stabilisation, 0) << "step " << n;
-      EXPECT_LE(r.energy.after, r.energy.free_flight * (1 + kRoundOff) + kRoundOff)
-          << "step " << n;
+      EXPECT_LE(r.energy.after, r.energy.free_flight * (1 + kRoundOff) + kRoundOff) << "step " << n;
       continue;
     }
     checked_contact_steps += r.solver_called;

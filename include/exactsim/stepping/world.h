@@ -43,8 +43,8 @@ struct ContactOptions {
   bool predict_motion = true;  // use the predicted configuration / displacement bound above
   // How overlap is pushed out (docs/robustness.md "Stabilisation"):
   //  kSplit (default): the velocity LCP asks only that penetrating contacts stop approaching
-  //    (rows use max(ψ/h, −slop/h), split_slop()), so the push-out adds no kinetic energy
-  //    beyond that of the slop; after the positions are updated, a frictionless position LCP on
+  //    (rows use max(ψ/h, 0)), so no push-out enters the velocities and the energy balance has
+  //    no stabilisation budget; after the positions are updated, a frictionless position LCP on
   //    the same Jacobians moves the bodies out of the predicted overlap (a pseudo-velocity that
   //    is not kept: split impulse).
   //  kVelocity: the paper's ψ/h in the velocity LCP (PEG paper ≈ eq. 7), capped by
@@ -60,11 +60,11 @@ struct ContactOptions {
   PegOptions peg;  // used with ContactModel::kPeg
 };
 
-// The split stabilisation's slop (m), 1e-3 ε: overlaps shallower than this are pushed out in the
-// velocity LCP (at most slop/h, a negligible energy), deeper ones by the position projection.
+// The split stabilisation's slop (m), 1e-3 ε: the position projection runs when a predicted gap
+// is below −slop; shallower overlaps are left (the velocity rows keep them from deepening).
 Real split_slop(const ContactOptions& options, Real h);
 // The lower bound −cap of the rows' ψ/h term in the velocity LCP: cap = max_stabilisation_speed
-// with kVelocity, slop/h with kSplit.
+// with kVelocity, 0 with kSplit (docs/robustness.md "Stabilisation").
 Real velocity_stabilisation_cap(const ContactOptions& options, Real h);
 
 struct StepOptions {
