@@ -235,15 +235,22 @@ const std::vector<bool>* solver_basis(const Workspace& ws, const SolveCertificat
 
 constexpr int kMaxFrictionRounds = 4;
 
+enum class OnDemand {
+  kSolved,      // certified on the whole MLCP, in ws.solution
+  kFailed,      // a round's Lemke ran out of its budget: the island's failed solve
+  kSolveWhole,  // every cone was kept, a round's solve failed otherwise, the rounds ran out, or
+                // the completion did not verify
+};
+
 // docs/stepping.md "Friction on demand" (friction_on_demand.h): the island's MLCP with the
 // friction unknowns of the loaded cones only, in rounds that add every left-out cone whose contact
 // took an impulse; the result is completed and certified on the whole MLCP into ws.solution.
-// False when the island must be solved whole: every cone was kept, a round's solve failed (the
-// whole MLCP is another LCP: on the frictional box stack it solves the step whose sub-problem
-// Lemke could not, docs/stepping.md "Friction on demand"), the rounds ran out, or the completion
-// did not verify.
-bool solve_with_friction_on_demand(const World& world, Workspace& ws, bool warm,
-                                   StepReport& report) {
+// A round whose solve failed is retried whole (the whole MLCP is another LCP: on the frictional
+// box stack it solves the step whose sub-problem ended unverified), unless its Lemke ran out of
+// its pivot budget: the whole problem is larger, and on the 100-hull pile its retry tripled the
+// failing step's cost (docs/stepping.md "Friction on demand").
+OnDemand solve_with_friction_on_demand(const World& world, Workspace& ws, bool warm,
+                                       StepReport& report) {
   FrictionOnDemand& f = ws.friction;
   const MlcpLayout& full = ws.layout;
   const Eigen::Index m = full.size();
@@ -254,7 +261,7 @@ bool solve_with_friction_on_demand(const World& world, Workspace& ws, bool warm,
   auto left_out = [&f] {
     return static_cast<int>(std::count(f.keep.begin(), f.keep.end(), false));
   };
-  if (left_out() == 0) return false;
+  if (left_out() == 0) return OnDemand::kSolveWhole;
   bool guessed = warm;  // f.full_basis holds a basis to start from
   if (warm) f.full_basis = ws.warm.guess;
   for (int round = 0; round < kMaxFrictionRounds; ++round) {
@@ -266,7 +273,13 @@ bool solve_with_friction_on_demand(const World& world, Workspace& ws, bool warm,
     const SolveCertificate& sub = f.solution.certificate;
     pivots += sub.pivots;
     iterations += sub.iterations;
-    if (!sub.ok()) return false;
+    if (!sub.ok()) {
+      if (sub.primary_status != SolveStatus::kMaxIterations) return OnDemand::kSolveWhole;
+      ws.solution.certificate = sub;
+      ws.solution.certificate.pivots = pivots;
+      report.friction_cones_left_out = left_out();  // the failed problem was this sub-problem
+      return OnDemand::kFailed;
+    }
     // The sub-problem's basis in full coordinates (left-out cones: β, σ nonbasic) starts the
     // next round and is what the warm start remembers.
     const std::vector<bool>* basis = solver_basis(ws, sub);
@@ -290,11 +303,11 @@ bool solve_with_friction_on_demand(const World& world, Workspace& ws, bool warm,
     cert.pivots = pivots;
     cert.iterations = iterations;
     ws.solution.certificate = cert;
-    if (!cert.ok()) return false;
+    if (!cert.ok()) return OnDemand::kSolveWhole;
     report.friction_cones_left_out = left_out();
-    return true;
+    return OnDemand::kSolved;
   }
-  return false;
+  return OnDemand::kSolveWhole;
 }
 
 // One island (ws.island): assemble → solve + verify → certify energy → (recover) → velocities →
@@ -310,8 +323,10 @@ void solve_island(const World& world, State& state, Real h, Workspace& ws, StepR
   const bool on_demand = o.friction_on_demand_min_unknowns > 0 &&
                          report.lcp_size >= o.friction_on_demand_min_unknowns &&
                          ws.layout.n_friction_contacts > 0;
-  const bool solved_on_demand = on_demand && solve_with_friction_on_demand(world, ws, warm, report);
-  if (!solved_on_demand) {
+  const OnDemand outcome =
+      on_demand ? solve_with_friction_on_demand(world, ws, warm, report) : OnDemand::kSolveWhole;
+  const bool solved_on_demand = outcome == OnDemand::kSolved;
+  if (outcome == OnDemand::kSolveWhole) {
     solve_island_mlcp(world, ws.mlcp, ws.layout, warm ? &ws.warm.guess : nullptr,
                       warm ? &ws.warm.z : nullptr, ws, ws.solution, report);
     if (on_demand) ws.solution.certificate.pivots += ws.friction.pivots;  // the rounds' effort too

@@ -78,10 +78,12 @@ TEST(FrictionOnDemand, AgreesWithTheWholeSolveOfTheSameProblem) {
   EXPECT_LE((whole.nu - ws.solution.nu).lpNorm<Eigen::Infinity>(), 1e-9);
 }
 
-TEST(FrictionOnDemand, AFailedSubProblemIsRetriedOnTheWholeMlcp) {
-  // A pivot budget of one pivot and no fallback: the sub-problem's Lemke cannot finish, so the
-  // whole MLCP is tried (and cannot finish either). The step's failed solve is the whole
-  // problem's (no cones left out), and its pivots are both problems'.
+TEST(FrictionOnDemand, ASubProblemOutOfPivotsIsTheStepsFailedSolveWithItsConesLeftOut) {
+  // A pivot budget of one pivot and no fallback: the sub-problem's Lemke runs out of pivots. That
+  // is the island's failed solve, reported with the sub-problem's certificate and the cones it
+  // left out, and the whole MLCP is not tried (its pivots would be added to the certificate's).
+  // A sub-problem that fails otherwise is retried whole: IterateThenCertify.
+  // FrictionalBoxStackComesToRest fails its step 24 without that retry.
   Sim sim(block_beside_wall_doc());
   SolverOptions& solver = sim.scene.world.solver;
   solver.max_pivots = 1;
@@ -89,8 +91,8 @@ TEST(FrictionOnDemand, AFailedSubProblemIsRetriedOnTheWholeMlcp) {
   const StepReport r = sim.advance();
   EXPECT_EQ(r.status, StepStatus::kSolverFailed);
   EXPECT_EQ(r.solver.status, SolveStatus::kMaxIterations);
-  EXPECT_EQ(r.friction_cones_left_out, 0);
-  EXPECT_EQ(r.solver.pivots, 2);
+  EXPECT_GT(r.friction_cones_left_out, 0);
+  EXPECT_LE(r.solver.pivots, 1);
   EXPECT_FALSE(r.solution_applied);
 }
 

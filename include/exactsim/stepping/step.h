@@ -89,8 +89,8 @@ struct StepReport {
   // (StepOptions::gauss_seidel_min_unknowns; docs/stepping.md "Iterate, then certify").
   int gauss_seidel_sweeps = 0;
   // Friction cones solved without their unknowns and completed afterwards, summed over the
-  // islands whose sub-problem was solved (StepOptions::friction_on_demand_min_unknowns;
-  // docs/stepping.md "Friction on demand"); a failed sub-problem is retried whole (0 here).
+  // islands (StepOptions::friction_on_demand_min_unknowns; docs/stepping.md "Friction on demand");
+  // with a failed solve, the cones left out of the sub-problem that ran out of pivots.
   int friction_cones_left_out = 0;
   bool solution_applied =
       false;                // the solve's ν⁺ was used (certified, or recovered when continued)
