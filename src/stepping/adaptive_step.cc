@@ -5,15 +5,16 @@
 namespace exactsim {
 namespace {
 
-// A deep pair that the step made: deeper than ε, and deeper than anything before the step by
-// more than kSplitMargin ε. A pair that stays as deep as it was (a persisting penetration the
-// projection has not removed yet) is no event: halving the step cannot undo it, and retrying it
-// at every step cost 2^max_step_splits sub-steps per step (docs/penetration.md "Any step size").
+// A deep pair that the step made: deeper than ε where nothing was before the step, or deeper
+// than the deepest pair before it by more than kSplitMargin ε. A pair that stays as deep as it
+// was beyond ε (a persisting penetration the projection has not removed yet) is no event:
+// halving the step cannot undo it, and retrying it at every step cost 2^max_step_splits
+// sub-steps per step (docs/penetration.md "Any step size"). A pair that creeps across ε is one.
 constexpr Real kSplitMargin = 0.01;
 
 bool made_deep_penetration(const StepReport& r, Real before, Real eps) {
-  return r.status == StepStatus::kDeepPenetration &&
-         r.max_penetration > std::max(before + kSplitMargin * eps, eps);
+  return r.status == StepStatus::kDeepPenetration && r.max_penetration > eps &&
+         (before <= eps || r.max_penetration > before + kSplitMargin * eps);
 }
 
 void add_up(StepReport& total, const StepReport& part) {
