@@ -17,7 +17,7 @@ Real split_slop(const ContactOptions& options, Real h) {
   return 1e-3 * contact_epsilon(options, h);
 }
 
-Real velocity_stabilisation_cap(const ContactOptions& options, Real) {
+Real velocity_stabilisation_cap(const ContactOptions& options) {
   return options.stabilisation == Stabilisation::kSplit ? 0.0 : options.max_stabilisation_speed;
 }
 

@@ -22,7 +22,7 @@ Real gap_rate_after(const World& world, const State& state, const Workspace& ws,
   direction_jacobian(c.normal, c.point_a, c.point_b(), world.dimension,
                      body_position(state, c.body_a), body_position(state, c.body_b), g_a, g_b);
   const int nb = velocity_size(world.dimension);
-  Real rate = std::max(c.gap / h, -velocity_stabilisation_cap(world.contact, h));
+  Real rate = std::max(c.gap / h, -velocity_stabilisation_cap(world.contact));
   if (const int k = ws.layout.block_of_body[c.body_a]; k >= 0)
     rate += g_a.head(nb).dot(ws.solution.nu.segment(k * nb, nb));
   if (const int k = ws.layout.block_of_body[c.body_b]; k >= 0)

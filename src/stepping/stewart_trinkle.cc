@@ -126,7 +126,7 @@ void assemble_stewart_trinkle(const World& world, const State& state, const Cons
 
   // ψ/h, or −cap for contacts deeper than h·cap when the stabilisation is capped (docs/peg.md
   // "Tricky cases" item 10); the split stabilisation's cap is 0: max(ψ/h, 0), docs/robustness.md.
-  const Real cap = velocity_stabilisation_cap(world.contact, h);
+  const Real cap = velocity_stabilisation_cap(world.contact);
   auto gap_rate = [h, cap](const Contact& c) { return std::max(c.gap / h, -cap); };
   // (uncapped: (ψ₁ − ψ_s)/h exactly as before, so published runs reproduce bit for bit)
   auto slack_rate = [&](const Contact& p, const Contact& s) {

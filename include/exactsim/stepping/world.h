@@ -65,7 +65,7 @@ struct ContactOptions {
 Real split_slop(const ContactOptions& options, Real h);
 // The lower bound −cap of the rows' ψ/h term in the velocity LCP: cap = max_stabilisation_speed
 // with kVelocity, 0 with kSplit (docs/robustness.md "Stabilisation").
-Real velocity_stabilisation_cap(const ContactOptions& options, Real h);
+Real velocity_stabilisation_cap(const ContactOptions& options);
 
 struct StepOptions {
   RotationUpdate rotation = RotationUpdate::kExponential;
