@@ -220,6 +220,7 @@ json run_stress(const StressRun& run, const StressLimits& lim) {
   int max_lcp = 0;
   Real max_gain = 0, max_overlap = 0, final_ke = 0, max_depth = 0;
   long deep_steps = 0, centre_inside_steps = 0;  // the watchdog's (docs/penetration.md)
+  long projection_steps = 0, projection_relaxed = 0, projection_scaled = 0, projection_failures = 0;
   double solver_seconds = 0, max_step_seconds = 0;
   bool nonfinite = false, diverged = false;
   long diverged_step = -1;
@@ -268,6 +269,10 @@ json run_stress(const StressRun& run, const StressLimits& lim) {
     max_depth = std::max(max_depth, r.max_penetration);
     deep_steps += !r.deep_penetrations.empty();
     centre_inside_steps += !r.centres_inside_static.empty();
+    projection_steps += r.projection_ran;
+    projection_relaxed += r.projection_relaxed_rows > 0;
+    projection_scaled += r.projection_scale < 1;
+    projection_failures += r.projection_ran && !r.projection_solved;
     if (std::isfinite(r.overlap))
       max_overlap = std::max(max_overlap, r.overlap);
     else
@@ -358,6 +363,10 @@ json run_stress(const StressRun& run, const StressLimits& lim) {
             {"contact_epsilon", contact_epsilon(w.contact, run.step)},
             {"deep_penetration_steps", deep_steps},
             {"centre_inside_static_steps", centre_inside_steps},
+            {"projection_steps", projection_steps},
+            {"projection_relaxed", projection_relaxed},
+            {"projection_scaled", projection_scaled},
+            {"projection_failures", projection_failures},
             {"first_lost_step", first_lost_step < 0 ? json(nullptr) : json(first_lost_step)},
             {"final_kinetic_energy", finite_or_null(final_ke)},
             {"wall_seconds", wall},
@@ -479,11 +488,13 @@ std::string stress_table(const std::vector<json>& results) {
          "step, no centre inside a static body, no body lost):\n\n"
       << "| scene family | model | h (s) | runs | steps | ε (m) | max depth (m) | runs deeper "
          "than ε | steps deeper than ε | steps with a centre inside a static body | bodies lost "
-         "| failed solves |\n"
-      << "|---|---|---|---|---|---|---|---|---|---|---|---|\n";
+         "| failed solves | split projections: ran / relaxed / scaled / unsolved |\n"
+      << "|---|---|---|---|---|---|---|---|---|---|---|---|---|\n";
     for (const auto& [key, rs] : pen) {
       const auto& [fi, model, hm] = key;
       long steps = 0, deep = 0, deep_runs = 0, inside = 0, lost = 0, failed = 0;
+      long projections[4] = {0, 0, 0, 0};
+      bool projections_known = false;  // results from before session 15 lack the counts
       Real depth = 0, eps = 0;
       for (const json* r : rs) {
         steps += (*r)["steps_done"].get<long>();
@@ -494,11 +505,24 @@ std::string stress_table(const std::vector<json>& results) {
         failed += (*r)["failed_solves"].get<long>();
         depth = std::max<Real>(depth, num(*r, "max_penetration"));
         eps = num(*r, "contact_epsilon");
+        if (r->contains("projection_steps")) {
+          projections_known = true;
+          projections[0] += (*r)["projection_steps"].get<long>();
+          projections[1] += (*r)["projection_relaxed"].get<long>();
+          projections[2] += (*r)["projection_scaled"].get<long>();
+          projections[3] += (*r)["projection_failures"].get<long>();
+        }
       }
       s << "| " << (fi < static_cast<int>(fam.size()) ? fam[fi] : "?") << " | " << model << " | "
         << fmt(hm / 1000.0) << " | " << rs.size() << " | " << steps << " | " << fmt(eps) << " | "
         << fmt(depth) << " | " << deep_runs << " | " << deep << " | " << inside << " | " << lost
-        << " | " << failed << " |\n";
+        << " | " << failed << " | "
+        << (projections_known ? std::to_string(projections[0]) + " / " +
+                                    std::to_string(projections[1]) + " / " +
+                                    std::to_string(projections[2]) + " / " +
+                                    std::to_string(projections[3])
+                              : "–")
+        << " |\n";
     }
   }
   s << "\nAll pours (random and hull, both h) per model:\n\n"

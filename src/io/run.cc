@@ -81,8 +81,13 @@ nlohmann::json report_to_json(const StepReport& r) {
   if (r.diverged_body >= 0) j["diverged_body"] = r.diverged_body;
   j["max_penetration"] = r.max_penetration;
   if (r.substeps > 1) j["substeps"] = r.substeps;
-  if (r.projection_depth > 0)
-    j["projection"] = {{"predicted_depth", r.projection_depth}, {"solved", r.projection_solved}};
+  if (r.projection_depth > 0) j["projection"]["predicted_depth"] = r.projection_depth;
+  if (r.projection_ran) {
+    j["projection"]["solved"] = r.projection_solved;
+    if (r.projection_relaxed_rows > 0)
+      j["projection"]["relaxed_rows"] = r.projection_relaxed_rows;
+    if (r.projection_scale < 1) j["projection"]["scale"] = r.projection_scale;
+  }
   // The watchdog's findings (docs/penetration.md), written only when there are any.
   for (const PenetratingPair& p : r.deep_penetrations) {
     const std::string a = "body " + std::to_string(p.body_a),
@@ -116,6 +121,10 @@ nlohmann::json summary_fields(const RunSummary& s) {
           {"solver_failures", s.solver_failures},
           {"energy_failures", s.energy_failures},
           {"max_energy_gain", s.max_energy_gain},
+          {"projection_steps", s.projection_steps},
+          {"projection_relaxed", s.projection_relaxed},
+          {"projection_scaled", s.projection_scaled},
+          {"projection_failures", s.projection_failures},
           {"deep_penetration_steps", s.deep_penetration_steps},
           {"max_penetration", s.max_penetration},
           {"bodies_lost", s.bodies_lost},
@@ -308,6 +317,10 @@ RunSummary run_scene(const Scene& scene, const RunOptions& options,
       sum.energy_failures += r.status == StepStatus::kEnergyGain;
       if (r.energy.checked)
         sum.max_energy_gain = std::max(sum.max_energy_gain, r.energy.after - r.energy.free_flight);
+      sum.projection_steps += r.projection_ran;
+      sum.projection_relaxed += r.projection_relaxed_rows > 0;
+      sum.projection_scaled += r.projection_scale < 1;
+      sum.projection_failures += r.projection_ran && !r.projection_solved;
       sum.deep_penetration_steps += r.status == StepStatus::kDeepPenetration;
       sum.max_penetration = std::max(sum.max_penetration, r.max_penetration);
       for (int b : r.bodies_out_of_bounds) lost[b] = 1;

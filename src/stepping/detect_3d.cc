@@ -8,12 +8,6 @@
 namespace exactsim {
 namespace {
 
-Real bounding_radius(const ConvexPolyhedron& p) {
-  Real r = 0;
-  for (const Vec3& v : p.vertices) r = std::max(r, v.norm());
-  return r;
-}
-
 Vec3 linear_velocity(const World& w, const State& s, int i) {
   return w.bodies[i].is_static ? Vec3::Zero() : Vec3(s.v_of(i).head<3>());
 }
@@ -22,8 +16,7 @@ Vec3 linear_velocity(const World& w, const State& s, int i) {
 Real displacement_bound(const World& w, const State& s, int i, Real h) {
   if (w.bodies[i].is_static) return 0;
   const auto v = s.v_of(i);
-  return h * (v.head<3>().norm() +
-              v.tail<3>().norm() * bounding_radius(w.polyhedra[w.bodies[i].shape]));
+  return h * (v.head<3>().norm() + v.tail<3>().norm() * bounding_radius(w, i));
 }
 
 // Upper bound of how much the distance between a point of a and a point of b changes in one

@@ -379,7 +379,7 @@ struct IslandTotals {
 // Adds island k's report to the step's: sizes and effort summed, the first failing island's
 // certificate and status (the first island's when all pass), energies summed (each island was
 // checked on its own), the worst regularisation and projection depth.
-void add_island(const StepReport& i, int k, Real slop, StepReport& r, IslandTotals& t) {
+void add_island(const StepReport& i, int k, StepReport& r, IslandTotals& t) {
   r.solver_called = true;
   r.active_bodies += i.active_bodies;
   r.lcp_size += i.lcp_size;
@@ -406,10 +406,13 @@ void add_island(const StepReport& i, int k, Real slop, StepReport& r, IslandTota
   r.friction_cones_left_out += i.friction_cones_left_out;
   r.general_form_failed = r.general_form_failed || i.general_form_failed;
   r.projection_depth = std::max(r.projection_depth, i.projection_depth);
-  if (i.projection_depth > slop) {
+  r.projection_relaxed_rows += i.projection_relaxed_rows;
+  r.projection_scale = std::min(r.projection_scale, i.projection_scale);
+  if (i.projection_ran) {
     t.projection_ran = true;
     t.projection_failed = t.projection_failed || !i.projection_solved;
   }
+  r.projection_ran = t.projection_ran;
   r.projection_solved = t.projection_ran && !t.projection_failed;
   t.assemble_seconds += i.seconds.assemble;
   t.solve_seconds += i.seconds.solve;
@@ -512,7 +515,7 @@ StepReport step(const World& world, State& state, Workspace& ws, Real h, long st
     extract_island(ws.constraints, ws.islands, k, ws.island, ws.island_contacts, ws.contact_local);
     StepReport island;
     solve_island(world, state, h, ws, island);
-    add_island(island, k, split_slop(world.contact, h), report, totals);
+    add_island(island, k, report, totals);
   }
   end_warm_start_step(ws.warm);
   report.seconds.solve = totals.solve_seconds;

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 
@@ -148,6 +149,86 @@ TEST(Robustness, ABoxSunkIntoTheFloorIsPushedOut) {
     // box's 2 kg 2.5e-7 J.
     EXPECT_LE(r.kinetic_energy, dim == 2 ? 3e-7 : 6e-8) << dim << "D";
   }
+}
+
+TEST(Robustness, AWedgeRelaxesOnlyItsContradictoryPushOuts) {
+  // A 0.23 m box A between two static walls 0.2 m apart, 2 cm into the left wall and 1 cm into
+  // the right one, and a 0.1 m box B sunk 1 cm into A's top, at rest without gravity. The velocity
+  // step has nothing to do (ν = 0); the position LCP asks for push-outs from both walls that no
+  // motion gives (infeasible: the wall rows' sum y has G y = 0). The whole projection used to be
+  // skipped, leaving B inside A too. Now the wall rows (y's support) only keep from deepening, and
+  // B is pushed out of A; the walls' overlaps stay as they were, and nothing gains speed.
+  for (const int dim : {2, 3}) {
+    const bool d3 = dim == 3;
+    auto at = [&](Real x, Real up) { return d3 ? json{x, 0.0, up} : json{x, up}; };
+    auto wall = [&](const char* name, Real x) {
+      return json{{"name", name},
+                  {"static", true},
+                  {"shape", {{"box", d3 ? json{0.2, 1.0, 1.0} : json{0.2, 1.0}}}},
+                  {"position", at(x, 0.0)}};
+    };
+    const json a = {{"name", "A"},
+                    {"shape", {{"box", d3 ? json{0.23, 0.2, 0.1} : json{0.23, 0.1}}}},
+                    {"density", 100},
+                    {"position", at(0.0, 0.0)}};
+    const json b = {{"name", "B"},
+                    {"shape", {{"box", d3 ? json{0.1, 0.1, 0.1} : json{0.1, 0.1}}}},
+                    {"density", 100},
+                    {"position", at(0.0, 0.1)}};
+    Sim sim(scene_doc(dim, 0.005, json::array({wall("left", -0.2), wall("right", 0.2), a, b})));
+    sim.scene.world.gravity.setZero();
+    // The walls' faces at x = ±0.1: A spans [−0.12, 0.11]; B's bottom 1 cm below A's top (the
+    // reader refuses a scene that starts this deep).
+    const int ca = 2 * config_size(dim), cb = 3 * config_size(dim);
+    sim.state.q[ca] = -0.005;
+    sim.state.q[cb + dim - 1] = 0.09;
+    const StepReport r = sim.advance();
+    EXPECT_TRUE(r.projection_ran) << dim << "D";
+    EXPECT_TRUE(r.projection_solved) << dim << "D";
+    EXPECT_EQ(r.projection_relaxed_rows, d3 ? 8 : 4) << dim << "D";  // A's corners on the walls
+    EXPECT_NEAR(r.projection_depth, 0.02, 1e-12) << dim << "D";
+    EXPECT_NEAR(sim.state.q[ca], -0.005, 1e-12) << dim << "D";  // not pushed across
+    EXPECT_NEAR(sim.state.q[cb + dim - 1] - sim.state.q[ca + dim - 1], 0.1, 1e-9) << dim << "D";
+    EXPECT_NEAR(r.max_penetration, 0.02, 1e-12) << dim << "D";
+    EXPECT_EQ(r.kinetic_energy, 0) << dim << "D";
+  }
+}
+
+TEST(Robustness, TheProjectionMovesNoBodyFarForASmallOverlap) {
+  // A 0.22 m box 1 cm into each wall of a channel that opens upward by 2 % (tan α = 0.02): the
+  // position LCP is feasible, but only by lifting the box ≈ 0.55 m, 50 × its overlap (the hull
+  // pours had such solves move a body 3.8 m). The projection moves no point of a body more than
+  // twice the deepest predicted overlap: p is scaled down, so every row ends between its
+  // predicted and its projected gap, and the box rises ≈ 2.2 cm, straight up, its overlap a
+  // little smaller.
+  const Real alpha = std::atan(0.02);
+  auto wall = [](const char* name, Real x) {
+    return json{{"name", name},
+                {"static", true},
+                {"shape", {{"box", {0.2, 2.0}}}},
+                {"position", {x, 0.0}}};
+  };
+  const json box = {{"name", "box"},
+                    {"shape", {{"box", {0.22, 0.1}}}},
+                    {"density", 100},
+                    {"position", {0.0, 0.0}}};
+  Sim sim(scene_doc(2, 0.005, json::array({wall("left", -0.2), wall("right", 0.2), box})));
+  sim.scene.world.gravity.setZero();
+  sim.state.q[2] = alpha;   // the left wall's inner face leans out as it rises,
+  sim.state.q[5] = -alpha;  // and the right one's (the reader refuses the overlapping box)
+  const StepReport r = sim.advance();
+  ASSERT_TRUE(r.projection_ran);
+  EXPECT_TRUE(r.projection_solved);
+  EXPECT_EQ(r.projection_relaxed_rows, 0);  // feasible: nothing contradictory
+  EXPECT_GT(r.projection_depth, 0.0105);    // the box's bottom corners, ≈ 1.1 cm
+  EXPECT_LT(r.projection_scale, 0.1);
+  const auto q = sim.state.q_of(2);
+  EXPECT_GT(q[1], 0.02);
+  EXPECT_LE(q[1], 2 * r.projection_depth * (1 + 1e-12));
+  EXPECT_NEAR(q[0], 0.0, 1e-12);
+  EXPECT_NEAR(q[2], 0.0, 1e-12);
+  EXPECT_LT(r.max_penetration, r.projection_depth);
+  EXPECT_EQ(r.kinetic_energy, 0);
 }
 
 TEST(Robustness, WatchdogReportsABarThroughABlock) {

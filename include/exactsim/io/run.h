@@ -32,6 +32,10 @@ struct RunSummary {
   long solver_failures = 0;  // failed solves, energy-check failures included
   long energy_failures = 0;  // of them, solves that verified but failed the energy balance
   Real max_energy_gain = 0;  // J, max over steps of T(ν⁺) − T(ν*): beyond gravity's work
+  // Split stabilisation: steps whose position LCP ran, of them those that relaxed contradictory
+  // push-outs (StepReport::projection_relaxed_rows), those scaled down to the move bound
+  // (projection_scale) and those left unsolved (no push-out).
+  long projection_steps = 0, projection_relaxed = 0, projection_scaled = 0, projection_failures = 0;
   long deep_penetration_steps = 0;  // steps the penetration watchdog flagged
   Real max_penetration = 0;         // m, the largest exact penetration depth of any step
   int bodies_lost = 0;              // dynamic bodies whose centre ever left the scene's bounds

@@ -20,14 +20,21 @@ struct PositionProjectionScratch {
   Lcp lcp;                // N_p = G_Sᵀ W G_S, b_p = predicted gap rates
   LcpScratch solver;
   LcpSolution solution;
+  LcpSolution ray_probe;  // Lemke alone on a failed position LCP, for its ray
   VecX nu;  // the pseudo-velocity W G_S p
 };
 
 // For the solve in ws (state: positions already advanced with ν⁺, velocities ν⁺): predicted gap
 // ψ⁺ = ψ + h Gᵀν⁺ of every impulse-carrying normal row; when one is below −split_slop()
 // solves 0 <= p ⊥ N_p p + b_p >= 0 with b_p = max(ψ⁺/h, −cap) for ψ⁺ < 0 and ψ⁺/h otherwise
-// (cap = max_stabilisation_speed), then moves the positions by h W G_S p. Fills
-// report.projection_*; a projection whose LCP does not verify is skipped and reported.
+// (cap = max_stabilisation_speed), then moves the positions by h W G_S p. When Lemke ends on a
+// ray y (y >= 0, N_p y <= 0, b_pᵀ y < 0 — the rows of a wedge asking for push-outs that no motion
+// gives — or that up to round-off), the push-out of every penetrating row in y's support is relaxed
+// to b_i = 0, so that row may not deepen but is not pushed out, and the LCP is solved again, until
+// it solves or ends otherwise (docs/robustness.md "Stabilisation"). No row ends deeper than
+// predicted. No point of a body moves more than twice the deepest predicted overlap: a larger
+// push-out (a nearly contradictory LCP verified with huge p) is scaled down to that bound. Fills
+// report.projection_*; a projection that does not verify is skipped and reported.
 void project_positions(const World& world, State& state, Real h, Workspace& ws, StepReport& report);
 
 }  // namespace exactsim

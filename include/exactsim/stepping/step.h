@@ -105,9 +105,14 @@ struct StepReport {
   std::vector<CentreInsideStatic> centres_inside_static;
   std::vector<int> bodies_out_of_bounds;
   // Split stabilisation (docs/robustness.md): the deepest overlap the velocity step still
-  // predicted (m, 0 when none), and whether the position LCP ran and verified.
+  // predicted (m, 0 when none), whether the position LCP ran (that depth beyond the slop) and
+  // verified, how many rows' push-out it left out as contradictory (only kept from deepening), and
+  // the factor α of a push-out scaled down to the projection's move bound (position_projection.h).
   Real projection_depth = 0;
+  bool projection_ran = false;
   bool projection_solved = false;
+  int projection_relaxed_rows = 0;
+  Real projection_scale = 1;  // α < 1 when the push-out was scaled down to its move bound
   int substeps = 1;  // advance(): sub-steps the step was split into (adaptive_step.h)
   Real overlap = 0;  // total exact overlap area (m²) / volume (m³) after the step
   Real kinetic_energy = 0, potential_energy = 0;  // J, after the step
