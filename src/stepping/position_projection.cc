@@ -11,6 +11,9 @@ namespace {
 
 // A ray's entry (‖y‖∞ = 1) above this puts its row in the contradiction.
 constexpr Real kRaySupport = 1e-9;
+// Rounds of relaxation before a projection is given up (unsolved). The PEG hull pours need 1–2; the
+// standard model's 3D pours up to 37, and unbounded they spent up to 6 s on one step's rounds.
+constexpr int kMaxRelaxRounds = 4;
 // The largest move of a body's point the projection makes, per metre of the deepest overlap.
 constexpr Real kMaxMovePerDepth = 2;
 
@@ -18,9 +21,9 @@ constexpr Real kMaxMovePerDepth = 2;
 // N_p y <= 0, b_pᵀ y < 0) or one that failed that test only to round-off — on the PSD N_p a
 // secondary ray means infeasible in exact arithmetic, or feasible only with push-outs beyond the
 // problem's scale (exact Lemke on the hull pours' captures). When the stack's fallbacks replaced
-// it, one Lemke path (the stack's first, deterministic) finds it again. nullptr: Lemke did not end
-// on a ray (pivot budget, verification).
-const VecX* contradiction(const Lcp& lcp, const SolverOptions& options,
+// it, one Lemke path (`lemke`: Lemke alone, the stack's first path) finds it again. nullptr:
+// Lemke did not end on a ray (pivot budget, verification).
+const VecX* contradiction(const Lcp& lcp, const SolverOptions& lemke,
                           PositionProjectionScratch& s) {
   auto ends_on_ray = [&](const LcpSolution& r) {
     const SolveStatus st = r.certificate.status;
@@ -28,9 +31,9 @@ const VecX* contradiction(const Lcp& lcp, const SolverOptions& options,
            r.ray.size() == lcp.q.size();
   };
   if (ends_on_ray(s.solution)) return &s.solution.ray;
-  SolverOptions lemke = options;
-  lemke.fallback = false;
-  lemke.extended_precision_retry = false;
+  if (s.solution.certificate.primary_status != SolveStatus::kRay &&
+      s.solution.certificate.primary_status != SolveStatus::kInfeasible)
+    return nullptr;  // Lemke's own path did not end on a ray either
   solve_lemke(lcp, lemke, s.solver, s.ray_probe);
   return ends_on_ray(s.ray_probe) ? &s.ray_probe.ray : nullptr;
 }
@@ -70,9 +73,14 @@ void project_positions(const World& world, State& state, Real h, Workspace& ws,
     for (int b = 0; b < n; ++b) s.lcp.M(a, b) = mlcp.G.col(s.rows[a]).dot(wg.col(s.rows[b]));
   report.projection_ran = true;
   solve_lcp(s.lcp, world.solver, s.solver, s.solution);
-  // Relax the contradictory push-outs (the header's comment); each round relaxes at least one row.
-  while (!s.solution.certificate.ok()) {
-    const VecX* y = contradiction(s.lcp, world.solver, s);
+  // Relax the contradictory push-outs (the header's comment), each round with Lemke alone: what
+  // relaxes is its ray, and the stack's fallbacks (a Fischer–Burmeister run costs ~100 n³) would
+  // make a wedge of hundreds of rows cost seconds per round.
+  SolverOptions lemke = world.solver;
+  lemke.fallback = false;
+  lemke.extended_precision_retry = false;
+  for (int round = 0; round < kMaxRelaxRounds && !s.solution.certificate.ok(); ++round) {
+    const VecX* y = contradiction(s.lcp, lemke, s);
     int relaxed = 0;
     for (int i = 0; y != nullptr && i < n; ++i)
       if ((*y)[i] > kRaySupport && s.lcp.q[i] < 0) {
@@ -81,7 +89,7 @@ void project_positions(const World& world, State& state, Real h, Workspace& ws,
       }
     if (relaxed == 0) break;
     report.projection_relaxed_rows += relaxed;
-    solve_lcp(s.lcp, world.solver, s.solver, s.solution);
+    solve_lemke(s.lcp, lemke, s.solver, s.solution);
   }
   report.projection_solved = s.solution.certificate.ok();
   if (!report.projection_solved) return;

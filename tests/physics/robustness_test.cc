@@ -231,6 +231,21 @@ TEST(Robustness, TheProjectionMovesNoBodyFarForASmallOverlap) {
   EXPECT_EQ(r.kinetic_energy, 0);
 }
 
+TEST(Robustness, AFrictionalHullPoursProjectionPushesNoHullIntoANeighbour) {
+  // hull-pour2d seed 27 at h = 10 ms, the state after its step 396 in a run of an earlier variant
+  // of this session (relaxation without the move bound), as a scene. From this state the tree
+  // before the move bound verified a projection whose push-out moved a sliver far enough into a
+  // neighbour that no contact constrained (1.14 cm deep, ε = 5 mm; the run went on 102 steps deeper
+  // than ε). With the push-out scaled down to twice the deepest predicted overlap (4.8 mm) the step
+  // stays within ε.
+  Sim sim(repro("hull-pour2d-projection-push"));
+  const StepReport r = sim.advance();
+  EXPECT_TRUE(r.projection_solved);
+  EXPECT_LT(r.projection_scale, 0.1);
+  EXPECT_EQ(r.status, StepStatus::kOk);
+  EXPECT_LT(r.max_penetration, 0.001);
+}
+
 TEST(Robustness, WatchdogReportsABarThroughABlock) {
   // A 1 m bar of 5 cm section through a static 0.2 m block: no vertex of either body is inside
   // the other and no edges are within ε, so nothing is detected (docs/collision.md "Known

@@ -30,8 +30,8 @@ struct PositionProjectionScratch {
 // (cap = max_stabilisation_speed), then moves the positions by h W G_S p. When Lemke ends on a
 // ray y (y >= 0, N_p y <= 0, b_pᵀ y < 0 — the rows of a wedge asking for push-outs that no motion
 // gives — or that up to round-off), the push-out of every penetrating row in y's support is relaxed
-// to b_i = 0, so that row may not deepen but is not pushed out, and the LCP is solved again, until
-// it solves or ends otherwise (docs/robustness.md "Stabilisation"). No row ends deeper than
+// to b_i = 0, so that row may not deepen but is not pushed out, and the LCP is solved again by
+// Lemke, at most four rounds (docs/robustness.md "Stabilisation"). No row ends deeper than
 // predicted. No point of a body moves more than twice the deepest predicted overlap: a larger
 // push-out (a nearly contradictory LCP verified with huge p) is scaled down to that bound. Fills
 // report.projection_*; a projection that does not verify is skipped and reported.
