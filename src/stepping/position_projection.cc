@@ -96,10 +96,11 @@ void project_positions(const World& world, State& state, Real h, Workspace& ws,
 
   s.nu.setZero(wg.rows());
   for (int i = 0; i < n; ++i) s.nu += s.solution.z[i] * wg.col(s.rows[i]);
-  // A nearly contradictory LCP can verify with p far along a near-null direction of N_p (a body
-  // of the hull pours was moved 3.8 m for a predicted overlap of 0.23 m): no point of a body may
-  // move more than kMaxMovePerDepth × the deepest predicted overlap. Scaling p by α <= 1 keeps
-  // every row between its predicted gap and its projected one, so none ends deeper.
+  // A nearly contradictory LCP verifies with a move far beyond the overlap it removes (a channel
+  // that opens slowly needs a long lift to clear a small overlap; a body of the hull pours was
+  // moved 3.8 m for a predicted overlap of 0.23 m): no point of a body may move more than
+  // kMaxMovePerDepth × the deepest predicted overlap. Scaling p by α <= 1 keeps every row between
+  // its predicted gap and its projected one, so none ends deeper.
   const int nb = velocity_size(world.dimension), nl = world.dimension;
   Real largest = 0;
   for (std::size_t k = 0; k < layout.active_bodies.size(); ++k) {

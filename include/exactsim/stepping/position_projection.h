@@ -33,7 +33,7 @@ struct PositionProjectionScratch {
 // to b_i = 0, so that row may not deepen but is not pushed out, and the LCP is solved again by
 // Lemke, at most four rounds (docs/robustness.md "Stabilisation"). No row ends deeper than
 // predicted. No point of a body moves more than twice the deepest predicted overlap: a larger
-// push-out (a nearly contradictory LCP verified with huge p) is scaled down to that bound. Fills
+// push-out (a nearly contradictory LCP verified with a long move) is scaled down to that bound. Fills
 // report.projection_*; a projection that does not verify is skipped and reported.
 void project_positions(const World& world, State& state, Real h, Workspace& ws, StepReport& report);
 
