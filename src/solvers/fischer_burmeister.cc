@@ -26,6 +26,14 @@ Real fb_merit(const Lcp& lcp, const VecX& z, VecX& w, VecX& phi) {
 
 }  // namespace
 
+int fischer_burmeister_iterations(Eigen::Index n, const SolverOptions& options) {
+  if (!(options.fb_max_work > 0) || n == 0) return options.fb_max_iterations;
+  const Real cube = static_cast<Real>(n) * static_cast<Real>(n) * static_cast<Real>(n);
+  const Real by_work = std::floor(options.fb_max_work / cube);
+  return by_work < static_cast<Real>(options.fb_max_iterations) ? static_cast<int>(by_work)
+                                                                 : options.fb_max_iterations;
+}
+
 void solve_fischer_burmeister(const Lcp& lcp, const VecX& z0, const SolverOptions& options,
                               LcpScratch& s, LcpSolution& out) {
   validate_lcp(lcp, "solve_fischer_burmeister");
@@ -58,13 +66,7 @@ void solve_fischer_burmeister(const Lcp& lcp, const VecX& z0, const SolverOption
   int iterations = 0;
   bool converged = false, numerical = false;
   Real theta_checkpoint = theta;
-  int max_iterations = options.fb_max_iterations;
-  if (options.fb_max_work > 0) {
-    const Real cube = static_cast<Real>(n) * static_cast<Real>(n) * static_cast<Real>(n);
-    const Real by_work = options.fb_max_work / cube;
-    if (by_work < static_cast<Real>(max_iterations))
-      max_iterations = std::max(1, static_cast<int>(by_work));
-  }
+  const int max_iterations = fischer_burmeister_iterations(n, options);
   for (; iterations < max_iterations; ++iterations) {
     if (options.fb_stall_window > 0 && iterations > 0 &&
         iterations % options.fb_stall_window == 0) {

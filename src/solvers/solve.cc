@@ -9,6 +9,7 @@ namespace exactsim {
 namespace {
 
 void fallback(const Lcp& lcp, const SolverOptions& options, LcpScratch& s, LcpSolution& out) {
+  if (fischer_burmeister_iterations(lcp.q.size(), options) == 0) return;  // beyond its work cap
   const SolveStatus lemke_status = out.certificate.status;
   const int pivots = out.certificate.pivots;
   const bool extended = out.certificate.extended_precision;

@@ -15,8 +15,11 @@ double lcp_solve_bytes(double n, const SolverOptions& options) {
   const bool revised = options.revised_min_size > 0 && n >= options.revised_min_size;
   const double lemke = revised ? 2 * n * n : n * (n + 1) + 2 * n * n;
   double bytes = kDouble * (n * n + lemke + 2 * n * n);
-  // Fischer–Burmeister: Jacobian, its LU, the normal matrix and its LDLT.
-  if (options.fallback) bytes += kDouble * 4 * n * n;
+  // Fischer–Burmeister: Jacobian, its LU, the normal matrix and its LDLT — when it runs at this n
+  // (the same rule as the stack's: fischer_burmeister_iterations).
+  if (options.fallback &&
+      fischer_burmeister_iterations(static_cast<Eigen::Index>(n), options) > 0)
+    bytes += kDouble * 4 * n * n;
   // The long-double Lemke retry (lemke.cc): tableau, basis matrix, its LU and the cast of M,
   // allocated only when its work fits the cap (the same rule as the solver's).
   const bool long_double =

@@ -200,6 +200,31 @@ TEST(SolveLcp, PegLikeRandomRightHandSidesNeverClaimFalsely) {
   EXPECT_GE(solved, solvable * 9 / 10);
 }
 
+TEST(SolveLcp, FischerBurmeisterIsSkippedWhenOneNewtonStepExceedsItsWorkCap) {
+  // Lemke stopped after one pivot on a 10-unknown SPD problem: the fallback solves it while one of
+  // its LU's (n³ = 1000) fits fb_max_work, and is not run at all when it does not (at the default
+  // 2e10 that is n > 2714: a pile's 6,000-unknown island would spend minutes on one Newton step).
+  Rng rng(11);
+  const Lcp p{random_spd(10, rng), gaussian_q(10, rng)};
+  SolverOptions o;
+  o.max_pivots = 1;
+  o.extended_precision_retry = false;
+  ASSERT_EQ(solve_lemke(p, o).certificate.status, SolveStatus::kMaxIterations);
+  o.fb_max_work = 1000;
+  EXPECT_EQ(fischer_burmeister_iterations(10, o), 1);
+  const LcpSolution with_fb = solve_lcp(p, o);
+  EXPECT_EQ(with_fb.certificate.method, SolveMethod::kFischerBurmeister);
+  EXPECT_EQ(with_fb.certificate.iterations, 1);
+  o.fb_max_work = 999;
+  EXPECT_EQ(fischer_burmeister_iterations(10, o), 0);
+  const LcpSolution without = solve_lcp(p, o);
+  EXPECT_EQ(without.certificate.method, SolveMethod::kLemke);
+  EXPECT_EQ(without.certificate.status, SolveStatus::kMaxIterations);
+  EXPECT_EQ(without.certificate.iterations, 0);
+  EXPECT_EQ(fischer_burmeister_iterations(2714, SolverOptions{}), 1);
+  EXPECT_EQ(fischer_burmeister_iterations(2715, SolverOptions{}), 0);
+}
+
 TEST(SolveLcp, FallbackRescuesALemkeRay) {
   // Search (seeded) for a problem where Lemke stops on a ray without a certificate although
   // solutions exist (PEG-like matrices hardly ever do this, so: unstructured Gaussian matrices);

@@ -46,6 +46,12 @@ TEST(MemoryBudget, EstimateGrowsQuadraticallyAndCountsTheLongDoubleRetryOnlyWhen
   EXPECT_NEAR(lcp_solve_bytes(2000, dense) - lcp_solve_bytes(2000, no_retry), 8.0 * 2000 * 2001,
               1.0);
   EXPECT_GE(lcp_solve_bytes(2000, no_retry), 8.0 * 3 * 2000 * 2000);
+  // Fischer–Burmeister's 4n² doubles only where it runs: up to n = (fb_max_work)^(1/3) ≈ 2714.
+  SolverOptions no_fallback = no_retry;
+  no_fallback.fallback = false;
+  EXPECT_NEAR(lcp_solve_bytes(2000, no_retry) - lcp_solve_bytes(2000, no_fallback),
+              8.0 * 4 * 2000 * 2000, 1.0);
+  EXPECT_EQ(lcp_solve_bytes(3000, no_retry), lcp_solve_bytes(3000, no_fallback));
 }
 
 TEST(MemoryBudget, CheckThrowsOnlyAboveTheBudgetAndSaysWhatAndHowMuch) {

@@ -252,6 +252,12 @@ bool solve_lemke_from(const Lcp& lcp, const std::vector<bool>& start, const Solv
 // integers whose size grows with the minors of the input; meant for n up to ~100.
 void solve_lemke_exact(const Lcp& lcp, const SolverOptions& options, LcpSolution& out);
 
+// The Newton iterations Fischer–Burmeister may take on n unknowns: fb_max_iterations, and at
+// most fb_max_work / n³ (one n × n LU each). 0 when a single LU would exceed fb_max_work (n > 2714
+// at the default 2e10): then the default stack skips the fallback, whose buffers (4 n² doubles)
+// are never allocated, and one iteration would cost minutes for next to no chance of success.
+int fischer_burmeister_iterations(Eigen::Index n, const SolverOptions& options);
+
 // Semismooth Newton on Φ_i = √(z_i² + w_i²) − z_i − w_i with Armijo line search on ½‖Φ‖²,
 // started from z0 (any sign; size n).
 LcpSolution solve_fischer_burmeister(const Lcp& lcp, const VecX& z0,
