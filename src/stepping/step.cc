@@ -373,7 +373,7 @@ void solve_island(const World& world, State& state, Real h, Workspace& ws, StepR
 
 struct IslandTotals {
   double assemble_seconds = 0, solve_seconds = 0, integrate_seconds = 0;
-  bool projection_ran = false, projection_failed = false;
+  bool projection_failed = false;  // an island whose projection ran did not verify
 };
 
 // Adds island k's report to the step's: sizes and effort summed, the first failing island's
@@ -408,12 +408,9 @@ void add_island(const StepReport& i, int k, StepReport& r, IslandTotals& t) {
   r.projection_depth = std::max(r.projection_depth, i.projection_depth);
   r.projection_relaxed_rows += i.projection_relaxed_rows;
   r.projection_scale = std::min(r.projection_scale, i.projection_scale);
-  if (i.projection_ran) {
-    t.projection_ran = true;
-    t.projection_failed = t.projection_failed || !i.projection_solved;
-  }
-  r.projection_ran = t.projection_ran;
-  r.projection_solved = t.projection_ran && !t.projection_failed;
+  r.projection_ran = r.projection_ran || i.projection_ran;
+  t.projection_failed = t.projection_failed || (i.projection_ran && !i.projection_solved);
+  r.projection_solved = r.projection_ran && !t.projection_failed;
   t.assemble_seconds += i.seconds.assemble;
   t.solve_seconds += i.seconds.solve;
   t.integrate_seconds += i.seconds.integrate;
