@@ -310,7 +310,7 @@ RunSummary run_scene(const Scene& scene, const RunOptions& options,
         sum.solver_seconds += r.seconds.solve;
         sum.max_pivots = std::max<long>(sum.max_pivots, r.solver.pivots);
         sum.max_complementarity = std::max(sum.max_complementarity, r.solver.complementarity);
-        if (r.solver.method == SolveMethod::kFischerBurmeister) ++sum.fallback_solves;
+        if (is_fallback(r.solver.method)) ++sum.fallback_solves;
       }
       const bool failed_solve = is_failed_solve(r.status);
       sum.solver_failures += failed_solve;

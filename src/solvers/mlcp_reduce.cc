@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "exactsim/math/error.h"
+#include "exactsim/solvers/dual_active_set.h"
 #include "exactsim/solvers/lcp_io.h"
 #include "exactsim/solvers/mlcp.h"
 
@@ -59,6 +60,12 @@ SolveCertificate certify(const Mlcp& mlcp, const VecX& nu, const VecX& z, Real t
                   cert.newton_euler_residual <= cert.newton_euler_tolerance;
   cert.status = cert.primary_status = ok ? SolveStatus::kSolved : SolveStatus::kVerificationFailed;
   return cert;
+}
+
+// H = G and D = 0: the KKT conditions of min ½ νᵀMν − cᵀν s.t. Gᵀν + r >= 0 (frictionless; the
+// standard model's rows, PEG's without I rows).
+bool is_frictionless_qp(const Mlcp& mlcp) {
+  return mlcp.H.cwiseEqual(mlcp.G).all() && (mlcp.D.array() == 0).all();
 }
 
 }  // namespace
@@ -176,6 +183,26 @@ void solve_reduced_mlcp(const Mlcp& mlcp, const SolverOptions& options, MlcpScra
   cert.primary_status = reduced.primary_status;
   if (reduced.status != SolveStatus::kSolved) cert.status = reduced.status;
   out.certificate = cert;
+  // The stack failed on a frictionless problem: solve it as the QP it is (docs/solvers.md "Dual
+  // active set"). Its answer is taken only when it certifies on the same terms.
+  if (!cert.ok() && options.fallback && is_frictionless_qp(mlcp)) {
+    const DualActiveSetResult qp = solve_dual_active_set(
+        mlcp.M, mlcp.G, mlcp.c, mlcp.r, 0.1 * reduced.tolerance, 1e-8, 0, s.dual, s.qp_nu, s.qp_z);
+    if (qp.status == SolveStatus::kSolved) {
+      SolveCertificate c = certify(mlcp, s.qp_nu, s.qp_z, reduced.tolerance, physical.impulse_scale,
+                                   options, s.qp_w, s.momentum, s.impulse);
+      if (c.ok()) {
+        c.method = SolveMethod::kDualActiveSet;
+        c.pivots = cert.pivots;
+        c.iterations = qp.iterations;
+        c.primary_status = cert.primary_status;
+        out.nu = s.qp_nu;
+        out.z = s.qp_z;
+        out.w = s.qp_w;
+        out.certificate = cert = c;
+      }
+    }
+  }
   if (!lcp_dump_dir().empty() && (lcp_dump_all() || !cert.ok())) {
     LcpFileInfo info;
     info.impulse_scale = physical.impulse_scale;  // so that the file certifies as the step did

@@ -43,8 +43,14 @@ const char* to_string(SolveMethod method) {
       return "warm-start basis";
     case SolveMethod::kExactLemke:
       return "exact lemke";
+    case SolveMethod::kDualActiveSet:
+      return "dual active set";
   }
   return "unknown";
+}
+
+bool is_fallback(SolveMethod method) {
+  return method == SolveMethod::kFischerBurmeister || method == SolveMethod::kDualActiveSet;
 }
 
 void validate_lcp(const Lcp& lcp, const char* who) {

@@ -9,34 +9,18 @@
 namespace exactsim {
 namespace {
 
-// A ray's entry (‖y‖∞ = 1) above this puts its row in the contradiction.
-constexpr Real kRaySupport = 1e-9;
-// Rounds of relaxation before a projection is given up (unsolved). The PEG hull pours need 1–2; the
-// standard model's 3D pours up to 37, and unbounded they spent up to 6 s on one step's rounds.
-constexpr int kMaxRelaxRounds = 4;
+// A Farkas vector's entry (‖y‖∞ = 1) above this puts its row in the contradiction.
+constexpr Real kFarkasSupport = 1e-9;
+// Rounds of relaxation before a projection is given up (unsolved). Each relaxes at least one
+// penetrating row; the PEG hull pours need 1–2, the standard model's 3D pours up to 37.
+constexpr int kMaxRelaxRounds = 64;
+// A row whose normal is independent of the active rows' by less than this fraction (in the M⁻¹
+// metric, the sine of ~0.6°) counts as dependent on them (solve_dual_active_set): within a wedge
+// that narrow a push-out needs multipliers beyond the certificate's scale (at 1e-4, 2–7 % of the
+// standard model's projections ended unverified; docs/robustness.md "Session 16").
+constexpr Real kIndependence = 1e-2;
 // The largest move of a body's point the projection makes, per metre of the deepest overlap.
 constexpr Real kMaxMovePerDepth = 2;
-
-// The z-part y of the ray on which Lemke ended the failed solve in s: a Farkas vector (y >= 0,
-// N_p y <= 0, b_pᵀ y < 0) or one that failed that test only to round-off — on the PSD N_p a
-// secondary ray means infeasible in exact arithmetic, or feasible only with push-outs beyond the
-// problem's scale (exact Lemke on the hull pours' captures). When the stack's fallbacks replaced
-// it, one Lemke path (`lemke`: Lemke alone, the stack's first path) finds it again. nullptr:
-// Lemke did not end on a ray (pivot budget, verification).
-const VecX* contradiction(const Lcp& lcp, const SolverOptions& lemke,
-                          PositionProjectionScratch& s) {
-  auto ends_on_ray = [&](const LcpSolution& r) {
-    const SolveStatus st = r.certificate.status;
-    return (st == SolveStatus::kInfeasible || st == SolveStatus::kRay) &&
-           r.ray.size() == lcp.q.size();
-  };
-  if (ends_on_ray(s.solution)) return &s.solution.ray;
-  if (s.solution.certificate.primary_status != SolveStatus::kRay &&
-      s.solution.certificate.primary_status != SolveStatus::kInfeasible)
-    return nullptr;  // Lemke's own path did not end on a ray either
-  solve_lemke(lcp, lemke, s.solver, s.ray_probe);
-  return ends_on_ray(s.ray_probe) ? &s.ray_probe.ray : nullptr;
-}
 
 }  // namespace
 
@@ -72,30 +56,42 @@ void project_positions(const World& world, State& state, Real h, Workspace& ws,
   for (int a = 0; a < n; ++a)
     for (int b = 0; b < n; ++b) s.lcp.M(a, b) = mlcp.G.col(s.rows[a]).dot(wg.col(s.rows[b]));
   report.projection_ran = true;
-  solve_lcp(s.lcp, world.solver, s.solver, s.solution);
-  // Relax the contradictory push-outs (the header's comment), each round with Lemke alone: what
-  // relaxes is its ray, and the stack's fallbacks (a Fischer–Burmeister run costs ~100 n³) would
-  // make a wedge of hundreds of rows cost seconds per round.
-  SolverOptions lemke = world.solver;
-  lemke.fallback = false;
-  lemke.extended_precision_retry = false;
-  for (int round = 0; round < kMaxRelaxRounds && !s.solution.certificate.ok(); ++round) {
-    const VecX* y = contradiction(s.lcp, lemke, s);
+  // The position LCP is the QP  min ½ pᵀ M p  s.t.  G_Sᵀ p + b_p >= 0  (pseudo-velocity p):
+  // solved by the dual active-set method, whose Farkas vector names the contradictory push-outs
+  // of a wedge (y >= 0, G_S y = 0, b_pᵀ y < 0). Each of them in y's support is relaxed to b_i = 0
+  // (it may not deepen, but is not pushed out) and the QP solved again.
+  s.g.resize(mlcp.G.rows(), n);
+  for (int i = 0; i < n; ++i) s.g.col(i) = mlcp.G.col(s.rows[i]);
+  s.no_force.setZero(mlcp.G.rows());
+  for (int round = 0;; ++round) {
+    const Real tol = verification_tolerance(s.lcp, world.solver);
+    const DualActiveSetResult qp = solve_dual_active_set(
+        mlcp.M, s.g, s.no_force, s.lcp.q, 0.1 * tol, kIndependence, 0, s.dual, s.nu, s.z);
+    if (qp.status == SolveStatus::kSolved) {
+      s.certificate =
+          verify_lcp(s.lcp, s.z, tol, certificate_impulse_scale(s.lcp, world.solver), s.w);
+      // The active rows hold with equality in the QP's ν; in N_p z + b_p, formed apart, they
+      // carry its round-off times |z|. Solving the active block of (N_p, b_p) directly removes it.
+      s.active.assign(n, false);
+      for (const int i : s.dual.active) s.active[i] = true;
+      polish_complementary_basis(s.lcp, tol, s.solver, s.z, s.w, s.certificate, &s.active);
+      break;
+    }
+    s.certificate.status = qp.status;
     int relaxed = 0;
-    for (int i = 0; y != nullptr && i < n; ++i)
-      if ((*y)[i] > kRaySupport && s.lcp.q[i] < 0) {
+    for (int i = 0; qp.status == SolveStatus::kInfeasible && i < n; ++i)
+      if (qp.farkas[i] > kFarkasSupport && s.lcp.q[i] < 0) {
         s.lcp.q[i] = 0;
         ++relaxed;
       }
-    if (relaxed == 0) break;
     report.projection_relaxed_rows += relaxed;
-    solve_lemke(s.lcp, lemke, s.solver, s.solution);
+    if (relaxed == 0 || round + 1 == kMaxRelaxRounds) break;
   }
-  report.projection_solved = s.solution.certificate.ok();
+  report.projection_solved = s.certificate.ok();
   if (!report.projection_solved) return;
 
-  s.nu.setZero(wg.rows());
-  for (int i = 0; i < n; ++i) s.nu += s.solution.z[i] * wg.col(s.rows[i]);
+  s.nu.setZero(wg.rows());  // the pseudo-velocity W G_S p of the certified p
+  for (int i = 0; i < n; ++i) s.nu += s.z[i] * wg.col(s.rows[i]);
   // A nearly contradictory LCP verifies with a move far beyond the overlap it removes (a channel
   // that opens slowly needs a long lift to clear a small overlap; a body of the hull pours was
   // moved 3.8 m for a predicted overlap of 0.23 m): no point of a body may move more than

@@ -41,7 +41,11 @@ enum class SolveMethod {
   kEnumeration,        // brute force over complementary bases (test oracle)
   kWarmStart,          // the caller's guessed complementary basis, solved and verified directly
   kExactLemke,         // lexicographic Lemke in exact integer arithmetic (solve_lemke_exact)
+  kDualActiveSet,      // the frictionless MLCP as a QP, Goldfarb–Idnani (solve_dual_active_set)
 };
+
+// A method that ran only after Lemke failed (the stack's fallbacks).
+bool is_fallback(SolveMethod method);
 
 const char* to_string(SolveStatus status);
 const char* to_string(SolveMethod method);

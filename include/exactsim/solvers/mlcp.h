@@ -16,6 +16,7 @@
 #pragma once
 
 #include "exactsim/solvers/block_diagonal.h"
+#include "exactsim/solvers/dual_active_set.h"
 #include "exactsim/solvers/lcp.h"
 
 namespace exactsim {
@@ -44,12 +45,17 @@ struct MlcpScratch {
   VecX momentum;      // M ν − G z − c (the residual)
   VecX impulse;       // G z
   BlockColumns g, h;  // the nonzero body blocks of G's and H's columns
+  // The frictionless fallback (solve_dual_active_set) and its answer.
+  DualActiveSetScratch dual;
+  VecX qp_nu, qp_z, qp_w;
 };
 
 // Forms N = Hᵀ W G + D and b = Hᵀ W c + r in scratch.reduced (and W, WG, Wc). Validates.
 void reduce_mlcp(const Mlcp& mlcp, MlcpScratch& scratch);
 
-// Reduce, solve the reduced LCP with solve_lcp (the full stack), recover ν, certify.
+// Reduce, solve the reduced LCP with solve_lcp (the full stack), recover ν, certify. When that
+// fails on a frictionless problem (H = G, D = 0) and options.fallback is on, the dual active-set
+// method solves it as a QP (method kDualActiveSet), kept when it certifies.
 MlcpSolution solve_mlcp(const Mlcp& mlcp, const SolverOptions& options = {},
                         MlcpScratch* scratch = nullptr);
 void solve_mlcp(const Mlcp& mlcp, const SolverOptions& options, MlcpScratch& scratch,

@@ -7,6 +7,7 @@
 
 #include <vector>
 
+#include "exactsim/solvers/dual_active_set.h"
 #include "exactsim/solvers/lcp.h"
 #include "exactsim/stepping/world.h"
 
@@ -18,23 +19,28 @@ struct StepReport;
 struct PositionProjectionScratch {
   std::vector<int> rows;  // z indices of the impulse-carrying normal rows (U, carrying I)
   Lcp lcp;                // N_p = G_Sᵀ W G_S, b_p = predicted gap rates
-  LcpScratch solver;
-  LcpSolution solution;
-  LcpSolution ray_probe;  // Lemke alone on a failed position LCP, for its ray
-  VecX nu;  // the pseudo-velocity W G_S p
+  MatX g;                 // G_S
+  VecX no_force;          // c = 0 of the QP
+  DualActiveSetScratch dual;
+  VecX z, w;                     // p and N_p p + b_p
+  std::vector<bool> active;      // the QP's active rows, for the polish
+  LcpScratch solver;             // the polish's buffers
+  SolveCertificate certificate;  // of p on (N_p, b_p)
+  VecX nu;                       // the pseudo-velocity W G_S p
 };
 
 // For the solve in ws (state: positions already advanced with ν⁺, velocities ν⁺): predicted gap
 // ψ⁺ = ψ + h Gᵀν⁺ of every impulse-carrying normal row; when one is below −split_slop()
 // solves 0 <= p ⊥ N_p p + b_p >= 0 with b_p = max(ψ⁺/h, −cap) for ψ⁺ < 0 and ψ⁺/h otherwise
-// (cap = max_stabilisation_speed), then moves the positions by h W G_S p. When Lemke ends on a
-// ray y (y >= 0, N_p y <= 0, b_pᵀ y < 0 — the rows of a wedge asking for push-outs that no motion
-// gives — or that up to round-off), the push-out of every penetrating row in y's support is relaxed
-// to b_i = 0, so that row may not deepen but is not pushed out, and the LCP is solved again by
-// Lemke, at most four rounds (docs/robustness.md "Stabilisation"). No row ends deeper than
-// predicted. No point of a body moves more than twice the deepest predicted overlap: a larger
-// push-out (a nearly contradictory LCP verified with a long move) is scaled down to that bound. Fills
-// report.projection_*; a projection that does not verify is skipped and reported.
+// (cap = max_stabilisation_speed), then moves the positions by h W G_S p. The LCP is solved as
+// the QP it is (solve_dual_active_set). When it is infeasible, with a Farkas vector y (y >= 0,
+// G_S y = 0, b_pᵀ y < 0: the rows of a wedge asking for push-outs that no motion gives), the
+// push-out of every penetrating row in y's support is relaxed to b_i = 0, so that row may not
+// deepen but is not pushed out, and the QP is solved again (docs/robustness.md "Stabilisation").
+// No row ends deeper than predicted. No point of a body moves more than twice the deepest predicted
+// overlap: a larger push-out (a nearly contradictory LCP verified with a long move) is scaled down
+// to that bound. Fills report.projection_*; a projection that does not verify is skipped and
+// reported.
 void project_positions(const World& world, State& state, Real h, Workspace& ws, StepReport& report);
 
 }  // namespace exactsim

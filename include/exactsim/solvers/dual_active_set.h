@@ -1,0 +1,52 @@
+// The frictionless time-step problem as the quadratic program it is (docs/solvers.md "Dual
+// active set"), solved by Goldfarb and Idnani's dual active-set method:
+//
+//   min ½ νᵀ M ν − cᵀ ν   subject to   Gᵀ ν + r >= 0          (M block-diagonal SPD)
+//
+// Its KKT conditions are the MLCP of include/exactsim/solvers/mlcp.h with H = G and D = 0:
+// M ν = G z + c, w = Gᵀ ν + r, 0 <= z ⊥ w >= 0. Where that LCP's Schur complement N = Gᵀ M⁻¹ G
+// has rank far below its size (hundreds of contact rows on a few bodies), Lemke pivots through
+// degenerate bases and can end on a ray of the rounded data although the problem is solvable.
+// The dual method keeps only linearly independent rows active (at most n_v of them), so its
+// multipliers are unique and bounded; a row that depends on the active ones is reached by
+// partial steps that drop others. It ends on the primal's optimum, or with a Farkas vector when
+// the rows contradict each other (no ν satisfies them all).
+#pragma once
+
+#include <vector>
+
+#include "exactsim/solvers/block_diagonal.h"
+#include "exactsim/solvers/lcp.h"
+
+namespace exactsim {
+
+// Buffers reused across solves.
+struct DualActiveSetScratch {
+  MatX J;  // J = L⁻ᵀ Q: Jᵀ M J = I, Jᵀ G_A = [R; 0]
+  MatX R;  // upper triangular, active rows' columns in the top-left q × q
+  VecX x, s, d, step, dual, u;
+  std::vector<int> active;  // active rows, in the order of R's columns
+  std::vector<char> is_active;
+};
+
+struct DualActiveSetResult {
+  // kSolved: every row satisfied to `tolerance` (the caller certifies); kInfeasible: `farkas`
+  // holds y >= 0 with G y = 0 (to round-off) and rᵀ y < 0; kMaxIterations: the iteration cap;
+  // kNumerical: a non-finite value.
+  SolveStatus status = SolveStatus::kNumerical;
+  int iterations = 0;  // rows added or dropped
+  VecX farkas;         // size m when kInfeasible, ‖y‖∞ = 1; empty otherwise
+};
+
+// Solves the program above. nu (n_v) and z (m, the rows' multipliers) are written when kSolved.
+// A row counts as satisfied when (Gᵀ ν + r)_i >= −tolerance. A row whose column's part
+// independent of the active rows' is below `independence` × its length (in the M⁻¹ metric) is
+// treated as dependent on them: adding it would give R a pivot of that relative size and
+// multipliers up to 1 / independence² of the problem's scale. At most max_iterations additions
+// and drops (0: 10 (n_v + m) + 100).
+DualActiveSetResult solve_dual_active_set(const BlockDiagonal& M, const MatX& G, const VecX& c,
+                                          const VecX& r, Real tolerance, Real independence,
+                                          int max_iterations, DualActiveSetScratch& scratch,
+                                          VecX& nu, VecX& z);
+
+}  // namespace exactsim

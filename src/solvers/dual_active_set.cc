@@ -1,0 +1,158 @@
+// Goldfarb and Idnani's dual active-set method (Math. Programming 27, 1983) for
+//   min ½ νᵀ M ν − cᵀ ν   subject to   Gᵀ ν + r >= 0
+// (docs/solvers.md "Dual active set"). It starts at the unconstrained minimum ν = M⁻¹ c and adds
+// the most violated row at a time, keeping the multipliers of the active rows non-negative and
+// the active rows satisfied with equality; a row whose multiplier would turn negative is dropped.
+// With M = L Lᵀ it keeps J = L⁻ᵀ Q and R with Jᵀ G_A = [R; 0] (Q orthogonal, updated by Givens
+// rotations), so that for a new row n:  d = Jᵀ n,  the primal step is J₂ d₂ (the columns of J
+// past the active count) and the change of the active multipliers is R⁻¹ d₁.
+#include "exactsim/solvers/dual_active_set.h"
+
+#include <Eigen/Cholesky>
+#include <cmath>
+#include <limits>
+
+namespace exactsim {
+namespace {
+
+constexpr Real kInfinity = std::numeric_limits<Real>::infinity();
+
+// Rotates columns a and b of J (and entries a, b of v) so that v_b becomes 0.
+void rotate(Eigen::Index a, Eigen::Index b, VecX& v, MatX& j) {
+  const Real h = std::hypot(v[a], v[b]);
+  if (h == 0) return;
+  const Real cs = v[a] / h, sn = v[b] / h;
+  v[a] = h;
+  v[b] = 0;
+  for (Eigen::Index i = 0; i < j.rows(); ++i) {
+    const Real ja = j(i, a), jb = j(i, b);
+    j(i, a) = cs * ja + sn * jb;
+    j(i, b) = -sn * ja + cs * jb;
+  }
+}
+
+// Adds the row with column d = Jᵀ n as the q-th active one: rotates d's tail into d_q.
+void add_row(Eigen::Index q, DualActiveSetScratch& s) {
+  for (Eigen::Index i = s.d.size() - 1; i > q; --i) rotate(i - 1, i, s.d, s.J);
+  s.R.col(q).head(q + 1) = s.d.head(q + 1);
+}
+
+// Drops the k-th of q active rows: R loses column k, and rotations of rows (i, i+1) restore its
+// triangle, applied to J's columns i, i+1 as well.
+void drop_row(Eigen::Index k, Eigen::Index q, DualActiveSetScratch& s) {
+  for (Eigen::Index col = k; col + 1 < q; ++col) {
+    s.R.col(col).head(col + 2) = s.R.col(col + 1).head(col + 2);
+    s.u[col] = s.u[col + 1];
+    s.active[col] = s.active[col + 1];
+  }
+  s.active.pop_back();
+  for (Eigen::Index i = k; i + 1 < q; ++i) {
+    const Real a = s.R(i, i), b = s.R(i + 1, i);
+    const Real h = std::hypot(a, b);
+    if (h == 0) continue;
+    const Real cs = a / h, sn = b / h;
+    for (Eigen::Index col = i; col + 1 < q; ++col) {
+      const Real ra = s.R(i, col), rb = s.R(i + 1, col);
+      s.R(i, col) = cs * ra + sn * rb;
+      s.R(i + 1, col) = -sn * ra + cs * rb;
+    }
+    s.R(i + 1, i) = 0;
+    for (Eigen::Index row = 0; row < s.J.rows(); ++row) {
+      const Real ja = s.J(row, i), jb = s.J(row, i + 1);
+      s.J(row, i) = cs * ja + sn * jb;
+      s.J(row, i + 1) = -sn * ja + cs * jb;
+    }
+  }
+}
+
+}  // namespace
+
+DualActiveSetResult solve_dual_active_set(const BlockDiagonal& M, const MatX& G, const VecX& c,
+                                          const VecX& r, Real tolerance, Real independence,
+                                          int max_iterations, DualActiveSetScratch& s, VecX& nu,
+                                          VecX& z) {
+  const Eigen::Index n = M.size(), m = G.cols();
+  DualActiveSetResult result;
+  if (max_iterations <= 0) max_iterations = static_cast<int>(10 * (n + m) + 100);
+  // J = L⁻ᵀ block by block; the unconstrained minimum x = M⁻¹ c = J Jᵀ c.
+  s.J.setZero(n, n);
+  for (std::size_t k = 0; k < M.blocks.size(); ++k) {
+    const Eigen::Index o = M.offsets[k], b = M.blocks[k].rows();
+    const Eigen::LLT<MatX> llt(M.blocks[k]);
+    if (llt.info() != Eigen::Success) return result;  // kNumerical: M not positive definite
+    s.J.block(o, o, b, b) = llt.matrixU().solve(MatX::Identity(b, b));
+  }
+  s.x.noalias() = s.J * (s.J.transpose() * c);
+  s.R.setZero(n, n);
+  s.u.setZero(n);
+  s.active.clear();
+  s.is_active.assign(m, 0);
+  Eigen::Index q = 0;
+
+  while (true) {
+    // The most violated inactive row.
+    s.s.noalias() = G.transpose() * s.x;
+    s.s += r;
+    Eigen::Index p = -1;
+    Real worst = -tolerance;
+    for (Eigen::Index i = 0; i < m; ++i)
+      if (!s.is_active[i] && s.s[i] < worst) {
+        worst = s.s[i];
+        p = i;
+      }
+    if (!s.x.allFinite() || !s.s.allFinite()) return result;
+    if (p < 0) break;
+    Real u_p = 0;  // the multiplier of row p while it is being added
+    while (true) {
+      if (++result.iterations > max_iterations) {
+        result.status = SolveStatus::kMaxIterations;
+        return result;
+      }
+      s.d.noalias() = s.J.transpose() * G.col(p);
+      const Real tail = s.d.tail(n - q).norm();
+      const bool dependent = !(tail > independence * s.d.norm());
+      // Change of the active multipliers per unit of u_p: R⁻¹ d₁.
+      s.dual = s.R.topLeftCorner(q, q).triangularView<Eigen::Upper>().solve(s.d.head(q));
+      Real t1 = kInfinity;
+      Eigen::Index k = -1;
+      for (Eigen::Index j = 0; j < q; ++j)
+        if (s.dual[j] > 0 && s.u[j] / s.dual[j] < t1) {
+          t1 = s.u[j] / s.dual[j];
+          k = j;
+        }
+      // The primal step per unit of u_p, M⁻¹ (n_p − G_A R⁻¹ d₁) = J₂ d₂, also taken with a
+      // partial step when row p counts as dependent, so that M ν = c + G z stays exact.
+      s.step.noalias() = s.J.rightCols(n - q) * s.d.tail(n - q);
+      const Real t2 = dependent ? kInfinity : -(G.col(p).dot(s.x) + r[p]) / (tail * tail);
+      if (t1 == kInfinity && t2 == kInfinity) {
+        // n_p = Σ dual_j n_j with every dual_j <= 0: y = e_p − Σ dual_j e_j.
+        result.farkas.setZero(m);
+        result.farkas[p] = 1;
+        for (Eigen::Index j = 0; j < q; ++j) result.farkas[s.active[j]] = -s.dual[j];
+        result.farkas /= result.farkas.maxCoeff();
+        result.status = SolveStatus::kInfeasible;
+        return result;
+      }
+      const Real t = std::min(t1, t2);
+      s.x += t * s.step;
+      s.u.head(q) -= t * s.dual;
+      u_p += t;
+      if (t2 <= t1) {  // full step: row p holds with equality and joins
+        add_row(q, s);
+        s.active.push_back(static_cast<int>(p));
+        s.is_active[p] = 1;
+        s.u[q++] = u_p;
+        break;
+      }
+      s.is_active[s.active[k]] = 0;  // partial step: row k's multiplier reached 0
+      drop_row(k, q--, s);
+    }
+  }
+  nu = s.x;
+  z.setZero(m);
+  for (Eigen::Index j = 0; j < q; ++j) z[s.active[j]] = std::max<Real>(0, s.u[j]);
+  result.status = SolveStatus::kSolved;
+  return result;
+}
+
+}  // namespace exactsim

@@ -1,0 +1,146 @@
+// The dual active-set method on the frictionless time-step QP (docs/solvers.md "Dual active
+// set"): its answers against the unique primal optimum (the velocities) that dense Lemke finds on
+// the reduced LCP, the certificate of the unreduced MLCP on problems of many dependent rows, and
+// its Farkas vector on contradictory rows.
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "exactsim/solvers/dual_active_set.h"
+#include "exactsim/solvers/mlcp.h"
+
+namespace exactsim {
+namespace {
+
+// A frictionless MLCP of `bodies` 3D bodies and m rows: each row a random unit normal at a random
+// point on one body, or between two; c = M ν_free + impulse; r random around 0 (gaps and
+// push-outs). With m well above 6 · bodies the reduced N has rank far below m.
+Mlcp random_frictionless(int bodies, int m, std::mt19937& rng) {
+  std::uniform_real_distribution<Real> u(-1, 1);
+  std::uniform_real_distribution<Real> mass(0.2, 20);
+  Mlcp p;
+  for (int k = 0; k < bodies; ++k) {
+    MatX block = MatX::Zero(6, 6);
+    const Real mk = mass(rng);
+    block.topLeftCorner(3, 3) = mk * Mat3::Identity();
+    Mat3 a;
+    for (int i = 0; i < 9; ++i) a(i / 3, i % 3) = u(rng);
+    block.bottomRightCorner(3, 3) = 0.01 * mk * (a * a.transpose() + 0.1 * Mat3::Identity());
+    p.M.add_block(block);
+  }
+  const int nv = 6 * bodies;
+  p.G = MatX::Zero(nv, m);
+  for (int j = 0; j < m; ++j) {
+    const Vec3 n = Vec3(u(rng), u(rng), u(rng)).normalized();
+    const Vec3 arm(0.1 * u(rng), 0.1 * u(rng), 0.1 * u(rng));
+    const int a = std::uniform_int_distribution<int>(0, bodies - 1)(rng);
+    p.G.block<3, 1>(6 * a, j) = n;
+    p.G.block<3, 1>(6 * a + 3, j) = arm.cross(n);
+    const int b = std::uniform_int_distribution<int>(-1, bodies - 1)(rng);  // −1: a static body
+    if (b >= 0 && b != a) {
+      p.G.block<3, 1>(6 * b, j) = -n;
+      p.G.block<3, 1>(6 * b + 3, j) = -(arm.cross(n));
+    }
+  }
+  p.H = p.G;
+  p.D = MatX::Zero(m, m);
+  VecX v(nv);
+  for (int i = 0; i < nv; ++i) v[i] = u(rng);
+  p.M.apply(v, p.c);
+  p.r.resize(m);
+  for (int j = 0; j < m; ++j) p.r[j] = 0.5 * u(rng) + 0.4;  // mostly separating, some push-outs
+  return p;
+}
+
+TEST(DualActiveSet, MatchesLemkesVelocitiesAndCertifiesOnTheMlcp) {
+  std::mt19937 rng(7);
+  int compared = 0;
+  for (int trial = 0; trial < 40; ++trial) {
+    const int bodies = 1 + trial % 4, m = 4 + 3 * trial;
+    const Mlcp p = random_frictionless(bodies, m, rng);
+    DualActiveSetScratch s;
+    VecX nu, z;
+    const DualActiveSetResult res =
+        solve_dual_active_set(p.M, p.G, p.c, p.r, 1e-12, 1e-8, 0, s, nu, z);
+    SolverOptions options;
+    options.fallback = false;
+    const MlcpSolution lemke = solve_mlcp(p, options);
+    if (res.status == SolveStatus::kInfeasible) {
+      // Contradictory rows: y >= 0, G y = 0, rᵀ y < 0, and Lemke finds no solution either.
+      EXPECT_GE(res.farkas.minCoeff(), 0) << trial;
+      EXPECT_LT((p.G * res.farkas).lpNorm<Eigen::Infinity>(), 1e-9) << trial;
+      EXPECT_LT(p.r.dot(res.farkas), 0) << trial;
+      EXPECT_FALSE(lemke.certificate.ok()) << trial;
+      continue;
+    }
+    ASSERT_EQ(res.status, SolveStatus::kSolved) << trial;
+    VecX w;
+    const SolveCertificate cert =
+        verify_mlcp(p, nu, z, 1e-10 * std::max<Real>(1, p.r.lpNorm<Eigen::Infinity>()), {}, w);
+    EXPECT_TRUE(cert.ok()) << trial << ": " << to_string(cert.status) << " min w " << cert.min_w
+                           << " compl " << cert.complementarity;
+    // The QP is strictly convex in ν: every solution of the LCP has the same velocities.
+    if (lemke.certificate.ok()) {
+      EXPECT_LT((nu - lemke.nu).lpNorm<Eigen::Infinity>(), 1e-8 * (1 + nu.norm())) << trial;
+      ++compared;
+    }
+  }
+  EXPECT_GE(compared, 20);
+}
+
+// A box resting on a floor through 64 coplanar contact points of one face (a triangulated face's
+// many corners): N has rank 3 of 64, and every row is degenerate at rest.
+TEST(DualActiveSet, SolvesABoxOnManyCoplanarContactsWithBoundedImpulses) {
+  Mlcp p;
+  MatX block = MatX::Zero(6, 6);
+  block.topLeftCorner(3, 3) = 2.0 * Mat3::Identity();
+  block.bottomRightCorner(3, 3) = Vec3(0.02, 0.03, 0.04).asDiagonal();
+  p.M.add_block(block);
+  const int m = 64;
+  p.G = MatX::Zero(6, m);
+  for (int j = 0; j < m; ++j) {
+    const Vec3 arm(-0.1 + 0.2 * (j % 8) / 7.0, -0.1 + 0.2 * (j / 8) / 7.0, -0.05);
+    p.G.block<3, 1>(0, j) = Vec3::UnitZ();
+    p.G.block<3, 1>(3, j) = arm.cross(Vec3::UnitZ());
+  }
+  p.H = p.G;
+  p.D = MatX::Zero(m, m);
+  const Real h = 0.01, g = 9.81;
+  p.c = VecX::Zero(6);
+  p.c[2] = -2.0 * g * h;  // at rest, gravity's impulse
+  p.r = VecX::Zero(m);
+  DualActiveSetScratch s;
+  VecX nu, z;
+  const DualActiveSetResult res =
+      solve_dual_active_set(p.M, p.G, p.c, p.r, 1e-12, 1e-8, 0, s, nu, z);
+  ASSERT_EQ(res.status, SolveStatus::kSolved);
+  EXPECT_LT(nu.lpNorm<Eigen::Infinity>(), 1e-12);
+  EXPECT_NEAR(z.sum(), 2.0 * g * h, 1e-12);
+  EXPECT_LE(z.maxCoeff(), 2.0 * g * h * (1 + 1e-12));
+  int support = 0;
+  for (int j = 0; j < m; ++j) support += z[j] > 0;
+  EXPECT_LE(support, 3);  // only independent rows carry impulse
+}
+
+// Rows that ask for x >= 1 and x <= −1 of one body: the Farkas vector weighs both.
+TEST(DualActiveSet, NamesContradictoryRowsWithAFarkasVector) {
+  Mlcp p;
+  p.M.add_block(MatX::Identity(3, 3));
+  p.G = MatX::Zero(3, 3);
+  p.G(0, 0) = 1;   // x − 1 >= 0
+  p.G(0, 1) = -1;  // −x − 1 >= 0
+  p.G(1, 2) = 1;   // y >= 0 (satisfiable, not in the contradiction)
+  p.c = VecX::Zero(3);
+  p.r = Vec3(-1, -1, 0);
+  DualActiveSetScratch s;
+  VecX nu, z;
+  const DualActiveSetResult res =
+      solve_dual_active_set(p.M, p.G, p.c, p.r, 1e-12, 1e-8, 0, s, nu, z);
+  ASSERT_EQ(res.status, SolveStatus::kInfeasible);
+  EXPECT_NEAR(res.farkas[0], 1, 1e-15);
+  EXPECT_NEAR(res.farkas[1], 1, 1e-15);
+  EXPECT_EQ(res.farkas[2], 0);
+}
+
+}  // namespace
+}  // namespace exactsim
