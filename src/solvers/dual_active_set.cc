@@ -110,7 +110,6 @@ DualActiveSetResult solve_dual_active_set(const BlockDiagonal& M, const MatX& G,
       }
       s.d.noalias() = s.J.transpose() * G.col(p);
       const Real tail = s.d.tail(n - q).norm();
-      const bool dependent = !(tail > independence * s.d.norm());
       // Change of the active multipliers per unit of u_p: R⁻¹ d₁.
       s.dual = s.R.topLeftCorner(q, q).triangularView<Eigen::Upper>().solve(s.d.head(q));
       Real t1 = kInfinity;
@@ -120,12 +119,13 @@ DualActiveSetResult solve_dual_active_set(const BlockDiagonal& M, const MatX& G,
           t1 = s.u[j] / s.dual[j];
           k = j;
         }
-      // The primal step per unit of u_p, M⁻¹ (n_p − G_A R⁻¹ d₁) = J₂ d₂, also taken with a
-      // partial step when row p counts as dependent, so that M ν = c + G z stays exact.
+      // The primal step per unit of u_p, M⁻¹ (n_p − G_A R⁻¹ d₁) = J₂ d₂. Taken with every
+      // partial step, so that M ν = c + G z stays exact.
       s.step.noalias() = s.J.rightCols(n - q) * s.d.tail(n - q);
-      const Real t2 = dependent ? kInfinity : -(G.col(p).dot(s.x) + r[p]) / (tail * tail);
-      if (t1 == kInfinity && t2 == kInfinity) {
-        // n_p = Σ dual_j n_j with every dual_j <= 0: y = e_p − Σ dual_j e_j.
+      const bool dependent = !(tail > independence * s.d.norm());
+      if (t1 == kInfinity && dependent) {
+        // No active multiplier falls, and row p depends on the active rows (to `independence`):
+        // n_p ≈ Σ dual_j n_j with every dual_j <= 0, so y = e_p − Σ dual_j e_j.
         result.farkas.setZero(m);
         result.farkas[p] = 1;
         for (Eigen::Index j = 0; j < q; ++j) result.farkas[s.active[j]] = -s.dual[j];
@@ -133,6 +133,11 @@ DualActiveSetResult solve_dual_active_set(const BlockDiagonal& M, const MatX& G,
         result.status = SolveStatus::kInfeasible;
         return result;
       }
+      // The full step that makes row p hold with equality; a dependent row cannot join (its pivot
+      // in R would be below `independence`), only make room by partial steps. A partial step of a
+      // dependent row may carry row p past equality (s_p > 0): then it joins at once (t2 = 0).
+      const Real t2 =
+          dependent ? kInfinity : std::max<Real>(0, -(G.col(p).dot(s.x) + r[p]) / (tail * tail));
       const Real t = std::min(t1, t2);
       s.x += t * s.step;
       s.u.head(q) -= t * s.dual;

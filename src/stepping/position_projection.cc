@@ -9,11 +9,13 @@
 namespace exactsim {
 namespace {
 
-// A Farkas vector's entry (‖y‖∞ = 1) above this puts its row in the contradiction.
-constexpr Real kFarkasSupport = 1e-9;
-// Rounds of relaxation before a projection is given up (unsolved). Each relaxes at least one
-// penetrating row; the PEG hull pours need 1–2, the standard model's 3D pours up to 37.
+// A Farkas vector's or ray's entry (‖y‖∞ = 1) above this puts its row in the contradiction.
+constexpr Real kSupport = 1e-9;
+// Rounds of relaxation before the QP gives up. Each relaxes at least one penetrating row; the PEG
+// hull pours need 1–2, the standard model's 3D pours up to 63.
 constexpr int kMaxRelaxRounds = 64;
+// Rounds of the Lemke fallback (session 15's solver of the projection; docs/robustness.md).
+constexpr int kMaxLemkeRounds = 4;
 // A row whose normal is independent of the active rows' by less than this fraction (in the M⁻¹
 // metric, the sine of ~0.6°) counts as dependent on them (solve_dual_active_set): within a wedge
 // that narrow a push-out needs multipliers beyond the certificate's scale (at 1e-4, 2–7 % of the
@@ -21,6 +23,45 @@ constexpr int kMaxRelaxRounds = 64;
 constexpr Real kIndependence = 1e-2;
 // The largest move of a body's point the projection makes, per metre of the deepest overlap.
 constexpr Real kMaxMovePerDepth = 2;
+
+// Relaxes the push-out of every penetrating row whose entry in y exceeds kSupport (b_i = 0: it may
+// not deepen, but is not pushed out). Returns how many.
+int relax_push_outs(const VecX& y, VecX& b) {
+  int relaxed = 0;
+  for (Eigen::Index i = 0; i < b.size(); ++i)
+    if (y[i] > kSupport && b[i] < 0) {
+      b[i] = 0;
+      ++relaxed;
+    }
+  return relaxed;
+}
+
+// The QP's fallback: Lemke on (N_p, b_p), relaxing the support of the ray it ends on (a Farkas
+// vector, or one that fails that test only to round-off: on the PSD N_p a secondary ray means
+// infeasible in exact arithmetic, or feasible only with push-outs beyond the problem's scale), at
+// most kMaxLemkeRounds rounds. Lemke alone, without the stack's fallbacks: a Fischer–Burmeister
+// run costs ~100 n³. Returns the rows relaxed.
+int solve_by_lemke(const World& world, PositionProjectionScratch& s) {
+  SolverOptions lemke = world.solver;
+  lemke.fallback = false;
+  lemke.extended_precision_retry = false;
+  int relaxed = 0;
+  for (int round = 0; round < kMaxLemkeRounds; ++round) {
+    solve_lemke(s.lcp, lemke, s.solver, s.lemke);
+    const SolveStatus st = s.lemke.certificate.status;
+    const bool ray = (st == SolveStatus::kInfeasible || st == SolveStatus::kRay) &&
+                     s.lemke.ray.size() == s.lcp.q.size();
+    if (s.lemke.certificate.ok() || !ray) break;
+    const int r = relax_push_outs(s.lemke.ray, s.lcp.q);
+    if (r == 0) break;
+    relaxed += r;
+  }
+  if (s.lemke.certificate.ok()) {
+    s.z = s.lemke.z;
+    s.certificate = s.lemke.certificate;
+  }
+  return relaxed;
+}
 
 }  // namespace
 
@@ -78,15 +119,15 @@ void project_positions(const World& world, State& state, Real h, Workspace& ws,
       break;
     }
     s.certificate.status = qp.status;
-    int relaxed = 0;
-    for (int i = 0; qp.status == SolveStatus::kInfeasible && i < n; ++i)
-      if (qp.farkas[i] > kFarkasSupport && s.lcp.q[i] < 0) {
-        s.lcp.q[i] = 0;
-        ++relaxed;
-      }
+    const int relaxed =
+        qp.status == SolveStatus::kInfeasible ? relax_push_outs(qp.farkas, s.lcp.q) : 0;
     report.projection_relaxed_rows += relaxed;
     if (relaxed == 0 || round + 1 == kMaxRelaxRounds) break;
   }
+  // Left unsolved (nothing in the Farkas vector's support to relax — its dependence is only to
+  // kIndependence —, the iteration cap, or an answer that fails the certificate, e.g. a row
+  // carried past equality by a partial step): Lemke from the relaxed b_p.
+  if (!s.certificate.ok()) report.projection_relaxed_rows += solve_by_lemke(world, s);
   report.projection_solved = s.certificate.ok();
   if (!report.projection_solved) return;
 

@@ -39,11 +39,11 @@ struct DualActiveSetResult {
 };
 
 // Solves the program above. nu (n_v) and z (m, the rows' multipliers) are written when kSolved.
-// A row counts as satisfied when (Gᵀ ν + r)_i >= −tolerance. A row whose column's part
-// independent of the active rows' is below `independence` × its length (in the M⁻¹ metric) is
-// treated as dependent on them: adding it would give R a pivot of that relative size and
-// multipliers up to 1 / independence² of the problem's scale. At most max_iterations additions
-// and drops (0: 10 (n_v + m) + 100).
+// A row counts as satisfied when (Gᵀ ν + r)_i >= −tolerance. A violated row that no active
+// multiplier's fall makes room for, and whose column's part independent of the active rows' is
+// below `independence` × its length (in the M⁻¹ metric), ends the solve kInfeasible: satisfying
+// it would take multipliers up to 1 / independence² of the problem's scale. At most
+// max_iterations additions and drops (0: 10 (n_v + m) + 100).
 DualActiveSetResult solve_dual_active_set(const BlockDiagonal& M, const MatX& G, const VecX& c,
                                           const VecX& r, Real tolerance, Real independence,
                                           int max_iterations, DualActiveSetScratch& scratch,

@@ -24,7 +24,8 @@ struct PositionProjectionScratch {
   DualActiveSetScratch dual;
   VecX z, w;                     // p and N_p p + b_p
   std::vector<bool> active;      // the QP's active rows, for the polish
-  LcpScratch solver;             // the polish's buffers
+  LcpScratch solver;             // the polish's and the Lemke fallback's buffers
+  LcpSolution lemke;             // the Lemke fallback's answer
   SolveCertificate certificate;  // of p on (N_p, b_p)
   VecX nu;                       // the pseudo-velocity W G_S p
 };
@@ -37,7 +38,8 @@ struct PositionProjectionScratch {
 // G_S y = 0, b_pᵀ y < 0: the rows of a wedge asking for push-outs that no motion gives), the
 // push-out of every penetrating row in y's support is relaxed to b_i = 0, so that row may not
 // deepen but is not pushed out, and the QP is solved again (docs/robustness.md "Stabilisation").
-// No row ends deeper than predicted. No point of a body moves more than twice the deepest predicted
+// What the QP leaves unsolved, Lemke solves from the relaxed b_p, relaxing the support of the ray
+// it ends on, at most four rounds. No row ends deeper than predicted. No point of a body moves more than twice the deepest predicted
 // overlap: a larger push-out (a nearly contradictory LCP verified with a long move) is scaled down
 // to that bound. Fills report.projection_*; a projection that does not verify is skipped and
 // reported.
