@@ -168,6 +168,14 @@ void solve_reduced_mlcp(const Mlcp& mlcp, const SolverOptions& options, MlcpScra
   LcpSolution& red = s.reduced_solution;
   SolverOptions physical = options;
   if (!(physical.impulse_scale > 0)) physical.impulse_scale = mlcp_impulse_scale(mlcp, s.reduced);
+  // A frictionless problem whose Lemke path fails goes to the dual active-set method below, not
+  // to the stack's Fischer–Burmeister run and Lemke retries (on the standard model's 3D pours
+  // those cost 5–20× the whole run's other solves, and rescued none there).
+  const bool qp = options.fallback && is_frictionless_qp(mlcp);
+  if (qp) {
+    physical.fallback = false;
+    physical.extended_precision_retry = false;
+  }
   solve_lcp(s.reduced, physical, s.lcp, red, guess);
   out.z = red.z;
   out.nu.resize(mlcp.M.size());
@@ -185,7 +193,7 @@ void solve_reduced_mlcp(const Mlcp& mlcp, const SolverOptions& options, MlcpScra
   out.certificate = cert;
   // The stack failed on a frictionless problem: solve it as the QP it is (docs/solvers.md "Dual
   // active set"). Its answer is taken only when it certifies on the same terms.
-  if (!cert.ok() && options.fallback && is_frictionless_qp(mlcp)) {
+  if (!cert.ok() && qp) {
     const DualActiveSetResult qp = solve_dual_active_set(
         mlcp.M, mlcp.G, mlcp.c, mlcp.r, 0.1 * reduced.tolerance, 1e-8, 0, s.dual, s.qp_nu, s.qp_z);
     if (qp.status == SolveStatus::kSolved) {

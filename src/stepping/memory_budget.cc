@@ -40,8 +40,10 @@ double step_lcp_bytes(double n_v, double m, double n_normal, const SolverOptions
   lemke_only.fallback = false;
   lemke_only.extended_precision_retry = false;
   bytes += lcp_solve_bytes(m, lemke_only);
-  // The split stabilisation's position LCP on the normal rows.
+  // The split stabilisation's position LCP on the normal rows, its G_S (n_v × n_normal), and the
+  // dual active-set method's J and R (n_v × n_v each) there and in the frictionless fallback.
   bytes += lcp_solve_bytes(n_normal, options);
+  bytes += kDouble * (n_v * n_normal + 4 * n_v * n_v);
   return bytes;
 }
 
