@@ -83,6 +83,7 @@ DualActiveSetResult solve_dual_active_set(const BlockDiagonal& M, const MatX& G,
     s.J.block(o, o, b, b) = llt.matrixU().solve(MatX::Identity(b, b));
   }
   s.x.noalias() = s.J * (s.J.transpose() * c);
+  s.sparse_g = G.sparseView();  // a contact row touches at most two bodies' blocks
   s.R.setZero(n, n);
   s.u.setZero(n);
   s.active.clear();
@@ -91,7 +92,7 @@ DualActiveSetResult solve_dual_active_set(const BlockDiagonal& M, const MatX& G,
 
   while (true) {
     // The most violated inactive row.
-    s.s.noalias() = G.transpose() * s.x;
+    s.s.noalias() = s.sparse_g.transpose() * s.x;
     s.s += r;
     Eigen::Index p = -1;
     Real worst = -tolerance;

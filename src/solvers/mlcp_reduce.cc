@@ -68,6 +68,19 @@ bool is_frictionless_qp(const Mlcp& mlcp) {
   return mlcp.H.cwiseEqual(mlcp.G).all() && (mlcp.D.array() == 0).all();
 }
 
+// EXACTSIM_DUMP_LCP (lcp_io.h): the reduced LCP of a failed solve (of every solve with
+// EXACTSIM_DUMP_LCP_ALL).
+void dump_reduced(const Mlcp& mlcp, const MlcpScratch& s, Real impulse_scale,
+                  const SolveCertificate& cert) {
+  if (!lcp_dump_all() && cert.ok()) return;
+  LcpFileInfo info;
+  info.impulse_scale = impulse_scale;  // so that the file certifies as the step did
+  info.note = std::string("solve_mlcp: ") + to_string(cert.status) + " (Lemke " +
+              to_string(cert.primary_status) + "), method " + to_string(cert.method) + ", pivots " +
+              std::to_string(cert.pivots) + ", n_v " + std::to_string(mlcp.M.size());
+  dump_lcp(s.reduced, info, cert.ok() ? "ok" : "fail");
+}
+
 }  // namespace
 
 void validate_mlcp(const Mlcp& mlcp, const char* who) {
@@ -168,60 +181,65 @@ void solve_reduced_mlcp(const Mlcp& mlcp, const SolverOptions& options, MlcpScra
   LcpSolution& red = s.reduced_solution;
   SolverOptions physical = options;
   if (!(physical.impulse_scale > 0)) physical.impulse_scale = mlcp_impulse_scale(mlcp, s.reduced);
-  // A frictionless problem whose Lemke path fails goes to the dual active-set method below, not
-  // to the stack's Fischer–Burmeister run and Lemke retries (on the standard model's 3D pours
-  // those cost 5–20× the whole run's other solves, and rescued none there).
+  // The reduced solve's z, with ν recovered and certified on the unreduced equations, and its
+  // account (method, effort, why it stopped).
+  auto adopt_reduced = [&]() {
+    out.z = red.z;
+    out.nu.resize(mlcp.M.size());
+    out.nu.noalias() = s.WG * out.z;
+    out.nu += s.Wc;
+    const SolveCertificate& reduced = red.certificate;
+    SolveCertificate cert = certify(mlcp, out.nu, out.z, reduced.tolerance, physical.impulse_scale,
+                                    options, out.w, s.momentum, s.impulse);
+    cert.method = reduced.method;
+    cert.pivots = reduced.pivots;
+    cert.iterations = reduced.iterations;
+    cert.primary_status = reduced.primary_status;
+    if (reduced.status != SolveStatus::kSolved) cert.status = reduced.status;
+    out.certificate = cert;
+  };
+  // A frictionless problem whose Lemke path fails goes to the dual active-set method first
+  // (docs/solvers.md "Dual active set"); the stack's Fischer–Burmeister run and Lemke retries,
+  // which on the standard model's 3D pours cost 5–20× the run's other solves, come only after.
   const bool qp = options.fallback && is_frictionless_qp(mlcp);
+  SolverOptions first = physical;
   if (qp) {
-    physical.fallback = false;
-    physical.extended_precision_retry = false;
+    first.fallback = false;
+    first.extended_precision_retry = false;
   }
-  solve_lcp(s.reduced, physical, s.lcp, red, guess);
-  out.z = red.z;
-  out.nu.resize(mlcp.M.size());
-  out.nu.noalias() = s.WG * out.z;
-  out.nu += s.Wc;
-  const SolveCertificate& reduced = red.certificate;
-  SolveCertificate cert = certify(mlcp, out.nu, out.z, reduced.tolerance, physical.impulse_scale,
-                                  options, out.w, s.momentum, s.impulse);
-  // The reduced solve's account (method, effort, why it stopped) with the unreduced numbers.
-  cert.method = reduced.method;
-  cert.pivots = reduced.pivots;
-  cert.iterations = reduced.iterations;
-  cert.primary_status = reduced.primary_status;
-  if (reduced.status != SolveStatus::kSolved) cert.status = reduced.status;
-  out.certificate = cert;
-  // The stack failed on a frictionless problem: solve it as the QP it is (docs/solvers.md "Dual
-  // active set"). Its answer is taken only when it certifies on the same terms.
-  if (!cert.ok() && qp) {
-    const DualActiveSetResult qp = solve_dual_active_set(
-        mlcp.M, mlcp.G, mlcp.c, mlcp.r, 0.1 * reduced.tolerance, 1e-8, 0, s.dual, s.qp_nu, s.qp_z);
-    if (qp.status == SolveStatus::kSolved) {
-      SolveCertificate c = certify(mlcp, s.qp_nu, s.qp_z, reduced.tolerance, physical.impulse_scale,
-                                   options, s.qp_w, s.momentum, s.impulse);
-      if (c.ok()) {
-        c.method = SolveMethod::kDualActiveSet;
-        c.pivots = cert.pivots;
-        c.iterations = qp.iterations;
-        c.primary_status = cert.primary_status;
-        out.nu = s.qp_nu;
-        out.z = s.qp_z;
-        out.w = s.qp_w;
-        out.certificate = cert = c;
-      }
+  solve_lcp(s.reduced, first, s.lcp, red, guess);
+  adopt_reduced();
+  if (out.certificate.ok() || !qp) {
+    if (!lcp_dump_dir().empty()) dump_reduced(mlcp, s, physical.impulse_scale, out.certificate);
+    return;
+  }
+  const SolveCertificate lemke = out.certificate;
+  const Real tol = red.certificate.tolerance;
+  const DualActiveSetResult by_qp = solve_dual_active_set(mlcp.M, mlcp.G, mlcp.c, mlcp.r, 0.1 * tol,
+                                                          1e-8, 0, s.dual, s.qp_nu, s.qp_z);
+  if (by_qp.status == SolveStatus::kSolved) {
+    SolveCertificate c = certify(mlcp, s.qp_nu, s.qp_z, tol, physical.impulse_scale, options,
+                                 s.qp_w, s.momentum, s.impulse);
+    if (c.ok()) {
+      c.method = SolveMethod::kDualActiveSet;
+      c.pivots = lemke.pivots;
+      c.iterations = by_qp.iterations;
+      c.primary_status = lemke.primary_status;
+      out.nu = s.qp_nu;
+      out.z = s.qp_z;
+      out.w = s.qp_w;
+      out.certificate = c;
     }
   }
-  if (!lcp_dump_dir().empty() && (lcp_dump_all() || !cert.ok())) {
-    LcpFileInfo info;
-    info.impulse_scale = physical.impulse_scale;  // so that the file certifies as the step did
-    info.note = std::string("solve_mlcp: ") + to_string(cert.status) + " (Lemke " +
-                to_string(cert.primary_status) + "), method " + to_string(cert.method) +
-                ", pivots " + std::to_string(cert.pivots) + ", n_v " +
-                std::to_string(mlcp.M.size());
-    dump_lcp(s.reduced, info, cert.ok() ? "ok" : "fail");
+  if (!out.certificate.ok()) {  // the stack's fallbacks, from a cold start
+    solve_lcp(s.reduced, physical, s.lcp, red, WarmGuess{});
+    if (red.certificate.ok()) {
+      adopt_reduced();
+      out.certificate.primary_status = lemke.primary_status;
+    }
   }
+  if (!lcp_dump_dir().empty()) dump_reduced(mlcp, s, physical.impulse_scale, out.certificate);
 }
-
 MlcpSolution solve_mlcp(const Mlcp& mlcp, const SolverOptions& options, MlcpScratch* scratch) {
   MlcpScratch local;
   MlcpSolution out;

@@ -13,6 +13,7 @@
 // the rows contradict each other (no ν satisfies them all).
 #pragma once
 
+#include <Eigen/SparseCore>
 #include <vector>
 
 #include "exactsim/solvers/block_diagonal.h"
@@ -27,6 +28,7 @@ struct DualActiveSetScratch {
   VecX x, s, d, step, dual, u;
   std::vector<int> active;  // active rows, in the order of R's columns
   std::vector<char> is_active;
+  Eigen::SparseMatrix<Real> sparse_g;  // G's nonzeros, for Gᵀ ν over all rows
 };
 
 struct DualActiveSetResult {
