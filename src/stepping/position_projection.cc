@@ -18,8 +18,8 @@ constexpr int kMaxRelaxRounds = 64;
 constexpr int kMaxLemkeRounds = 4;
 // A row whose normal is independent of the active rows' by less than this fraction (in the M⁻¹
 // metric, the sine of ~0.6°) counts as dependent on them (solve_dual_active_set): within a wedge
-// that narrow a push-out needs multipliers beyond the certificate's scale (at 1e-4, 2–7 % of the
-// standard model's projections ended unverified; docs/robustness.md "Session 16").
+// that narrow a push-out needs multipliers beyond the certificate's scale (docs/solvers.md "Dual
+// active set": at 1e-4, 2.5–7.4 % of the standard model's projections ended unverified).
 constexpr Real kIndependence = 1e-2;
 // The largest move of a body's point the projection makes, per metre of the deepest overlap.
 constexpr Real kMaxMovePerDepth = 2;

@@ -39,10 +39,10 @@ struct PositionProjectionScratch {
 // push-out of every penetrating row in y's support is relaxed to b_i = 0, so that row may not
 // deepen but is not pushed out, and the QP is solved again (docs/robustness.md "Stabilisation").
 // What the QP leaves unsolved, Lemke solves from the relaxed b_p, relaxing the support of the ray
-// it ends on, at most four rounds. No row ends deeper than predicted. No point of a body moves more than twice the deepest predicted
-// overlap: a larger push-out (a nearly contradictory LCP verified with a long move) is scaled down
-// to that bound. Fills report.projection_*; a projection that does not verify is skipped and
-// reported.
+// it ends on, at most four rounds. No row ends deeper than predicted. No point of a body moves
+// more than twice the deepest predicted overlap: a larger push-out (a nearly contradictory LCP
+// verified with a long move) is scaled down to that bound. Fills report.projection_*; a
+// projection that does not verify is skipped and reported.
 void project_positions(const World& world, State& state, Real h, Workspace& ws, StepReport& report);
 
 }  // namespace exactsim
