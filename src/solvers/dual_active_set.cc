@@ -17,23 +17,29 @@ namespace {
 
 constexpr Real kInfinity = std::numeric_limits<Real>::infinity();
 
-// Rotates columns a and b of J (and entries a, b of v) so that v_b becomes 0.
-void rotate(Eigen::Index a, Eigen::Index b, VecX& v, MatX& j) {
-  const Real h = std::hypot(v[a], v[b]);
-  if (h == 0) return;
-  const Real cs = v[a] / h, sn = v[b] / h;
-  v[a] = h;
-  v[b] = 0;
-  for (Eigen::Index i = 0; i < j.rows(); ++i) {
-    const Real ja = j(i, a), jb = j(i, b);
-    j(i, a) = cs * ja + sn * jb;
-    j(i, b) = -sn * ja + cs * jb;
-  }
+// The Givens rotation (cs, sn) = (x_a, x_b) / |(x_a, x_b)| on a pair: x_a ← cs x_a + sn x_b,
+// x_b ← −sn x_a + cs x_b (so that (x_a, x_b) itself becomes (|·|, 0)).
+void rotate(Real cs, Real sn, Real& xa, Real& xb) {
+  const Real a = xa, b = xb;
+  xa = cs * a + sn * b;
+  xb = -sn * a + cs * b;
+}
+
+// The same rotation on columns a and b of J: keeps Jᵀ n consistent with the rotated d or R.
+void rotate_columns(Real cs, Real sn, Eigen::Index a, Eigen::Index b, MatX& j) {
+  for (Eigen::Index i = 0; i < j.rows(); ++i) rotate(cs, sn, j(i, a), j(i, b));
 }
 
 // Adds the row with column d = Jᵀ n as the q-th active one: rotates d's tail into d_q.
 void add_row(Eigen::Index q, DualActiveSetScratch& s) {
-  for (Eigen::Index i = s.d.size() - 1; i > q; --i) rotate(i - 1, i, s.d, s.J);
+  for (Eigen::Index i = s.d.size() - 1; i > q; --i) {
+    const Real h = std::hypot(s.d[i - 1], s.d[i]);
+    if (h == 0) continue;
+    const Real cs = s.d[i - 1] / h, sn = s.d[i] / h;
+    s.d[i - 1] = h;  // the rotated pair, exactly
+    s.d[i] = 0;
+    rotate_columns(cs, sn, i - 1, i, s.J);
+  }
   s.R.col(q).head(q + 1) = s.d.head(q + 1);
 }
 
@@ -47,21 +53,12 @@ void drop_row(Eigen::Index k, Eigen::Index q, DualActiveSetScratch& s) {
   }
   s.active.pop_back();
   for (Eigen::Index i = k; i + 1 < q; ++i) {
-    const Real a = s.R(i, i), b = s.R(i + 1, i);
-    const Real h = std::hypot(a, b);
+    const Real h = std::hypot(s.R(i, i), s.R(i + 1, i));
     if (h == 0) continue;
-    const Real cs = a / h, sn = b / h;
-    for (Eigen::Index col = i; col + 1 < q; ++col) {
-      const Real ra = s.R(i, col), rb = s.R(i + 1, col);
-      s.R(i, col) = cs * ra + sn * rb;
-      s.R(i + 1, col) = -sn * ra + cs * rb;
-    }
+    const Real cs = s.R(i, i) / h, sn = s.R(i + 1, i) / h;
+    for (Eigen::Index col = i; col + 1 < q; ++col) rotate(cs, sn, s.R(i, col), s.R(i + 1, col));
     s.R(i + 1, i) = 0;
-    for (Eigen::Index row = 0; row < s.J.rows(); ++row) {
-      const Real ja = s.J(row, i), jb = s.J(row, i + 1);
-      s.J(row, i) = cs * ja + sn * jb;
-      s.J(row, i + 1) = -sn * ja + cs * jb;
-    }
+    rotate_columns(cs, sn, i, i + 1, s.J);
   }
 }
 
