@@ -44,6 +44,22 @@ bool crossed_edge_record(const Vec3& a0, const Vec3& a1, const WorldPolyhedron& 
   return true;
 }
 
+// A sharp edge over a nearly flat one (a ridge): the record of the pair as for two sharp edges
+// when their closest points are within epsilon and interior to both segments and the ridge is
+// applicable (APPL_ee > 0: the sharp edge points into it).
+bool ridge_record(const Vec3& a0, const Vec3& a1, const WorldPolyhedron& world_a, int body_a,
+                  int edge_a, const Vec3& b0, const Vec3& b1, const WorldPolyhedron& world_b,
+                  int body_b, int edge_b, Real epsilon, Real parallel_sine, Contact& out) {
+  const SegmentClosestPoints cp = closest_points_segments(a0, a1, b0, b1);
+  if (cp.distance > epsilon || !(cp.s > 0 && cp.s < 1 && cp.t > 0 && cp.t < 1)) return false;
+  const EdgeEdgeNormal n =
+      edge_edge_normal(a1 - a0, world_a.edge_t1[edge_a], world_a.edge_t2[edge_a], b1 - b0,
+                       world_b.edge_t1[edge_b], world_b.edge_t2[edge_b], parallel_sine);
+  if (n.parallel || !(n.applicability > 0)) return false;
+  out = edge_edge_record(body_a, edge_a, body_b, edge_b, cp, n.normal);
+  return true;
+}
+
 }  // namespace
 
 EdgeEdgeNormal edge_edge_normal(const Vec3& e_a, const Vec3& t_a1, const Vec3& t_a2,
@@ -87,10 +103,13 @@ bool edge_edge_contact(const ConvexPolyhedron& shape_a, const WorldPolyhedron& w
 void edge_edge_contacts(const ConvexPolyhedron& shape_a, const WorldPolyhedron& world_a, int body_a,
                         const ConvexPolyhedron& shape_b, const WorldPolyhedron& world_b, int body_b,
                         Real epsilon, Real parallel_sine, std::vector<Contact>& out,
-                        Real flat_crossing_depth) {
+                        Real flat_crossing_depth, bool flat_ridges) {
   const Aabb3 reach = world_b.aabb.inflated(epsilon);
   // A crossing point lies inside both bodies: only where their boxes overlap.
   const bool crossings = std::isfinite(flat_crossing_depth) && world_a.aabb.overlaps(world_b.aabb);
+  // Ridges likewise only where the boxes overlap (as measured, docs/collision.md "Flat ridges"): a
+  // bar that reaches a ridge from farther within one step is left to the crossing rule.
+  const bool ridges = flat_ridges && world_a.aabb.overlaps(world_b.aabb);
   const int na = shape_a.num_edges(), nb = shape_b.num_edges();
   Contact crossed;
   for (int i = 0; i < na; ++i) {
@@ -98,16 +117,25 @@ void edge_edge_contacts(const ConvexPolyhedron& shape_a, const WorldPolyhedron& 
     const Vec3& a0 = world_a.vertices[ea.tail];
     const Vec3& a1 = world_a.vertices[ea.head];
     const Aabb3 a_box{a0.cwiseMin(a1), a0.cwiseMax(a1)};
-    // Nearly flat edges are face interior (docs/geometry3d.md): only their crossings count.
-    const bool near = !ea.nearly_flat && reach.overlaps(a_box);
+    // Nearly flat edges are face interior (docs/geometry3d.md): only their crossings count, and
+    // a sharp edge of the other body over one (a ridge).
+    const bool in_reach = reach.overlaps(a_box);
+    const bool near = !ea.nearly_flat && in_reach;
     const bool may_cross = crossings && world_b.aabb.overlaps(a_box);
-    if (!near && !may_cross) continue;
+    if (!near && !may_cross && !(ridges && in_reach)) continue;
     const Aabb3 a_reach = a_box.inflated(epsilon);
     for (int j = 0; j < nb; ++j) {
       const PolyhedronEdge& eb = shape_b.edges[j];
       const Vec3& b0 = world_b.vertices[eb.tail];
       const Vec3& b1 = world_b.vertices[eb.head];
       if (ea.nearly_flat || eb.nearly_flat) {
+        if (ridges && ea.nearly_flat != eb.nearly_flat && in_reach &&
+            a_reach.overlaps(Aabb3{b0.cwiseMin(b1), b0.cwiseMax(b1)}) &&
+            ridge_record(a0, a1, world_a, body_a, i, b0, b1, world_b, body_b, j, epsilon,
+                         parallel_sine, crossed)) {
+          out.push_back(crossed);
+          continue;
+        }
         if (may_cross && world_a.aabb.overlaps(Aabb3{b0.cwiseMin(b1), b0.cwiseMax(b1)}) &&
             crossed_edge_record(a0, a1, world_a, body_a, i, b0, b1, world_b, body_b, j,
                                 flat_crossing_depth, parallel_sine, crossed))

@@ -45,7 +45,8 @@ void polyhedron_contacts(const ConvexPolyhedron& shape_a, const WorldPolyhedron&
   vertex_face_contacts(shape_a, world_a, body_a, shape_b, world_b, body_b, options.epsilon_vf, out);
   vertex_face_contacts(shape_b, world_b, body_b, shape_a, world_a, body_a, options.epsilon_vf, out);
   edge_edge_contacts(shape_a, world_a, body_a, shape_b, world_b, body_b, options.epsilon_ee,
-                     options.parallel_sine, out, kFlatCrossingFraction * options.epsilon_ee);
+                     options.parallel_sine, out, kFlatCrossingFraction * options.epsilon_ee,
+                     /*flat_ridges=*/true);
 }
 
 }  // namespace exactsim

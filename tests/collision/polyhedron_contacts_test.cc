@@ -84,14 +84,15 @@ TEST(PolyhedronContacts, NearlyFlatEdgesGiveNoEdgeEdgeContacts) {
   for (const Contact& c : cs) EXPECT_NEAR(c.gap, 0.1 * r / std::sqrt(1 + (r / 5) * (r / 5)), 1e-12);
 }
 
-TEST(PolyhedronContacts, AnEdgeCrossingANearlyFlatRidgeIsDetectedOnceCrossed) {
+TEST(PolyhedronContacts, ABarOverANearlyFlatRidgeIsAnEdgeEdgeContact) {
   // A roof whose two faces meet at a ridge along y, sloping by 2° (normals 4° apart: nearly flat),
   // and a 1 m bar of 5 cm section turned 45° about its axis (x), lying across the ridge with its
-  // lowest edge d below the ridge. The bar's end vertices stay above the roof (it falls by
-  // 0.5 tan 2° = 17.5 mm over the half-length), so no vertex of either body is inside the other
-  // and the flat ridge is no edge to the ordinary rule: only the crossing rule for nearly flat
-  // edges (edge_edge_contacts' flat_crossing_depth) sees the crossing (docs/collision.md "Narrow
-  // phase").
+  // lowest edge d below the ridge (d < 0: above it). The bar's end vertices stay above the roof
+  // (it falls by 0.5 tan 2° = 17.5 mm over the half-length), so no vertex of either body is inside
+  // the other, and the flat ridge is no edge to the ordinary rule: the bar could sink across it
+  // with every vertex outside. As a sharp edge pointing into the ridge (APPL_ee > 0), it gets the
+  // pair's ee record, crossed or not (docs/collision.md "Flat ridges"); until session 17 only
+  // crossings deeper than 0.1 ε_ee (5 mm here) got one, so d = 3 mm sank unconstrained.
   const Real slope = 2 * M_PI / 180, H = std::tan(slope);
   std::vector<Vec3> pts;
   for (Real y : {-2.0, 2.0}) {
@@ -107,29 +108,31 @@ TEST(PolyhedronContacts, AnEdgeCrossingANearlyFlatRidgeIsDetectedOnceCrossed) {
     if (roof.edges[e].nearly_flat) ridge = e, ++flat;
   ASSERT_EQ(flat, 1);
   const ConvexPolyhedron bar = make_box(Vec3(1.0, 0.05, 0.05));
-  const WorldPolyhedron w_roof = placed(roof, Pose3{});
-  const PolyhedronContactOptions opt{0.05, 0.05, 1e-6};  // crossings deeper than 0.1 ε_ee = 5 mm
-  for (const Real d : {0.01, 0.003}) {
+  // The whole scene turned 30° about the ridge (y), so that the bodies' boxes overlap while the bar
+  // is above the ridge (ridge records are built only there, as crossings are).
+  const Eigen::AngleAxis<Real> turn(M_PI / 6, Vec3::UnitY());
+  const Pose3 roof_pose{Vec3::Zero(), Quat(turn)};
+  const WorldPolyhedron w_roof = placed(roof, roof_pose);
+  const PolyhedronContactOptions opt{0.05, 0.05, 1e-6};
+  for (const Real d : {0.01, 0.003, -0.003}) {
+    const Pose3 bar_pose = pose(Vec3(0, 0, H - d + 0.05 * std::sqrt(0.5)), M_PI / 4, Vec3::UnitX());
     const WorldPolyhedron w_bar =
-        placed(bar, pose(Vec3(0, 0, H - d + 0.05 * std::sqrt(0.5)), M_PI / 4, Vec3::UnitX()));
+        placed(bar, Pose3{turn * bar_pose.position, Quat(turn) * bar_pose.orientation});
+    ASSERT_TRUE(w_bar.aabb.overlaps(w_roof.aabb));
     std::vector<Contact> ee;
     edge_edge_contacts(bar, w_bar, 0, roof, w_roof, 1, opt.epsilon_ee, opt.parallel_sine, ee);
-    EXPECT_TRUE(ee.empty()) << d;
+    EXPECT_TRUE(ee.empty()) << d;  // the ordinary rule alone: no contact
     std::vector<Contact> cs;
     polyhedron_contacts(bar, w_bar, 0, roof, w_roof, 1, opt, cs);
-    if (d < 0.1 * opt.epsilon_ee) {
-      EXPECT_EQ(count_type(cs, ContactType::kEdgeEdge), 0) << d;
-      continue;
-    }
     ASSERT_EQ(count_type(cs, ContactType::kEdgeEdge), 1) << d;
     const Contact& c = cs.back();
     EXPECT_EQ(c.type, ContactType::kEdgeEdge);
     EXPECT_EQ(c.body_a, 0);
     EXPECT_EQ(c.feature_b, ridge);
-    EXPECT_NEAR(c.gap, -d, 1e-12);  // crossed: ψ < 0, the roof leaves downwards along n̂
-    EXPECT_NEAR(c.distance, d, 1e-12);
-    EXPECT_LT((c.normal - Vec3(0, 0, -1)).norm(), 1e-12);
-    EXPECT_LT((c.point_a - Vec3(0, 0, H - d)).norm(), 1e-12);
+    EXPECT_NEAR(c.gap, -d, 1e-12) << d;  // crossed: ψ < 0, the roof leaves downwards along n̂
+    EXPECT_NEAR(c.distance, std::abs(d), 1e-12) << d;
+    EXPECT_LT((c.normal - turn * Vec3(0, 0, -1)).norm(), 1e-12) << d;
+    EXPECT_LT((c.point_a - turn * Vec3(0, 0, H - d)).norm(), 1e-12) << d;
   }
 }
 
