@@ -274,7 +274,8 @@ class Generator3d {
 
   // docs/peg3d.md "Algorithm" step 3, vertex–vertex: v_a against the faces of B at v_b that pass
   // FEAS_vf and APPL_vf > ε_θ (v_b against A's faces is v_b's own configuration); the ≈ Eq. 38 X's
-  // behind vertex_vertex_cross.
+  // behind vertex_vertex_cross. When no face at v_b passes, v_a is a vertex near faces (step 5):
+  // v_b is only the nearest vertex within ρ, and v_a may touch a face of B not at v_b.
   void emit_vertex_vertex(const Configuration& c) {
     const ConvexPolyhedron& other = shape(c.other);
     scratch_.clear();
@@ -284,6 +285,10 @@ class Generator3d {
                                       placed_[c.other].face_normals[f]) > o_.epsilon_theta))
         continue;
       scratch_.push_back(vertex_face(c.body, c.vertex, c.other, f));
+    }
+    if (scratch_.empty()) {  // no face at w holds v: as a vertex near faces (session 17)
+      emit_vertex_faces(c);
+      return;
     }
     faces_copy_.assign(scratch_.begin(), scratch_.end());
     add_vertex_faces(scratch_);
