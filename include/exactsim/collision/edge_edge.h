@@ -46,11 +46,12 @@ bool edge_edge_contact(const ConvexPolyhedron& shape_a, const WorldPolyhedron& w
 // The default (∞) never builds one.
 //
 // With flat_ridges, a sharp edge over a nearly_flat one (a ridge: a convex bend of up to ~5.7°)
-// is an ordinary pair where the bodies' boxes overlap: within epsilon, closest points interior to both segments and APPL_ee > 0
-// (the sharp edge points into the ridge), the record above with edge_edge_normal's n̂, crossed or
-// not. Crossing rule or not, the bar then meets a constraint before it crosses, as at any edge
+// is an ordinary pair where the bodies' boxes overlap: within epsilon, closest points interior to
+// both segments and APPL_ee > 0 (the sharp edge points into the ridge) give the record with
+// edge_edge_normal's n̂, crossed or not, so that such a bar meets a constraint before it crosses
 // (docs/collision.md "Flat ridges"). A face lying flush across the ridge has APPL_ee <= 0 and
-// stays with its vertex–face contacts.
+// stays with its vertex–face contacts; other pairs with a nearly_flat edge, with the crossing
+// rule above.
 // Order: A's edges ascending, each against B's edges ascending.
 void edge_edge_contacts(const ConvexPolyhedron& shape_a, const WorldPolyhedron& world_a, int body_a,
                         const ConvexPolyhedron& shape_b, const WorldPolyhedron& world_b, int body_b,
