@@ -122,14 +122,14 @@ void edge_edge_contacts(const ConvexPolyhedron& shape_a, const WorldPolyhedron& 
     const bool in_reach = reach.overlaps(a_box);
     const bool near = !ea.nearly_flat && in_reach;
     const bool may_cross = crossings && world_b.aabb.overlaps(a_box);
-    if (!near && !may_cross && !(ridges && in_reach)) continue;
+    if (!near && !may_cross && !(ridges && in_reach)) continue;  // below, a_box is in reach
     const Aabb3 a_reach = a_box.inflated(epsilon);
     for (int j = 0; j < nb; ++j) {
       const PolyhedronEdge& eb = shape_b.edges[j];
       const Vec3& b0 = world_b.vertices[eb.tail];
       const Vec3& b1 = world_b.vertices[eb.head];
       if (ea.nearly_flat || eb.nearly_flat) {
-        if (ridges && ea.nearly_flat != eb.nearly_flat && in_reach &&
+        if (ridges && ea.nearly_flat != eb.nearly_flat &&
             a_reach.overlaps(Aabb3{b0.cwiseMin(b1), b0.cwiseMax(b1)}) &&
             ridge_record(a0, a1, world_a, body_a, i, b0, b1, world_b, body_b, j, epsilon,
                          parallel_sine, crossed)) {

@@ -73,10 +73,10 @@ bool is_frictionless_qp(const Mlcp& mlcp) {
 }
 
 // EXACTSIM_DUMP_LCP (lcp_io.h): the reduced LCP of a failed solve (of every solve with
-// EXACTSIM_DUMP_LCP_ALL).
+// EXACTSIM_DUMP_LCP_ALL); nothing without it.
 void dump_reduced(const Mlcp& mlcp, const MlcpScratch& s, Real impulse_scale,
                   const SolveCertificate& cert) {
-  if (!lcp_dump_all() && cert.ok()) return;
+  if (lcp_dump_dir().empty() || (!lcp_dump_all() && cert.ok())) return;
   LcpFileInfo info;
   info.impulse_scale = impulse_scale;  // so that the file certifies as the step did
   info.note = std::string("solve_mlcp: ") + to_string(cert.status) + " (Lemke " +
@@ -214,7 +214,7 @@ void solve_reduced_mlcp(const Mlcp& mlcp, const SolverOptions& options, MlcpScra
   solve_lcp(s.reduced, first, s.lcp, red, guess);
   adopt_reduced();
   if (out.certificate.ok() || !qp) {
-    if (!lcp_dump_dir().empty()) dump_reduced(mlcp, s, physical.impulse_scale, out.certificate);
+    dump_reduced(mlcp, s, physical.impulse_scale, out.certificate);
     return;
   }
   const SolveCertificate lemke = out.certificate;
@@ -242,7 +242,7 @@ void solve_reduced_mlcp(const Mlcp& mlcp, const SolverOptions& options, MlcpScra
       out.certificate.primary_status = lemke.primary_status;
     }
   }
-  if (!lcp_dump_dir().empty()) dump_reduced(mlcp, s, physical.impulse_scale, out.certificate);
+  dump_reduced(mlcp, s, physical.impulse_scale, out.certificate);
 }
 
 MlcpSolution solve_mlcp(const Mlcp& mlcp, const SolverOptions& options, MlcpScratch* scratch) {
