@@ -33,7 +33,7 @@ struct RunArgs {
   std::optional<int> gauss_seidel;
   std::optional<int> friction_on_demand;
   bool continue_on_failure = false, quiet = false, general_form = false, one_mlcp = false,
-       cold_start = false;
+       cold_start = false, sleep = false;
   bool seed_given = false, set_given = false, bodies_given = false;  // to refuse what is ignored
 };
 
@@ -109,6 +109,7 @@ Scene build_scene(const RunArgs& a) {
   if (a.general_form) scene.world.contact.peg.general_form = true;
   if (a.one_mlcp) scene.world.stepping.islands = false;
   if (a.cold_start) scene.world.stepping.warm_start = false;
+  if (a.sleep) scene.world.stepping.sleep = true;
   if (a.gauss_seidel) scene.world.stepping.gauss_seidel_min_unknowns = *a.gauss_seidel;
   if (a.friction_on_demand)
     scene.world.stepping.friction_on_demand_min_unknowns = *a.friction_on_demand;
@@ -229,6 +230,9 @@ Action register_run(CLI::App& app) {
   sub->add_flag("--cold-start", a->cold_start,
                 "Solve every step's LCPs from scratch instead of from the previous step's "
                 "complementary basis (docs/stepping.md \"Warm start\")");
+  sub->add_flag("--sleep", a->sleep,
+                "Let islands at rest sleep: left out of the solve until an awake body touches "
+                "them, as stepping.sleep (docs/stepping.md \"Sleeping\")");
   sub->add_option("--gauss-seidel", a->gauss_seidel,
                   "Islands with at least this many LCP unknowns start Lemke from a projected "
                   "Gauss-Seidel estimate (default 200; 0 = never; docs/stepping.md \"Iterate, "

@@ -44,7 +44,7 @@ namespace exactsim::bench {
 #ifndef EXACTSIM_HAVE_BULLET
 bool bullet_available() { return false; }
 const char* bullet_precision() { return "none"; }
-void run_bullet(const Scene&, int, double, double, const StepCallback&, EndSample&) {
+void run_bullet(const Scene&, int, double, double, bool, const StepCallback&, EndSample&) {
   throw std::runtime_error("this bench_scaling was built without Bullet");
 }
 #endif
@@ -62,6 +62,7 @@ struct Options {
   double kill_after = -1;  // s of wall time per child; −1: 2 budget + 30
   bool bullet = true;
   bool watchdog = true;       // StepOptions::watch_penetration (and so advance()'s step splitting)
+  bool sleep = false;         // StepOptions::sleep, and Bullet's deactivation with its thresholds
   double max_memory_gib = 8;  // RLIMIT_AS of each child (this machine is shared)
   int friction_on_demand = -1;  // StepOptions::friction_on_demand_min_unknowns; −1: the default
   int revised_min_size = -1;    // SolverOptions::revised_min_size; −1: the default
@@ -133,6 +134,7 @@ void child_main(int fd, const std::string& engine, int dims, int n, const Option
   w.stepping.watch_penetration = o.watchdog;  // off: no watchdog, so advance() never splits
   if (o.friction_on_demand >= 0) w.stepping.friction_on_demand_min_unknowns = o.friction_on_demand;
   if (o.revised_min_size >= 0) w.solver.revised_min_size = o.revised_min_size;
+  w.stepping.sleep = o.sleep;
   double spent = 0;
   std::string reason = "completed";
   int done = 0;
@@ -177,7 +179,7 @@ void child_main(int fd, const std::string& engine, int dims, int n, const Option
     end = exactsim_end(scene, state);
   } else {
     emit(fd, "R %.9g\n", std::chrono::duration<double>(Clock::now() - t0).count());
-    run_bullet(scene, o.steps, o.bullet_margin, so.thickness, on_step, end);
+    run_bullet(scene, o.steps, o.bullet_margin, so.thickness, o.sleep, on_step, end);
   }
   emit(fd, "E %.9g %.9g %d\n", end.mean_height, end.max_speed, end.escaped);
   emit(fd, "X %s\n", reason.c_str());
@@ -607,6 +609,7 @@ void write_out(const std::vector<RunResult>& all, const Options& o) {
                       {"budget_seconds", o.budget},
                       {"bullet_precision", bullet_precision()},
                       {"bullet_margin", o.bullet_margin},
+                      {"sleep", o.sleep},
                       {"runs", nlohmann::json::array()}};
   for (const RunResult& r : all) j["runs"].push_back(to_json(r));
   out << j.dump(2) << '\n';
@@ -634,6 +637,9 @@ int main(int argc, char** argv) {
                  "per (engine, N): kill the child after this many wall seconds (default 2 budget "
                  "+ 30)");
   app.add_flag("!--no-bullet", o.bullet, "skip Bullet");
+  app.add_flag("--sleep", o.sleep,
+               "both engines let bodies at rest sleep: exactsim's stepping.sleep (docs/stepping.md "
+               "\"Sleeping\"), Bullet's deactivation at the same speed and time");
   app.add_flag("!--no-watchdog", o.watchdog,
                "exactsim: penetration watchdog off (then advance() never splits a step)");
   app.add_option("--friction-on-demand", o.friction_on_demand,
@@ -654,13 +660,13 @@ int main(int argc, char** argv) {
   std::printf(
       "bench_scaling: seed %llu, %d steps of h = 0.01 s, budget %.0f s per (engine, N), "
       "kill after %.0f s; exactsim watchdog %s, friction on demand from %d unknowns, revised "
-      "Lemke from %d; Bullet: %s\n",
+      "Lemke from %d; sleeping %s; Bullet: %s\n",
       static_cast<unsigned long long>(o.seed), o.steps, o.budget,
       o.kill_after > 0 ? o.kill_after : 2 * o.budget + 30, o.watchdog ? "on" : "off",
       o.friction_on_demand >= 0 ? o.friction_on_demand
                                 : exactsim::StepOptions{}.friction_on_demand_min_unknowns,
       o.revised_min_size >= 0 ? o.revised_min_size : exactsim::SolverOptions{}.revised_min_size,
-      bullet ? (std::string("3.24, ") + bullet_precision()).c_str()
+      o.sleep ? "on" : "off", bullet ? (std::string("3.24, ") + bullet_precision()).c_str()
              : (o.bullet ? "not built in" : "off"));
   std::vector<RunResult> all;
   try {

@@ -36,7 +36,7 @@ struct BulletWorld {
 bool bullet_available() { return true; }
 const char* bullet_precision() { return sizeof(btScalar) == 8 ? "double" : "float"; }
 
-void run_bullet(const Scene& scene, int steps, double margin, double thickness,
+void run_bullet(const Scene& scene, int steps, double margin, double thickness, bool sleep,
                 const StepCallback& on_step, EndSample& end) {
   const World& w = scene.world;
   const int d = w.dimension;
@@ -91,7 +91,20 @@ void run_bullet(const Scene& scene, int steps, double margin, double thickness,
     info.m_restitution = 0;
     auto body = std::make_unique<btRigidBody>(info);
     if (!b.is_static) {
-      body->setActivationState(DISABLE_DEACTIVATION);  // exactsim has no sleeping
+      if (sleep) {
+        // exactsim's rule is |v| + |ω| r < sleep_speed for sleep_time (docs/stepping.md
+        // "Sleeping"); Bullet's is |v| < linear and |ω| < angular threshold for
+        // gDeactivationTime: the same speed, and ω at that speed over the body's radius.
+        Real r = 0;
+        if (d == 3)
+          for (const Vec3& v : w.polyhedra[b.shape].vertices) r = std::max(r, v.norm());
+        else
+          for (const Vec2& v : w.polygons[b.shape].vertices) r = std::max(r, v.norm());
+        body->setSleepingThresholds(w.stepping.sleep_speed, w.stepping.sleep_speed / r);
+        gDeactivationTime = w.stepping.sleep_time;
+      } else {
+        body->setActivationState(DISABLE_DEACTIVATION);
+      }
       if (d == 2) {
         body->setLinearFactor(btVector3(1, 1, 0));
         body->setAngularFactor(btVector3(0, 0, 1));

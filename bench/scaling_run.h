@@ -40,10 +40,11 @@ const char* bullet_precision();
 // Runs `steps` steps of the scene in Bullet: the same hull vertices as btConvexHullShape (in the
 // hull's principal axes, collision margin `margin`), the same masses and principal inertias, the
 // static boxes as btBoxShape, per-body friction √μ (Bullet multiplies the two bodies' values:
-// the pair gets μ), restitution 0, deactivation disabled, stepSimulation(h, 1, h). 2D: prisms of
-// `thickness` along z, linear factor (1, 1, 0), angular factor (0, 0, 1).
+// the pair gets μ), restitution 0, stepSimulation(h, 1, h), deactivation disabled unless `sleep`
+// (then Bullet's sleeping thresholds from the scene's StepOptions::sleep_speed and sleep_time).
+// 2D: prisms of `thickness` along z, linear factor (1, 1, 0), angular factor (0, 0, 1).
 // Throws std::runtime_error when Bullet is not built in.
-void run_bullet(const Scene& scene, int steps, double margin, double thickness,
+void run_bullet(const Scene& scene, int steps, double margin, double thickness, bool sleep,
                 const StepCallback& on_step, EndSample& end);
 
 }  // namespace exactsim::bench

@@ -12,6 +12,7 @@
 
 #include "exactsim/stepping/step.h"
 #include "experiments/scenarios.h"
+#include "experiments/stress_scenes.h"
 #include "malloc_counter.h"
 
 namespace exactsim {
@@ -53,6 +54,22 @@ const std::pair<Scene, State>& settled_pour3d(int protocol, Real h, Real t) {
   return cache.emplace(key, std::make_pair(scene, s)).first->second;
 }
 
+// The stress campaign's 10-box tower or 15-box pyramid (stress_scenes.h) run to t with sleeping
+// on or off (docs/stepping.md "Sleeping"): at rest, and with sleeping on asleep by then.
+const std::pair<Scene, State>& at_rest(bool pyramid, Real h, Real t, bool sleep) {
+  static std::map<std::tuple<bool, Real, Real, bool>, std::pair<Scene, State>> cache;
+  const auto key = std::make_tuple(pyramid, h, t, sleep);
+  if (auto it = cache.find(key); it != cache.end()) return it->second;
+  StackOptions o;
+  o.step = h;
+  Scene scene = pyramid ? box_pyramid3d(o) : box_tower3d(o);
+  scene.world.stepping.sleep = sleep;
+  State s = scene.initial;
+  Workspace ws;
+  for (long k = 0; k < std::lround(t / h); ++k) step(scene.world, s, ws, h, k);
+  return cache.emplace(key, std::make_pair(scene, s)).first->second;
+}
+
 // One step from the same settled state, repeated; stage times and sizes as counters.
 // epsilon: NaN keeps the scene's detection distance.
 void bench_step(benchmark::State& bench, const std::pair<Scene, State>& settled_scene,
@@ -64,7 +81,7 @@ void bench_step(benchmark::State& bench, const std::pair<Scene, State>& settled_
   if (!std::isnan(epsilon)) world.contact.epsilon = epsilon;
   Workspace ws;
   StepTimings sum;
-  long contacts = 0, lcp = 0, u = 0, i = 0, failures = 0, allocations = 0;
+  long contacts = 0, lcp = 0, u = 0, i = 0, asleep = 0, failures = 0, allocations = 0;
   const long k = std::lround(t / h);
   State s = settled;
   for (auto _ : bench) {
@@ -83,6 +100,7 @@ void bench_step(benchmark::State& bench, const std::pair<Scene, State>& settled_
     lcp = r.lcp_size;
     u = r.unilateral;
     i = r.intercontact;
+    asleep = r.bodies_asleep;
     failures += r.status != StepStatus::kOk;
   }
   const double n = static_cast<double>(bench.iterations());
@@ -90,6 +108,7 @@ void bench_step(benchmark::State& bench, const std::pair<Scene, State>& settled_
   bench.counters["U"] = static_cast<double>(u);
   bench.counters["I"] = static_cast<double>(i);
   bench.counters["lcp_size"] = static_cast<double>(lcp);
+  bench.counters["asleep"] = static_cast<double>(asleep);
   bench.counters["failed"] = static_cast<double>(failures) / n;
   bench.counters["allocs"] = static_cast<double>(allocations);
   bench.counters["detect_us"] = 1e6 * sum.detect / n;
@@ -110,6 +129,15 @@ void BM_Pour3dStep(benchmark::State& bench, ContactModel model, int protocol, Re
   bench_step(bench, settled_pour3d(protocol, h, t), model, h, t, epsilon);
 }
 
+// Piles at rest, awake and asleep (docs/performance.md "Sleeping").
+void BM_AtRestStep(benchmark::State& bench, bool pyramid, bool sleep) {
+  bench_step(bench, at_rest(pyramid, 0.005, 2.0, sleep), ContactModel::kPeg, 0.005, 2.0);
+}
+
+BENCHMARK_CAPTURE(BM_AtRestStep, tower_awake, false, false)->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_AtRestStep, tower_asleep, false, true)->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_AtRestStep, pyramid_awake, true, false)->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_AtRestStep, pyramid_asleep, true, true)->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(BM_Pour2dStep, standard_h0005, ContactModel::kStandard, 0.005)
     ->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(BM_Pour2dStep, peg_h0005, ContactModel::kPeg, 0.005)

@@ -179,6 +179,11 @@ void bind_scene(pb::module_& m) {
           [](const Scene& s) { return s.world.stepping.continue_on_solver_failure; },
           [](Scene& s, bool c) { s.world.stepping.continue_on_solver_failure = c; },
           "Go on after a failed solve (regularised), as the CLI's --continue-on-failure.")
+      .def_property(
+          "sleep", [](const Scene& s) { return s.world.stepping.sleep; },
+          [](Scene& s, bool on) { s.world.stepping.sleep = on; },
+          "Let islands at rest sleep (stepping.sleep, docs/stepping.md \"Sleeping\"): left "
+          "out of the solve, frozen, until an awake body touches them. Off by default.")
       .def_property_readonly(
           "body_names",
           [](const Scene& s) {

@@ -167,3 +167,17 @@ def test_callback_exceptions_propagate():
     with pytest.raises(RuntimeError, match="stop here"):
         sim.run(0.1, callback=boom)
     assert sim.steps_taken == 1
+
+
+def test_a_box_at_rest_falls_asleep_and_leaves_the_solve():
+    scene = exactsim.Scene(dimension=3, step=0.005, friction=0.4)
+    scene.add_body(exactsim.box(2, 2, 0.2), static=True, position=(0, 0, -0.1), name="floor")
+    scene.add_body(exactsim.box(0.2, 0.3, 0.1), mass=2.0, position=(0, 0, 0.051), name="box")
+    assert not scene.sleep
+    scene.sleep = True
+    sim = exactsim.Simulation(scene)
+    r = sim.run(1.0)
+    assert r["status"] == "ok"
+    assert r["bodies_asleep"] == 1 and r["islands_asleep"] == 1 and r["lcp_size"] == 0
+    assert sim.velocities[1].tolist() == [0.0] * 3
+    assert sim.angular_velocities[1].tolist() == [0.0] * 3

@@ -57,6 +57,10 @@ nlohmann::json report_to_json(const StepReport& r) {
                         {"solve", r.seconds.solve},
                         {"integrate", r.seconds.integrate},
                         {"metrics", r.seconds.metrics}}}};
+  if (r.bodies_asleep > 0 || r.islands_asleep > 0) {  // sleeping (docs/stepping.md "Sleeping")
+    j["bodies_asleep"] = r.bodies_asleep;
+    j["islands_asleep"] = r.islands_asleep;
+  }
   if (r.solver_called) {
     const SolveCertificate& c = r.solver;
     j["solver"] = {{"status", to_string(c.status)},

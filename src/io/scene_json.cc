@@ -360,7 +360,7 @@ void read_contact(const JsonCursor& c, World& w) {
 void read_stepping(const JsonCursor& c, World& w) {
   c.expect_object({"rotation_update", "continue_on_solver_failure", "measure_overlap",
                    "memory_budget_gib", "gauss_seidel_min_unknowns", "gauss_seidel_sweeps",
-                   "friction_on_demand_min_unknowns"});
+                   "friction_on_demand_min_unknowns", "sleep", "sleep_speed", "sleep_time"});
   if (c.has("rotation_update")) {
     const JsonCursor r = c.at("rotation_update");
     const std::string s = r.string();
@@ -386,6 +386,10 @@ void read_stepping(const JsonCursor& c, World& w) {
   if (c.has("friction_on_demand_min_unknowns"))
     w.stepping.friction_on_demand_min_unknowns =
         c.at("friction_on_demand_min_unknowns").integer(0, std::numeric_limits<int>::max());
+  if (c.has("sleep")) w.stepping.sleep = c.at("sleep").boolean();
+  if (c.has("sleep_speed"))
+    w.stepping.sleep_speed = c.at("sleep_speed").in_range(1e-9, 1e3, "m/s");
+  if (c.has("sleep_time")) w.stepping.sleep_time = c.at("sleep_time").in_range(0, 1e6, "s");
 }
 
 // Rejects a scene whose bodies start deeply inside each other (docs/input-validation.md,
@@ -527,6 +531,11 @@ nlohmann::json scene_to_json(const Scene& scene) {
     doc["stepping"]["gauss_seidel_sweeps"] = w.stepping.gauss_seidel_sweeps;
   if (w.stepping.friction_on_demand_min_unknowns != defaults.friction_on_demand_min_unknowns)
     doc["stepping"]["friction_on_demand_min_unknowns"] = w.stepping.friction_on_demand_min_unknowns;
+  if (w.stepping.sleep) {  // written only when on
+    doc["stepping"]["sleep"] = true;
+    doc["stepping"]["sleep_speed"] = w.stepping.sleep_speed;
+    doc["stepping"]["sleep_time"] = w.stepping.sleep_time;
+  }
   if (w.stepping.memory_budget_bytes != kDefaultMemoryBudgetBytes)  // written only when set
     doc["stepping"]["memory_budget_gib"] =
         static_cast<double>(w.stepping.memory_budget_bytes) / 1073741824.0;

@@ -14,6 +14,7 @@
 #include "exactsim/metrics/overlap.h"
 #include "exactsim/stepping/friction_on_demand.h"
 #include "exactsim/stepping/islands.h"
+#include "exactsim/stepping/sleep.h"
 #include "exactsim/stepping/peg_general_form.h"
 #include "exactsim/stepping/position_projection.h"
 #include "exactsim/stepping/warm_start.h"
@@ -363,7 +364,6 @@ void solve_island(const World& world, State& state, Real h, Workspace& ws, StepR
     else
       integrate_free_velocity(world.bodies[b], state, b, h, world.gravity);
     integrate_position(state, b, h, world.stepping.rotation);
-    ws.body_solved[b] = 1;
   }
   if (usable && world.contact.stabilisation == Stabilisation::kSplit)
     project_positions(world, state, h, ws, report);
@@ -479,6 +479,8 @@ StepReport step(const World& world, State& state, Workspace& ws, Real h, long st
   auto clock = Clock::now();
 
   report.spawned = spawn_bodies(world, state, h);
+  const bool sleeping = world.stepping.sleep;
+  if (sleeping) wake_moved_bodies(world, state);
   // A state that is already non-finite or runaway (given so, e.g. through the C++ API) is
   // reported as such, before the broad phase meets NaN bounds.
   report.diverged_body = first_diverged_body(world, state);
@@ -499,30 +501,40 @@ StepReport step(const World& world, State& state, Workspace& ws, Real h, long st
   report.peg_changed = world.contact.model == ContactModel::kPeg &&
                        (report.intercontact > 0 || report.unused_contacts > 0);
   partition_islands(world, ws.constraints, world.stepping.islands, ws.islands);
-  report.islands = ws.islands.count;
   report.seconds.constraints = seconds_since(clock);
 
   // Each island's MLCP is solved, certified and applied on its own (docs/stepping.md
   // "Islands"); the bodies in no constraint fly free.
   ws.contact_impulses.assign(ws.constraints.contacts.size(), ContactImpulse{});
   ws.contact_local.assign(ws.constraints.contacts.size(), -1);
-  ws.body_solved.assign(world.body_count(), 0);
+  ws.body_island.assign(world.body_count(), -1);
   IslandTotals totals;
+  int solved = 0;
   for (int k = 0; k < ws.islands.count; ++k) {
     extract_island(ws.constraints, ws.islands, k, ws.island, ws.island_contacts, ws.contact_local);
+    if (sleeping && island_sleeps(world, ws.island, state)) {
+      ++report.islands_asleep;  // frozen: not solved, not moved
+      continue;
+    }
     StepReport island;
     solve_island(world, state, h, ws, island);
-    add_island(island, k, report, totals);
+    for (const int b : ws.layout.active_bodies) ws.body_island[b] = k;
+    add_island(island, solved++, report, totals);
   }
+  report.islands = solved;
   end_warm_start_step(ws.warm);
   report.seconds.solve = totals.solve_seconds;
   report.seconds.assemble = totals.assemble_seconds;
   seconds_since(clock);  // (the islands timed their own stages)
   for (int i = 0; i < world.body_count(); ++i) {
-    if (!state.present[i] || world.bodies[i].is_static || ws.body_solved[i]) continue;
+    if (!state.present[i] || world.bodies[i].is_static || ws.body_island[i] >= 0) continue;
+    if (sleeping && state.asleep[i]) continue;
     integrate_free_velocity(world.bodies[i], state, i, h, world.gravity);
     integrate_position(state, i, h, world.stepping.rotation);
   }
+  if (sleeping)
+    report.bodies_asleep = settle_sleepers(world, state, h, ws.body_island, ws.islands.count,
+                                           ws.island_rest);
   state.time = static_cast<Real>(step_index + 1) * h;
   report.time = state.time;
   report.diverged_body = first_diverged_body(world, state);

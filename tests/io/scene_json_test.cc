@@ -277,6 +277,28 @@ TEST(SceneJson, FrictionOnDemandThresholdIsReadWrittenAndChecked) {
   EXPECT_THAT(error_of(d), HasSubstr("stepping.friction_on_demand_min_unknowns"));
 }
 
+TEST(SceneJson, SleepingOptionsAreReadCheckedAndWritten) {
+  json d = valid_2d();
+  EXPECT_FALSE(parse_scene(d, "s.json").world.stepping.sleep);
+  EXPECT_FALSE(scene_to_json(parse_scene(d, "s.json"))["stepping"].contains("sleep"));
+  d["stepping"] = {{"sleep", true}, {"sleep_speed", 0.002}, {"sleep_time", 1.5}};
+  const Scene s = parse_scene(d, "s.json");
+  const Scene again = parse_scene(scene_to_json(s), "again.json");
+  for (const Scene* x : {&s, &again}) {
+    EXPECT_TRUE(x->world.stepping.sleep);
+    EXPECT_EQ(x->world.stepping.sleep_speed, 0.002);
+    EXPECT_EQ(x->world.stepping.sleep_time, 1.5);
+  }
+  d["stepping"]["sleep_speed"] = 0;
+  EXPECT_THAT(error_of(d), HasSubstr("stepping.sleep_speed"));
+  d["stepping"]["sleep_speed"] = 0.01;
+  d["stepping"]["sleep_time"] = -1;
+  EXPECT_THAT(error_of(d), HasSubstr("stepping.sleep_time"));
+  d["stepping"]["sleep_time"] = 1;
+  d["stepping"]["sleep"] = "yes";
+  EXPECT_THAT(error_of(d), HasSubstr("stepping.sleep"));
+}
+
 TEST(SceneJson, RoundTripReproducesTheTrajectoryBitForBit) {
   for (const json& doc : {valid_2d(), valid_3d()}) {
     const Scene original = parse_scene(doc, "scene.json");

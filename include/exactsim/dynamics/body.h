@@ -34,6 +34,10 @@ struct State {
   VecX q;                             // (n_bodies × config_size)
   VecX v;                             // (n_bodies × velocity_size)
   std::vector<std::uint8_t> present;  // (n_bodies) 1 once spawned
+  // Sleeping (StepOptions::sleep, docs/stepping.md "Sleeping"), per body: how long it has moved
+  // slower than the sleep speed (s), and whether it sleeps. Empty until a step with sleeping on.
+  std::vector<Real> rest_time;
+  std::vector<std::uint8_t> asleep;
 
   int body_count() const { return static_cast<int>(present.size()); }
   auto q_of(int i) { return q.segment(i * config_size(dimension), config_size(dimension)); }

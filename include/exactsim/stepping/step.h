@@ -83,6 +83,10 @@ struct StepReport {
   int lcp_size = 0;            // unknowns of the reduced LCPs, summed over the islands
   int islands = 0;             // independent MLCPs the step solved (docs/stepping.md "Islands")
   int largest_island_lcp = 0;  // unknowns of the largest island's LCP
+  // Sleeping (StepOptions::sleep, docs/stepping.md "Sleeping"): islands left out of the solve
+  // because all their bodies sleep, and the bodies asleep after the step.
+  int islands_asleep = 0;
+  int bodies_asleep = 0;
   bool solver_called = false;
   SolveCertificate solver;  // meaningful when solver_called
   // Projected Gauss–Seidel sweeps before the solve, summed over the islands that iterated
@@ -158,7 +162,8 @@ struct Workspace {
   // Per contact of `constraints`: the impulse of the applied solves (zero where the island's
   // solve failed and was not recovered).
   std::vector<ContactImpulse> contact_impulses;
-  std::vector<std::uint8_t> body_solved;  // (n_bodies) in an island this step
+  std::vector<int> body_island;  // (n_bodies) the island that moved the body this step, −1: none
+  std::vector<Real> island_rest;  // (islands) scratch of settle_sleepers
   WarmStart warm;
   GaussSeidelScratch gauss_seidel;  // large islands' active-set guess
   FrictionOnDemand friction;        // large islands' sub-problem of loaded cones

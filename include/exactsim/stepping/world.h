@@ -99,6 +99,13 @@ struct StepOptions {
   // the left-out cones are completed (β = 0, σ from ν) and the whole MLCP is verified
   // (docs/stepping.md "Friction on demand"). 0: never.
   int friction_on_demand_min_unknowns = 200;
+  // Sleeping (docs/stepping.md "Sleeping"): an island whose bodies have all moved slower than
+  // sleep_speed (m/s, at every point: |v| + |ω| r) for sleep_time (s) has its velocities zeroed
+  // and is left out of the solve, frozen, until an awake body joins its island or the caller sets
+  // a velocity of one of its bodies. Off by default: it changes the trajectory.
+  bool sleep = false;
+  Real sleep_speed = 0.01;
+  Real sleep_time = 0.5;
   // The memory budget (docs/input-validation.md "Memory budget"): a step whose dense contact
   // problem (estimated before it is allocated, memory_budget.h) would need more throws
   // MemoryBudgetError. CLI --memory-budget, scene stepping.memory_budget_gib.
