@@ -32,6 +32,7 @@ struct RunArgs {
   int bodies = -1, every = 1;
   std::optional<int> gauss_seidel;
   std::optional<int> friction_on_demand;
+  std::optional<int> threads;
   bool continue_on_failure = false, quiet = false, general_form = false, one_mlcp = false,
        cold_start = false, sleep = false;
   bool seed_given = false, set_given = false, bodies_given = false;  // to refuse what is ignored
@@ -110,6 +111,7 @@ Scene build_scene(const RunArgs& a) {
   if (a.one_mlcp) scene.world.stepping.islands = false;
   if (a.cold_start) scene.world.stepping.warm_start = false;
   if (a.sleep) scene.world.stepping.sleep = true;
+  if (a.threads) scene.world.stepping.threads = *a.threads;
   if (a.gauss_seidel) scene.world.stepping.gauss_seidel_min_unknowns = *a.gauss_seidel;
   if (a.friction_on_demand)
     scene.world.stepping.friction_on_demand_min_unknowns = *a.friction_on_demand;
@@ -230,6 +232,10 @@ Action register_run(CLI::App& app) {
   sub->add_flag("--cold-start", a->cold_start,
                 "Solve every step's LCPs from scratch instead of from the previous step's "
                 "complementary basis (docs/stepping.md \"Warm start\")");
+  sub->add_option("--threads", a->threads,
+                  "Solve the islands of a step on this many threads (0 = one per core; default "
+                  "1), bit for bit as on one (docs/stepping.md \"Parallel islands\")")
+      ->check(CLI::Range(0, 1024));
   sub->add_flag("--sleep", a->sleep,
                 "Let islands at rest sleep: left out of the solve until an awake body touches "
                 "them, as stepping.sleep (docs/stepping.md \"Sleeping\")");

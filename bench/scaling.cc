@@ -63,6 +63,7 @@ struct Options {
   bool bullet = true;
   bool watchdog = true;       // StepOptions::watch_penetration (and so advance()'s step splitting)
   bool sleep = false;         // StepOptions::sleep, and Bullet's deactivation with its thresholds
+  int threads = 1;            // StepOptions::threads (Bullet: its one thread)
   double max_memory_gib = 8;  // RLIMIT_AS of each child (this machine is shared)
   int friction_on_demand = -1;  // StepOptions::friction_on_demand_min_unknowns; −1: the default
   int revised_min_size = -1;    // SolverOptions::revised_min_size; −1: the default
@@ -135,6 +136,7 @@ void child_main(int fd, const std::string& engine, int dims, int n, const Option
   if (o.friction_on_demand >= 0) w.stepping.friction_on_demand_min_unknowns = o.friction_on_demand;
   if (o.revised_min_size >= 0) w.solver.revised_min_size = o.revised_min_size;
   w.stepping.sleep = o.sleep;
+  w.stepping.threads = o.threads;
   double spent = 0;
   std::string reason = "completed";
   int done = 0;
@@ -610,6 +612,7 @@ void write_out(const std::vector<RunResult>& all, const Options& o) {
                       {"bullet_precision", bullet_precision()},
                       {"bullet_margin", o.bullet_margin},
                       {"sleep", o.sleep},
+                      {"threads", o.threads},
                       {"runs", nlohmann::json::array()}};
   for (const RunResult& r : all) j["runs"].push_back(to_json(r));
   out << j.dump(2) << '\n';
@@ -640,6 +643,10 @@ int main(int argc, char** argv) {
   app.add_flag("--sleep", o.sleep,
                "both engines let bodies at rest sleep: exactsim's stepping.sleep (docs/stepping.md "
                "\"Sleeping\"), Bullet's deactivation at the same speed and time");
+  app.add_option("--threads", o.threads,
+                 "exactsim: threads solving a step's islands (StepOptions::threads; 0 = one per "
+                 "core); Bullet stays on one")
+      ->check(CLI::Range(0, 1024));
   app.add_flag("!--no-watchdog", o.watchdog,
                "exactsim: penetration watchdog off (then advance() never splits a step)");
   app.add_option("--friction-on-demand", o.friction_on_demand,
@@ -660,13 +667,13 @@ int main(int argc, char** argv) {
   std::printf(
       "bench_scaling: seed %llu, %d steps of h = 0.01 s, budget %.0f s per (engine, N), "
       "kill after %.0f s; exactsim watchdog %s, friction on demand from %d unknowns, revised "
-      "Lemke from %d; sleeping %s; Bullet: %s\n",
+      "Lemke from %d; sleeping %s; exactsim threads %d; Bullet: %s\n",
       static_cast<unsigned long long>(o.seed), o.steps, o.budget,
       o.kill_after > 0 ? o.kill_after : 2 * o.budget + 30, o.watchdog ? "on" : "off",
       o.friction_on_demand >= 0 ? o.friction_on_demand
                                 : exactsim::StepOptions{}.friction_on_demand_min_unknowns,
       o.revised_min_size >= 0 ? o.revised_min_size : exactsim::SolverOptions{}.revised_min_size,
-      o.sleep ? "on" : "off", bullet ? (std::string("3.24, ") + bullet_precision()).c_str()
+      o.sleep ? "on" : "off", o.threads, bullet ? (std::string("3.24, ") + bullet_precision()).c_str()
              : (o.bullet ? "not built in" : "off"));
   std::vector<RunResult> all;
   try {

@@ -180,6 +180,14 @@ void bind_scene(pb::module_& m) {
           [](Scene& s, bool c) { s.world.stepping.continue_on_solver_failure = c; },
           "Go on after a failed solve (regularised), as the CLI's --continue-on-failure.")
       .def_property(
+          "threads", [](const Scene& s) { return s.world.stepping.threads; },
+          [](Scene& s, int t) {
+            if (t < 0 || t > 1024) throw InputError("stepping.threads: must be in 0 ... 1024");
+            s.world.stepping.threads = t;
+          },
+          "Threads solving a step's islands, bit for bit as on one (stepping.threads, "
+          "docs/stepping.md \"Parallel islands\"; 0 = one per core; default 1).")
+      .def_property(
           "sleep", [](const Scene& s) { return s.world.stepping.sleep; },
           [](Scene& s, bool on) { s.world.stepping.sleep = on; },
           "Let islands at rest sleep (stepping.sleep, docs/stepping.md \"Sleeping\"): left "

@@ -181,3 +181,21 @@ def test_a_box_at_rest_falls_asleep_and_leaves_the_solve():
     assert r["bodies_asleep"] == 1 and r["islands_asleep"] == 1 and r["lcp_size"] == 0
     assert sim.velocities[1].tolist() == [0.0] * 3
     assert sim.angular_velocities[1].tolist() == [0.0] * 3
+
+
+def test_two_threads_step_bit_for_bit_as_one():
+    def run(threads):
+        scene = exactsim.Scene(dimension=3, step=0.005, friction=0.4)
+        scene.add_body(exactsim.box(4, 4, 0.2), static=True, position=(0, 0, -0.1), name="floor")
+        for k in range(4):  # four boxes landing apart: four islands
+            scene.add_body(exactsim.box(0.2, 0.3, 0.1), mass=2.0, position=(k - 1.5, 0, 0.2 + 0.05 * k),
+                           angular_velocity=(0.5 * k, 0.3, 0))
+        scene.threads = threads
+        sim = exactsim.Simulation(scene)
+        sim.run(0.5)
+        return sim.q.copy(), sim.v.copy()
+    q1, v1 = run(1)
+    q2, v2 = run(2)
+    assert q1.tobytes() == q2.tobytes() and v1.tobytes() == v2.tobytes()
+    with pytest.raises(exactsim.InputError):
+        exactsim.Scene(dimension=2, step=0.01).threads = -1

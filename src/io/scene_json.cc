@@ -360,7 +360,8 @@ void read_contact(const JsonCursor& c, World& w) {
 void read_stepping(const JsonCursor& c, World& w) {
   c.expect_object({"rotation_update", "continue_on_solver_failure", "measure_overlap",
                    "memory_budget_gib", "gauss_seidel_min_unknowns", "gauss_seidel_sweeps",
-                   "friction_on_demand_min_unknowns", "sleep", "sleep_speed", "sleep_time"});
+                   "friction_on_demand_min_unknowns", "threads", "sleep", "sleep_speed",
+                   "sleep_time"});
   if (c.has("rotation_update")) {
     const JsonCursor r = c.at("rotation_update");
     const std::string s = r.string();
@@ -386,6 +387,7 @@ void read_stepping(const JsonCursor& c, World& w) {
   if (c.has("friction_on_demand_min_unknowns"))
     w.stepping.friction_on_demand_min_unknowns =
         c.at("friction_on_demand_min_unknowns").integer(0, std::numeric_limits<int>::max());
+  if (c.has("threads")) w.stepping.threads = c.at("threads").integer(0, 1024);
   if (c.has("sleep")) w.stepping.sleep = c.at("sleep").boolean();
   if (c.has("sleep_speed"))
     w.stepping.sleep_speed = c.at("sleep_speed").in_range(1e-9, 1e3, "m/s");
@@ -531,6 +533,7 @@ nlohmann::json scene_to_json(const Scene& scene) {
     doc["stepping"]["gauss_seidel_sweeps"] = w.stepping.gauss_seidel_sweeps;
   if (w.stepping.friction_on_demand_min_unknowns != defaults.friction_on_demand_min_unknowns)
     doc["stepping"]["friction_on_demand_min_unknowns"] = w.stepping.friction_on_demand_min_unknowns;
+  if (w.stepping.threads != defaults.threads) doc["stepping"]["threads"] = w.stepping.threads;
   if (w.stepping.sleep) {  // written only when on
     doc["stepping"]["sleep"] = true;
     doc["stepping"]["sleep_speed"] = w.stepping.sleep_speed;

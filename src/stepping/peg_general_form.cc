@@ -16,8 +16,8 @@ namespace {
 
 // ψ̇ = ψ/h + Gᵀν⁺ of one contact, with the stabilisation cap of the assembly
 // (docs/peg.md "Tricky cases" item 10).
-Real gap_rate_after(const World& world, const State& state, const Workspace& ws, const Contact& c,
-                    Real h) {
+Real gap_rate_after(const World& world, const State& state, const IslandWorkspace& ws,
+                    const Contact& c, Real h) {
   Vec6 g_a, g_b;
   direction_jacobian(c.normal, c.point_a, c.point_b(), world.dimension,
                      body_position(state, c.body_a), body_position(state, c.body_b), g_a, g_b);
@@ -32,7 +32,7 @@ Real gap_rate_after(const World& world, const State& state, const Workspace& ws,
 
 // The LCP certificate's bound: tolerance times the problem's impulse scale (docs/solvers.md),
 // not the solution's.
-Real complementarity_bound(const Workspace& ws) {
+Real complementarity_bound(const IslandWorkspace& ws) {
   const SolveCertificate& c = ws.solution.certificate;
   return c.tolerance * std::max<Real>(1, c.impulse_scale);
 }
@@ -48,7 +48,7 @@ void fail(StepReport& report) {
 
 }  // namespace
 
-int inconsistent_primaries(const Workspace& ws) {
+int inconsistent_primaries(const IslandWorkspace& ws) {
   const Real bound = complementarity_bound(ws);
   int count = 0;
   for (int j = 0, slack = ws.layout.slack_begin(); j < ws.layout.n_intercontact; ++j) {
@@ -63,7 +63,7 @@ int inconsistent_primaries(const Workspace& ws) {
 }
 
 GeneralFormCertificate certify_general_form(const World& world, const State& state,
-                                            const Workspace& ws, Real h, Real tolerance) {
+                                            const IslandWorkspace& ws, Real h, Real tolerance) {
   GeneralFormCertificate cert;
   cert.tolerance = tolerance;
   const ConstraintSet& set = ws.island;
@@ -116,7 +116,7 @@ void rebuild(const std::vector<IntercontactConstraint>& base,
 }
 
 // Whether I row r of the last solve loads a primary that is not at the max (λ c > bound).
-bool row_inconsistent(const Workspace& ws, int r, Real bound) {
+bool row_inconsistent(const IslandWorkspace& ws, int r, Real bound) {
   const IntercontactConstraint& ic = ws.island.intercontacts[r];
   if (!is_general(ic)) return false;
   const VecX& z = ws.solution.z;
@@ -125,8 +125,8 @@ bool row_inconsistent(const Workspace& ws, int r, Real bound) {
 
 }  // namespace
 
-void select_general_form_primaries(const World& world, const State& state, Real h, Workspace& ws,
-                                   StepReport& report) {
+void select_general_form_primaries(const World& world, const State& state, Real h,
+                                   IslandWorkspace& ws, StepReport& report) {
   report.primary_switches = 0;
   if (world.dimension != 2 || !report.solver.ok()) return;  // a failed solve reports itself
   ConstraintSet& set = ws.island;

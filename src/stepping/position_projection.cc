@@ -65,7 +65,7 @@ int solve_by_lemke(const World& world, PositionProjectionScratch& s) {
 
 }  // namespace
 
-void project_positions(const World& world, State& state, Real h, Workspace& ws,
+void project_positions(const World& world, State& state, Real h, IslandWorkspace& ws,
                        StepReport& report) {
   const MlcpLayout& layout = ws.layout;
   const Mlcp& mlcp = ws.mlcp;

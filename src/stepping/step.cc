@@ -3,7 +3,11 @@
 #include "exactsim/stepping/step.h"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
+#include <exception>
+#include <numeric>
+#include <thread>
 
 #include "detect.h"
 #include "exactsim/contact/peg.h"
@@ -14,9 +18,9 @@
 #include "exactsim/metrics/overlap.h"
 #include "exactsim/stepping/friction_on_demand.h"
 #include "exactsim/stepping/islands.h"
-#include "exactsim/stepping/sleep.h"
 #include "exactsim/stepping/peg_general_form.h"
 #include "exactsim/stepping/position_projection.h"
+#include "exactsim/stepping/sleep.h"
 #include "exactsim/stepping/warm_start.h"
 
 namespace exactsim {
@@ -65,7 +69,7 @@ void build_constraints(const World& world, Workspace& ws) {
 // solve fails"): solve the reduced LCP with N + δI for growing δ (a P-matrix when N is PSD, so the
 // frictionless standard model always recovers) and take ν = W(G z + c). It changes the model: the
 // step stays reported as failed, with the δ used.
-bool recover_by_regularisation(const World& world, Workspace& ws, StepReport& report) {
+bool recover_by_regularisation(const World& world, IslandWorkspace& ws, StepReport& report) {
   MlcpScratch& s = ws.solver;
   // After friction on demand s holds a sub-problem's reduction: recover on the whole MLCP.
   if (s.reduced.q.size() != ws.layout.size()) reduce_mlcp(ws.mlcp, s);
@@ -103,7 +107,7 @@ Real block_kinetic_energy(const BlockDiagonal& m, const VecX& nu) {
 
 // The energy certificate of the solve in ws (docs/robustness.md "Energy balance"); `state`
 // still holds the velocities at the start of the step.
-EnergyBalance energy_balance(const State& state, const Workspace& ws, Real lcp_tolerance) {
+EnergyBalance energy_balance(const State& state, const IslandWorkspace& ws, Real lcp_tolerance) {
   const MlcpLayout& layout = ws.layout;
   const Mlcp& mlcp = ws.mlcp;
   const VecX& z = ws.solution.z;
@@ -130,7 +134,7 @@ EnergyBalance energy_balance(const State& state, const Workspace& ws, Real lcp_t
 }
 
 // Fills report.energy for the solution in ws; false when the balance fails.
-bool certify_energy(const State& state, const Workspace& ws, const World& world,
+bool certify_energy(const State& state, const IslandWorkspace& ws, const World& world,
                     StepReport& report) {
   if (!world.stepping.check_energy) return true;
   report.energy = energy_balance(state, ws, report.solver.tolerance);
@@ -185,15 +189,14 @@ void watch_penetration(const World& world, const State& state, Real eps, Workspa
     report.status = StepStatus::kDeepPenetration;
 }
 
-// The impulses of the applied solve of ws.island, per contact of the step (docs/api.md "Contact
-// results"): p_U and the impulse-carrying p_I along n̂, Σ β_r d_r of each friction cone.
-void record_contact_impulses(const World& world, Workspace& ws) {
+// The impulses of the applied solve of ws.island into `out`, per contact of the step (docs/api.md
+// "Contact results"): p_U and the impulse-carrying p_I along n̂, Σ β_r d_r of each friction cone.
+void record_contact_impulses(const World& world, IslandWorkspace& ws,
+                             std::vector<ContactImpulse>& out) {
   MlcpLayout& L = ws.layout;
   const ConstraintSet& set = ws.island;
   const VecX& z = ws.solution.z;
-  auto at = [&](int local) -> ContactImpulse& {
-    return ws.contact_impulses[ws.island_contacts[local]];
-  };
+  auto at = [&](int local) -> ContactImpulse& { return out[ws.island_contacts[local]]; };
   for (int j = 0; j < L.n_unilateral; ++j) at(set.unilateral[j]).normal += z[L.p_begin() + j];
   for (int j = 0; j < L.n_intercontact; ++j)
     if (set.intercontacts[j].carries_impulse)
@@ -210,7 +213,7 @@ void record_contact_impulses(const World& world, Workspace& ws) {
 // "Iterate, then certify") → certified solve, in ws.solver. `basis` (a guessed complementary
 // basis) and `start` (the Gauss–Seidel start) may be null.
 void solve_island_mlcp(const World& world, const Mlcp& mlcp, const MlcpLayout& layout,
-                       const std::vector<bool>* basis, const VecX* start, Workspace& ws,
+                       const std::vector<bool>* basis, const VecX* start, IslandWorkspace& ws,
                        MlcpSolution& out, StepReport& report) {
   WarmGuess guess;
   guess.basis = basis;
@@ -229,7 +232,7 @@ void solve_island_mlcp(const World& world, const Mlcp& mlcp, const MlcpLayout& l
 
 // The complementary basis the last solve in ws.solver ended on (Lemke's, degenerate basics
 // included, or the verified guess), else null.
-const std::vector<bool>* solver_basis(const Workspace& ws, const SolveCertificate& c) {
+const std::vector<bool>* solver_basis(const IslandWorkspace& ws, const SolveCertificate& c) {
   const bool basis = c.method == SolveMethod::kLemke || c.method == SolveMethod::kWarmStart;
   return basis ? &ws.solver.lcp.active : nullptr;
 }
@@ -250,7 +253,7 @@ enum class OnDemand {
 // box stack it solves the step whose sub-problem ended unverified), unless its Lemke ran out of
 // its pivot budget: the whole problem is larger, and on the 100-hull pile its retry tripled the
 // failing step's cost (docs/stepping.md "Friction on demand").
-OnDemand solve_with_friction_on_demand(const World& world, Workspace& ws, bool warm,
+OnDemand solve_with_friction_on_demand(const World& world, IslandWorkspace& ws, bool warm,
                                        StepReport& report) {
   FrictionOnDemand& f = ws.friction;
   const MlcpLayout& full = ws.layout;
@@ -312,14 +315,18 @@ OnDemand solve_with_friction_on_demand(const World& world, Workspace& ws, bool w
 }
 
 // One island (ws.island): assemble → solve + verify → certify energy → (recover) → velocities →
-// positions → split projection. Fills the island's own report.
-void solve_island(const World& world, State& state, Real h, Workspace& ws, StepReport& report) {
+// positions → split projection. Fills the island's own report; `previous` is the warm start's
+// memory of the last step.
+void solve_island(const World& world, State& state, Real h,
+                  const std::vector<WarmStart::Row>& previous, IslandWorkspace& ws,
+                  StepReport& report) {
   auto clock = Clock::now();
   assemble_stewart_trinkle(world, state, ws.island, h, ws.layout, ws.mlcp);
   report.active_bodies = static_cast<int>(ws.layout.active_bodies.size());
   report.lcp_size = ws.layout.size();
   report.seconds.assemble = seconds_since(clock);
-  const bool warm = world.stepping.warm_start && guess_active_set(ws.island, ws.layout, ws.warm);
+  const bool warm =
+      world.stepping.warm_start && guess_active_set(ws.island, ws.layout, previous, ws.warm);
   const StepOptions& o = world.stepping;
   const bool on_demand = o.friction_on_demand_min_unknowns > 0 &&
                          report.lcp_size >= o.friction_on_demand_min_unknowns &&
@@ -367,7 +374,6 @@ void solve_island(const World& world, State& state, Real h, Workspace& ws, StepR
   }
   if (usable && world.contact.stabilisation == Stabilisation::kSplit)
     project_positions(world, state, h, ws, report);
-  if (usable) record_contact_impulses(world, ws);
   report.seconds.integrate = seconds_since(clock);
 }
 
@@ -420,6 +426,91 @@ void add_island(const StepReport& i, int k, StepReport& r, IslandTotals& t) {
 Real overlap_of_pairs(const World& world, Workspace& ws) {
   if (world.dimension == 2) return total_overlap_area(ws.polygons, ws.end_pairs);
   return total_overlap_volume(ws.shapes3, ws.poses3, ws.end_pairs, &ws.intersection);
+}
+
+// Island k of the step, in `lane` (number `lane_index`): extracted, then left asleep or solved into
+// ws.island_reports[k]. Islands share `state`, ws.contact_impulses and ws.body_island, but each
+// writes only its own bodies' and contacts' entries.
+void step_island(const World& world, State& state, Real h, bool sleeping, Workspace& ws,
+                 IslandWorkspace& lane, int lane_index, int k) {
+  StepReport& report = ws.island_reports[k];
+  extract_island(ws.constraints, ws.islands, k, lane.island, lane.island_contacts,
+                 lane.contact_local);
+  if (sleeping && island_sleeps(world, lane.island, state)) {
+    report.islands_asleep = 1;  // frozen: not solved, not moved
+    return;
+  }
+  const int first_row = static_cast<int>(lane.warm.current.size());
+  solve_island(world, state, h, ws.warm.previous, lane, report);
+  if (report.solution_applied) record_contact_impulses(world, lane, ws.contact_impulses);
+  for (const int b : lane.layout.active_bodies) ws.body_island[b] = k;
+  ws.island_rows[k] = {lane_index, first_row, static_cast<int>(lane.warm.current.size())};
+}
+
+int island_threads(const StepOptions& o, int islands) {
+  const int threads =
+      o.threads > 0 ? o.threads : static_cast<int>(std::thread::hardware_concurrency());
+  return std::max(1, std::min(threads, islands));
+}
+
+// Stages 4–6 for every island of the step (docs/stepping.md "Islands", "Parallel islands"): on
+// StepOptions::threads threads, which take the islands largest first, each into its own lane;
+// the warm start's remembered bases are then gathered in island order, so the step is bit for
+// bit the serial one. An exception (the memory budget) is rethrown after all threads stopped:
+// the lowest island's.
+void solve_islands(const World& world, State& state, Real h, bool sleeping, Workspace& ws) {
+  const int count = ws.islands.count;
+  const std::size_t contacts = ws.constraints.contacts.size();
+  ws.island_reports.assign(count, StepReport{});
+  ws.island_rows.resize(count);
+  ws.contact_impulses.assign(contacts, ContactImpulse{});
+  ws.contact_local.assign(contacts, -1);
+  const int threads = island_threads(world.stepping, count);
+  if (threads == 1) {
+    for (int k = 0; k < count; ++k) step_island(world, state, h, sleeping, ws, ws, 0, k);
+    return;
+  }
+  ws.lanes.resize(threads - 1);
+  for (IslandWorkspace& lane : ws.lanes) lane.contact_local.assign(contacts, -1);
+  const IslandPartition& p = ws.islands;
+  auto size = [&p](int k) {
+    return p.u_begin[k + 1] - p.u_begin[k] + p.i_begin[k + 1] - p.i_begin[k];
+  };
+  ws.island_order.resize(count);
+  std::iota(ws.island_order.begin(), ws.island_order.end(), 0);
+  std::stable_sort(ws.island_order.begin(), ws.island_order.end(),
+                   [&](int a, int b) { return size(a) > size(b); });
+  std::atomic<int> next{0};
+  std::vector<std::exception_ptr> errors(count);
+  auto work = [&](IslandWorkspace& lane, int lane_index) {
+    for (int i; (i = next.fetch_add(1)) < count;) {
+      const int k = ws.island_order[i];
+      try {
+        step_island(world, state, h, sleeping, ws, lane, lane_index, k);
+      } catch (...) {
+        errors[k] = std::current_exception();
+      }
+    }
+  };
+  std::vector<std::thread> pool;
+  for (int t = 1; t < threads; ++t) pool.emplace_back(work, std::ref(ws.lanes[t - 1]), t);
+  work(ws, 0);
+  for (std::thread& t : pool) t.join();
+  for (const std::exception_ptr& e : errors)
+    if (e) std::rethrow_exception(e);
+  // The bases in island order, as a serial step appends them.
+  std::vector<WarmStart::Row> own;
+  own.swap(ws.warm.current);
+  auto rows_of = [&](int lane) -> std::vector<WarmStart::Row>& {
+    return lane == 0 ? own : ws.lanes[lane - 1].warm.current;
+  };
+  for (int k = 0; k < count; ++k) {
+    if (ws.island_reports[k].islands_asleep > 0) continue;
+    const auto& [lane, first, end] = ws.island_rows[k];
+    const auto& rows = rows_of(lane);
+    ws.warm.current.insert(ws.warm.current.end(), rows.begin() + first, rows.begin() + end);
+  }
+  for (IslandWorkspace& lane : ws.lanes) lane.warm.current.clear();
 }
 
 }  // namespace
@@ -506,20 +597,16 @@ StepReport step(const World& world, State& state, Workspace& ws, Real h, long st
   // Each island's MLCP is solved, certified and applied on its own (docs/stepping.md
   // "Islands"); the bodies in no constraint fly free.
   ws.contact_impulses.assign(ws.constraints.contacts.size(), ContactImpulse{});
-  ws.contact_local.assign(ws.constraints.contacts.size(), -1);
   ws.body_island.assign(world.body_count(), -1);
+  solve_islands(world, state, h, sleeping, ws);
   IslandTotals totals;
   int solved = 0;
   for (int k = 0; k < ws.islands.count; ++k) {
-    extract_island(ws.constraints, ws.islands, k, ws.island, ws.island_contacts, ws.contact_local);
-    if (sleeping && island_sleeps(world, ws.island, state)) {
-      ++report.islands_asleep;  // frozen: not solved, not moved
-      continue;
-    }
-    StepReport island;
-    solve_island(world, state, h, ws, island);
-    for (const int b : ws.layout.active_bodies) ws.body_island[b] = k;
-    add_island(island, solved++, report, totals);
+    const StepReport& island = ws.island_reports[k];
+    if (island.islands_asleep > 0)
+      ++report.islands_asleep;
+    else
+      add_island(island, solved++, report, totals);
   }
   report.islands = solved;
   end_warm_start_step(ws.warm);
@@ -533,8 +620,8 @@ StepReport step(const World& world, State& state, Workspace& ws, Real h, long st
     integrate_position(state, i, h, world.stepping.rotation);
   }
   if (sleeping)
-    report.bodies_asleep = settle_sleepers(world, state, h, ws.body_island, ws.islands.count,
-                                           ws.island_rest);
+    report.bodies_asleep =
+        settle_sleepers(world, state, h, ws.body_island, ws.islands.count, ws.island_rest);
   state.time = static_cast<Real>(step_index + 1) * h;
   report.time = state.time;
   report.diverged_body = first_diverged_body(world, state);

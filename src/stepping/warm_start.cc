@@ -26,7 +26,8 @@ enum Role : std::uint64_t { kUnilateral = 1, kIntercontact, kSlack, kFriction, k
 
 }  // namespace
 
-bool guess_active_set(const ConstraintSet& set, const MlcpLayout& layout, WarmStart& warm) {
+bool guess_active_set(const ConstraintSet& set, const MlcpLayout& layout,
+                      const std::vector<WarmStart::Row>& previous, WarmStart& warm) {
   const int m = layout.size();
   warm.names.resize(m);
   for (int j = 0; j < layout.n_unilateral; ++j)
@@ -53,9 +54,9 @@ bool guess_active_set(const ConstraintSet& set, const MlcpLayout& layout, WarmSt
   warm.z.setZero(m);
   bool found = false;
   for (int i = 0; i < m; ++i) {
-    const auto it = std::lower_bound(warm.previous.begin(), warm.previous.end(),
-                                     WarmStart::Row{warm.names[i], false, 0});
-    if (it != warm.previous.end() && it->name == warm.names[i]) {
+    const auto it =
+        std::lower_bound(previous.begin(), previous.end(), WarmStart::Row{warm.names[i], false, 0});
+    if (it != previous.end() && it->name == warm.names[i]) {
       warm.guess[i] = it->basic;
       warm.z[i] = it->z;
       found = true;

@@ -299,6 +299,20 @@ TEST(SceneJson, SleepingOptionsAreReadCheckedAndWritten) {
   EXPECT_THAT(error_of(d), HasSubstr("stepping.sleep"));
 }
 
+TEST(SceneJson, ThreadsAreReadCheckedAndWritten) {
+  json d = valid_2d();
+  EXPECT_EQ(parse_scene(d, "s.json").world.stepping.threads, 1);
+  EXPECT_FALSE(scene_to_json(parse_scene(d, "s.json"))["stepping"].contains("threads"));
+  d["stepping"] = {{"threads", 0}};
+  const Scene s = parse_scene(d, "s.json");
+  EXPECT_EQ(s.world.stepping.threads, 0);
+  EXPECT_EQ(parse_scene(scene_to_json(s), "again.json").world.stepping.threads, 0);
+  d["stepping"]["threads"] = -1;
+  EXPECT_THAT(error_of(d), HasSubstr("stepping.threads"));
+  d["stepping"]["threads"] = 1.5;
+  EXPECT_THAT(error_of(d), HasSubstr("stepping.threads"));
+}
+
 TEST(SceneJson, RoundTripReproducesTheTrajectoryBitForBit) {
   for (const json& doc : {valid_2d(), valid_3d()}) {
     const Scene original = parse_scene(doc, "scene.json");

@@ -13,6 +13,7 @@
 #include "exactsim/metrics/energy.h"
 
 #include "experiments/scenarios.h"
+#include "experiments/stress_scenes.h"
 #include "physics/physics_scene.h"
 
 namespace exactsim::physics_test {
@@ -27,8 +28,10 @@ std::uint64_t fnv1a(std::uint64_t hash, const VecX& x) {
   return hash;
 }
 
-// Hash of (q, ν) after each of `steps` steps.
-std::vector<std::uint64_t> trajectory_hashes(const Scene& scene, int steps, long* solver_calls) {
+// Hash of (q, ν) after each of `steps` steps; `multi_island` counts the steps that solved more
+// than one island.
+std::vector<std::uint64_t> trajectory_hashes(const Scene& scene, int steps, long* solver_calls,
+                                             long* multi_island = nullptr) {
   Sim sim(scene);
   std::vector<std::uint64_t> hashes;
   *solver_calls = 0;
@@ -37,6 +40,7 @@ std::vector<std::uint64_t> trajectory_hashes(const Scene& scene, int steps, long
     // The pour's standard model meets SM traps (infeasible LCPs, e.g. set 'a' at steps 245–296):
     // the run continues through them (regularised recovery) and must still be deterministic.
     *solver_calls += r.solver_called;
+    if (multi_island != nullptr) *multi_island += r.islands > 1;
     hashes.push_back(fnv1a(fnv1a(0xcbf29ce484222325ULL, sim.state.q), sim.state.v));
   }
   return hashes;
@@ -84,6 +88,30 @@ TEST(Determinism, BoxStack3d) {
   const Real ke = kinetic_energy(probe.scene.world.bodies, probe.state);
   std::printf("[ stack ] 200 steps, %d failed solves, final kinetic energy %.3e J\n", failed, ke);
   EXPECT_LT(ke, 1e-2);  // it comes to rest
+}
+
+// Parallel islands (docs/stepping.md "Parallel islands"): the frictional pour of awkward hulls on
+// 2 and 3 threads, with and without sleeping, steps bit for bit as on one.
+TEST(Determinism, ParallelIslandsAreBitIdenticalToSerial) {
+  for (const bool sleep : {false, true}) {
+    HullPourOptions options;
+    options.duration = 5.0;
+    Scene scene = hull_pour3d(1, options);
+    scene.world.stepping.continue_on_solver_failure = true;
+    scene.world.stepping.sleep = sleep;
+    long calls = 0, multi = 0;
+    const auto serial = trajectory_hashes(scene, 800, &calls, &multi);
+    EXPECT_GT(multi, 100) << "too few steps with several islands for the test to mean anything";
+    for (const int threads : {2, 3}) {
+      scene.world.stepping.threads = threads;
+      long parallel_calls = 0;
+      const auto parallel = trajectory_hashes(scene, 800, &parallel_calls);
+      for (std::size_t n = 0; n < serial.size(); ++n)
+        ASSERT_EQ(serial[n], parallel[n])
+            << threads << " threads, sleep " << sleep << ": diverges at step " << n;
+      EXPECT_EQ(parallel_calls, calls);
+    }
+  }
 }
 
 }  // namespace

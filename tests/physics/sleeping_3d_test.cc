@@ -2,8 +2,8 @@
 // sleeps where it stands and costs no solve.
 #include <gtest/gtest.h>
 
-#include "experiments/stress_scenes.h"
 #include "exactsim/stepping/step.h"
+#include "experiments/stress_scenes.h"
 
 namespace exactsim {
 namespace {

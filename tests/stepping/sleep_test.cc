@@ -72,8 +72,8 @@ TEST(Sleeping, ABodyLandingOnASleepingStackWakesItsIsland) {
     const StepReport r = s.step(kH);
     ASSERT_EQ(r.status, StepStatus::kOk) << "step " << s.steps;
     lowest = std::min(lowest, s.q(drop).y());
-    if (s.state.present[drop] && r.bodies_asleep == 0 && r.islands > 0 &&
-        r.islands_asleep == 0 && r.active_bodies == 3)
+    if (s.state.present[drop] && r.bodies_asleep == 0 && r.islands > 0 && r.islands_asleep == 0 &&
+        r.active_bodies == 3)
       woke = true;  // the landing step solved all three boxes together
   }
   EXPECT_TRUE(woke);

@@ -34,11 +34,11 @@ struct GeneralFormCertificate {
 // Certifies the last solve in `ws` (ws.island, ws.layout, ws.solution; `state` as at the
 // start of the step) against Eqs. 20–23 with the given tolerance (m/s).
 GeneralFormCertificate certify_general_form(const World& world, const State& state,
-                                            const Workspace& ws, Real h, Real tolerance);
+                                            const IslandWorkspace& ws, Real h, Real tolerance);
 
 // Groups of the last solve whose loaded primary is not at the max (λ_j c_j above the
 // certificate's complementarity bound): the |Cι| = 1 answer is not a general-form answer there.
-int inconsistent_primaries(const Workspace& ws);
+int inconsistent_primaries(const IslandWorkspace& ws);
 
 // Called by step() after the first solve when PegOptions::general_form is set (2D PEG). Every
 // |Cι| = 2 group whose loaded primary is not at the max gets its primary and secondary exchanged
@@ -49,8 +49,8 @@ int inconsistent_primaries(const Workspace& ws);
 // max_primary_switch_rounds re-solves, or when the answer fails certify_general_form. When the
 // heuristic primaries are consistent nothing is re-solved: the step is bit-identical to the
 // |Cι| = 1 form. report.primary_switches counts exchanges; report.solver is the last solve's.
-void select_general_form_primaries(const World& world, const State& state, Real h, Workspace& ws,
-                                   StepReport& report);
+void select_general_form_primaries(const World& world, const State& state, Real h,
+                                   IslandWorkspace& ws, StepReport& report);
 
 inline constexpr int max_primary_switch_rounds = 16;
 

@@ -13,7 +13,7 @@
 
 namespace exactsim {
 
-struct Workspace;
+struct IslandWorkspace;
 struct StepReport;
 
 struct PositionProjectionScratch {
@@ -43,6 +43,7 @@ struct PositionProjectionScratch {
 // more than twice the deepest predicted overlap: a larger push-out (a nearly contradictory LCP
 // verified with a long move) is scaled down to that bound. Fills report.projection_*; a
 // projection that does not verify is skipped and reported.
-void project_positions(const World& world, State& state, Real h, Workspace& ws, StepReport& report);
+void project_positions(const World& world, State& state, Real h, IslandWorkspace& ws,
+                       StepReport& report);
 
 }  // namespace exactsim

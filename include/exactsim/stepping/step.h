@@ -1,6 +1,7 @@
 // One Stewart–Trinkle time step and its report (docs/stepping.md).
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <utility>
 #include <vector>
@@ -133,9 +134,27 @@ struct ContactImpulse {
   Vec3 friction = Vec3::Zero();  // Σ β_r d_r of its friction cone
 };
 
+// The scratch of solving one island (step() stages 4–6): one per thread that solves islands
+// (StepOptions::threads; docs/stepping.md "Parallel islands").
+struct IslandWorkspace {
+  // The island being solved (after the step: the last one this lane solved), its MLCP and
+  // solution.
+  ConstraintSet island;              // its constraints over its own contacts
+  std::vector<int> island_contacts;  // index in `constraints` of each of island's contacts
+  std::vector<int> contact_local;    // scratch of extract_island
+  MlcpLayout layout;
+  Mlcp mlcp;
+  MlcpScratch solver;
+  MlcpSolution solution;
+  WarmStart warm;                   // the guess, and the bases this lane remembered this step
+  GaussSeidelScratch gauss_seidel;  // large islands' active-set guess
+  FrictionOnDemand friction;        // large islands' sub-problem of loaded cones
+  PositionProjectionScratch projection;
+};
+
 // Per-step scratch, reused between steps (docs/stepping.md "Memory": no reallocation in the steady
-// state).
-struct Workspace {
+// state). Its IslandWorkspace part is the calling thread's; `lanes` are the other threads'.
+struct Workspace : IslandWorkspace {
   std::vector<WorldPolygon> polygons, predicted_polygons;  // (n_bodies) 2D
   std::vector<WorldPolyhedron> polyhedra;                  // (n_bodies) 3D
   std::vector<Aabb2> boxes2;
@@ -151,25 +170,20 @@ struct Workspace {
   PegScratch3d peg3d;
   std::vector<unsigned char> contact_marks;
   IslandPartition islands;
-  // The island being solved (after the step: the last one), its MLCP and solution.
-  ConstraintSet island;              // its constraints over its own contacts
-  std::vector<int> island_contacts;  // index in `constraints` of each of island's contacts
-  std::vector<int> contact_local;    // scratch of extract_island
-  MlcpLayout layout;
-  Mlcp mlcp;
-  MlcpScratch solver;
-  MlcpSolution solution;
+  std::vector<StepReport> island_reports;  // (islands) each island's own report
+  std::vector<IslandWorkspace> lanes;      // (threads − 1) parallel islands
+  // Parallel islands: the islands by decreasing size (the order threads take them in), and
+  // where each island's remembered bases are (lane, first row, end row in that lane's
+  // warm.current), to gather them in island order.
+  std::vector<int> island_order;
+  std::vector<std::array<int, 3>> island_rows;
   // Per contact of `constraints`: the impulse of the applied solves (zero where the island's
   // solve failed and was not recovered).
   std::vector<ContactImpulse> contact_impulses;
-  std::vector<int> body_island;  // (n_bodies) the island that moved the body this step, −1: none
+  std::vector<int> body_island;   // (n_bodies) the island that moved the body this step, −1: none
   std::vector<Real> island_rest;  // (islands) scratch of settle_sleepers
-  WarmStart warm;
-  GaussSeidelScratch gauss_seidel;  // large islands' active-set guess
-  FrictionOnDemand friction;        // large islands' sub-problem of loaded cones
   IntersectionScratch intersection;
   IntersectionPolyhedron overlap_polytope;  // 3D Corrective: one pair's overlap region
-  PositionProjectionScratch projection;
   PenetrationScratch penetration;
   ScenePenetration penetration_scan;
   // The end-of-step metrics' one broad phase (overlap and watchdog; docs/stepping.md stage 7):

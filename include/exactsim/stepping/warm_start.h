@@ -31,9 +31,10 @@ struct WarmStart {
 };
 
 // Names the rows of an island's MLCP (layout order) into warm.names; fills warm.guess and warm.z
-// from the previous step and returns whether any row was found there (otherwise a cold start is
-// better).
-bool guess_active_set(const ConstraintSet& island, const MlcpLayout& layout, WarmStart& warm);
+// from the previous step's rows (`previous`: the step's WarmStart::previous, which may be another
+// lane's) and returns whether any row was found there (otherwise a cold start is better).
+bool guess_active_set(const ConstraintSet& island, const MlcpLayout& layout,
+                      const std::vector<WarmStart::Row>& previous, WarmStart& warm);
 
 // Remembers the basis of a certified solution of the island just named: the solver's own final
 // complementary basis when it has one (`basis`, size m: Lemke's, degenerate basics included, so it
