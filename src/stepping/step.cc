@@ -595,8 +595,7 @@ StepReport step(const World& world, State& state, Workspace& ws, Real h, long st
   report.seconds.constraints = seconds_since(clock);
 
   // Each island's MLCP is solved, certified and applied on its own (docs/stepping.md
-  // "Islands"); the bodies in no constraint fly free.
-  ws.contact_impulses.assign(ws.constraints.contacts.size(), ContactImpulse{});
+  // "Islands"); the bodies in no constraint fly free, unless they sleep.
   ws.body_island.assign(world.body_count(), -1);
   solve_islands(world, state, h, sleeping, ws);
   IslandTotals totals;

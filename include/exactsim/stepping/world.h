@@ -99,13 +99,13 @@ struct StepOptions {
   // the left-out cones are completed (β = 0, σ from ν) and the whole MLCP is verified
   // (docs/stepping.md "Friction on demand"). 0: never.
   int friction_on_demand_min_unknowns = 200;
+  // Threads that solve the islands of a step in parallel (docs/stepping.md "Parallel islands"),
+  // the calling one included; 0: one per core. The result is bit for bit the serial one's.
+  int threads = 1;
   // Sleeping (docs/stepping.md "Sleeping"): an island whose bodies have all moved slower than
   // sleep_speed (m/s, at every point: |v| + |ω| r) for sleep_time (s) has its velocities zeroed
   // and is left out of the solve, frozen, until an awake body joins its island or the caller sets
   // a velocity of one of its bodies. Off by default: it changes the trajectory.
-  // Threads that solve the islands of a step in parallel (docs/stepping.md "Parallel islands"),
-  // the calling one included; 0: one per core. The result is bit for bit the serial one's.
-  int threads = 1;
   bool sleep = false;
   Real sleep_speed = 0.01;
   Real sleep_time = 0.5;
