@@ -184,7 +184,7 @@ TEST(FrictionOnDemand, EveryStepOfAFrictionalHullPourCertifiesOnTheWholeProblem)
     ++checked;
   }
   std::printf("[ hull pour ] %d of %ld steps solved with cones left out (%ld cones in all)\n",
-              checked, scene.step_count(), cones_left_out);
+              checked, static_cast<long>(scene.step_count()), cones_left_out);
   EXPECT_GT(checked, scene.step_count() / 2);
 }
 
