@@ -177,6 +177,9 @@ int run(const RunArgs& a) {
       "  watchdog: max penetration %.3e m, deep-penetration steps %ld, bodies lost %d; max "
       "energy gain beyond gravity's work %.3g J\n",
       s.max_penetration, s.deep_penetration_steps, s.bodies_lost, s.max_energy_gain);
+  if (scene.world.stepping.sleep)
+    std::printf("  asleep at the end: %d bodies (docs/stepping.md \"Sleeping\")\n",
+                s.bodies_asleep);
   std::printf("  peak memory: %.1f MB\n", s.peak_memory_mb);
   if (!a.out.empty())
     std::printf("  written: %s/{scene.json, trajectory.csv, steps.jsonl, summary.json}\n%s",

@@ -25,6 +25,12 @@ namespace {
   throw InputError("polyhedron_from_points: " + what);
 }
 
+std::string short_number(Real x) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.3g", x);
+  return text;
+}
+
 struct Triangle {
   int v[3];     // indices into the point list, CCW seen from outside
   Vec3 normal;  // qhull's outward unit normal (shared by the triangles of one qhull facet)
@@ -303,9 +309,16 @@ ConvexPolyhedron polyhedron_from_points(std::span<const Vec3> points,
         keep.push_back(id);
     }
     ids = std::move(keep);
-    if (ids.size() < 4) throw std::logic_error("polyhedron hull: vertex removal collapsed");
+    // Coordinates spanning many orders of magnitude can pass the degeneracy checks above and
+    // still leave every point within tol of the faces of the others.
+    if (ids.size() < 4)
+      fail("the points are coplanar within the hull tolerance " + short_number(tol) +
+           " (coordinates spanning many orders of magnitude?)");
   }
-  throw std::logic_error("polyhedron hull: redundant-vertex removal did not converge");
+  fail(
+      "the hull did not settle within 64 passes of redundant-vertex removal (the points are "
+      "numerically degenerate at tolerance " +
+      short_number(tol) + ")");
 }
 
 }  // namespace exactsim

@@ -145,6 +145,7 @@ nlohmann::json summary_fields(const RunSummary& s) {
           {"peak_memory_mb", s.peak_memory_mb},
           {"kinetic_energy", s.kinetic_energy},
           {"potential_energy", s.potential_energy},
+          {"bodies_asleep", s.bodies_asleep},
           {"failed", s.failed},
           {"failure", s.failure}};
 }
@@ -293,6 +294,7 @@ RunSummary run_scene(const Scene& scene, const RunOptions& options,
     sum.bodies_lost = static_cast<int>(std::count(lost.begin(), lost.end(), 1));
     sum.kinetic_energy = kinetic_energy(w.bodies, state);
     sum.potential_energy = potential_energy(w.bodies, state, w.gravity);
+    sum.bodies_asleep = static_cast<int>(std::count(state.asleep.begin(), state.asleep.end(), 1));
     if (recorder) recorder->finish(sum);
   };
   try {

@@ -312,6 +312,23 @@ TEST(PolyhedronHull, BadInputsAreRejectedWithTheirReason) {
   std::vector<Vec3> plane;
   for (int i = 0; i < 6; ++i) plane.emplace_back(i, i * i, 3 * i - i * i);  // z = 3x − y
   EXPECT_NE(ErrorOf([&] { polyhedron_from_points(plane); }).find("coplanar"), std::string::npos);
+  // Found by fuzz_mesh (a binary STL): coordinates from 1e-38 to 1e34 pass the degeneracy
+  // checks, but every point lies within the tolerance of the others' hull.
+  const std::vector<Vec3> wide{
+      {1.8904313398730096e+23, 2.9764441255472076e+29, 1.2871493647727938e+31},
+      {1.8464881834820027e+25, 4.5384728474391502e+30, 2.1039985115139816e-19},
+      {2.386948771529969e-18, 2.7256407708232214e+20, 2.7946390837080254e+20},
+      {1.7864549842763718e+25, 2.0070291781573542e+29, 5.1467845539320809e+31},
+      {4.1578701059262849e+21, 1.2414578481376319e+28, 2.737577596819939e+20},
+      {1.4918507370244733e-19, 8.5282937998202534e-33, 2.3914616621569052e-18},
+      {1.3355732519926278e-08, 4.2267376789817172e-38, 1.7864549842763718e+25},
+      {1.1754264660235275e-32, 6.7110867228821947e+22, 2.0170121982979052e-19},
+      {1.359163211952725e-19, 7.0071739013690022e+32, 1.8615590189516027e+34},
+      {1.5003133116787736e-19, 1.1027864987408766e-32, 8.8183271795827523e-10},
+      {2.3310420260713727e-09, 1.7590422885161884e+22, 4.7425035602469661e+30},
+      {2.1039985115139816e-19, 1.4918429822062306e-19, 1.7721096975810457e+28}};
+  EXPECT_NE(ErrorOf([&] { polyhedron_from_points(wide); }).find("coplanar within the hull"),
+            std::string::npos);
   PolyhedronHullOptions bad;
   bad.relative_tolerance = 0;
   EXPECT_NE(ErrorOf([&] { polyhedron_from_points(CubeCorners(1), bad); }).find("relative_tol"),

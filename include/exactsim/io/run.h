@@ -51,6 +51,7 @@ struct RunSummary {
   long peg_changed_steps = 0;  // steps where PEG's constraints differ from the standard model's
   double peak_memory_mb = 0;   // peak resident memory of the whole process so far (getrusage)
   Real kinetic_energy = 0, potential_energy = 0;  // at the end
+  int bodies_asleep = 0;  // at the end (StepOptions::sleep, docs/stepping.md "Sleeping")
   bool failed = false;  // ended early: a failed solve or deep penetration (not continued), or
                         // a numerical failure
   std::string failure;  // why
