@@ -7,7 +7,6 @@
 #include <cstdlib>
 #include <map>
 #include <numeric>
-#include <stdexcept>
 #include <string>
 #include <utility>
 
@@ -142,7 +141,7 @@ HullFaces merge_coplanar(std::span<const Vec3> points, const std::vector<Triangl
       const int a = tris[t].v[k], b = tris[t].v[(k + 1) % 3];
       if (a > b) continue;
       const auto it = half_edge.find({b, a});
-      if (it == half_edge.end()) throw std::logic_error("polyhedron hull: open qhull surface");
+      if (it == half_edge.end()) fail("numerically degenerate points: qhull's surface is open");
       const int u = it->second;
       Real flatness = 0;
       for (int q = 0; q < 3; ++q) {
@@ -207,16 +206,16 @@ HullFaces merge_coplanar(std::span<const Vec3> points, const std::vector<Triangl
     std::map<int, int> next;
     for (const auto& [a, b] : half_edges)
       if (!next.emplace(a, b).second)
-        throw std::logic_error("polyhedron hull: a merged face is not a simple polygon");
+        fail("numerically degenerate points: a merged face is not a simple polygon");
     std::vector<int> loop{next.begin()->first};
     while (static_cast<int>(loop.size()) <= static_cast<int>(next.size())) {
       const auto it = next.find(loop.back());
-      if (it == next.end()) throw std::logic_error("polyhedron hull: open face boundary");
+      if (it == next.end()) fail("numerically degenerate points: a merged face's boundary is open");
       if (it->second == loop.front()) break;
       loop.push_back(it->second);
     }
     if (loop.size() != next.size())
-      throw std::logic_error("polyhedron hull: a merged face has several boundary loops");
+      fail("numerically degenerate points: a merged face has several boundary loops");
     out.loops.push_back(std::move(loop));
   }
   return out;
