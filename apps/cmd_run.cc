@@ -238,7 +238,7 @@ Action register_run(CLI::App& app) {
   sub->add_option("--threads", a->threads,
                   "Solve the islands of a step on this many threads (0 = one per core; default "
                   "1), bit for bit as on one (docs/stepping.md \"Parallel islands\")")
-      ->check(CLI::Range(0, 1024));
+      ->check(CLI::Range(0, limits::kMaxThreads));
   sub->add_flag("--sleep", a->sleep,
                 "Let islands at rest sleep: left out of the solve until an awake body touches "
                 "them, as stepping.sleep (docs/stepping.md \"Sleeping\")");

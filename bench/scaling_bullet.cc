@@ -44,6 +44,7 @@ void run_bullet(const Scene& scene, int steps, double margin, double thickness, 
   const btScalar friction = std::sqrt(w.contact.friction);  // the pair's product is μ
   BulletWorld bw;
   bw.world.setGravity(bt(w.gravity));
+  if (sleep) gDeactivationTime = w.stepping.sleep_time;  // a global of Bullet's
   for (int i = 0; i < w.body_count(); ++i) {
     const Body& b = w.bodies[i];
     const Vec3 position = body_position(scene.initial, i);
@@ -95,13 +96,8 @@ void run_bullet(const Scene& scene, int steps, double margin, double thickness, 
         // exactsim's rule is |v| + |ω| r < sleep_speed for sleep_time (docs/stepping.md
         // "Sleeping"); Bullet's is |v| < linear and |ω| < angular threshold for
         // gDeactivationTime: the same speed, and ω at that speed over the body's radius.
-        Real r = 0;
-        if (d == 3)
-          for (const Vec3& v : w.polyhedra[b.shape].vertices) r = std::max(r, v.norm());
-        else
-          for (const Vec2& v : w.polygons[b.shape].vertices) r = std::max(r, v.norm());
-        body->setSleepingThresholds(w.stepping.sleep_speed, w.stepping.sleep_speed / r);
-        gDeactivationTime = w.stepping.sleep_time;
+        body->setSleepingThresholds(w.stepping.sleep_speed,
+                                    w.stepping.sleep_speed / bounding_radius(w, i));
       } else {
         body->setActivationState(DISABLE_DEACTIVATION);
       }

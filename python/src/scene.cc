@@ -7,6 +7,7 @@
 #include "exactsim/api/body_spec.h"
 #include "exactsim/api/validate.h"
 #include "exactsim/io/scene_json.h"
+#include "exactsim/io/scene_limits.h"
 #include "exactsim/math/error.h"
 #include "json_py.h"
 
@@ -182,7 +183,9 @@ void bind_scene(pb::module_& m) {
       .def_property(
           "threads", [](const Scene& s) { return s.world.stepping.threads; },
           [](Scene& s, int t) {
-            if (t < 0 || t > 1024) throw InputError("stepping.threads: must be in 0 ... 1024");
+            if (t < 0 || t > limits::kMaxThreads)
+              throw InputError("stepping.threads: must be in 0 ... " +
+                               std::to_string(limits::kMaxThreads));
             s.world.stepping.threads = t;
           },
           "Threads solving a step's islands, bit for bit as on one (stepping.threads, "

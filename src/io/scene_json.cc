@@ -387,7 +387,7 @@ void read_stepping(const JsonCursor& c, World& w) {
   if (c.has("friction_on_demand_min_unknowns"))
     w.stepping.friction_on_demand_min_unknowns =
         c.at("friction_on_demand_min_unknowns").integer(0, std::numeric_limits<int>::max());
-  if (c.has("threads")) w.stepping.threads = c.at("threads").integer(0, 1024);
+  if (c.has("threads")) w.stepping.threads = c.at("threads").integer(0, limits::kMaxThreads);
   if (c.has("sleep")) w.stepping.sleep = c.at("sleep").boolean();
   if (c.has("sleep_speed"))
     w.stepping.sleep_speed = c.at("sleep_speed").in_range(1e-9, 1e3, "m/s");

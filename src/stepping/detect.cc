@@ -21,15 +21,6 @@ Real velocity_stabilisation_cap(const ContactOptions& options) {
   return options.stabilisation == Stabilisation::kSplit ? 0.0 : options.max_stabilisation_speed;
 }
 
-Real bounding_radius(const World& world, int i) {
-  const int shape = world.bodies[i].shape;
-  Real r = 0;
-  if (world.dimension == 2)
-    for (const Vec2& v : world.polygons[shape].vertices) r = std::max(r, v.norm());
-  else
-    for (const Vec3& v : world.polyhedra[shape].vertices) r = std::max(r, v.norm());
-  return r;
-}
 
 namespace {
 

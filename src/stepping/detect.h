@@ -10,10 +10,6 @@ namespace exactsim {
 void detect_contacts(const World& world, const State& state, Real h, Real eps, Workspace& ws);
 void detect_contacts_3d(const World& world, const State& state, Real h, Real eps, Workspace& ws);
 
-// The largest distance of a vertex of body i's shape from its centre of mass (body frame): a
-// point of the body moves at most |Δx| + |Δθ| r when the body moves by (Δx, Δθ).
-Real bounding_radius(const World& world, int i);
-
 // place_bodies without the 2D predicted configuration: what the end-of-step metrics need.
 void place_current_bodies(const World& world, const State& state, Workspace& ws);
 

@@ -3,8 +3,6 @@
 #include <algorithm>
 #include <limits>
 
-#include "detect.h"
-
 namespace exactsim {
 namespace {
 

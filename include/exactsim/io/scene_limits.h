@@ -61,4 +61,9 @@ inline constexpr int kMaxNameLength = 256;
 inline constexpr Real kMinMemoryBudgetGib = 1e-3;
 inline constexpr Real kMaxMemoryBudgetGib = 1e6;
 
+// Threads solving a step's islands (docs/stepping.md "Parallel islands"): scene
+// stepping.threads, CLI --threads and Python Scene.threads lie in [0, kMaxThreads] (0: one per
+// core).
+inline constexpr int kMaxThreads = 1024;
+
 }  // namespace exactsim::limits

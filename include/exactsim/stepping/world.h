@@ -128,6 +128,10 @@ struct World {
   int body_count() const { return static_cast<int>(bodies.size()); }
 };
 
+// The largest distance of a vertex of body i's shape from its centre of mass (body frame): a
+// point of the body moves at most |Δx| + |Δθ| r when the body moves by (Δx, Δθ).
+Real bounding_radius(const World& world, int i);
+
 // A complete simulation description: what a scene file holds.
 struct Scene {
   std::string name;
