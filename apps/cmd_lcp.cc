@@ -1,6 +1,8 @@
 // `exactsim lcp FILE...`: solve captured LCP files (EXACTSIM_DUMP_LCP, docs/solvers.md "LCP
 // files") with the default stack, or with one method, and print one line per file: the verdict,
 // the method that gave it, pivots, seconds and the largest impulse over the problem's scale Z.
+// `--regularisation-path` instead prints max z / Z of the solutions of M + δI as δ falls
+// (regularisation_path.h; '!' marks a δ whose regularised problem was not solved).
 #include <chrono>
 #include <cstdio>
 #include <string>
@@ -9,6 +11,7 @@
 #include "commands.h"
 #include "exactsim/solvers/lcp.h"
 #include "exactsim/solvers/lcp_io.h"
+#include "exactsim/solvers/regularisation_path.h"
 
 namespace exactsim::cli {
 
@@ -20,6 +23,7 @@ Action register_lcp(CLI::App& app) {
   auto method = std::make_shared<std::string>("stack");
   auto exact_work = std::make_shared<double>(SolverOptions{}.exact_max_work);
   auto verbose = std::make_shared<bool>(false);
+  auto path = std::make_shared<bool>(false);
   sub->add_option("files", *files, "LCP files (format exactsim-lcp)")->required();
   sub->add_option("--method", *method,
                   "stack (the default solver stack, with the exact retry), lemke (double only) "
@@ -29,7 +33,28 @@ Action register_lcp(CLI::App& app) {
                   "exact Lemke's work budget (word multiplications; 0: none)")
       ->check(CLI::NonNegativeNumber);
   sub->add_flag("--verbose", *verbose, "also print each certificate (min z, min w, |z w|, tol)");
-  return [files, method, exact_work, verbose]() {
+  sub->add_flag("--regularisation-path", *path,
+                "instead, print max z / Z of the solutions of M + delta I for delta = 1e-2 ... "
+                "1e-10 of max |M_ii| (bounded as delta falls: the LCP has solutions within its "
+                "scale)");
+  return [files, method, exact_work, verbose, path]() {
+    if (*path) {
+      std::printf("%-48s %5s", "file", "n");
+      for (const Real delta : kDefaultPathDeltas) std::printf(" %10.0e", delta);
+      std::printf("\n");
+      for (const std::string& file : *files) {
+        LcpFileInfo info;
+        const Lcp lcp = read_lcp(file, &info);
+        SolverOptions options;
+        options.impulse_scale = info.impulse_scale;
+        std::printf("%-48s %5ld", file.substr(file.find_last_of('/') + 1).c_str(),
+                    static_cast<long>(lcp.q.size()));
+        for (const RegularisationPoint& p : regularisation_path(lcp, options))
+          std::printf(" %s%9.3g", p.solved ? " " : "!", p.max_z_over_scale);
+        std::printf("\n");
+      }
+      return 0;
+    }
     std::printf("%-48s %5s  %-36s %-18s %7s %9s %10s\n", "file", "n", "status", "method", "pivots",
                 "seconds", "max z / Z");
     int unsolved = 0;
