@@ -7,7 +7,7 @@ namespace exactsim::io {
 void read_solver_options(const JsonCursor& c, SolverOptions& o) {
   c.expect_object({"tolerance", "pivot_tolerance", "max_pivots_per_unknown", "fallback",
                    "fb_max_iterations", "fb_stall_window", "polish", "exact_retry",
-                   "exact_max_size", "revised_min_size"});
+                   "exact_max_size", "revised_min_size", "revised_sparse_density"});
   // Relative tolerances lie in (0, 1] (docs/input-validation.md): above 1 every answer passes.
   auto tolerance = [](const JsonCursor& t) {
     const Real x = t.positive();
@@ -28,6 +28,8 @@ void read_solver_options(const JsonCursor& c, SolverOptions& o) {
   if (c.has("exact_max_size")) o.exact_max_size = c.at("exact_max_size").integer(0, 400);
   if (c.has("revised_min_size"))
     o.revised_min_size = c.at("revised_min_size").integer(0, 1000000000);
+  if (c.has("revised_sparse_density"))
+    o.revised_sparse_density = c.at("revised_sparse_density").in_range(0, 1, "");
 }
 
 nlohmann::json solver_options_to_json(const SolverOptions& o) {
@@ -40,7 +42,8 @@ nlohmann::json solver_options_to_json(const SolverOptions& o) {
           {"polish", o.polish},
           {"exact_retry", o.exact_retry},
           {"exact_max_size", o.exact_max_size},
-          {"revised_min_size", o.revised_min_size}};
+          {"revised_min_size", o.revised_min_size},
+          {"revised_sparse_density", o.revised_sparse_density}};
 }
 
 }  // namespace exactsim::io

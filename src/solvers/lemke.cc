@@ -324,10 +324,16 @@ struct RevisedTableau {
     s.full = rhs;
     for (Eigen::Index b = 0; b < k; ++b) {
       const int id = w.basis[s.pos[b]];
-      if (id < 2 * n())
-        s.full.noalias() += y(b) * m.col(id - n());
-      else
+      if (id >= 2 * n()) {
         s.full.noalias() += y(b) * w.cover;
+      } else if (s.sparse) {  // the same sums: only exact zeros are skipped
+        const Real yb = y(b);
+        const auto c = static_cast<std::size_t>(id - n());
+        for (Eigen::Index e = s.column_start[c]; e < s.column_start[c + 1]; ++e)
+          s.full(s.column_rows[e]) += yb * s.column_values[e];
+      } else {
+        s.full.noalias() += y(b) * m.col(id - n());
+      }
     }
     for (Eigen::Index j = 0; j < n(); ++j)
       if (s.w_pos[j] >= 0) out(s.w_pos[j]) = s.full(j);
@@ -781,6 +787,28 @@ long pivot_budget(const SolverOptions& options, Eigen::Index n) {
   return std::max<long>(budget, 1);
 }
 
+// M's nonzeros by column into s (RevisedLemkeScratch::sparse), when at most a fraction `density`
+// of M is nonzero; otherwise s.sparse = false and the basis solve reads M's dense columns.
+void compress_columns(const MatX& m, Real density, RevisedLemkeScratch& s) {
+  const Eigen::Index n = m.cols();
+  const Eigen::Index nonzeros = (m.array() != 0).count();
+  s.sparse = density > 0 && Real(nonzeros) <= density * Real(n) * Real(n);
+  if (!s.sparse) return;
+  s.column_start.assign(static_cast<std::size_t>(n) + 1, 0);
+  s.column_rows.resize(static_cast<std::size_t>(nonzeros));
+  s.column_values.resize(static_cast<std::size_t>(nonzeros));
+  Eigen::Index e = 0;
+  for (Eigen::Index c = 0; c < n; ++c) {
+    for (Eigen::Index i = 0; i < n; ++i) {
+      if (m(i, c) == 0) continue;
+      s.column_rows[static_cast<std::size_t>(e)] = static_cast<int>(i);
+      s.column_values[static_cast<std::size_t>(e)] = m(i, c);
+      ++e;
+    }
+    s.column_start[static_cast<std::size_t>(c) + 1] = e;
+  }
+}
+
 // One Lemke solve in double, then (if allowed and needed) in long double. `start` may be null.
 // Returns false only when a warm start basis was singular (out untouched then).
 bool lemke_solve(const Lcp& lcp, const SolverOptions& options, LcpScratch& s, LcpSolution& out,
@@ -809,6 +837,7 @@ bool lemke_solve(const Lcp& lcp, const SolverOptions& options, LcpScratch& s, Lc
     DenseTableau<Real> tab{lcp.M, lcp.q, w};
     return lemke_run<Real>(tab, lcp.q, from, o, pivots, w, cover);
   };
+  if (revised) compress_columns(lcp.M, options.revised_sparse_density, s.revised);
   const RunResult res = run(options, start, budget, nullptr);
   if (res.start_failed) return false;
   finish_run<Real>(lcp, options, tol, z_scale, res, w, s, out);

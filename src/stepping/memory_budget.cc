@@ -1,5 +1,6 @@
 #include "exactsim/stepping/memory_budget.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -10,15 +11,16 @@ namespace exactsim {
 double lcp_solve_bytes(double n, const SolverOptions& options) {
   constexpr double kDouble = sizeof(double), kLong = sizeof(long double);
   // The LCP's matrix; Lemke: tableau [x_B | B⁻¹] (n × (n+1)), the basis matrix and its LU
-  // (refactorisation), or in the revised form G and C with its LU in place (k × k, k <= n);
-  // the polish's complementary-basis matrix and its LU.
+  // (refactorisation), or in the revised form G and C with its LU in place (k × k, k <= n) and
+  // M's compressed columns (12 bytes per nonzero, at most revised_sparse_density n² of them); the
+  // polish's complementary-basis matrix and its LU.
   const bool revised = options.revised_min_size > 0 && n >= options.revised_min_size;
-  const double lemke = revised ? 2 * n * n : n * (n + 1) + 2 * n * n;
+  const double columns = std::clamp(options.revised_sparse_density, 0.0, 1.0) * 1.5 * n * n;
+  const double lemke = revised ? 2 * n * n + columns : n * (n + 1) + 2 * n * n;
   double bytes = kDouble * (n * n + lemke + 2 * n * n);
   // Fischer–Burmeister: Jacobian, its LU, the normal matrix and its LDLT — when it runs at this n
   // (the same rule as the stack's: fischer_burmeister_iterations).
-  if (options.fallback &&
-      fischer_burmeister_iterations(static_cast<Eigen::Index>(n), options) > 0)
+  if (options.fallback && fischer_burmeister_iterations(static_cast<Eigen::Index>(n), options) > 0)
     bytes += kDouble * 4 * n * n;
   // The long-double Lemke retry (lemke.cc): tableau, basis matrix, its LU and the cast of M,
   // allocated only when its work fits the cap (the same rule as the solver's).

@@ -138,6 +138,10 @@ TEST(SceneJson, RejectsMalformedFieldsWithPathAndReason) {
          d["solver"] = {{"revised_min_size", -1}};
        },
        "solver.revised_min_size: must be between 0 and 1000000000, got -1"},
+      {[](json& d) {
+         d["solver"] = {{"revised_sparse_density", 1.5}};
+       },
+       "solver.revised_sparse_density: must lie in [0, 1], got 1.5"},
   };
   for (const Case& c : cases) {
     json d = valid_2d();

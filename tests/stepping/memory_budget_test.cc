@@ -39,12 +39,18 @@ TEST(MemoryBudget, EstimateGrowsQuadraticallyAndCountsTheLongDoubleRetryOnlyWhen
   EXPECT_EQ(lcp_solve_bytes(2000, no_retry), lcp_solve_bytes(2000, o));
   EXPECT_GT(step_lcp_bytes(60, 400, 100, o), lcp_solve_bytes(400, o));
   // From revised_min_size unknowns Lemke keeps G and C (k × k, k <= n), not the n × (n+1)
-  // tableau and the n × n refactorisation: n(n+1) doubles fewer, and still at least 2n² and M.
+  // tableau and the n × n refactorisation, and M's compressed columns (12 bytes for each of at
+  // most revised_sparse_density · n² nonzeros): n(n+1) doubles fewer, 3n² bytes more at the
+  // default 0.25, and still at least 2n² and M.
   SolverOptions dense = no_retry;
   dense.revised_min_size = 0;
   EXPECT_EQ(lcp_solve_bytes(100, dense), lcp_solve_bytes(100, no_retry));  // below 128
-  EXPECT_NEAR(lcp_solve_bytes(2000, dense) - lcp_solve_bytes(2000, no_retry), 8.0 * 2000 * 2001,
-              1.0);
+  EXPECT_NEAR(lcp_solve_bytes(2000, dense) - lcp_solve_bytes(2000, no_retry),
+              8.0 * 2000 * 2001 - 3.0 * 2000 * 2000, 1.0);
+  SolverOptions uncompressed = no_retry;
+  uncompressed.revised_sparse_density = 0;
+  EXPECT_NEAR(lcp_solve_bytes(2000, no_retry) - lcp_solve_bytes(2000, uncompressed),
+              3.0 * 2000 * 2000, 1.0);
   EXPECT_GE(lcp_solve_bytes(2000, no_retry), 8.0 * 3 * 2000 * 2000);
   // Fischer–Burmeister's 4n² doubles only where it runs: up to n = (fb_max_work)^(1/3) ≈ 2714.
   SolverOptions no_fallback = no_retry;

@@ -141,6 +141,10 @@ struct SolverOptions {
   // the dense tableau (O(n²)); 0: always dense (docs/solvers.md "Revised Lemke"). Below 128 the
   // two cost about the same, and the papers' scenes keep the dense form's paths.
   int revised_min_size = 128;
+  // Revised form: when at most this fraction of M's entries is nonzero, the basis solve reads M's
+  // columns compressed (O(nnz) per basic column instead of O(n)); the sums are the same, so the
+  // path is bit-identical. A pile's Delassus matrix couples only rows that share a body. 0: never.
+  Real revised_sparse_density = 0.25;
   // Fischer–Burmeister: iterations are also capped so that iterations · n³ <= fb_max_work
   // (one LU per iteration; 0: none, at least one iteration always runs).
   Real fb_max_work = 2e10;
@@ -170,6 +174,12 @@ struct RevisedLemkeScratch {
   VecX full, rhs, col, y, rb, v, h, dc;  // length n; y, rb, v, h, dc used through head(k)
   std::vector<int> row, pos;             // slot → uncovered row / basis position of a z or z0
   std::vector<int> slot_of_row, slot_of_pos, w_pos;  // −1: none; w_pos[j]: position of w_j
+  // M's nonzeros by column (compressed sparse column), when SolverOptions::revised_sparse_density
+  // allows: the basis solve then adds each basic column's nonzeros.
+  bool sparse = false;
+  std::vector<Eigen::Index> column_start;  // (n + 1)
+  std::vector<int> column_rows;
+  std::vector<Real> column_values;
 };
 
 // Reusable buffers: pass the same scratch to repeated solves of the same size and no heap
