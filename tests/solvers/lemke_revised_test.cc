@@ -77,7 +77,7 @@ TEST(RevisedLemke, FollowsTheDensePathOnLargerProblems) {
   }
 }
 
-// A Delassus matrix J Wᵀ J of rows that each touch two of 40 bodies (about 10 % of M nonzero):
+// A Delassus matrix Jᵀ J of rows that each touch two of 40 bodies (about 10 % of M nonzero):
 // the basis solve on M's compressed columns adds the same products in the same order as on the
 // dense columns, so the path and the answer are the same to the last bit.
 TEST(RevisedLemke, CompressedColumnsFollowTheDenseColumnsExactly) {
