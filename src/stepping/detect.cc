@@ -21,7 +21,6 @@ Real velocity_stabilisation_cap(const ContactOptions& options) {
   return options.stabilisation == Stabilisation::kSplit ? 0.0 : options.max_stabilisation_speed;
 }
 
-
 namespace {
 
 void place_all(const World& world, const State& state, Real h, Workspace& ws, bool predicted) {

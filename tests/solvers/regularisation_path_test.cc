@@ -4,7 +4,9 @@
 
 #include <gtest/gtest.h>
 
-#include <filesystem>
+#include <span>
+#include <string>
+#include <vector>
 
 #include "exactsim/solvers/lcp_io.h"
 
@@ -34,28 +36,32 @@ TEST(RegularisationPath, AnInfeasibleProblemGrowsAsOneOverDelta) {
   }
 }
 
+// max z / Z along the path of a captured LCP (with the impulse scale stored in its file), each
+// regularised problem solved.
+std::vector<Real> captured_path(const char* name, std::span<const Real> deltas) {
+  LcpFileInfo info;
+  const Lcp lcp = read_lcp(std::string(EXACTSIM_SOURCE_DIR "/tests/solvers/data/") + name, &info);
+  SolverOptions options;
+  options.impulse_scale = info.impulse_scale;
+  std::vector<Real> sizes;
+  for (const RegularisationPoint& p : regularisation_path(lcp, options, deltas)) {
+    EXPECT_TRUE(p.solved) << name << " at " << p.delta;
+    sizes.push_back(p.max_z_over_scale);
+  }
+  return sizes;
+}
+
 // Captured LCPs: a solvable frictional PEG problem settles; a standard-model problem whose only
 // solutions the exact Lemke found beyond the scale (max z / Z = 7.9e4) grows tenfold per decade.
 TEST(RegularisationPath, CapturedProblemsSettleOrGrowAsTheirExactVerdictsSay) {
-  const std::filesystem::path dir =
-      std::filesystem::path(EXACTSIM_SOURCE_DIR) / "tests/solvers/data";
-  LcpFileInfo info;
-  SolverOptions options;
-
-  const Lcp solvable = read_lcp(dir / "peg2d-friction-mu03-seed1-step922-oldray.lcp", &info);
-  options.impulse_scale = info.impulse_scale;
   const Real settle[] = {1e-6, 1e-8, 1e-10};
-  const auto a = regularisation_path(solvable, options, settle);
-  for (const RegularisationPoint& p : a) ASSERT_TRUE(p.solved);
-  EXPECT_LT(a[2].max_z_over_scale, 1.01 * a[0].max_z_over_scale);
+  const auto a = captured_path("peg2d-friction-mu03-seed1-step922-oldray.lcp", settle);
+  EXPECT_LT(a[2], 1.01 * a[0]);
 
-  const Lcp beyond = read_lcp(dir / "std2d-pour-seed1-h005-beyond-scale-a.lcp", &info);
-  options.impulse_scale = info.impulse_scale;
   const Real grow[] = {1e-8, 1e-9, 1e-10};
-  const auto b = regularisation_path(beyond, options, grow);
-  for (const RegularisationPoint& p : b) ASSERT_TRUE(p.solved);
-  EXPECT_GT(b[1].max_z_over_scale, 5 * b[0].max_z_over_scale);
-  EXPECT_GT(b[2].max_z_over_scale, 5 * b[1].max_z_over_scale);
+  const auto b = captured_path("std2d-pour-seed1-h005-beyond-scale-a.lcp", grow);
+  EXPECT_GT(b[1], 5 * b[0]);
+  EXPECT_GT(b[2], 5 * b[1]);
 }
 
 }  // namespace
