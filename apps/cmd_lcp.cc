@@ -2,9 +2,12 @@
 // files") with the default stack, or with one method, and print one line per file: the verdict,
 // the method that gave it, pivots, seconds and the largest impulse over the problem's scale Z.
 // `--regularisation-path` instead prints max z / Z of the solutions of M + δI as δ falls
-// (regularisation_path.h; '!' marks a δ whose regularised problem was not solved).
+// (regularisation_path.h; '!' marks a δ whose regularised problem was not solved); with
+// `--extended`, continued in long double to δ = 1e-14, each with a second line: the violation of
+// that solution on the original problem over its tolerance.
 #include <chrono>
 #include <cstdio>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -24,6 +27,7 @@ Action register_lcp(CLI::App& app) {
   auto exact_work = std::make_shared<double>(SolverOptions{}.exact_max_work);
   auto verbose = std::make_shared<bool>(false);
   auto path = std::make_shared<bool>(false);
+  auto extended = std::make_shared<bool>(false);
   sub->add_option("files", *files, "LCP files (format exactsim-lcp)")->required();
   sub->add_option("--method", *method,
                   "stack (the default solver stack, with the exact retry), lemke (double only) "
@@ -37,20 +41,34 @@ Action register_lcp(CLI::App& app) {
                 "instead, print max z / Z of the solutions of M + delta I for delta = 1e-2 ... "
                 "1e-10 of max |M_ii| (bounded as delta falls: the LCP has solutions within its "
                 "scale)");
-  return [files, method, exact_work, verbose, path]() {
+  sub->add_flag("--extended", *extended,
+                "with --regularisation-path: delta = 1e-8 ... 1e-14, continued in long double "
+                "from the last solved basis, and a second line per file: the violation of each "
+                "solution on the original problem over its tolerance")
+      ->needs(sub->get_option("--regularisation-path"));
+  return [files, method, exact_work, verbose, path, extended]() {
     if (*path) {
+      const std::span<const Real> deltas =
+          *extended ? std::span<const Real>(kExtendedPathDeltas) : kDefaultPathDeltas;
       std::printf("%-48s %5s", "file", "n");
-      for (const Real delta : kDefaultPathDeltas) std::printf(" %10.0e", delta);
+      for (const Real delta : deltas) std::printf(" %10.0e", delta);
       std::printf("\n");
       for (const std::string& file : *files) {
         LcpFileInfo info;
         const Lcp lcp = read_lcp(file, &info);
         SolverOptions options;
         options.impulse_scale = info.impulse_scale;
+        const auto points = *extended ? extended_regularisation_path(lcp, options)
+                                      : regularisation_path(lcp, options);
         std::printf("%-48s %5ld", file.substr(file.find_last_of('/') + 1).c_str(),
                     static_cast<long>(lcp.q.size()));
-        for (const RegularisationPoint& p : regularisation_path(lcp, options))
+        for (const RegularisationPoint& p : points)
           std::printf(" %s%9.3g", p.solved ? " " : "!", p.max_z_over_scale);
+        std::printf("\n");
+        if (!*extended) continue;
+        std::printf("%-48s %5s", "  violation / tolerance", "");
+        for (const RegularisationPoint& p : points)
+          std::printf(" %s%9.3g", p.solved ? " " : "!", p.violation_over_tolerance);
         std::printf("\n");
       }
       return 0;

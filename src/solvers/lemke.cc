@@ -809,6 +809,25 @@ void compress_columns(const MatX& m, Real density, RevisedLemkeScratch& s) {
   }
 }
 
+// The dense Lemke run in long double (64-bit mantissa) on its own buffers, finished into `out`
+// (unless the start basis was singular). `start` may be null.
+RunResult long_double_run(const Lcp& lcp, const SolverOptions& options,
+                          const std::vector<bool>* start, long max_pivots, Real tol, Real z_scale,
+                          LcpScratch& s, LcpSolution& out) {
+  using L = long double;
+  Mat<L> t, bmat, m = lcp.M.cast<L>();
+  Vec<L> d, cover, q = lcp.q.cast<L>();
+  RowVec<L> row;
+  Eigen::PartialPivLU<Mat<L>> lu;
+  std::vector<int> basis, candidates;
+  Vec<L> original, residual;
+  Work<L> wl{t, d, row, cover, original, residual, bmat, lu, basis, candidates};
+  DenseTableau<L> tab{m, q, wl};
+  const RunResult res = lemke_run<L>(tab, q, start, options, max_pivots, wl);
+  if (!res.start_failed) finish_run<L>(lcp, options, tol, z_scale, res, wl, s, out);
+  return res;
+}
+
 // One Lemke solve in double, then (if allowed and needed) in long double. `start` may be null.
 // Returns false only when a warm start basis was singular (out untouched then).
 bool lemke_solve(const Lcp& lcp, const SolverOptions& options, LcpScratch& s, LcpSolution& out,
@@ -895,17 +914,7 @@ bool lemke_solve(const Lcp& lcp, const SolverOptions& options, LcpScratch& s, Lc
               ? std::min<long>(remaining, static_cast<long>(work_left / (Real(n) * Real(n))))
               : remaining;
       if (!long_double_ok || pivots <= 0) continue;
-      using L = long double;
-      Mat<L> t, bmat, m = lcp.M.cast<L>();
-      Vec<L> d, cover, q = lcp.q.cast<L>();
-      RowVec<L> row;
-      Eigen::PartialPivLU<Mat<L>> lu;
-      std::vector<int> basis, candidates;
-      Vec<L> original, residual;
-      Work<L> wl{t, d, row, cover, original, residual, bmat, lu, basis, candidates};
-      DenseTableau<L> tab{m, q, wl};
-      rk = lemke_run<L>(tab, q, start, options, pivots, wl);
-      if (!rk.start_failed) finish_run<L>(lcp, options, tol, z_scale, rk, wl, s, retry);
+      rk = long_double_run(lcp, options, start, pivots, tol, z_scale, s, retry);
     } else {
       const VecX* cover = nullptr;
       if (strategy == 3 || strategy == 4) {
@@ -974,6 +983,27 @@ bool solve_lemke_from(const Lcp& lcp, const std::vector<bool>& start, const Solv
   out.ray.resize(0);
   out.z.setZero(n);
   return lemke_solve(lcp, options, s, out, &start);
+}
+
+bool solve_lemke_long_double(const Lcp& lcp, const std::vector<bool>* start,
+                             const SolverOptions& options, LcpScratch& s, LcpSolution& out) {
+  validate_lcp(lcp, "solve_lemke_long_double");
+  const Eigen::Index n = lcp.q.size();
+  if (start != nullptr && static_cast<Eigen::Index>(start->size()) != n)
+    throw InputError("solve_lemke_long_double: start basis has " + std::to_string(start->size()) +
+                     " entries, the LCP has " + std::to_string(n));
+  if (n == 0 || lcp.q.minCoeff() >= 0) {
+    solve_lemke(lcp, options, s, out);
+    return true;
+  }
+  out.ray.resize(0);
+  out.z.setZero(n);
+  const RunResult res = long_double_run(lcp, options, start, pivot_budget(options, n),
+                                        verification_tolerance(lcp, options),
+                                        certificate_impulse_scale(lcp, options), s, out);
+  if (res.start_failed) return false;
+  out.certificate.extended_precision = true;
+  return true;
 }
 
 LcpSolution solve_lemke(const Lcp& lcp, const SolverOptions& options, LcpScratch* scratch) {

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <iterator>
 #include <span>
 #include <string>
 #include <vector>
@@ -62,6 +63,59 @@ TEST(RegularisationPath, CapturedProblemsSettleOrGrowAsTheirExactVerdictsSay) {
   const auto b = captured_path("std2d-pour-seed1-h005-beyond-scale-a.lcp", grow);
   EXPECT_GT(b[1], 5 * b[0]);
   EXPECT_GT(b[2], 5 * b[1]);
+}
+
+// The extended path (long double from the second point on) on the same closed forms: the
+// solvable problem's violation on the original falls as δ (w = −δ/(1 + δ), tol = 1e-10) and
+// certifies there below δ = 1e-10; the infeasible one's grows with z, as 1/δ.
+TEST(ExtendedRegularisationPath, ClosedFormsBelowWhatDoubleCanFollow) {
+  Lcp settles{MatX::Constant(1, 1, 2.0), VecX::Constant(1, -1.0)};
+  const auto a = extended_regularisation_path(settles, {});
+  ASSERT_EQ(a.size(), std::size(kExtendedPathDeltas));
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    EXPECT_TRUE(a[i].solved);
+    EXPECT_EQ(a[i].long_double, i > 0);
+    EXPECT_NEAR(a[i].max_z_over_scale, 1 / (2 + 2 * a[i].delta), 1e-12);
+    EXPECT_NEAR(a[i].violation_over_tolerance, a[i].delta / (1 + a[i].delta) / 1e-10,
+                1e-3 * a[i].delta / 1e-10);
+  }
+  EXPECT_LT(a.back().violation_over_tolerance, 1.0);
+
+  Lcp infeasible{MatX::Zero(2, 2), VecX(2)};
+  infeasible.M(0, 0) = 1;
+  infeasible.q << 0, -1;
+  for (const RegularisationPoint& p : extended_regularisation_path(infeasible, {})) {
+    EXPECT_TRUE(p.solved);
+    EXPECT_NEAR(p.max_z_over_scale * 2 * p.delta, 1.0, 1e-6);
+    // |z₂ w₂| / Z = 1 / (2δ) outweighs min w = −1
+    EXPECT_NEAR(p.violation_over_tolerance * 2 * p.delta * 1e-10, 1.0, 1e-6);
+  }
+}
+
+// A standard-model frictional hull pour's failed LCP (2D, μ = 0.3, h = 5 ms; n = 246 on 51
+// velocities) whose double path settles at 0.053 Z to δ = 1e-10 (docs/robustness.md "Session
+// 20"): continued in long double, the path settles to δ = 1e-11, its violation on the original
+// falling tenfold per decade, then grows tenfold per decade with the violation held above the
+// tolerance — no solution within the scale at the certificate's tolerance, as far as it shows.
+TEST(ExtendedRegularisationPath, ACapturedPathThatSettlesThenGrows) {
+  LcpFileInfo info;
+  const Lcp lcp = read_lcp(EXACTSIM_SOURCE_DIR
+                           "/tests/solvers/data/path/std2d-hull-pour-h05-settles-then-grows.lcp",
+                           &info);
+  SolverOptions options;
+  options.impulse_scale = info.impulse_scale;
+  const Real deltas[] = {1e-9, 1e-10, 1e-11, 1e-12, 1e-13};
+  const auto p = extended_regularisation_path(lcp, options, deltas);
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    EXPECT_TRUE(p[i].solved) << p[i].delta;
+    EXPECT_EQ(p[i].long_double, i > 0) << p[i].delta;
+    EXPECT_GT(p[i].violation_over_tolerance, 1.0) << p[i].delta;
+  }
+  EXPECT_LT(p[2].max_z_over_scale, 1.01 * p[0].max_z_over_scale);  // settled
+  EXPECT_LT(p[2].max_z_over_scale, 0.1);
+  EXPECT_LT(p[2].violation_over_tolerance, 0.2 * p[1].violation_over_tolerance);
+  EXPECT_GT(p[4].max_z_over_scale, 5 * p[3].max_z_over_scale);  // then grows
+  EXPECT_GT(p[4].max_z_over_scale, 10 * p[2].max_z_over_scale);
 }
 
 }  // namespace

@@ -257,6 +257,12 @@ void solve_lemke(const Lcp& lcp, const SolverOptions& options, LcpScratch& scrat
 // vector e = B·1. Returns false (out unspecified) when that basis is numerically singular.
 bool solve_lemke_from(const Lcp& lcp, const std::vector<bool>& start, const SolverOptions& options,
                       LcpScratch& scratch, LcpSolution& out);
+// The same pivoting in long double (64-bit mantissa; dense tableau, ~4× a double pivot, own
+// buffers: allocates), from `start` (nullptr: cold), within the pivot budget of solve_lemke (its
+// work cap counted as pivots · n²); certified in double as solve_lemke is. It is solve_lemke's last
+// retry; the extended regularisation path calls it directly. False when `start` is singular.
+bool solve_lemke_long_double(const Lcp& lcp, const std::vector<bool>* start,
+                             const SolverOptions& options, LcpScratch& scratch, LcpSolution& out);
 
 // Lexicographic Lemke in exact integer arithmetic (fraction-free tableau over GMP integers; the
 // doubles of M and q are exact dyadic rationals). Ends kSolved when the rounded solution passes the

@@ -12,8 +12,12 @@ namespace exactsim {
 
 struct RegularisationPoint {
   Real delta = 0;             // relative to max_i |M_ii|
-  bool solved = false;        // the default stack certified the regularised problem
+  bool solved = false;        // the regularised problem's solution was certified
   Real max_z_over_scale = 0;  // ‖z‖∞ / Z of its solution, Z the unregularised problem's scale
+  // That solution on the unregularised problem: certificate_violation / its tolerance (≤ 1: it
+  // is a solution there too). Bounded z gives δ·max|M_ii|·‖z‖ / tol at most.
+  Real violation_over_tolerance = 0;
+  bool long_double = false;  // certified by the continuation in long double (extended path)
 };
 
 inline constexpr Real kDefaultPathDeltas[] = {1e-2, 1e-3, 1e-4, 1e-5, 1e-6,
@@ -26,5 +30,19 @@ inline constexpr Real kDefaultPathDeltas[] = {1e-2, 1e-3, 1e-4, 1e-5, 1e-6,
 // (M = diag(1, 0), q = (0, −1), infeasible: z₂ = 1/δ). A value is meaningful only when `solved`.
 std::vector<RegularisationPoint> regularisation_path(
     const Lcp& lcp, SolverOptions options, std::span<const Real> deltas = kDefaultPathDeltas);
+
+// To 1e-14: below it δ·max|M_ii| is within a few ulps of the larger diagonal entries, and the
+// regularised problem (stored in double) is no longer the one intended.
+inline constexpr Real kExtendedPathDeltas[] = {1e-8, 1e-9, 1e-10, 1e-11, 1e-12, 1e-13, 1e-14};
+// The path continued below where double precision can follow it (docs/solvers.md "Regularisation
+// path"): each δ (falling) is solved by Lemke in long double (solve_lemke_long_double) started
+// from the complementary basis of the last certified point, or where there is none yet or that
+// does not certify, by solve_lcp in double. With cond(M + δI) ~ 1/δ on a rank-deficient M,
+// the double solves lose the path near δ ~ 1e-10; the continuation shows where the solutions go
+// as δ → 0: settling, with violation_over_tolerance falling as δ, or growing tenfold per decade
+// while the violation stays above the tolerance (no solution within the scale at that tolerance,
+// as far as the path shows).
+std::vector<RegularisationPoint> extended_regularisation_path(
+    const Lcp& lcp, SolverOptions options, std::span<const Real> deltas = kExtendedPathDeltas);
 
 }  // namespace exactsim
