@@ -37,6 +37,52 @@ Eigen::Index gather_active_block(const Lcp& lcp, const std::vector<bool>& active
   return k;
 }
 
+// Blocks from this size are factorised by panels (lu_in_place); smaller ones column by column.
+// The panels' trailing update is one matrix product, whose packing buffers Eigen may take from
+// the heap at these sizes; below it nothing is allocated.
+constexpr Eigen::Index kBlockedLuMin = 128;
+constexpr Eigen::Index kLuPanel = 32;
+
+// LU with partial pivoting of the square block a, in place (unit lower L below the diagonal, U on
+// and above it); swaps[j] is the row exchanged with row j at step j (whole rows, as LAPACK's
+// getrf records them). Tracks the largest and smallest pivot magnitudes; false on a zero or
+// non-finite pivot. From kBlockedLuMin the right-looking blocked form: each panel of kLuPanel
+// columns is factorised column by column, then U₁₂ = L₁₁⁻¹ A₁₂ and A₂₂ −= L₂₁ U₁₂ — the same
+// pivots and arithmetic as column by column up to the order of the sums, at the speed of a
+// matrix product instead of k rank-one updates.
+template <typename Block>
+bool lu_in_place(Block a, std::vector<int>& swaps, Real& largest, Real& smallest) {
+  const Eigen::Index k = a.rows();
+  swaps.resize(static_cast<std::size_t>(k));
+  const Eigen::Index panel = k >= kBlockedLuMin ? kLuPanel : k;
+  for (Eigen::Index j0 = 0; j0 < k; j0 += panel) {
+    const Eigen::Index end = std::min(k, j0 + panel);  // this panel's columns: j0 … end − 1
+    for (Eigen::Index j = j0; j < end; ++j) {
+      Eigen::Index p = 0;
+      const Real pivot = a.col(j).tail(k - j).cwiseAbs().maxCoeff(&p);
+      p += j;
+      if (!(pivot > 0) || !std::isfinite(pivot)) return false;
+      swaps[j] = static_cast<int>(p);
+      if (p != j) a.row(j).swap(a.row(p));
+      largest = std::max(largest, pivot);
+      smallest = std::min(smallest, pivot);
+      const Eigen::Index rest = k - j - 1;
+      if (rest == 0) continue;
+      a.col(j).tail(rest) /= a(j, j);
+      a.block(j + 1, j + 1, rest, end - j - 1).noalias() -=
+          a.col(j).tail(rest) * a.row(j).segment(j + 1, end - j - 1);
+    }
+    const Eigen::Index right = k - end;
+    if (right == 0) continue;
+    a.block(j0, j0, end - j0, end - j0)
+        .template triangularView<Eigen::UnitLower>()
+        .solveInPlace(a.block(j0, end, end - j0, right));
+    a.bottomRightCorner(right, right).noalias() -=
+        a.block(end, j0, right, end - j0) * a.block(j0, end, end - j0, right);
+  }
+  return true;
+}
+
 }  // namespace
 
 bool solve_active_block(const Lcp& lcp, const std::vector<bool>& active, LcpScratch& scratch,
@@ -48,24 +94,9 @@ bool solve_active_block(const Lcp& lcp, const std::vector<bool>& active, LcpScra
   VecX& x = scratch.block_solution;
   x.resize(n);
   for (Eigen::Index c = 0; c < k; ++c) x(c) = -lcp.q(index[c]);
-  // LU with partial pivoting (the row swaps recorded in `swaps`).
   std::vector<int>& swaps = scratch.basis_swaps;
-  swaps.resize(static_cast<std::size_t>(k));
   Real largest = 0, smallest = std::numeric_limits<Real>::infinity();
-  for (Eigen::Index j = 0; j < k; ++j) {
-    Eigen::Index p = 0;
-    const Real pivot = a.col(j).tail(k - j).cwiseAbs().maxCoeff(&p);
-    p += j;
-    if (!(pivot > 0) || !std::isfinite(pivot)) return false;
-    swaps[j] = static_cast<int>(p);
-    if (p != j) a.row(j).swap(a.row(p));
-    largest = std::max(largest, pivot);
-    smallest = std::min(smallest, pivot);
-    const Eigen::Index rest = k - j - 1;
-    if (rest == 0) continue;
-    a.col(j).tail(rest) /= a(j, j);
-    a.bottomRightCorner(rest, rest).noalias() -= a.col(j).tail(rest) * a.row(j).tail(rest);
-  }
+  if (!lu_in_place(a, swaps, largest, smallest)) return false;
   // A pivot ratio below ~1e-14 leaves no digits in the solve (and the answer is verified anyway).
   if (k > 0 && !(smallest / largest > min_pivot_ratio)) return false;
   auto solve = [&](auto&& v) {

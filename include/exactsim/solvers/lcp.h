@@ -314,8 +314,9 @@ Real certificate_impulse_scale(const Lcp& lcp, const SolverOptions& options);
 SolveCertificate verify_lcp(const Lcp& lcp, const VecX& z, Real tol, Real impulse_scale, VecX& w);
 
 // Solves the complementary basis "z_i basic for active[i], w_i basic otherwise" exactly through
-// its active block: M_αα z_α = −q_α (k×k LU with partial pivoting, in place, no allocation after
-// warm-up; one step of iterative refinement), z = 0 elsewhere; false when the block's pivot ratio
+// its active block: M_αα z_α = −q_α (k×k LU with partial pivoting, in place, by panels from
+// k = 128 on; no allocation after warm-up below that; one step of iterative refinement), z = 0
+// elsewhere; false when the block's pivot ratio
 // min/max |u_ii| is at most min_pivot_ratio (then z is untouched). Costs k³/3 instead of the n×n
 // basis matrix's 2n³/3: the warm start's guess in a resting pile has k ≈ n/8.
 bool solve_active_block(const Lcp& lcp, const std::vector<bool>& active, LcpScratch& scratch,
