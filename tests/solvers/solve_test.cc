@@ -306,6 +306,45 @@ TEST(KeepNonsingularBlock, KeepsTheRankAndPrefersPriority) {
   }
 }
 
+// The same on blocks of 128 and more, which keep_nonsingular_block eliminates by panels: GᵀWG
+// of 60–150 velocities and 135–337 unknowns, a third of them copies of others (rank = the
+// velocities' count, as on a pile). The kept block has the active block's rank and is
+// nonsingular, and of a column and its copy at most one is kept.
+TEST(KeepNonsingularBlock, KeepsTheRankOfLargeBlocks) {
+  Rng rng(73);
+  for (const int nv : {60, 100, 150}) {
+    const int distinct = nv * 3 / 2, copies = distinct / 2;
+    MatX g = gaussian(nv, distinct, rng);
+    MatX g2(nv, distinct + copies);
+    std::vector<int> original(copies);
+    g2.leftCols(distinct) = g;
+    for (int c = 0; c < copies; ++c) {
+      original[c] = static_cast<int>(rng() % distinct);
+      g2.col(distinct + c) = g.col(original[c]);
+    }
+    Lcp p;
+    p.M = g2.transpose() * random_spd(nv, rng) * g2;
+    p.q = gaussian_q(distinct + copies, rng);
+    const Eigen::Index n = p.q.size();
+    ASSERT_GE(n, 128);
+    const int rank = static_cast<int>(Eigen::FullPivLU<MatX>(p.M).rank());
+    std::vector<bool> active(n, true);
+    LcpScratch s;
+    const int dropped = keep_nonsingular_block(p, active, s, 1e-8);
+    std::vector<int> kept;
+    for (Eigen::Index i = 0; i < n; ++i)
+      if (active[i]) kept.push_back(static_cast<int>(i));
+    EXPECT_EQ(dropped + static_cast<int>(kept.size()), n) << nv;
+    EXPECT_EQ(static_cast<int>(kept.size()), rank) << nv;
+    MatX block(kept.size(), kept.size());
+    for (std::size_t r = 0; r < kept.size(); ++r)
+      for (std::size_t c = 0; c < kept.size(); ++c) block(r, c) = p.M(kept[r], kept[c]);
+    EXPECT_EQ(Eigen::FullPivLU<MatX>(block).rank(), block.rows()) << nv;
+    for (int c = 0; c < copies; ++c)
+      EXPECT_FALSE(active[distinct + c] && active[original[c]]) << nv << ": a column and its copy";
+  }
+}
+
 TEST(KeepNonsingularBlock, KeepsAFrictionMultiplierWithItsDirection) {
   // One cone: (β, σ) with N = [a 1; −1 0] — σ's diagonal is 0, yet the pair is nonsingular.
   Lcp p;
