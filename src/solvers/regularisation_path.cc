@@ -38,26 +38,10 @@ struct PathProblem {
   }
 };
 
-}  // namespace
-
-std::vector<RegularisationPoint> regularisation_path(const Lcp& lcp, SolverOptions options,
-                                                     std::span<const Real> deltas) {
-  validate_lcp(lcp, "regularisation_path");
-  PathProblem problem(lcp, options);
-  LcpScratch scratch;
-  LcpSolution out;
-  std::vector<RegularisationPoint> path;
-  for (const Real delta : deltas) {
-    problem.set_delta(delta);
-    solve_lcp(problem.regularised, problem.options, scratch, out);
-    path.push_back(problem.point(delta, out));
-  }
-  return path;
-}
-
-std::vector<RegularisationPoint> extended_regularisation_path(const Lcp& lcp, SolverOptions options,
-                                                              std::span<const Real> deltas) {
-  validate_lcp(lcp, "extended_regularisation_path");
+// Each δ by the default stack in double, or (extended) by Lemke in long double from the last
+// certified point's basis where there is one and that certifies.
+std::vector<RegularisationPoint> follow_path(const Lcp& lcp, SolverOptions options,
+                                             std::span<const Real> deltas, bool extended) {
   PathProblem problem(lcp, options);
   LcpScratch scratch;
   LcpSolution out;
@@ -66,16 +50,30 @@ std::vector<RegularisationPoint> extended_regularisation_path(const Lcp& lcp, So
   for (const Real delta : deltas) {
     problem.set_delta(delta);
     const bool continued =
-        !basis.empty() &&
+        extended && !basis.empty() &&
         solve_lemke_long_double(problem.regularised, &basis, problem.options, scratch, out) &&
         out.certificate.ok();
     if (!continued) solve_lcp(problem.regularised, problem.options, scratch, out);
     RegularisationPoint p = problem.point(delta, out);
     p.long_double = continued;
-    if (p.solved) active_set(out.z, out.w, basis);
+    if (extended && p.solved) active_set(out.z, out.w, basis);
     path.push_back(p);
   }
   return path;
+}
+
+}  // namespace
+
+std::vector<RegularisationPoint> regularisation_path(const Lcp& lcp, SolverOptions options,
+                                                     std::span<const Real> deltas) {
+  validate_lcp(lcp, "regularisation_path");
+  return follow_path(lcp, options, deltas, false);
+}
+
+std::vector<RegularisationPoint> extended_regularisation_path(const Lcp& lcp, SolverOptions options,
+                                                              std::span<const Real> deltas) {
+  validate_lcp(lcp, "extended_regularisation_path");
+  return follow_path(lcp, options, deltas, true);
 }
 
 }  // namespace exactsim
