@@ -7,7 +7,8 @@ namespace exactsim::io {
 void read_solver_options(const JsonCursor& c, SolverOptions& o) {
   c.expect_object({"tolerance", "pivot_tolerance", "max_pivots_per_unknown", "fallback",
                    "fb_max_iterations", "fb_stall_window", "polish", "exact_retry",
-                   "exact_max_size", "revised_min_size", "revised_sparse_density"});
+                   "exact_max_size", "regularisation_path_retry", "revised_min_size",
+                   "revised_sparse_density"});
   // Relative tolerances lie in (0, 1] (docs/input-validation.md): above 1 every answer passes.
   auto tolerance = [](const JsonCursor& t) {
     const Real x = t.positive();
@@ -26,6 +27,8 @@ void read_solver_options(const JsonCursor& c, SolverOptions& o) {
   if (c.has("exact_retry")) o.exact_retry = c.at("exact_retry").boolean();
   // The exact retry's cost grows steeply with n (docs/solvers.md "Exact Lemke"): up to 400.
   if (c.has("exact_max_size")) o.exact_max_size = c.at("exact_max_size").integer(0, 400);
+  if (c.has("regularisation_path_retry"))
+    o.regularisation_path_retry = c.at("regularisation_path_retry").boolean();
   if (c.has("revised_min_size"))
     o.revised_min_size = c.at("revised_min_size").integer(0, 1000000000);
   if (c.has("revised_sparse_density"))
@@ -42,6 +45,7 @@ nlohmann::json solver_options_to_json(const SolverOptions& o) {
           {"polish", o.polish},
           {"exact_retry", o.exact_retry},
           {"exact_max_size", o.exact_max_size},
+          {"regularisation_path_retry", o.regularisation_path_retry},
           {"revised_min_size", o.revised_min_size},
           {"revised_sparse_density", o.revised_sparse_density}};
 }

@@ -1,6 +1,9 @@
 // docs/solvers.md "Regularisation path".
 #include "exactsim/solvers/regularisation_path.h"
 
+#include <algorithm>
+#include <iterator>
+
 #include "exactsim/solvers/mlcp.h"  // active_set
 
 namespace exactsim {
@@ -22,6 +25,7 @@ struct PathProblem {
         diagonal(original.M.rows() > 0 ? original.M.diagonal().cwiseAbs().maxCoeff() : 0.0),
         regularised(original) {
     options.exact_retry = false;
+    options.regularisation_path_retry = false;
   }
 
   void set_delta(Real delta) {
@@ -38,25 +42,94 @@ struct PathProblem {
   }
 };
 
-// Each δ by the default stack in double, or (extended) by Lemke in long double from the last
-// certified point's basis where there is one and that certifies.
+// The complementary basis `active` of the regularised problem solved in long double: an LU with
+// partial pivoting of its active block and two steps of refinement on long-double residuals,
+// verified in double. Lemke's own ending polishes in double, which on these blocks (condition
+// ~1/δ) loses the digits the certificate needs from δ ~ 1e-11 on.
+void solve_basis_in_long_double(const PathProblem& problem, const std::vector<bool>& active,
+                                LcpSolution& out) {
+  using L = long double;
+  const Lcp& p = problem.regularised;
+  std::vector<Eigen::Index> index;
+  for (Eigen::Index i = 0; i < p.q.size(); ++i)
+    if (active[i]) index.push_back(i);
+  const auto k = static_cast<Eigen::Index>(index.size());
+  Eigen::Matrix<L, Eigen::Dynamic, Eigen::Dynamic> a(k, k);
+  Eigen::Matrix<L, Eigen::Dynamic, 1> b(k);
+  for (Eigen::Index r = 0; r < k; ++r) {
+    b(r) = -L(p.q(index[r]));
+    for (Eigen::Index c = 0; c < k; ++c) a(r, c) = p.M(index[r], index[c]);
+  }
+  const Eigen::PartialPivLU<decltype(a)> lu(a);
+  Eigen::Matrix<L, Eigen::Dynamic, 1> x = lu.solve(b);
+  for (int step = 0; step < 2; ++step) x += lu.solve(b - a * x);
+  VecX z = VecX::Zero(p.q.size());
+  for (Eigen::Index r = 0; r < k; ++r) z(index[r]) = static_cast<Real>(x(r));
+  if (!z.allFinite()) return;
+  const Real tol = verification_tolerance(p, problem.options);
+  VecX w;
+  const SolveCertificate c =
+      verify_lcp(p, z, tol, certificate_impulse_scale(p, problem.options), w);
+  if (certificate_violation(c, z) > certificate_violation(out.certificate, out.z)) return;
+  out.z.swap(z);
+  out.w.swap(w);
+  const int pivots = out.certificate.pivots;
+  const SolveMethod method = out.certificate.method;
+  out.certificate = c;
+  out.certificate.pivots = pivots;
+  out.certificate.method = method;
+}
+
+// The point at the problem's current δ: Lemke in long double from `basis` (the last certified
+// point's; empty: none), its final basis solved again in long double, when that certifies; else
+// `solve_double`. A certified point's basis replaces `basis`. Returns whether the point is the
+// long-double continuation's.
+template <class SolveDouble>
+bool next_point(PathProblem& problem, std::vector<bool>& basis, LcpScratch& s, LcpSolution& out,
+                SolveDouble&& solve_double) {
+  // The basis a Lemke or warm-start answer ended on, degenerate basics included (s.active); an
+  // answer of another method has only its active set.
+  auto ending_basis = [&](std::vector<bool>& b) {
+    const SolveMethod m = out.certificate.method;
+    if ((m == SolveMethod::kLemke || m == SolveMethod::kWarmStart) &&
+        s.active.size() == static_cast<std::size_t>(out.z.size()))
+      b = s.active;
+    else
+      active_set(out.z, out.w, b);
+  };
+  bool continued = false;
+  if (!basis.empty() &&
+      solve_lemke_long_double(problem.regularised, &basis, problem.options, s, out)) {
+    if (!out.certificate.ok()) {
+      std::vector<bool> ending;
+      ending_basis(ending);
+      solve_basis_in_long_double(problem, ending, out);
+    }
+    continued = out.certificate.ok();
+  }
+  if (!continued) solve_double();
+  if (out.certificate.ok()) ending_basis(basis);
+  return continued;
+}
+
+// Each δ by the default stack in double, or (extended) continued in long double (next_point).
 std::vector<RegularisationPoint> follow_path(const Lcp& lcp, SolverOptions options,
                                              std::span<const Real> deltas, bool extended) {
   PathProblem problem(lcp, options);
   LcpScratch scratch;
   LcpSolution out;
-  std::vector<bool> basis;  // of the last certified point; empty before the first
+  std::vector<bool> basis;
   std::vector<RegularisationPoint> path;
   for (const Real delta : deltas) {
     problem.set_delta(delta);
-    const bool continued =
-        extended && !basis.empty() &&
-        solve_lemke_long_double(problem.regularised, &basis, problem.options, scratch, out) &&
-        out.certificate.ok();
-    if (!continued) solve_lcp(problem.regularised, problem.options, scratch, out);
+    auto solve_double = [&] { solve_lcp(problem.regularised, problem.options, scratch, out); };
+    bool continued = false;
+    if (extended)
+      continued = next_point(problem, basis, scratch, out, solve_double);
+    else
+      solve_double();
     RegularisationPoint p = problem.point(delta, out);
     p.long_double = continued;
-    if (extended && p.solved) active_set(out.z, out.w, basis);
     path.push_back(p);
   }
   return path;
@@ -74,6 +147,53 @@ std::vector<RegularisationPoint> extended_regularisation_path(const Lcp& lcp, So
                                                               std::span<const Real> deltas) {
   validate_lcp(lcp, "extended_regularisation_path");
   return follow_path(lcp, options, deltas, true);
+}
+
+bool solve_by_regularisation_path(const Lcp& lcp, const SolverOptions& options, LcpScratch& s,
+                                  LcpSolution& out) {
+  const Real n = static_cast<Real>(lcp.q.size());
+  if (n == 0 || (options.max_pivot_work > 0 && 4 * n * n * n > options.max_pivot_work))
+    return false;
+  PathProblem problem(lcp, options);
+  LcpSolution point;
+  std::vector<bool> basis;
+  int pivots = 0;
+  // A certified point of the path, taken when the certificate accepts it on the original too.
+  auto accept = [&](Real delta) {
+    pivots += point.certificate.pivots;
+    if (!point.certificate.ok()) return false;
+    VecX w;
+    const SolveCertificate original =
+        verify_lcp(lcp, point.z, problem.tolerance, problem.z_scale, w);
+    if (!original.ok()) return false;
+    out.z.swap(point.z);
+    out.w.swap(w);
+    out.ray.resize(0);
+    const SolveStatus primary = out.certificate.primary_status;
+    const int previous_pivots = out.certificate.pivots;
+    out.certificate = original;
+    out.certificate.method = SolveMethod::kRegularisationPath;
+    out.certificate.primary_status = primary;
+    out.certificate.pivots = previous_pivots + pivots;
+    out.certificate.extended_precision = delta < kExtendedPathDeltas[0];
+    s.active = basis;
+    return true;
+  };
+  auto solve_double = [&] { solve_lcp(problem.regularised, problem.options, s, point); };
+  // Two points: the path's first δ, and the δ at which a path settled there would violate the
+  // original problem by a tenth of its tolerance (the violation falls as δ; not below the
+  // extended path's last δ).
+  const Real first = kExtendedPathDeltas[0];
+  problem.set_delta(first);
+  next_point(problem, basis, s, point, solve_double);
+  if (accept(first)) return true;
+  if (!point.certificate.ok()) return false;
+  const Real violation = problem.point(first, point).violation_over_tolerance;
+  const Real last = kExtendedPathDeltas[std::size(kExtendedPathDeltas) - 1];
+  const Real second = std::max(first * 0.1 / violation, last);
+  problem.set_delta(second);
+  next_point(problem, basis, s, point, solve_double);
+  return accept(second);
 }
 
 }  // namespace exactsim

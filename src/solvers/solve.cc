@@ -1,9 +1,10 @@
 // The default LCP stack (docs/solvers.md "Fallback policy"): [warm-start basis → verify] →
 // lexicographic Lemke → verify → Fischer–Burmeister semismooth Newton warm-started from Lemke's
-// last iterate → verify → Lemke in long double → verify → Lemke in exact arithmetic (small
-// problems; its verdict is the problem's own).
+// last iterate → verify → Lemke in long double → verify → the regularisation path → Lemke in
+// exact arithmetic (small problems; its verdict is the problem's own).
 #include "exactsim/solvers/lcp.h"
 #include "exactsim/solvers/mlcp.h"
+#include "exactsim/solvers/regularisation_path.h"
 
 namespace exactsim {
 namespace {
@@ -103,7 +104,11 @@ void solve_lcp(const Lcp& lcp, const SolverOptions& options, LcpScratch& s, LcpS
                  certificate_violation(r.certificate, r.z) <
                      certificate_violation(out.certificate, out.z);
         });
-  // 4. The exact oracle (docs/solvers.md "Exact Lemke"): its verdict is taken unless it too ran
+  // 4. The regularisation path (docs/solvers.md "Regularisation path"), taken only with a
+  // solution the certificate accepts on this LCP.
+  if (!final_status(out.certificate.status) && options.regularisation_path_retry)
+    solve_by_regularisation_path(lcp, options, s, out);
+  // 5. The exact oracle (docs/solvers.md "Exact Lemke"): its verdict is taken unless it too ran
   // out of pivots or work.
   if (!final_status(out.certificate.status) && options.exact_retry &&
       lcp.q.size() <= options.exact_max_size)

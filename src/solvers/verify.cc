@@ -45,12 +45,15 @@ const char* to_string(SolveMethod method) {
       return "exact lemke";
     case SolveMethod::kDualActiveSet:
       return "dual active set";
+    case SolveMethod::kRegularisationPath:
+      return "regularisation path";
   }
   return "unknown";
 }
 
 bool is_fallback(SolveMethod method) {
-  return method == SolveMethod::kFischerBurmeister || method == SolveMethod::kDualActiveSet;
+  return method == SolveMethod::kFischerBurmeister || method == SolveMethod::kDualActiveSet ||
+         method == SolveMethod::kRegularisationPath;
 }
 
 void validate_lcp(const Lcp& lcp, const char* who) {

@@ -427,8 +427,9 @@ TEST(SolveActiveBlock, PanelsAndColumnsGiveTheSameSolution) {
     VecX z;
     ASSERT_TRUE(solve_active_block(p, active, s, z, 1e-14)) << k;
     for (int r = 0; r < k; ++r) EXPECT_NEAR(z(index[r]), expected(r), 1e-9 * expected.norm()) << k;
-    for (int i = 0; i < n; ++i)
+    for (int i = 0; i < n; ++i) {
       if (!active[i]) EXPECT_EQ(z(i), 0.0) << k;
+    }
     // The refined solution's residual is at round-off of the data.
     EXPECT_LT((block * VecX(expected) - rhs).norm(), 1e-10);
     VecX zk(k);

@@ -42,6 +42,7 @@ enum class SolveMethod {
   kWarmStart,          // the caller's guessed complementary basis, solved and verified directly
   kExactLemke,         // lexicographic Lemke in exact integer arithmetic (solve_lemke_exact)
   kDualActiveSet,      // the frictionless MLCP as a QP, Goldfarb–Idnani (solve_dual_active_set)
+  kRegularisationPath,  // M + δI followed as δ falls, certified on M (solve_by_regularisation_path)
 };
 
 // A method that ran only after Lemke failed (the stack's fallbacks).
@@ -161,6 +162,12 @@ struct SolverOptions {
   // rescues ~4 % of them (the rest are the model's own jams); a diagnosis tool.
   bool exact_retry = false;
   int exact_max_size = 96;
+  // solve_lcp: when the floating-point attempts failed, follow the solutions of M + δI from
+  // δ = 1e-8 to 1e-14 of max|M_ii| (Lemke in double, then in long double from each point's basis)
+  // and take the first that the certificate accepts on M itself (solve_by_regularisation_path,
+  // docs/solvers.md "Regularisation path"). Skipped where the long-double run exceeds
+  // max_pivot_work (4n³).
+  bool regularisation_path_retry = true;
   // Exact Lemke: stop with kMaxIterations once Σ over pivots of n · (2n + 2) · limbs(det)² (word
   // multiplications; det is the basis determinant, whose size bounds every entry's) exceeds this
   // (0: none). ~1e9 is about a second on one core.

@@ -45,4 +45,17 @@ inline constexpr Real kExtendedPathDeltas[] = {1e-8, 1e-9, 1e-10, 1e-11, 1e-12, 
 std::vector<RegularisationPoint> extended_regularisation_path(
     const Lcp& lcp, SolverOptions options, std::span<const Real> deltas = kExtendedPathDeltas);
 
+// A rescue of the default stack (solve_lcp, SolverOptions::regularisation_path_retry), two
+// points of the extended path: δ₁ = 1e-8 by the stack in double, and, when that solution is
+// certified on M + δ₁I, δ₂ = δ₁ · 0.1 / (its violation on `lcp` over the tolerance), not below
+// 1e-14 — where a path settled at δ₁ would violate the original by a tenth of its tolerance —
+// by Lemke in long double from δ₁'s basis (its ending basis solved again in long double), or by
+// the stack in double where that does not certify. A point is taken only when the certificate
+// accepts it on `lcp` itself: its own tolerance and impulse scale, nothing regularised
+// (docs/solvers.md "Regularisation path"). True with `out` holding it (method
+// kRegularisationPath, s.active its basis); false with `out` untouched otherwise, or at once when
+// the long-double run's ~4n³ exceeds options.max_pivot_work.
+bool solve_by_regularisation_path(const Lcp& lcp, const SolverOptions& options, LcpScratch& s,
+                                  LcpSolution& out);
+
 }  // namespace exactsim
