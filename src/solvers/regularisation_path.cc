@@ -2,6 +2,7 @@
 #include "exactsim/solvers/regularisation_path.h"
 
 #include <algorithm>
+#include <cmath>
 #include <iterator>
 
 #include "exactsim/solvers/mlcp.h"  // active_set
@@ -189,6 +190,7 @@ bool solve_by_regularisation_path(const Lcp& lcp, const SolverOptions& options, 
   if (accept(first)) return true;
   if (!point.certificate.ok()) return false;
   const Real violation = problem.point(first, point).violation_over_tolerance;
+  if (!(violation > 0) || !std::isfinite(violation)) return false;
   const Real last = kExtendedPathDeltas[std::size(kExtendedPathDeltas) - 1];
   const Real second = std::max(first * 0.1 / violation, last);
   problem.set_delta(second);

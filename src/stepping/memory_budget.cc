@@ -37,7 +37,9 @@ double step_lcp_bytes(double n_v, double m, double n_normal, const SolverOptions
   // matrix, counted by lcp_solve_bytes.
   double bytes = kDouble * (3 * n_v * m + m * m);
   bytes += lcp_solve_bytes(m, options);
-  // The regularised recovery (step.cc): a copy of N and a Lemke-only solve on it.
+  // The regularised recovery (step.cc): a copy of N and a Lemke-only solve on it. (The stack's
+  // regularisation-path rescue runs before it, never beside it, and needs less: a copy of N and
+  // the long-double LU of an active block, 8n² + 32k² bytes.)
   SolverOptions lemke_only = options;
   lemke_only.fallback = false;
   lemke_only.extended_precision_retry = false;
