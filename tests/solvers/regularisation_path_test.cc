@@ -37,13 +37,19 @@ TEST(RegularisationPath, AnInfeasibleProblemGrowsAsOneOverDelta) {
   }
 }
 
-// max z / Z along the path of a captured LCP (with the impulse scale stored in its file), each
-// regularised problem solved.
-std::vector<Real> captured_path(const char* name, std::span<const Real> deltas) {
+// A captured LCP under tests/solvers/data/, and the options that certify it with the impulse
+// scale stored in its file.
+Lcp read_captured(const char* name, SolverOptions& options) {
   LcpFileInfo info;
-  const Lcp lcp = read_lcp(std::string(EXACTSIM_SOURCE_DIR "/tests/solvers/data/") + name, &info);
-  SolverOptions options;
+  Lcp lcp = read_lcp(std::string(EXACTSIM_SOURCE_DIR "/tests/solvers/data/") + name, &info);
   options.impulse_scale = info.impulse_scale;
+  return lcp;
+}
+
+// max z / Z along the path of a captured LCP, each regularised problem solved.
+std::vector<Real> captured_path(const char* name, std::span<const Real> deltas) {
+  SolverOptions options;
+  const Lcp lcp = read_captured(name, options);
   std::vector<Real> sizes;
   for (const RegularisationPoint& p : regularisation_path(lcp, options, deltas)) {
     EXPECT_TRUE(p.solved) << name << " at " << p.delta;
@@ -98,12 +104,8 @@ TEST(ExtendedRegularisationPath, ClosedFormsBelowWhatDoubleCanFollow) {
 // falling tenfold per decade, then grows tenfold per decade with the violation held above the
 // tolerance — no solution within the scale at the certificate's tolerance, as far as it shows.
 TEST(ExtendedRegularisationPath, ACapturedPathThatSettlesThenGrows) {
-  LcpFileInfo info;
-  const Lcp lcp = read_lcp(EXACTSIM_SOURCE_DIR
-                           "/tests/solvers/data/path/std2d-hull-pour-h05-settles-then-grows.lcp",
-                           &info);
   SolverOptions options;
-  options.impulse_scale = info.impulse_scale;
+  const Lcp lcp = read_captured("path/std2d-hull-pour-h05-settles-then-grows.lcp", options);
   const Real deltas[] = {1e-9, 1e-10, 1e-11, 1e-12, 1e-13};
   const auto p = extended_regularisation_path(lcp, options, deltas);
   for (std::size_t i = 0; i < p.size(); ++i) {
@@ -123,12 +125,8 @@ TEST(ExtendedRegularisationPath, ACapturedPathThatSettlesThenGrows) {
 // without it ends unsolved; with it the answer is certified on the LCP itself, as an independent
 // verification confirms.
 TEST(SolveByRegularisationPath, RescuesAFailedFrictionalSolveWithACertifiedSolution) {
-  LcpFileInfo info;
-  const Lcp lcp = read_lcp(EXACTSIM_SOURCE_DIR
-                           "/tests/solvers/data/std3d-hull-pour-h05-s1-regularisation-path.lcp",
-                           &info);
   SolverOptions options;
-  options.impulse_scale = info.impulse_scale;
+  const Lcp lcp = read_captured("std3d-hull-pour-h05-s1-regularisation-path.lcp", options);
   options.regularisation_path_retry = false;
   LcpScratch s;
   LcpSolution without;
@@ -142,20 +140,16 @@ TEST(SolveByRegularisationPath, RescuesAFailedFrictionalSolveWithACertifiedSolut
   EXPECT_EQ(with.certificate.method, SolveMethod::kRegularisationPath);
   VecX w;
   const SolveCertificate independent =
-      verify_lcp(lcp, with.z, verification_tolerance(lcp, options), info.impulse_scale, w);
+      verify_lcp(lcp, with.z, verification_tolerance(lcp, options), options.impulse_scale, w);
   EXPECT_TRUE(independent.ok());
-  EXPECT_LE(with.z.lpNorm<Eigen::Infinity>(), info.impulse_scale);
+  EXPECT_LE(with.z.lpNorm<Eigen::Infinity>(), options.impulse_scale);
 }
 
 // On the captured LCP whose path grows (above) the rescue finds nothing the certificate accepts
 // and leaves the answer it was given as it was.
 TEST(SolveByRegularisationPath, LeavesAProblemWithoutASolutionInItsScaleAsItWas) {
-  LcpFileInfo info;
-  const Lcp lcp = read_lcp(EXACTSIM_SOURCE_DIR
-                           "/tests/solvers/data/path/std2d-hull-pour-h05-settles-then-grows.lcp",
-                           &info);
   SolverOptions options;
-  options.impulse_scale = info.impulse_scale;
+  const Lcp lcp = read_captured("path/std2d-hull-pour-h05-settles-then-grows.lcp", options);
   LcpScratch s;
   LcpSolution out;
   out.z = VecX::Constant(lcp.q.size(), 0.5);
