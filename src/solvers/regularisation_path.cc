@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <iterator>
+#include <limits>
 
 #include "exactsim/solvers/mlcp.h"  // active_set
 
@@ -159,26 +160,31 @@ bool solve_by_regularisation_path(const Lcp& lcp, const SolverOptions& options, 
   LcpSolution point;
   std::vector<bool> basis;
   int pivots = 0;
-  // A certified point of the path, taken when the certificate accepts it on the original too.
-  auto accept = [&](Real delta) {
+  // The point's violation of the original problem over its tolerance (∞ when the regularised
+  // problem itself was not certified); a point the certificate accepts there goes into `out`.
+  bool taken = false;
+  auto try_point = [&] {
     pivots += point.certificate.pivots;
-    if (!point.certificate.ok()) return false;
+    if (!point.certificate.ok()) return std::numeric_limits<Real>::infinity();
     VecX w;
     const SolveCertificate original =
         verify_lcp(lcp, point.z, problem.tolerance, problem.z_scale, w);
-    if (!original.ok()) return false;
+    const Real violation = certificate_violation(original, point.z) / problem.tolerance;
+    if (!original.ok()) return violation;
     out.z.swap(point.z);
     out.w.swap(w);
     out.ray.resize(0);
     const SolveStatus primary = out.certificate.primary_status;
     const int previous_pivots = out.certificate.pivots;
+    const bool extended = point.certificate.extended_precision;
     out.certificate = original;
     out.certificate.method = SolveMethod::kRegularisationPath;
     out.certificate.primary_status = primary;
     out.certificate.pivots = previous_pivots + pivots;
-    out.certificate.extended_precision = delta < kExtendedPathDeltas[0];
+    out.certificate.extended_precision = extended;
     s.active = basis;
-    return true;
+    taken = true;
+    return violation;
   };
   auto solve_double = [&] { solve_lcp(problem.regularised, problem.options, s, point); };
   // Two points: the path's first δ, and the δ at which a path settled there would violate the
@@ -187,15 +193,14 @@ bool solve_by_regularisation_path(const Lcp& lcp, const SolverOptions& options, 
   const Real first = kExtendedPathDeltas[0];
   problem.set_delta(first);
   next_point(problem, basis, s, point, solve_double);
-  if (accept(first)) return true;
-  if (!point.certificate.ok()) return false;
-  const Real violation = problem.point(first, point).violation_over_tolerance;
+  const Real violation = try_point();
+  if (taken) return true;
   if (!(violation > 0) || !std::isfinite(violation)) return false;
   const Real last = kExtendedPathDeltas[std::size(kExtendedPathDeltas) - 1];
-  const Real second = std::max(first * 0.1 / violation, last);
-  problem.set_delta(second);
+  problem.set_delta(std::max(first * 0.1 / violation, last));
   next_point(problem, basis, s, point, solve_double);
-  return accept(second);
+  try_point();
+  return taken;
 }
 
 }  // namespace exactsim

@@ -268,6 +268,21 @@ TEST(SolveLcp, FallbackRescuesALemkeRay) {
   // on unstructured Gaussian matrices neither start is better in general.)
 }
 
+// What keep_nonsingular_block kept of M (`active`, `dropped` the others): as many unknowns as M's
+// rank, and a nonsingular block.
+void expect_kept_block_of_rank(const MatX& m, const std::vector<bool>& active, int dropped,
+                               int rank, const std::string& what) {
+  std::vector<int> kept;
+  for (std::size_t i = 0; i < active.size(); ++i)
+    if (active[i]) kept.push_back(static_cast<int>(i));
+  EXPECT_EQ(dropped + static_cast<int>(kept.size()), static_cast<int>(active.size())) << what;
+  EXPECT_EQ(static_cast<int>(kept.size()), rank) << what;
+  MatX block(kept.size(), kept.size());
+  for (std::size_t r = 0; r < kept.size(); ++r)
+    for (std::size_t c = 0; c < kept.size(); ++c) block(r, c) = m(kept[r], kept[c]);
+  EXPECT_EQ(Eigen::FullPivLU<MatX>(block).rank(), block.rows()) << what;
+}
+
 // keep_nonsingular_block (docs/solvers.md "Warm start"): GᵀWG with duplicated contact columns
 // (redundant corners of a face): what is kept has a nonsingular block of the active block's rank,
 // and of two identical columns the one of higher priority stays.
@@ -290,16 +305,8 @@ TEST(KeepNonsingularBlock, KeepsTheRankAndPrefersPriority) {
       priority(later_first ? distinct : dup) = 2;
       LcpScratch s;
       const int dropped = keep_nonsingular_block(p, active, s, 1e-8, &priority);
-      std::vector<int> kept;
-      for (Eigen::Index i = 0; i < n; ++i)
-        if (active[i]) kept.push_back(static_cast<int>(i));
       const std::string what = std::to_string(k) + (later_first ? " later" : " earlier");
-      EXPECT_EQ(dropped + static_cast<int>(kept.size()), n) << what;
-      EXPECT_EQ(static_cast<int>(kept.size()), rank) << what;
-      MatX block(kept.size(), kept.size());
-      for (std::size_t r = 0; r < kept.size(); ++r)
-        for (std::size_t c = 0; c < kept.size(); ++c) block(r, c) = p.M(kept[r], kept[c]);
-      EXPECT_EQ(Eigen::FullPivLU<MatX>(block).rank(), block.rows()) << what;
+      expect_kept_block_of_rank(p.M, active, dropped, rank, what);
       EXPECT_TRUE(active[later_first ? distinct : dup]) << what << ": the higher priority went";
       EXPECT_FALSE(active[later_first ? dup : distinct]) << what;
     }
@@ -331,15 +338,7 @@ TEST(KeepNonsingularBlock, KeepsTheRankOfLargeBlocks) {
     std::vector<bool> active(n, true);
     LcpScratch s;
     const int dropped = keep_nonsingular_block(p, active, s, 1e-8);
-    std::vector<int> kept;
-    for (Eigen::Index i = 0; i < n; ++i)
-      if (active[i]) kept.push_back(static_cast<int>(i));
-    EXPECT_EQ(dropped + static_cast<int>(kept.size()), n) << nv;
-    EXPECT_EQ(static_cast<int>(kept.size()), rank) << nv;
-    MatX block(kept.size(), kept.size());
-    for (std::size_t r = 0; r < kept.size(); ++r)
-      for (std::size_t c = 0; c < kept.size(); ++c) block(r, c) = p.M(kept[r], kept[c]);
-    EXPECT_EQ(Eigen::FullPivLU<MatX>(block).rank(), block.rows()) << nv;
+    expect_kept_block_of_rank(p.M, active, dropped, rank, std::to_string(nv));
     for (int c = 0; c < copies; ++c)
       EXPECT_FALSE(active[distinct + c] && active[original[c]]) << nv << ": a column and its copy";
   }

@@ -162,11 +162,10 @@ struct SolverOptions {
   // rescues ~4 % of them (the rest are the model's own jams); a diagnosis tool.
   bool exact_retry = false;
   int exact_max_size = 96;
-  // solve_lcp: when the floating-point attempts failed, follow the solutions of M + δI from
-  // δ = 1e-8 to 1e-14 of max|M_ii| (Lemke in double, then in long double from each point's basis)
-  // and take the first that the certificate accepts on M itself (solve_by_regularisation_path,
-  // docs/solvers.md "Regularisation path"). Skipped where the long-double run exceeds
-  // max_pivot_work (4n³).
+  // solve_lcp: when the floating-point attempts failed, solve M + δI at two points of δ (1e-8 of
+  // max|M_ii|, then where a settled path would meet the tolerance) and take a solution the
+  // certificate accepts on M itself (solve_by_regularisation_path, docs/solvers.md
+  // "Regularisation path"). Skipped where the long-double run exceeds max_pivot_work (4n³).
   bool regularisation_path_retry = true;
   // Exact Lemke: stop with kMaxIterations once Σ over pivots of n · (2n + 2) · limbs(det)² (word
   // multiplications; det is the basis determinant, whose size bounds every entry's) exceeds this
@@ -323,9 +322,9 @@ SolveCertificate verify_lcp(const Lcp& lcp, const VecX& z, Real tol, Real impuls
 // Solves the complementary basis "z_i basic for active[i], w_i basic otherwise" exactly through
 // its active block: M_αα z_α = −q_α (k×k LU with partial pivoting, in place, by panels from
 // k = 128 on; no allocation after warm-up below that; one step of iterative refinement), z = 0
-// elsewhere; false when the block's pivot ratio
-// min/max |u_ii| is at most min_pivot_ratio (then z is untouched). Costs k³/3 instead of the n×n
-// basis matrix's 2n³/3: the warm start's guess in a resting pile has k ≈ n/8.
+// elsewhere; false when the block's pivot ratio min/max |u_ii| is at most min_pivot_ratio (then
+// z is untouched). Costs k³/3 instead of the n×n basis matrix's 2n³/3: the warm start's guess
+// in a resting pile has k ≈ n/8.
 bool solve_active_block(const Lcp& lcp, const std::vector<bool>& active, LcpScratch& scratch,
                         VecX& z, Real min_pivot_ratio);
 
