@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 
+#include "dense_lu.h"
 #include "exactsim/solvers/lcp.h"
 
 namespace exactsim {
@@ -37,48 +38,36 @@ Eigen::Index gather_active_block(const Lcp& lcp, const std::vector<bool>& active
   return k;
 }
 
-// Blocks from this size are factorised by panels (lu_in_place); smaller ones column by column.
-// The panels' trailing update is one matrix product, whose packing buffers Eigen may take from
-// the heap at these sizes; below it nothing is allocated.
-constexpr Eigen::Index kBlockedLuMin = 128;
-constexpr Eigen::Index kLuPanel = 32;
+// Blocks from this size are factorised by LAPACK's getrf (dense_lu.h); smaller ones column by
+// column here, where nothing is allocated and a call costs less than LAPACK's overhead.
+constexpr Eigen::Index kLapackLuMin = 128;
 
 // LU with partial pivoting of the square block a, in place (unit lower L below the diagonal, U on
 // and above it); swaps[j] is the row exchanged with row j at step j (whole rows, as LAPACK's
-// getrf records them). Tracks the largest and smallest pivot magnitudes; false on a zero or
-// non-finite pivot. From kBlockedLuMin the right-looking blocked form: each panel of kLuPanel
-// columns is factorised column by column, then U₁₂ = L₁₁⁻¹ A₁₂ and A₂₂ −= L₂₁ U₁₂ — the same
-// pivots and arithmetic as column by column up to the order of the sums, at the speed of a
-// matrix product instead of k rank-one updates.
-template <typename Block>
-bool lu_in_place(Block a, std::vector<int>& swaps, Real& largest, Real& smallest) {
+// getrf records them). Gives the largest and smallest pivot magnitudes; false on a zero or
+// non-finite pivot.
+bool lu_in_place(DenseBlock a, std::vector<int>& swaps, Real& largest, Real& smallest) {
   const Eigen::Index k = a.rows();
+  if (k >= kLapackLuMin) {
+    if (!lu_factor(a, swaps)) return false;
+    largest = a.diagonal().cwiseAbs().maxCoeff();
+    smallest = a.diagonal().cwiseAbs().minCoeff();
+    return true;
+  }
   swaps.resize(static_cast<std::size_t>(k));
-  const Eigen::Index panel = k >= kBlockedLuMin ? kLuPanel : k;
-  for (Eigen::Index j0 = 0; j0 < k; j0 += panel) {
-    const Eigen::Index end = std::min(k, j0 + panel);  // this panel's columns: j0 … end − 1
-    for (Eigen::Index j = j0; j < end; ++j) {
-      Eigen::Index p = 0;
-      const Real pivot = a.col(j).tail(k - j).cwiseAbs().maxCoeff(&p);
-      p += j;
-      if (!(pivot > 0) || !std::isfinite(pivot)) return false;
-      swaps[j] = static_cast<int>(p);
-      if (p != j) a.row(j).swap(a.row(p));
-      largest = std::max(largest, pivot);
-      smallest = std::min(smallest, pivot);
-      const Eigen::Index rest = k - j - 1;
-      if (rest == 0) continue;
-      a.col(j).tail(rest) /= a(j, j);
-      a.block(j + 1, j + 1, rest, end - j - 1).noalias() -=
-          a.col(j).tail(rest) * a.row(j).segment(j + 1, end - j - 1);
-    }
-    const Eigen::Index right = k - end;
-    if (right == 0) continue;
-    a.block(j0, j0, end - j0, end - j0)
-        .template triangularView<Eigen::UnitLower>()
-        .solveInPlace(a.block(j0, end, end - j0, right));
-    a.bottomRightCorner(right, right).noalias() -=
-        a.block(end, j0, right, end - j0) * a.block(j0, end, end - j0, right);
+  for (Eigen::Index j = 0; j < k; ++j) {
+    Eigen::Index p = 0;
+    const Real pivot = a.col(j).tail(k - j).cwiseAbs().maxCoeff(&p);
+    p += j;
+    if (!(pivot > 0) || !std::isfinite(pivot)) return false;
+    swaps[j] = static_cast<int>(p);
+    if (p != j) a.row(j).swap(a.row(p));
+    largest = std::max(largest, pivot);
+    smallest = std::min(smallest, pivot);
+    const Eigen::Index rest = k - j - 1;
+    if (rest == 0) continue;
+    a.col(j).tail(rest) /= a(j, j);
+    a.bottomRightCorner(rest, rest).noalias() -= a.col(j).tail(rest) * a.row(j).tail(rest);
   }
   return true;
 }

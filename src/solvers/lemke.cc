@@ -33,6 +33,7 @@
 #include <cstdio>
 #include <cstdlib>
 #endif
+#include "dense_lu.h"
 #include "exactsim/solvers/lcp.h"
 #include "exactsim/solvers/mlcp.h"  // active_set
 
@@ -129,12 +130,12 @@ void original_column(const Mat<S>& m, const Vec<S>& cover, Eigen::Index n, int i
   }
 }
 
-// residual = rhs − B v, where B v = Σ_j v_j a_basis(j) costs O(n) per basic w and O(n) per basic
-// z or z0.
-template <typename S>
-void basis_residual(const Mat<S>& m, const Vec<S>& cover, const std::vector<int>& basis,
-                    const Eigen::Ref<const Vec<S>>& v, const Eigen::Ref<const Vec<S>>& rhs,
-                    Vec<S>& residual) {
+// residual = rhs − B v, where B v = Σ_j v_j a_basis(j): −v_j on row j for a basic w_j, and for a
+// basic z or z0 add_column(id, v_j, residual) adds v_j times its original column (M_j or the
+// covering vector; B's column is the negative).
+template <typename S, typename AddColumn>
+void basis_residual(const std::vector<int>& basis, const Eigen::Ref<const Vec<S>>& v,
+                    const Eigen::Ref<const Vec<S>>& rhs, Vec<S>& residual, AddColumn add_column) {
   const Eigen::Index n = v.size();
   residual = rhs;
   for (Eigen::Index j = 0; j < n; ++j) {
@@ -142,10 +143,8 @@ void basis_residual(const Mat<S>& m, const Vec<S>& cover, const std::vector<int>
     if (v(j) == 0) continue;
     if (id < n)
       residual(id) -= v(j);
-    else if (id < 2 * n)
-      residual += v(j) * m.col(id - n);
     else
-      residual += v(j) * cover;
+      add_column(id, v(j), residual);
   }
 }
 
@@ -154,7 +153,12 @@ template <typename S>
 void refine_column(const Mat<S>& m, Work<S>& w, Eigen::Ref<Vec<S>> v,
                    const Eigen::Ref<const Vec<S>>& rhs) {
   const Eigen::Index n = v.size();
-  basis_residual<S>(m, w.cover, w.basis, v, rhs, w.residual);
+  basis_residual<S>(w.basis, v, rhs, w.residual, [&](int id, S y, Vec<S>& out) {
+    if (id < 2 * n)
+      out.noalias() += y * m.col(id - n);
+    else
+      out.noalias() += y * w.cover;
+  });
   v.noalias() += w.t.rightCols(n) * w.residual;
 }
 
@@ -315,6 +319,19 @@ struct RevisedTableau {
     for (VecX* v : {&s.full, &s.rhs, &s.col, &s.y, &s.rb, &s.v, &s.h, &s.dc}) v->resize(size);
     k = 0;
   }
+  // out += y · (the original column of z or z0 variable id: M_j or the covering vector; B's
+  // column is its negative).
+  void add_column(int id, Real y, VecX& out) const {
+    if (id >= 2 * n()) {
+      out.noalias() += y * w.cover;
+    } else if (s.sparse) {  // the same sums: only exact zeros are skipped
+      const auto c = static_cast<std::size_t>(id - n());
+      for (Eigen::Index e = s.column_start[c]; e < s.column_start[c + 1]; ++e)
+        out(s.column_rows[e]) += y * s.column_values[e];
+    } else {
+      out.noalias() += y * m.col(id - n());
+    }
+  }
   // out (by basis position) = B⁻¹ rhs (by row): x_C = G rhs_R, then each covered row from
   // full = rhs − Σ_c x_c a_c.
   void solve(const Eigen::Ref<const VecX>& rhs, Eigen::Ref<VecX> out) {
@@ -322,25 +339,13 @@ struct RevisedTableau {
     for (Eigen::Index a = 0; a < k; ++a) rb(a) = rhs(s.row[a]);
     y.noalias() = g() * rb;
     s.full = rhs;
-    for (Eigen::Index b = 0; b < k; ++b) {
-      const int id = w.basis[s.pos[b]];
-      if (id >= 2 * n()) {
-        s.full.noalias() += y(b) * w.cover;
-      } else if (s.sparse) {  // the same sums: only exact zeros are skipped
-        const Real yb = y(b);
-        const auto c = static_cast<std::size_t>(id - n());
-        for (Eigen::Index e = s.column_start[c]; e < s.column_start[c + 1]; ++e)
-          s.full(s.column_rows[e]) += yb * s.column_values[e];
-      } else {
-        s.full.noalias() += y(b) * m.col(id - n());
-      }
-    }
+    for (Eigen::Index b = 0; b < k; ++b) add_column(w.basis[s.pos[b]], y(b), s.full);
     for (Eigen::Index j = 0; j < n(); ++j)
       if (s.w_pos[j] >= 0) out(s.w_pos[j]) = s.full(j);
     for (Eigen::Index b = 0; b < k; ++b) out(s.pos[b]) = y(b);
   }
-  // G = C⁻¹ from an LU of C (in place in s.c), then x_B = B⁻¹ q. False, with G and x_B
-  // unchanged, when C is numerically singular.
+  // G = C⁻¹ from an LU of C (LAPACK's, in place in s.c: dense_lu.h), then x_B = B⁻¹ q. False,
+  // with G and x_B unchanged, when C is numerically singular.
   bool factor() {
     MatX& c = s.c;
     c.resize(k, k);
@@ -348,15 +353,16 @@ struct RevisedTableau {
       const int id = w.basis[s.pos[b]];
       for (Eigen::Index a = 0; a < k; ++a) c(a, b) = entry(id, s.row[a]);
     }
-    const Eigen::PartialPivLU<Eigen::Ref<MatX>> lu(c);
     work += Real(k) * Real(k) * Real(k);
+    if (!lu_factor(c, s.swaps)) return false;
     if (k > 0) {
-      const auto diag = lu.matrixLU().diagonal().cwiseAbs();
+      const auto diag = c.diagonal().cwiseAbs();
       const Real largest = diag.maxCoeff();
       if (!(largest > 0) || !(diag.minCoeff() > 1e-14 * largest)) return false;
     }
+    if (!lu_inverse(c, s.swaps)) return false;
     reserve(k);
-    g() = lu.inverse();
+    g() = c;
     solve(q, w.t.col(0));
     return w.t.allFinite() && g().allFinite();
   }
@@ -509,7 +515,8 @@ struct RevisedTableau {
     return s.col;
   }
   void refine(Eigen::Ref<VecX> v, const Eigen::Ref<const VecX>& rhs) {
-    basis_residual<Real>(m, w.cover, w.basis, v, rhs, w.residual);
+    basis_residual<Real>(w.basis, v, rhs, w.residual,
+                         [&](int id, Real y, VecX& out) { add_column(id, y, out); });
     solve(w.residual, s.col);
     v += s.col;
   }
