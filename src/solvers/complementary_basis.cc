@@ -118,44 +118,72 @@ bool solve_active_block(const Lcp& lcp, const std::vector<bool>& active, LcpScra
 // keep_nonsingular_block: a pivot may be this much smaller than the best one if its unknown has
 // the higher priority (threshold pivoting, as in sparse LU).
 constexpr Real kThreshold = 0.1;
+// keep_nonsingular_block's panels: the trailing block is brought up to date once per this many
+// pivots, by one matrix product (subtract_product).
+constexpr Eigen::Index kPanel = 32;
 
+// Symmetric pivoting (an unknown keeps its row and its column), right-looking by panels: the
+// pivots are chosen on the Schur complement's diagonal, which each step keeps current; the chosen
+// pivot's row and column are brought up to date with its panel's earlier steps when it is chosen,
+// and the rest of the block at the panel's end.
 int keep_nonsingular_block(const Lcp& lcp, std::vector<bool>& active, LcpScratch& scratch,
                            Real min_pivot_ratio, const VecX* priority) {
   const Eigen::Index k = gather_active_block(lcp, active, scratch);
   std::vector<int>& index = scratch.basis_index;
   auto a = scratch.block_matrix.topLeftCorner(k, k);
   VecX& scale = scratch.block_solution;
+  VecX& diagonal = scratch.basis_residual;  // the Schur complement's diagonal
   scale.resize(lcp.q.size());
+  diagonal.resize(lcp.q.size());
   for (Eigen::Index j = 0; j < k; ++j) {
+    diagonal(j) = a(j, j);
     scale(j) = std::abs(a(j, j));
     if (scale(j) > 0) continue;
     for (Eigen::Index i = 0; i < k; ++i)
       if (a(i, i) > 0) scale(j) += std::abs(a(i, j) * a(j, i)) / a(i, i);
   }
-  auto ratio = [&](Eigen::Index j) { return scale(j) > 0 ? std::abs(a(j, j)) / scale(j) : 0.0; };
+  auto ratio = [&](Eigen::Index j) {
+    return scale(j) > 0 ? std::abs(diagonal(j)) / scale(j) : 0.0;
+  };
   Eigen::Index t = 0;
-  for (; t < k; ++t) {
-    Real best_ratio = min_pivot_ratio;
-    for (Eigen::Index j = t; j < k; ++j) best_ratio = std::max(best_ratio, ratio(j));
-    if (!(best_ratio > min_pivot_ratio)) break;
-    // Threshold pivoting: of the pivots within kThreshold of the best, the highest priority.
-    Eigen::Index best = -1;
-    for (Eigen::Index j = t; j < k; ++j) {
-      if (ratio(j) < kThreshold * best_ratio) continue;
-      if (best < 0 || (priority != nullptr ? (*priority)(index[j]) > (*priority)(index[best])
-                                           : ratio(j) > ratio(best)))
-        best = j;
+  for (Eigen::Index t0 = 0; t0 < k; t0 += kPanel) {
+    const Eigen::Index t1 = std::min(k, t0 + kPanel);
+    for (t = t0; t < t1; ++t) {
+      Real best_ratio = min_pivot_ratio;
+      for (Eigen::Index j = t; j < k; ++j) best_ratio = std::max(best_ratio, ratio(j));
+      if (!(best_ratio > min_pivot_ratio)) break;
+      // Threshold pivoting: of the pivots within kThreshold of the best, the highest priority.
+      Eigen::Index best = -1;
+      for (Eigen::Index j = t; j < k; ++j) {
+        if (ratio(j) < kThreshold * best_ratio) continue;
+        if (best < 0 || (priority != nullptr ? (*priority)(index[j]) > (*priority)(index[best])
+                                             : ratio(j) > ratio(best)))
+          best = j;
+      }
+      if (best != t) {
+        a.row(t).swap(a.row(best));
+        a.col(t).swap(a.col(best));
+        std::swap(index[t], index[best]);
+        std::swap(scale(t), scale(best));
+        std::swap(diagonal(t), diagonal(best));
+      }
+      const Eigen::Index done = t - t0, rest = k - t - 1;
+      if (done > 0) {  // row t (from the diagonal on) and column t: this panel's earlier steps
+        a.row(t).tail(rest + 1).noalias() -=
+            a.row(t).segment(t0, done) * a.block(t0, t, done, rest + 1);
+        a.col(t).tail(rest).noalias() -=
+            a.block(t + 1, t0, rest, done) * a.col(t).segment(t0, done);
+      }
+      if (rest == 0) continue;
+      a.col(t).tail(rest) /= a(t, t);
+      diagonal.segment(t + 1, rest).array() -=
+          a.col(t).tail(rest).array() * a.row(t).tail(rest).transpose().array();
     }
-    if (best != t) {  // symmetric swap: the unknown keeps its row and its column
-      a.row(t).swap(a.row(best));
-      a.col(t).swap(a.col(best));
-      std::swap(index[t], index[best]);
-      std::swap(scale(t), scale(best));
-    }
-    const Eigen::Index rest = k - t - 1;
-    if (rest == 0) continue;
-    a.col(t).tail(rest) /= a(t, t);
-    a.bottomRightCorner(rest, rest).noalias() -= a.col(t).tail(rest) * a.row(t).tail(rest);
+    if (t < t1 || t1 == k) break;  // stopped, or done
+    const Eigen::Index rest = k - t1;
+    subtract_product(a.bottomRightCorner(rest, rest), a.block(t1, t0, rest, t1 - t0),
+                     a.block(t0, t1, t1 - t0, rest));
+    diagonal.segment(t1, rest) = a.diagonal().tail(rest);
   }
   for (Eigen::Index j = t; j < k; ++j) active[index[j]] = false;
   return static_cast<int>(k - t);

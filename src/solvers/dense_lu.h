@@ -1,5 +1,5 @@
-// LU with partial pivoting, and the inverse from it, of large dense blocks: LAPACK's getrf and
-// getri from OpenBLAS's serial build (docs/solvers.md "Dense factorisations"). OpenBLAS picks
+// LU with partial pivoting, the inverse from it, and matrix products, of large dense blocks:
+// LAPACK's getrf and getri and BLAS's gemm from OpenBLAS's serial build (docs/solvers.md "Dense factorisations"). OpenBLAS picks
 // its kernels for the CPU at run time (AVX2, AVX-512 where there are), which the portable build
 // of Eigen cannot; its results therefore depend on the CPU, as any BLAS's do.
 #pragma once
@@ -19,5 +19,8 @@ bool lu_factor(DenseBlock a, std::vector<int>& swaps);
 
 // The inverse of P L U from lu_factor's a and swaps, in place. False when U is singular.
 bool lu_inverse(DenseBlock lu, const std::vector<int>& swaps);
+
+// c −= a b (BLAS's dgemm).
+void subtract_product(DenseBlock c, const DenseBlock& a, const DenseBlock& b);
 
 }  // namespace exactsim
