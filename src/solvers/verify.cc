@@ -98,7 +98,7 @@ SolveCertificate verify_lcp(const Lcp& lcp, const VecX& z, Real tol, VecX& w) {
 }
 
 SolveCertificate verify_lcp(const Lcp& lcp, const VecX& z, Real tol, Real impulse_scale, VecX& w) {
-  validate_lcp(lcp, "verify_lcp");
+  if (lcp.M.rows() != lcp.M.cols() || lcp.q.size() != lcp.M.rows()) validate_lcp(lcp, "verify_lcp");
   if (z.size() != lcp.q.size()) {
     throw InputError("verify_lcp: z has " + std::to_string(z.size()) + " entries, the LCP has " +
                      std::to_string(lcp.q.size()));
@@ -116,6 +116,9 @@ SolveCertificate verify_lcp(const Lcp& lcp, const VecX& z, Real tol, Real impuls
   w.noalias() = lcp.M * z;
   w += lcp.q;
   if (!z.allFinite() || !w.allFinite()) {
+    // M's and q's entries are checked here, not before: the product forms every M_ij z_j, so an
+    // entry that is not finite leaves w not finite (one pass over M instead of two).
+    validate_lcp(lcp, "verify_lcp");
     cert.status = SolveStatus::kNumerical;
     cert.min_z = cert.min_w = cert.complementarity = std::numeric_limits<Real>::quiet_NaN();
     cert.primary_status = cert.status;

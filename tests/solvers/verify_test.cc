@@ -44,6 +44,21 @@ TEST(VerifyLcp, NanIsNumericalNotSolved) {
   EXPECT_THROW(verify_lcp(p, VecX::Zero(3), 1e-10), InputError);
 }
 
+// M's entries are checked through the product (verify.cc): one that is not finite is an input
+// error even where z is zero, as is one of q.
+TEST(VerifyLcp, NonFiniteDataIsAnInputErrorEvenWhereZIsZero) {
+  const Real inf = std::numeric_limits<Real>::infinity();
+  const VecX z = (VecX(2) << 1, 0).finished();
+  for (const Real bad : {std::numeric_limits<Real>::quiet_NaN(), inf, -inf}) {
+    Lcp p{MatX::Identity(2, 2), VecX::Zero(2)};
+    p.M(1, 1) = bad;  // z_1 = 0
+    EXPECT_THROW(verify_lcp(p, z, 1e-10), InputError) << bad;
+    p.M(1, 1) = 1;
+    p.q(1) = bad;
+    EXPECT_THROW(verify_lcp(p, z, 1e-10), InputError) << bad;
+  }
+}
+
 TEST(VerifyLcp, NamesAreStable) {
   EXPECT_STREQ(to_string(SolveStatus::kInfeasible), "infeasible");
   EXPECT_STREQ(to_string(SolveMethod::kFischerBurmeister), "fischer-burmeister");
