@@ -23,6 +23,11 @@ void check_shape(const char* who, const char* name, Eigen::Index rows, Eigen::In
   throw InputError(msg.str());
 }
 
+// D's stored entries (explicit zeros included).
+Eigen::Map<const VecX> d_values(const SparseRowMatX& d) {
+  return {d.valuePtr(), static_cast<Eigen::Index>(d.nonZeros())};
+}
+
 SolveCertificate certify(const Mlcp& mlcp, const VecX& nu, const VecX& z, Real tol,
                          Real impulse_scale, const SolverOptions& options, VecX& w, VecX& momentum,
                          VecX& impulse) {
@@ -69,7 +74,7 @@ constexpr Real kQpIndependence = 1e-8;
 // H = G and D = 0: the KKT conditions of min ½ νᵀMν − cᵀν s.t. Gᵀν + r >= 0 (frictionless; the
 // standard model's rows, PEG's without I rows).
 bool is_frictionless_qp(const Mlcp& mlcp) {
-  return mlcp.H.cwiseEqual(mlcp.G).all() && (mlcp.D.array() == 0).all();
+  return mlcp.H.cwiseEqual(mlcp.G).all() && (d_values(mlcp.D).array() == 0).all();
 }
 
 // EXACTSIM_DUMP_LCP (lcp_io.h): the reduced LCP of a failed solve (of every solve with
@@ -95,7 +100,8 @@ void validate_mlcp(const Mlcp& mlcp, const char* who) {
   check_shape(who, "D", mlcp.D.rows(), mlcp.D.cols(), m, m);
   check_shape(who, "c", mlcp.c.rows(), mlcp.c.cols(), nv, 1);
   check_shape(who, "r", mlcp.r.rows(), mlcp.r.cols(), m, 1);
-  if (!mlcp.G.allFinite() || !mlcp.H.allFinite() || !mlcp.D.allFinite() || !mlcp.c.allFinite() ||
+  if (!mlcp.G.allFinite() || !mlcp.H.allFinite() || !d_values(mlcp.D).allFinite() ||
+      !mlcp.c.allFinite() ||
       !mlcp.r.allFinite()) {
     throw InputError(std::string(who) + ": MLCP G, H, D, c or r contains NaN or Inf");
   }
@@ -110,7 +116,9 @@ void reduce_mlcp(const Mlcp& mlcp, MlcpScratch& s) {
   // G on block k, instead of the dense m² n_v (docs/solvers.md "Reduction").
   s.g.from_dense(mlcp.G, s.W);
   s.h.from_dense(mlcp.H, s.W);
-  s.reduced.M = mlcp.D;
+  s.reduced.M.setZero(mlcp.D.rows(), mlcp.D.cols());
+  for (Eigen::Index i = 0; i < mlcp.D.outerSize(); ++i)
+    for (SparseRowMatX::InnerIterator e(mlcp.D, i); e; ++e) s.reduced.M(i, e.col()) = e.value();
   s.reduced.q = mlcp.r;
   for (std::size_t k = 0; k < s.W.blocks.size(); ++k) {
     const int nb = static_cast<int>(s.W.blocks[k].rows()), offset = s.W.offsets[k];

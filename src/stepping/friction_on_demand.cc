@@ -63,15 +63,25 @@ void select_friction_cones(const MlcpLayout& full, const Mlcp& mlcp, FrictionOnD
   s.c = mlcp.c;
   s.G.resize(mlcp.G.rows(), m);
   s.H.resize(mlcp.H.rows(), m);
-  s.D.resize(m, m);
   s.r.resize(m);
+  f.sub_of.assign(static_cast<std::size_t>(mlcp.D.cols()), -1);
   for (Eigen::Index j = 0; j < m; ++j) {
     const int col = f.columns[j];
     s.G.col(j) = mlcp.G.col(col);
     s.H.col(j) = mlcp.H.col(col);
     s.r[j] = mlcp.r[col];
-    for (Eigen::Index i = 0; i < m; ++i) s.D(i, j) = mlcp.D(f.columns[i], col);
+    f.sub_of[col] = static_cast<int>(j);
   }
+  // D's entries in the kept rows and columns, row by row; f.columns ascends, so each row's
+  // columns stay in order.
+  s.D.resize(m, m);
+  s.D.reserve(mlcp.D.nonZeros());
+  for (Eigen::Index i = 0; i < m; ++i) {
+    s.D.startVec(i);
+    for (SparseRowMatX::InnerIterator e(mlcp.D, f.columns[i]); e; ++e)
+      if (f.sub_of[e.col()] >= 0) s.D.insertBack(i, f.sub_of[e.col()]) = e.value();
+  }
+  s.D.finalize();
 }
 
 void scatter_to_full(const std::vector<int>& columns, const VecX& sub, Eigen::Index full_size,

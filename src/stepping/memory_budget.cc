@@ -33,9 +33,10 @@ double lcp_solve_bytes(double n, const SolverOptions& options) {
 
 double step_lcp_bytes(double n_v, double m, double n_normal, const SolverOptions& options) {
   constexpr double kDouble = sizeof(double);
-  // Assembly: G, H (n_v × m), D (m × m); reduction: W G (n_v × m); N is the velocity LCP's
-  // matrix, counted by lcp_solve_bytes.
-  double bytes = kDouble * (3 * n_v * m + m * m);
+  // Assembly: G, H (n_v × m), D (sparse, generously 8 entries per row, each with its triplet:
+  // 32 bytes); reduction: W G (n_v × m); N is the velocity LCP's matrix, counted by
+  // lcp_solve_bytes.
+  double bytes = kDouble * 3 * n_v * m + 32 * 8 * m;
   bytes += lcp_solve_bytes(m, options);
   // The regularised recovery (step.cc): a copy of N and a Lemke-only solve on it. (The stack's
   // regularisation-path rescue runs before it, never beside it, and needs less: a copy of N and

@@ -75,10 +75,10 @@ GaussSeidelResult projected_gauss_seidel(const Mlcp& mlcp, const MlcpLayout& lay
   s.d_col.clear();
   s.d_value.clear();
   for (int i = 0; i < m; ++i) {
-    for (int j = 0; j < m; ++j)
-      if (mlcp.D(i, j) != 0) {
-        s.d_col.push_back(j);
-        s.d_value.push_back(mlcp.D(i, j));
+    for (SparseRowMatX::InnerIterator e(mlcp.D, i); e; ++e)
+      if (e.value() != 0) {
+        s.d_col.push_back(static_cast<int>(e.col()));
+        s.d_value.push_back(e.value());
       }
     s.d_begin.push_back(static_cast<int>(s.d_col.size()));
   }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <tuple>
 
 #include "exactsim/collision/contact_jacobian.h"
 #include "exactsim/dynamics/mass_matrix.h"
@@ -121,7 +122,11 @@ void assemble_stewart_trinkle(const World& world, const State& state, const Cons
   }
   mlcp.G.setZero(nv, m);
   mlcp.H.setZero(nv, m);
-  mlcp.D.setZero(m, m);
+  std::vector<MlcpLayout::Entry>& d = layout.d_entries;
+  d.clear();
+  auto set_d = [&d](int row, int col, Real value) {
+    d.push_back({row, col, static_cast<int>(d.size()), value});
+  };
   mlcp.r.setZero(m);
 
   // ψ/h, or −cap for contacts deeper than h·cap when the stabilisation is capped (docs/peg.md
@@ -153,8 +158,8 @@ void assemble_stewart_trinkle(const World& world, const State& state, const Cons
       mlcp.H.col(slack) = mlcp.H.col(row);
       write_column(world, state, layout, sec, sec.normal, -1.0, mlcp.H, slack);
       mlcp.r[slack] = slack_rate(primary, sec);
-      mlcp.D(row, slack) = 1.0;                                         // E_I2
-      for (int t = 0; t <= s; ++t) mlcp.D(slack, slack - s + t) = 1.0;  // E_I1 (lower ones)
+      set_d(row, slack, 1.0);                                         // E_I2
+      for (int t = 0; t <= s; ++t) set_d(slack, slack - s + t, 1.0);  // E_I1 (lower ones)
     }
   }
   // Friction (docs/solvers.md "Problem forms"): ρ_f = G_fᵀν + E σ ⊥ β;  ζ = μ p − Eᵀβ ⊥ σ.
@@ -165,15 +170,30 @@ void assemble_stewart_trinkle(const World& world, const State& state, const Cons
     const Contact& c = contacts[ci];
     friction_directions(c.normal, dim, k, dirs);
     const int sigma = layout.sigma_begin() + f;
-    mlcp.D(sigma, layout.friction_impulse[f]) = layout.friction_mu[f];  // U p
+    set_d(sigma, layout.friction_impulse[f], layout.friction_mu[f]);  // U p
     for (int r = 0; r < k; ++r) {
       const int col = layout.beta_begin() + f * k + r;
       write_column(world, state, layout, c, dirs[r], 1.0, mlcp.G, col);
       mlcp.H.col(col) = mlcp.G.col(col);
-      mlcp.D(col, sigma) = 1.0;
-      mlcp.D(sigma, col) = -1.0;
+      set_d(col, sigma, 1.0);
+      set_d(sigma, col, -1.0);
     }
   }
+  // D row by row from its entries, the last at each place (sorted in place and inserted in
+  // order: no allocation once D's storage has grown to the pile's size).
+  std::sort(d.begin(), d.end(), [](const MlcpLayout::Entry& a, const MlcpLayout::Entry& b) {
+    return std::tie(a.row, a.col, a.order) < std::tie(b.row, b.col, b.order);
+  });
+  mlcp.D.resize(m, m);
+  mlcp.D.reserve(static_cast<Eigen::Index>(d.size()));
+  std::size_t e = 0;
+  for (int i = 0; i < m; ++i) {
+    mlcp.D.startVec(i);
+    for (; e < d.size() && d[e].row == i; ++e)
+      if (e + 1 == d.size() || d[e + 1].row != i || d[e + 1].col != d[e].col)
+        mlcp.D.insertBack(i, d[e].col) = d[e].value;
+  }
+  mlcp.D.finalize();
 }
 
 }  // namespace exactsim

@@ -21,7 +21,7 @@ Mlcp scene(unsigned seed) {
   p.G.resize(nv, m);
   for (Eigen::Index i = 0; i < p.G.size(); ++i) p.G.data()[i] = normal(rng);
   p.H = p.G;
-  p.D = MatX::Zero(m, m);
+  p.D.resize(m, m);
   p.c.resize(nv);
   p.r.resize(m);
   for (int i = 0; i < nv; ++i) p.c(i) = normal(rng);

@@ -43,7 +43,7 @@ Mlcp random_frictionless(int bodies, int m, std::mt19937& rng) {
     }
   }
   p.H = p.G;
-  p.D = MatX::Zero(m, m);
+  p.D.resize(m, m);
   VecX v(nv);
   for (int i = 0; i < nv; ++i) v[i] = u(rng);
   p.M.apply(v, p.c);
@@ -104,7 +104,7 @@ TEST(DualActiveSet, SolvesABoxOnManyCoplanarContactsWithBoundedImpulses) {
     p.G.block<3, 1>(3, j) = arm.cross(Vec3::UnitZ());
   }
   p.H = p.G;
-  p.D = MatX::Zero(m, m);
+  p.D.resize(m, m);
   const Real h = 0.01, g = 9.81;
   p.c = VecX::Zero(6);
   p.c[2] = -2.0 * g * h;  // at rest, gravity's impulse

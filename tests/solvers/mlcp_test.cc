@@ -33,7 +33,7 @@ std::vector<MixedSolution> enumerate_mlcp(const Mlcp& p, Real tol) {
     for (int j = 0; j < k; ++j) {
       kkt.block(0, nv + j, nv, 1) = -p.G.col(a[j]);
       kkt.block(nv + j, 0, 1, nv) = p.H.col(a[j]).transpose();
-      for (int l = 0; l < k; ++l) kkt(nv + j, nv + l) = p.D(a[j], a[l]);
+      for (int l = 0; l < k; ++l) kkt(nv + j, nv + l) = p.D.coeff(a[j], a[l]);
       rhs(nv + j) = -p.r(a[j]);
     }
     Eigen::FullPivLU<MatX> lu(kkt);
@@ -115,9 +115,10 @@ TEST(Mlcp, WorkedExamplePegToPrintedDigits) {
   p.G << g1, g3, g1, g2, MatX::Zero(3, 4);
   p.H.resize(3, 8);
   p.H << g1, g3, g1, g2, g1 - g2, g3 - g4, g1 - g4, g2 - g3;
-  p.D = MatX::Zero(8, 8);
-  p.D.topRightCorner(4, 4).setIdentity();     // E_I2
-  p.D.bottomRightCorner(4, 4).setIdentity();  // E_I1
+  MatX d = MatX::Zero(8, 8);
+  d.topRightCorner(4, 4).setIdentity();     // E_I2
+  d.bottomRightCorner(4, 4).setIdentity();  // E_I1
+  p.D = d.sparseView();
   p.r.resize(8);
   p.r << p1, p3, p1, p2, p1 - p2, p3 - p4, p1 - p4, p2 - p3;
   p.r /= ex.h;
@@ -165,7 +166,7 @@ TEST(Mlcp, WorkedExampleStandardModelIsTrapped) {
   p.G.resize(3, 4);
   for (int i = 0; i < 4; ++i) p.G.col(i) = ex.c[i].g;
   p.H = p.G;
-  p.D = MatX::Zero(4, 4);
+  p.D.resize(4, 4);
   p.r.resize(4);
   for (int i = 0; i < 4; ++i) p.r(i) = ex.c[i].psi / ex.h;
   p.c = ex.c_rhs;
@@ -205,12 +206,12 @@ TEST(Mlcp, ReductionAgreesWithTheDirectMixedSolve) {
     p.G.resize(nv, m);
     for (Eigen::Index i = 0; i < p.G.size(); ++i) p.G.data()[i] = normal(rng);
     p.H = p.G;
-    p.D = MatX::Zero(m, m);
+    p.D.resize(m, m);
     if (k % 2) {  // PEG-style: the last row is a slack row with its own Jacobian and E blocks
       p.G.col(m - 1).setZero();
       for (int i = 0; i < nv; ++i) p.H(i, m - 1) = normal(rng);
-      p.D(m - 1, m - 1) = 1.0;
-      p.D(0, m - 1) = 1.0;
+      p.D.insert(m - 1, m - 1) = 1.0;
+      p.D.insert(0, m - 1) = 1.0;
     }
     p.c.resize(nv);
     p.r.resize(m);
@@ -261,15 +262,15 @@ TEST(Mlcp, SparseReductionEqualsTheDenseSchurComplement) {
       p.G.col(j) = j % 5 == 4 ? VecX::Zero(nv) : sparse_column(1 + j % 2);
       p.H.col(j) = j % 5 == 4 ? sparse_column(4) : VecX(p.G.col(j));
     }
-    p.D = MatX::Zero(m, m);
-    for (int j = 0; j < m; ++j) p.D(j, (j * 7) % m) = normal(rng);
+    p.D.resize(m, m);
+    for (int j = 0; j < m; ++j) p.D.insert(j, (j * 7) % m) = normal(rng);
     p.c = sparse_column(bodies);
     p.r.resize(m);
     for (int j = 0; j < m; ++j) p.r(j) = normal(rng);
     MlcpScratch s;
     reduce_mlcp(p, s);
     const MatX w = p.M.dense().inverse();
-    const MatX n = p.H.transpose() * w * p.G + p.D;
+    const MatX n = p.H.transpose() * w * p.G + MatX(p.D);
     const VecX b = p.H.transpose() * w * p.c + p.r;
     const std::string what = std::to_string(k);
     EXPECT_LE((s.reduced.M - n).lpNorm<Eigen::Infinity>(),
@@ -293,7 +294,7 @@ Mlcp frictional_scene(int contacts, std::mt19937& rng, VecX* mu_out) {
     x.emplace_back(u(rng), u(rng));
   }
   p.G = MatX::Zero(nv, m);
-  p.D = MatX::Zero(m, m);
+  MatX d = MatX::Zero(m, m);
   p.r = VecX::Zero(m);
   VecX mus(nc);
   const Real h = 0.01;
@@ -314,11 +315,12 @@ Mlcp frictional_scene(int contacts, std::mt19937& rng, VecX* mu_out) {
     p.r(j) = gap(rng) / h;
     mus(j) = mu(rng);
     for (int r = 0; r < 2; ++r) {
-      p.D(nc + 2 * j + r, 3 * nc + j) = 1.0;   // E
-      p.D(3 * nc + j, nc + 2 * j + r) = -1.0;  // −Eᵀ
+      d(nc + 2 * j + r, 3 * nc + j) = 1.0;   // E
+      d(3 * nc + j, nc + 2 * j + r) = -1.0;  // −Eᵀ
     }
-    p.D(3 * nc + j, j) = mus(j);  // U
+    d(3 * nc + j, j) = mus(j);  // U
   }
+  p.D = d.sparseView();
   p.H = p.G;
   // c = M ν^ℓ + h λ_ext: random motion plus gravity.
   VecX nu_l(nv), f(nv);
@@ -373,7 +375,7 @@ TEST(Mlcp, NoContactsMeansFreeMotion) {
   p.M.add_block(planar_mass(*std::make_unique<std::mt19937>(1)));
   p.G = MatX::Zero(3, 0);
   p.H = p.G;
-  p.D = MatX::Zero(0, 0);
+  p.D.resize(0, 0);
   p.c = Vec3(1, 2, 3);
   p.r = VecX(0);
   const MlcpSolution s = solve_mlcp(p);

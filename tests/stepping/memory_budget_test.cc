@@ -103,7 +103,7 @@ TEST(MemoryBudget, AStepOverTheBudgetThrowsBeforeAllocatingAndOneWithinItRuns) {
         << what;
     EXPECT_EQ(e.budget_bytes(), s.world.stepping.memory_budget_bytes);
   }
-  EXPECT_EQ(s.ws.mlcp.D.size(), 0);
+  EXPECT_EQ(s.ws.mlcp.D.nonZeros(), 0);
   EXPECT_EQ(s.ws.solver.reduced.M.size(), 0);
 
   // Exactly the estimate: the step runs, and what it keeps is within the estimate.
@@ -113,7 +113,7 @@ TEST(MemoryBudget, AStepOverTheBudgetThrowsBeforeAllocatingAndOneWithinItRuns) {
   EXPECT_EQ(ok.lcp_size, r.lcp_size);
   EXPECT_EQ(ok.status, r.status);
   const double kept =
-      8.0 * (t.ws.mlcp.G.size() + t.ws.mlcp.H.size() + t.ws.mlcp.D.size() + t.ws.solver.WG.size() +
+      8.0 * (t.ws.mlcp.G.size() + t.ws.mlcp.H.size() + t.ws.mlcp.D.nonZeros() + t.ws.solver.WG.size() +
              t.ws.solver.reduced.M.size() + t.ws.solver.lcp.tableau.size());
   EXPECT_LE(kept, need);
 }

@@ -118,7 +118,7 @@ TEST(StewartTrinkle, StandardModelShowsTheSpuriousImpulse) {
   assemble_stewart_trinkle(ex.world, ex.state, ex.set, 0.01, layout, mlcp);
   // Frictionless standard model: G = H, D = 0, r = ψ/h (PEG paper eqs. 8–9).
   EXPECT_EQ(mlcp.G, mlcp.H);
-  EXPECT_EQ(mlcp.D.cwiseAbs().maxCoeff(), 0.0);
+  EXPECT_EQ(MatX(mlcp.D).cwiseAbs().maxCoeff(), 0.0);
   const MlcpSolution sol = solve_mlcp(mlcp);
   ASSERT_TRUE(sol.certificate.ok());
   EXPECT_NEAR(sol.z[1], 0.95373, 1e-5);  // the SM trap: C2 kicks A although nothing touches
@@ -135,11 +135,11 @@ TEST(StewartTrinkle, FrictionConeBlocksFollowSection2_2) {
   // z = (p, β₁, β₂, σ): ρ_f = G_fᵀν + E σ, ζ = μ p − Eᵀβ.
   ASSERT_EQ(layout.size(), 4);
   EXPECT_EQ(layout.friction_mu[0], 0.5);  // √(0.5 · 0.5)
-  EXPECT_EQ(mlcp.D(3, 0), 0.5);
-  EXPECT_EQ(mlcp.D(3, 1), -1.0);
-  EXPECT_EQ(mlcp.D(3, 2), -1.0);
-  EXPECT_EQ(mlcp.D(1, 3), 1.0);
-  EXPECT_EQ(mlcp.D(2, 3), 1.0);
+  EXPECT_EQ(mlcp.D.coeff(3, 0), 0.5);
+  EXPECT_EQ(mlcp.D.coeff(3, 1), -1.0);
+  EXPECT_EQ(mlcp.D.coeff(3, 2), -1.0);
+  EXPECT_EQ(mlcp.D.coeff(1, 3), 1.0);
+  EXPECT_EQ(mlcp.D.coeff(2, 3), 1.0);
   // The two friction columns are opposite tangents, orthogonal to the normal column.
   EXPECT_LT((mlcp.G.col(1) + mlcp.G.col(2)).norm(), 1e-15);
   std::vector<Vec3> dirs;

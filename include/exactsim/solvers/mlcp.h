@@ -6,7 +6,8 @@
 // G (n_v × m): impulse-carrying columns (zero columns for unknowns carrying no impulse, e.g. σ,
 //   PEG slacks c_I, X-paper multipliers);
 // H (n_v × m): velocity Jacobians of the rows (= G in the standard model; PEG's I rows differ);
-// D (m × m): the coupling block (0 frictionless; E, U, −Eᵀ for friction; PEG's E_I1, E_I2).
+// D (m × m, sparse: a few entries per row): the coupling block (0 frictionless; E, U, −Eᵀ for
+//   friction; PEG's E_I1, E_I2).
 // For the standard model c = M ν^ℓ + h λ_ext and r = ψ/h on normal rows (PEG paper
 // eqs. 8–9).
 //
@@ -15,15 +16,20 @@
 // then certifies z, w and ν on the unreduced equations.
 #pragma once
 
+#include <Eigen/SparseCore>
+
 #include "exactsim/solvers/block_diagonal.h"
 #include "exactsim/solvers/dual_active_set.h"
 #include "exactsim/solvers/lcp.h"
 
 namespace exactsim {
 
+using SparseRowMatX = Eigen::SparseMatrix<Real, Eigen::RowMajor>;
+
 struct Mlcp {
   BlockDiagonal M;  // n_v × n_v, SPD blocks
-  MatX G, H, D;     // n_v × m, n_v × m, m × m
+  MatX G, H;        // n_v × m
+  SparseRowMatX D;  // m × m
   VecX c, r;        // n_v, m
 };
 

@@ -19,6 +19,7 @@ namespace exactsim {
 struct FrictionOnDemand {
   std::vector<bool> keep;    // (full cones) the cone's β, σ are unknowns of the sub-problem
   std::vector<int> columns;  // (sub unknowns) the full z index of each
+  std::vector<int> sub_of;   // (full unknowns) the sub-problem's index, −1: left out; scratch
   MlcpLayout layout;         // the sub-problem's (its cones are the kept ones, in full order)
   Mlcp mlcp;
   MlcpSolution solution;         // of the sub-problem

@@ -21,6 +21,11 @@ struct MlcpLayout {
   std::vector<int> friction_impulse;  // (n_friction_contacts) z index of the cone's normal impulse
   std::vector<Real> friction_mu;      // (n_friction_contacts)
   std::vector<Vec3> directions;       // scratch: one cone's directions while it is written
+  struct Entry {
+    int row, col, order;  // order: later entries at the same place replace earlier ones
+    Real value;
+  };
+  std::vector<Entry> d_entries;  // scratch: D's entries while they are written
   int p_begin() const { return 0; }
   int pi_begin() const { return n_unilateral; }
   int slack_begin() const { return pi_begin() + n_intercontact; }
