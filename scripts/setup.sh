@@ -7,7 +7,7 @@ packages=(
   g++ cmake make pkg-config
   libeigen3-dev libqhull-dev nlohmann-json3-dev libcli11-dev
   libgmp-dev  # exact Lemke (src/solvers/lemke_exact.cc)
-  libopenblas-serial-dev  # LU of large dense blocks (src/solvers/dense_lu.cc)
+  libopenblas-serial-dev  # LU of large dense blocks (src/solvers/dense_lapack.cc)
   libgtest-dev libgmock-dev libbenchmark-dev
   zlib1g-dev  # tests: the gzip-compressed captured LCPs
   libbullet-dev  # bench_scaling compares with Bullet 3 (optional in CMake)

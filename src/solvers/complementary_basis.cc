@@ -6,7 +6,7 @@
 #include <cmath>
 #include <limits>
 
-#include "dense_lu.h"
+#include "dense_lapack.h"
 #include "exactsim/solvers/lcp.h"
 
 namespace exactsim {
@@ -38,7 +38,7 @@ Eigen::Index gather_active_block(const Lcp& lcp, const std::vector<bool>& active
   return k;
 }
 
-// Blocks from this size are factorised by LAPACK's getrf (dense_lu.h); smaller ones column by
+// Blocks from this size are factorised by LAPACK's getrf (dense_lapack.h); smaller ones column by
 // column here, where nothing is allocated and a call costs less than LAPACK's overhead.
 constexpr Eigen::Index kLapackLuMin = 128;
 

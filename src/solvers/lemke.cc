@@ -33,7 +33,7 @@
 #include <cstdio>
 #include <cstdlib>
 #endif
-#include "dense_lu.h"
+#include "dense_lapack.h"
 #include "exactsim/solvers/lcp.h"
 #include "exactsim/solvers/mlcp.h"  // active_set
 
@@ -344,7 +344,7 @@ struct RevisedTableau {
       if (s.w_pos[j] >= 0) out(s.w_pos[j]) = s.full(j);
     for (Eigen::Index b = 0; b < k; ++b) out(s.pos[b]) = y(b);
   }
-  // G = C⁻¹ from an LU of C (LAPACK's, in place in s.c: dense_lu.h), then x_B = B⁻¹ q. False,
+  // G = C⁻¹ from an LU of C (LAPACK's, in place in s.c: dense_lapack.h), then x_B = B⁻¹ q. False,
   // with G and x_B unchanged, when C is numerically singular.
   bool factor() {
     MatX& c = s.c;

@@ -101,8 +101,7 @@ void validate_mlcp(const Mlcp& mlcp, const char* who) {
   check_shape(who, "c", mlcp.c.rows(), mlcp.c.cols(), nv, 1);
   check_shape(who, "r", mlcp.r.rows(), mlcp.r.cols(), m, 1);
   if (!mlcp.G.allFinite() || !mlcp.H.allFinite() || !d_values(mlcp.D).allFinite() ||
-      !mlcp.c.allFinite() ||
-      !mlcp.r.allFinite()) {
+      !mlcp.c.allFinite() || !mlcp.r.allFinite()) {
     throw InputError(std::string(who) + ": MLCP G, H, D, c or r contains NaN or Inf");
   }
 }

@@ -33,8 +33,8 @@ double lcp_solve_bytes(double n, const SolverOptions& options) {
 
 double step_lcp_bytes(double n_v, double m, double n_normal, const SolverOptions& options) {
   constexpr double kDouble = sizeof(double);
-  // Assembly: G, H (n_v × m), D (sparse, generously 8 entries per row, each with its triplet:
-  // 32 bytes); reduction: W G (n_v × m); N is the velocity LCP's matrix, counted by
+  // Assembly: G, H (n_v × m), D (sparse, generously 8 entries per row, each with its assembly
+  // entry: 32 bytes); reduction: W G (n_v × m); N is the velocity LCP's matrix, counted by
   // lcp_solve_bytes.
   double bytes = kDouble * 3 * n_v * m + 32 * 8 * m;
   bytes += lcp_solve_bytes(m, options);

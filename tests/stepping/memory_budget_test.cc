@@ -113,8 +113,8 @@ TEST(MemoryBudget, AStepOverTheBudgetThrowsBeforeAllocatingAndOneWithinItRuns) {
   EXPECT_EQ(ok.lcp_size, r.lcp_size);
   EXPECT_EQ(ok.status, r.status);
   const double kept =
-      8.0 * (t.ws.mlcp.G.size() + t.ws.mlcp.H.size() + t.ws.mlcp.D.nonZeros() + t.ws.solver.WG.size() +
-             t.ws.solver.reduced.M.size() + t.ws.solver.lcp.tableau.size());
+      8.0 * (t.ws.mlcp.G.size() + t.ws.mlcp.H.size() + t.ws.mlcp.D.nonZeros() +
+             t.ws.solver.WG.size() + t.ws.solver.reduced.M.size() + t.ws.solver.lcp.tableau.size());
   EXPECT_LE(kept, need);
 }
 

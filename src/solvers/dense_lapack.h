@@ -1,7 +1,8 @@
 // LU with partial pivoting, the inverse from it, and matrix products, of large dense blocks:
-// LAPACK's getrf and getri and BLAS's gemm from OpenBLAS's serial build (docs/solvers.md "Dense factorisations"). OpenBLAS picks
-// its kernels for the CPU at run time (AVX2, AVX-512 where there are), which the portable build
-// of Eigen cannot; its results therefore depend on the CPU, as any BLAS's do.
+// LAPACK's getrf and getri and BLAS's gemm from OpenBLAS's serial build (docs/solvers.md "Dense
+// factorisations"). OpenBLAS picks its kernels for the CPU at run time (AVX2, AVX-512 where there
+// are), which the portable build of Eigen cannot; its results therefore depend on the CPU, as any
+// BLAS's do.
 #pragma once
 
 #include <vector>

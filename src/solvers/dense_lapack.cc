@@ -1,9 +1,9 @@
-// LAPACK's dgetrf / dgetri and BLAS's dgemm (OpenBLAS, serial build: linked in CMakeLists.txt). Debian's serial
-// OpenBLAS has no locks of its own, and the islands may be solved on several threads
-// (docs/stepping.md "Parallel islands"): one mutex keeps its calls one at a time. It serialises
-// only blocks large enough to come here; each call's result does not depend on the others, so a
-// parallel run stays bit for bit a serial one.
-#include "dense_lu.h"
+// LAPACK's dgetrf / dgetri and BLAS's dgemm (OpenBLAS, serial build: linked in CMakeLists.txt).
+// Debian's serial OpenBLAS has no locks of its own, and the islands may be solved on several
+// threads (docs/stepping.md "Parallel islands"): one mutex keeps its calls one at a time. It
+// serialises only blocks large enough to come here; each call's result does not depend on the
+// others, so a parallel run stays bit for bit a serial one.
+#include "dense_lapack.h"
 
 #include <cmath>
 #include <mutex>
@@ -49,7 +49,8 @@ bool lu_inverse(DenseBlock lu, const std::vector<int>& swaps) {
   thread_local std::vector<int> ipiv;
   thread_local std::vector<double> work;
   ipiv.resize(static_cast<std::size_t>(k));
-  for (int j = 0; j < k; ++j) ipiv[static_cast<std::size_t>(j)] = swaps[static_cast<std::size_t>(j)] + 1;
+  for (int j = 0; j < k; ++j)
+    ipiv[static_cast<std::size_t>(j)] = swaps[static_cast<std::size_t>(j)] + 1;
   // getri's blocked form wants k × (block size) doubles; 64 columns is ample for OpenBLAS.
   const int lwork = 64 * k;
   work.resize(static_cast<std::size_t>(lwork));
