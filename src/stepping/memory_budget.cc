@@ -13,11 +13,12 @@ double lcp_solve_bytes(double n, const SolverOptions& options) {
   // The LCP's matrix; Lemke: tableau [x_B | B⁻¹] (n × (n+1)), the basis matrix and its LU
   // (refactorisation), or in the revised form G and C with its LU in place (k × k, k <= n) and
   // M's compressed columns (12 bytes per nonzero, at most revised_sparse_density n² of them); the
-  // polish's complementary-basis matrix and its LU.
+  // active-block buffer (n × n, its LU in place) of the warm start, keep_nonsingular_block and
+  // the polish.
   const bool revised = options.revised_min_size > 0 && n >= options.revised_min_size;
   const double columns = std::clamp(options.revised_sparse_density, 0.0, 1.0) * 1.5 * n * n;
   const double lemke = revised ? 2 * n * n + columns : n * (n + 1) + 2 * n * n;
-  double bytes = kDouble * (n * n + lemke + 2 * n * n);
+  double bytes = kDouble * (n * n + lemke + n * n);
   // Fischer–Burmeister: Jacobian, its LU, the normal matrix and its LDLT — when it runs at this n
   // (the same rule as the stack's: fischer_burmeister_iterations).
   if (options.fallback && fischer_burmeister_iterations(static_cast<Eigen::Index>(n), options) > 0)
@@ -28,6 +29,11 @@ double lcp_solve_bytes(double n, const SolverOptions& options) {
       options.extended_precision_retry &&
       !(options.max_pivot_work > 0 && 4.0 * n * n * n > options.max_pivot_work);
   if (long_double) bytes += kLong * (n * (n + 1) + 3 * n * n);
+  // The regularisation-path rescue (regularisation_path.cc), where it runs (the same rule): a
+  // copy of M and the long-double LU of an active block (k <= n).
+  const bool rescue = options.regularisation_path_retry &&
+                      !(options.max_pivot_work > 0 && 4.0 * n * n * n > options.max_pivot_work);
+  if (rescue) bytes += kDouble * n * n + 2 * kLong * n * n;
   return bytes + 64 * kDouble * n;  // the O(n) vectors, generously
 }
 
@@ -38,13 +44,9 @@ double step_lcp_bytes(double n_v, double m, double n_normal, const SolverOptions
   // lcp_solve_bytes.
   double bytes = kDouble * 3 * n_v * m + 32 * 8 * m;
   bytes += lcp_solve_bytes(m, options);
-  // The regularised recovery (step.cc): a copy of N and a Lemke-only solve on it. (The stack's
-  // regularisation-path rescue runs before it, never beside it, and needs less: a copy of N and
-  // the long-double LU of an active block, 8n² + 32k² bytes.)
-  SolverOptions lemke_only = options;
-  lemke_only.fallback = false;
-  lemke_only.extended_precision_retry = false;
-  bytes += lcp_solve_bytes(m, lemke_only);
+  // The regularised recovery (step.cc): a copy of N, solved on the step's solver buffers (a
+  // Lemke-only solve, within what the step's own solve holds).
+  bytes += kDouble * m * m;
   // The split stabilisation's position LCP on the normal rows, its G_S (n_v × n_normal), and the
   // dual active-set method's J and R (n_v × n_v each) there and in the frictionless fallback.
   bytes += lcp_solve_bytes(n_normal, options);

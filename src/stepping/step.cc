@@ -81,17 +81,24 @@ bool recover_by_regularisation(const World& world, IslandWorkspace& ws, StepRepo
   lemke_only.fallback = false;
   lemke_only.extended_precision_retry = false;  // N + δI needs no retries: keep a failure cheap
   lemke_only.max_pivot_work = 1e9;
+  // On the step's own solver buffers (the memory budget counts only the copy of N), keeping the
+  // failed solve's basis, the next step's warm start.
+  const std::vector<bool> basis = s.lcp.active;
+  LcpSolution sol;
+  bool recovered = false;
   for (Real delta : {1e-10, 1e-8, 1e-6, 1e-4, 1e-2}) {
     regularised.M = s.reduced.M;
     regularised.M.diagonal().array() += delta * scale;
-    const LcpSolution sol = solve_lcp(regularised, lemke_only);
+    solve_lcp(regularised, lemke_only, s.lcp, sol);
     if (!sol.certificate.ok()) continue;
     ws.solution.z = sol.z;
     ws.solution.nu = s.Wc + s.WG * sol.z;
     report.regularisation = delta * scale;
-    return true;
+    recovered = true;
+    break;
   }
-  return false;
+  s.lcp.active = basis;
+  return recovered;
 }
 
 // ½ νᵀMν over the MLCP's blocks (no temporaries: the step allocates nothing).
