@@ -901,12 +901,8 @@ bool lemke_solve(const Lcp& lcp, const SolverOptions& options, LcpScratch& s, Lc
   //     problem);
   //  5. the first path in long double (a wrong turn caused by rounding is not repeated; the most
   //     expensive attempt, ~4× a double pivot, so the last).
-  // Runaway protection: the long-double run costs ~4× a double pivot; it is skipped when even a
-  // short run (n pivots) would exceed the work cap.
-  const bool long_double_ok =
-      !(options.max_pivot_work > 0 &&
-        4.0 * static_cast<Real>(n) * static_cast<Real>(n) * static_cast<Real>(n) >
-            options.max_pivot_work);
+  // Runaway protection: the long-double run is skipped where it does not fit the work cap.
+  const bool long_double_ok = long_double_lemke_fits(n, options);
   for (int strategy = 1; strategy <= 5 && !done() && budget_left(); ++strategy) {
     SolverOptions o = options;
     o.ratio_tie_tolerance = std::min(options.ratio_tie_tolerance, 1e-15);
@@ -990,6 +986,11 @@ bool solve_lemke_from(const Lcp& lcp, const std::vector<bool>& start, const Solv
   out.ray.resize(0);
   out.z.setZero(n);
   return lemke_solve(lcp, options, s, out, &start);
+}
+
+bool long_double_lemke_fits(Eigen::Index n, const SolverOptions& options) {
+  const Real x = static_cast<Real>(n);
+  return !(options.max_pivot_work > 0 && 4.0 * x * x * x > options.max_pivot_work);
 }
 
 bool solve_lemke_long_double(const Lcp& lcp, const std::vector<bool>* start,

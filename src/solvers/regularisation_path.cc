@@ -153,9 +153,7 @@ std::vector<RegularisationPoint> extended_regularisation_path(const Lcp& lcp, So
 
 bool solve_by_regularisation_path(const Lcp& lcp, const SolverOptions& options, LcpScratch& s,
                                   LcpSolution& out) {
-  const Real n = static_cast<Real>(lcp.q.size());
-  if (n == 0 || (options.max_pivot_work > 0 && 4 * n * n * n > options.max_pivot_work))
-    return false;
+  if (lcp.q.size() == 0 || !long_double_lemke_fits(lcp.q.size(), options)) return false;
   PathProblem problem(lcp, options);
   LcpSolution point;
   std::vector<bool> basis;

@@ -25,15 +25,13 @@ double lcp_solve_bytes(double n, const SolverOptions& options) {
     bytes += kDouble * 4 * n * n;
   // The long-double Lemke retry (lemke.cc): tableau, basis matrix, its LU and the cast of M,
   // allocated only when its work fits the cap (the same rule as the solver's).
-  const bool long_double =
-      options.extended_precision_retry &&
-      !(options.max_pivot_work > 0 && 4.0 * n * n * n > options.max_pivot_work);
-  if (long_double) bytes += kLong * (n * (n + 1) + 3 * n * n);
+  const bool long_double_fits = long_double_lemke_fits(static_cast<Eigen::Index>(n), options);
+  if (options.extended_precision_retry && long_double_fits)
+    bytes += kLong * (n * (n + 1) + 3 * n * n);
   // The regularisation-path rescue (regularisation_path.cc), where it runs (the same rule): a
   // copy of M and the long-double LU of an active block (k <= n).
-  const bool rescue = options.regularisation_path_retry &&
-                      !(options.max_pivot_work > 0 && 4.0 * n * n * n > options.max_pivot_work);
-  if (rescue) bytes += kDouble * n * n + 2 * kLong * n * n;
+  if (options.regularisation_path_retry && long_double_fits)
+    bytes += kDouble * n * n + 2 * kLong * n * n;
   return bytes + 64 * kDouble * n;  // the O(n) vectors, generously
 }
 

@@ -393,11 +393,11 @@ TEST(SolveLcp, AnyActiveEstimateEndsCertified) {
   }
 }
 
-// solve_active_block factorises blocks of 128 and more by panels (complementary_basis.cc): on
-// random nonsingular unsymmetric blocks of k = 127 (column by column) and 129, 300 (panels,
-// including a last partial panel) the solution agrees with Eigen's LU to the block's condition,
-// and the unknowns outside the active set are zero.
-TEST(SolveActiveBlock, PanelsAndColumnsGiveTheSameSolution) {
+// solve_active_block factorises blocks of 128 and more by LAPACK's getrf (complementary_basis.cc,
+// dense_lapack.h): on random nonsingular unsymmetric blocks of k = 127 (column by column) and
+// 129, 300 (LAPACK) the solution agrees with Eigen's LU to the block's condition, and the
+// unknowns outside the active set are zero.
+TEST(SolveActiveBlock, LapackAndColumnsGiveTheSameSolution) {
   std::mt19937 rng(7);
   std::uniform_real_distribution<Real> u(-1, 1);
   for (const int k : {127, 129, 300}) {

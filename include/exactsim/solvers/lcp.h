@@ -285,6 +285,12 @@ void solve_lemke_exact(const Lcp& lcp, const SolverOptions& options, LcpSolution
 // are never allocated, and one iteration would cost minutes for next to no chance of success.
 int fischer_burmeister_iterations(Eigen::Index n, const SolverOptions& options);
 
+// Whether a Lemke run in long double on n unknowns fits options.max_pivot_work: it costs ~4× a
+// double pivot, and even a short run (n pivots) must fit, ~4n³. The rule of Lemke's long-double
+// retry and of the regularisation-path rescue (n <= 1000 at the default 4e9), and of the memory
+// budget's count of their buffers.
+bool long_double_lemke_fits(Eigen::Index n, const SolverOptions& options);
+
 // Semismooth Newton on Φ_i = √(z_i² + w_i²) − z_i − w_i with Armijo line search on ½‖Φ‖²,
 // started from z0 (any sign; size n).
 LcpSolution solve_fischer_burmeister(const Lcp& lcp, const VecX& z0,
