@@ -77,6 +77,7 @@ nlohmann::json report_to_json(const StepReport& r) {
     if (r.gauss_seidel_sweeps > 0) j["solver"]["gauss_seidel_sweeps"] = r.gauss_seidel_sweeps;
     if (r.friction_cones_left_out > 0)
       j["solver"]["friction_cones_left_out"] = r.friction_cones_left_out;
+    if (r.ray_restarts > 0) j["solver"]["ray_restarts"] = r.ray_restarts;
   }
   if (r.energy.checked)
     j["energy"] = {{"before", r.energy.before},   {"free_flight", r.energy.free_flight},

@@ -759,6 +759,7 @@ void finish_run(const Lcp& lcp, const SolverOptions& options, Real tol, Real z_s
   basic_z<S>(w.t, w.basis, n, out.z);
   SolveStatus status = res.status;
   out.ray.resize(0);
+  s.ray_entering = status == SolveStatus::kRay ? w.candidates[0] : -1;
   if (status == SolveStatus::kRay)
     status = ray_status<S>(lcp, w, w.candidates[0], tol, options, out.ray);
   SolveCertificate cert = verify_lcp(lcp, out.z, tol, z_scale, out.w);

@@ -179,6 +179,20 @@ void solve_lcp(const Lcp& lcp, const SolverOptions& options, LcpScratch& s, LcpS
     }
     if (!started) return false;
     pivots += out.certificate.pivots;
+    // A capped run (no retries of its own) that ended on a secondary ray with w_j entering, z_j
+    // in its start: the start without z_j (docs/solvers.md "Warm start": a wrongly guessed
+    // impulse that the path drops first, after which its complement has no blocking row).
+    for (int retry = 0; cap > 0 && retry < options.max_ray_restarts; ++retry) {
+      const int j = s.ray_entering;
+      if (out.certificate.status != SolveStatus::kRay || j < 0 || j >= n || !s.guess[j]) break;
+      s.guess[j] = false;
+      if (!solve_lemke_from(lcp, s.guess, o, s, out)) {
+        keep_nonsingular_block(lcp, s.guess, s, kWarmBasisPivotRatio, order);
+        if (!solve_lemke_from(lcp, s.guess, o, s, out)) break;
+      }
+      ++s.ray_restarts;
+      pivots += out.certificate.pivots;
+    }
     return final_status(out.certificate.status);
   };
   auto done = [&] {

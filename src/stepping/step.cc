@@ -328,6 +328,7 @@ void solve_island(const World& world, State& state, Real h,
                   const std::vector<WarmStart::Row>& previous, IslandWorkspace& ws,
                   StepReport& report) {
   auto clock = Clock::now();
+  const long ray_restarts = ws.solver.lcp.ray_restarts;
   assemble_stewart_trinkle(world, state, ws.island, h, ws.layout, ws.mlcp);
   report.active_bodies = static_cast<int>(ws.layout.active_bodies.size());
   report.lcp_size = ws.layout.size();
@@ -348,6 +349,7 @@ void solve_island(const World& world, State& state, Real h,
   }
   report.solver_called = true;
   report.solver = ws.solution.certificate;
+  report.ray_restarts = static_cast<int>(ws.solver.lcp.ray_restarts - ray_restarts);
   if (world.contact.model == ContactModel::kPeg && world.contact.peg.general_form)
     select_general_form_primaries(world, state, h, ws, report);  // docs/peg.md "General form"
   if (!report.solver.ok()) report.status = StepStatus::kSolverFailed;
@@ -417,6 +419,7 @@ void add_island(const StepReport& i, int k, StepReport& r, IslandTotals& t) {
   r.primary_switches += i.primary_switches;
   r.gauss_seidel_sweeps += i.gauss_seidel_sweeps;
   r.friction_cones_left_out += i.friction_cones_left_out;
+  r.ray_restarts += i.ray_restarts;
   r.general_form_failed = r.general_form_failed || i.general_form_failed;
   r.projection_depth = std::max(r.projection_depth, i.projection_depth);
   r.projection_relaxed_rows += i.projection_relaxed_rows;

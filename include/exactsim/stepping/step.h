@@ -97,6 +97,9 @@ struct StepReport {
   // islands (StepOptions::friction_on_demand_min_unknowns; docs/stepping.md "Friction on demand");
   // with a failed solve, the cones left out of the sub-problem that ran out of pivots.
   int friction_cones_left_out = 0;
+  // Warm Lemke runs restarted without a wrongly guessed impulse after a secondary ray, summed over
+  // the islands (docs/solvers.md "Warm start").
+  int ray_restarts = 0;
   bool solution_applied =
       false;                // the solve's ν⁺ was used (certified, or recovered when continued)
   Real regularisation = 0;  // δ of N + δI when a failed step was recovered (continue_on_failure)
