@@ -180,7 +180,7 @@ void solve_lcp(const Lcp& lcp, const SolverOptions& options, LcpScratch& s, LcpS
     if (!started) return false;
     pivots += out.certificate.pivots;
     // A capped run (no retries of its own) that ended on a secondary ray with w_j entering, z_j
-    // in its start: the start without z_j (docs/solvers.md "Warm start": a wrongly guessed
+    // in its start: the start without z_j (docs/solvers.md "Fallback policy": a wrongly guessed
     // impulse that the path drops first, after which its complement has no blocking row).
     for (int retry = 0; cap > 0 && retry < options.max_ray_restarts; ++retry) {
       const int j = s.ray_entering;

@@ -394,7 +394,7 @@ TEST(SolveLcp, AnyActiveEstimateEndsCertified) {
   }
 }
 
-// The ray restart (docs/solvers.md "Warm start"): a 2D PEG pour's LCP (86 unknowns, from the
+// The ray restart (docs/solvers.md "Fallback policy"): a 2D PEG pour's LCP (86 unknowns, from the
 // regression data), an estimate that takes every 4th inactive unknown from 3 on as active, and a
 // basis with every third entry of the solution's basis flipped (too wrong for the brief run, so
 // the estimate's run goes first). Lemke from the estimate drops a wrongly guessed impulse first

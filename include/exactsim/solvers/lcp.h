@@ -148,7 +148,7 @@ struct SolverOptions {
   Real revised_sparse_density = 0.25;
   // Warm start (solve_lcp with a guess): a capped Lemke run from a guessed basis that ends on a
   // secondary ray with w_j entering, z_j guessed active, is run again without z_j, at most this
-  // many times (docs/solvers.md "Warm start"); 0: never.
+  // many times (docs/solvers.md "Fallback policy", ray restart); 0: never.
   int max_ray_restarts = 3;
   // Fischer–Burmeister: iterations are also capped so that iterations · n³ <= fb_max_work
   // (one LU per iteration; 0: none, at least one iteration always runs).
@@ -224,7 +224,7 @@ struct LcpScratch {
   // After a Lemke run that ended on a secondary ray: its entering variable (else −1).
   int ray_entering = -1;
   // Warm Lemke runs restarted without an unknown after a secondary ray (solve_lcp with a guess;
-  // docs/solvers.md "Warm start"), counted over all solves on this scratch.
+  // docs/solvers.md "Fallback policy"), counted over all solves on this scratch.
   long ray_restarts = 0;
   // Fischer–Burmeister.
   VecX z, w, phi, a, b, grad, dir, z_trial, w_trial, phi_trial, xi, m_xi;

@@ -98,7 +98,7 @@ struct StepReport {
   // with a failed solve, the cones left out of the sub-problem that ran out of pivots.
   int friction_cones_left_out = 0;
   // Warm Lemke runs restarted without a wrongly guessed impulse after a secondary ray, summed over
-  // the islands (docs/solvers.md "Warm start").
+  // the islands (docs/solvers.md "Fallback policy", ray restart).
   int ray_restarts = 0;
   bool solution_applied =
       false;                // the solve's ν⁺ was used (certified, or recovered when continued)
