@@ -8,7 +8,7 @@ void read_solver_options(const JsonCursor& c, SolverOptions& o) {
   c.expect_object({"tolerance", "pivot_tolerance", "max_pivots_per_unknown", "fallback",
                    "fb_max_iterations", "fb_stall_window", "polish", "exact_retry",
                    "exact_max_size", "regularisation_path_retry", "revised_min_size",
-                   "revised_sparse_density"});
+                   "revised_sparse_density", "max_ray_restarts"});
   // Relative tolerances lie in (0, 1] (docs/input-validation.md): above 1 every answer passes.
   auto tolerance = [](const JsonCursor& t) {
     const Real x = t.positive();
@@ -33,6 +33,7 @@ void read_solver_options(const JsonCursor& c, SolverOptions& o) {
     o.revised_min_size = c.at("revised_min_size").integer(0, 1000000000);
   if (c.has("revised_sparse_density"))
     o.revised_sparse_density = c.at("revised_sparse_density").in_range(0, 1, "");
+  if (c.has("max_ray_restarts")) o.max_ray_restarts = c.at("max_ray_restarts").integer(0, 1000);
 }
 
 nlohmann::json solver_options_to_json(const SolverOptions& o) {
@@ -47,7 +48,8 @@ nlohmann::json solver_options_to_json(const SolverOptions& o) {
           {"exact_max_size", o.exact_max_size},
           {"regularisation_path_retry", o.regularisation_path_retry},
           {"revised_min_size", o.revised_min_size},
-          {"revised_sparse_density", o.revised_sparse_density}};
+          {"revised_sparse_density", o.revised_sparse_density},
+          {"max_ray_restarts", o.max_ray_restarts}};
 }
 
 }  // namespace exactsim::io

@@ -142,6 +142,10 @@ TEST(SceneJson, RejectsMalformedFieldsWithPathAndReason) {
          d["solver"] = {{"revised_sparse_density", 1.5}};
        },
        "solver.revised_sparse_density: must lie in [0, 1], got 1.5"},
+      {[](json& d) {
+         d["solver"] = {{"max_ray_restarts", -1}};
+       },
+       "solver.max_ray_restarts: must be between 0 and 1000, got -1"},
   };
   for (const Case& c : cases) {
     json d = valid_2d();

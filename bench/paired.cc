@@ -1,0 +1,121 @@
+// bench_paired (issue #14): two settings of one scene on the same states. Whole runs of a pile
+// part trajectories within a few steps, and one run's time is one sample of a chaotic system: it
+// cannot resolve a change of 10–30 % in the solve (docs/performance.md "Session 22"). Here the
+// scene is stepped with setting B (the trajectory); before each step a copy of the state and of
+// the workspace (the warm start's memory of the last step included) takes the same step with
+// setting A, so both settings solve the same problems from the same guesses.
+//
+//   bench_paired SCENE [--steps K] [--a PATCH] [--b PATCH] [--per-step]
+//
+// PATCH is a JSON merge patch (RFC 7386) on the scene file, e.g. '{"solver": {"max_ray_restarts":
+// 0}}'; each setting is validated like any scene file. Per step and in total: the solve stage's
+// seconds (wall, as `steps.jsonl` reports it), Lemke pivots, failed solves, and whether the two
+// steps' certified solutions moved the bodies differently. A scenario program: `make bench`
+// skips it.
+#include <CLI/CLI.hpp>
+
+#include <cstdio>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "exactsim/io/scene_json.h"
+#include "exactsim/math/error.h"
+#include "exactsim/stepping/adaptive_step.h"
+
+namespace exactsim::bench {
+namespace {
+
+Scene patched_scene(const nlohmann::json& doc, const std::string& patch, const std::string& path,
+                    const char* which) {
+  nlohmann::json d = doc;
+  try {
+    d.merge_patch(nlohmann::json::parse(patch));
+  } catch (const nlohmann::json::parse_error& e) {
+    throw InputError(std::string("--") + which + ": not JSON: " + e.what());
+  }
+  try {
+    return parse_scene(d, path);
+  } catch (const InputError& e) {
+    throw InputError(std::string("--") + which + ": " + e.what());
+  }
+}
+
+struct Side {
+  double solve_seconds = 0;
+  long pivots = 0;
+  int failed = 0;
+};
+
+void add(const StepReport& r, Side& s) {
+  s.solve_seconds += r.seconds.solve;
+  s.pivots += r.solver_called ? r.solver.pivots : 0;
+  s.failed += r.status == StepStatus::kSolverFailed;
+}
+
+}  // namespace
+}  // namespace exactsim::bench
+
+int main(int argc, char** argv) {
+  using namespace exactsim;
+  using namespace exactsim::bench;
+  CLI::App app{"Two settings of a scene stepped on the same states (docs/performance.md)"};
+  std::string path, patch_a = "{}", patch_b = "{}";
+  long steps = 0;
+  bool per_step = false;
+  app.add_option("scene", path, "scene file")->required()->check(CLI::ExistingFile);
+  app.add_option("--steps", steps, "steps to run (default: the scene's duration)")
+      ->check(CLI::PositiveNumber);
+  app.add_option("--a", patch_a, "JSON merge patch of setting A (stepped on copies)");
+  app.add_option("--b", patch_b, "JSON merge patch of setting B (the trajectory)");
+  app.add_flag("--per-step", per_step, "a line per step");
+  CLI11_PARSE(app, argc, argv);
+  try {
+    std::ifstream in(path);
+    const nlohmann::json doc = nlohmann::json::parse(in);
+    const Scene a = patched_scene(doc, patch_a, path, "a");
+    const Scene b = patched_scene(doc, patch_b, path, "b");
+    if (a.step != b.step) throw InputError("--a, --b: the settings must keep the time step");
+    if (steps == 0) steps = b.step_count();
+    State state = b.initial;
+    Workspace ws;
+    Side ta, tb;
+    long fewer = 0, more = 0, differ = 0;
+    std::printf("bench_paired: %s, %ld steps of h = %g s; A = %s, B = %s (B is the trajectory)\n",
+                path.c_str(), steps, b.step, patch_a.c_str(), patch_b.c_str());
+    if (per_step)
+      std::printf("step  lcp  solve A (s)  solve B (s)  pivots A  pivots B  failed A/B\n");
+    for (long k = 0; k < steps; ++k) {
+      State copy = state;
+      Workspace scratch = ws;
+      const StepReport ra = advance(a.world, copy, scratch, a.step, k);
+      const StepReport rb = advance(b.world, state, ws, b.step, k);
+      add(ra, ta);
+      add(rb, tb);
+      const int pa = ra.solver_called ? ra.solver.pivots : 0;
+      const int pb = rb.solver_called ? rb.solver.pivots : 0;
+      fewer += pb < pa;
+      more += pb > pa;
+      differ += (copy.q - state.q).lpNorm<Eigen::Infinity>() > 0;
+      if (per_step)
+        std::printf("%4ld %5d %12.4f %12.4f %9d %9d  %d/%d\n", k, rb.lcp_size, ra.seconds.solve,
+                    rb.seconds.solve, pa, pb, ra.status == StepStatus::kSolverFailed,
+                    rb.status == StepStatus::kSolverFailed);
+    }
+    std::printf(
+        "\n| setting | solve (s) | Lemke pivots | failed solves |\n|---|---|---|---|\n"
+        "| A | %.3f | %ld | %d |\n| B | %.3f | %ld | %d |\n\n"
+        "B / A solve time %.3f; steps with fewer pivots in B %ld, more %ld; steps whose positions "
+        "differ after the step %ld of %ld\n",
+        ta.solve_seconds, ta.pivots, ta.failed, tb.solve_seconds, tb.pivots, tb.failed,
+        ta.solve_seconds > 0 ? tb.solve_seconds / ta.solve_seconds : 1.0, fewer, more, differ,
+        steps);
+  } catch (const InputError& e) {
+    std::fprintf(stderr, "bench_paired: error: %s\n", e.what());
+    return 2;
+  } catch (const nlohmann::json::exception& e) {
+    std::fprintf(stderr, "bench_paired: error: %s: %s\n", path.c_str(), e.what());
+    return 2;
+  }
+  return 0;
+}
