@@ -47,10 +47,13 @@ struct Side {
   int failed = 0;
 };
 
+int pivots(const StepReport& r) { return r.solver_called ? r.solver.pivots : 0; }
+bool failed(const StepReport& r) { return r.status == StepStatus::kSolverFailed; }
+
 void add(const StepReport& r, Side& s) {
   s.solve_seconds += r.seconds.solve;
-  s.pivots += r.solver_called ? r.solver.pivots : 0;
-  s.failed += r.status == StepStatus::kSolverFailed;
+  s.pivots += pivots(r);
+  s.failed += failed(r);
 }
 
 }  // namespace
@@ -92,15 +95,13 @@ int main(int argc, char** argv) {
       const StepReport rb = advance(b.world, state, ws, b.step, k);
       add(ra, ta);
       add(rb, tb);
-      const int pa = ra.solver_called ? ra.solver.pivots : 0;
-      const int pb = rb.solver_called ? rb.solver.pivots : 0;
+      const int pa = pivots(ra), pb = pivots(rb);
       fewer += pb < pa;
       more += pb > pa;
       differ += (copy.q - state.q).lpNorm<Eigen::Infinity>() > 0;
       if (per_step)
         std::printf("%4ld %5d %12.4f %12.4f %9d %9d  %d/%d\n", k, rb.lcp_size, ra.seconds.solve,
-                    rb.seconds.solve, pa, pb, ra.status == StepStatus::kSolverFailed,
-                    rb.status == StepStatus::kSolverFailed);
+                    rb.seconds.solve, pa, pb, failed(ra), failed(rb));
     }
     std::printf(
         "\n| setting | solve (s) | Lemke pivots | failed solves |\n|---|---|---|---|\n"

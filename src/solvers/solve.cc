@@ -165,6 +165,12 @@ void solve_lcp(const Lcp& lcp, const SolverOptions& options, LcpScratch& s, LcpS
   // or infeasible; `cap` > 0 bounds a run's pivots (and skips its retries). A guess that is not a
   // nonsingular basis starts from its nonsingular part (keep_nonsingular_block).
   int pivots = 0;
+  // Lemke from s.guess (`as_is`: tried whole first), else from its nonsingular part.
+  auto start_lemke = [&](const SolverOptions& o, const VecX* order, bool as_is) {
+    if (as_is && solve_lemke_from(lcp, s.guess, o, s, out)) return true;
+    const int dropped = keep_nonsingular_block(lcp, s.guess, s, kWarmBasisPivotRatio, order);
+    return (!as_is || dropped > 0) && solve_lemke_from(lcp, s.guess, o, s, out);
+  };
   auto lemke_from = [&](const std::vector<bool>& from, const VecX* order, Eigen::Index cap) {
     SolverOptions o = options;
     if (cap > 0) {
@@ -172,12 +178,7 @@ void solve_lcp(const Lcp& lcp, const SolverOptions& options, LcpScratch& s, LcpS
       o.extended_precision_retry = false;
     }
     s.guess = from;
-    bool started = &from != guess.active && solve_lemke_from(lcp, s.guess, o, s, out);
-    if (!started) {
-      const int dropped = keep_nonsingular_block(lcp, s.guess, s, kWarmBasisPivotRatio, order);
-      if (&from == guess.active || dropped > 0) started = solve_lemke_from(lcp, s.guess, o, s, out);
-    }
-    if (!started) return false;
+    if (!start_lemke(o, order, &from != guess.active)) return false;
     pivots += out.certificate.pivots;
     // A capped run (no retries of its own) that ended on a secondary ray with w_j entering, z_j
     // in its start: the start without z_j (docs/solvers.md "Fallback policy": a wrongly guessed
@@ -186,10 +187,7 @@ void solve_lcp(const Lcp& lcp, const SolverOptions& options, LcpScratch& s, LcpS
       const int j = s.ray_entering;
       if (out.certificate.status != SolveStatus::kRay || j < 0 || j >= n || !s.guess[j]) break;
       s.guess[j] = false;
-      if (!solve_lemke_from(lcp, s.guess, o, s, out)) {
-        keep_nonsingular_block(lcp, s.guess, s, kWarmBasisPivotRatio, order);
-        if (!solve_lemke_from(lcp, s.guess, o, s, out)) break;
-      }
+      if (!start_lemke(o, order, true)) break;
       ++s.ray_restarts;
       pivots += out.certificate.pivots;
     }
