@@ -51,6 +51,9 @@ using RowVec = Eigen::Matrix<S, 1, Eigen::Dynamic>;
 // refined column (refine_column): measured on a 15-box pyramid's LCP (n = 1,184), thresholds
 // 1e-10 … 1e-6 give the same path.
 constexpr double kSmallPivot = 1e-8;
+// A ray restart's downdated inverse (RevisedTableau::downdate_start) is taken when it grows C⁻¹'s
+// largest entry at most this many times; else C is factorised again.
+constexpr double kDowndateGrowth = 1e4;
 
 // Buffers of one run; for double they live in LcpScratch (no allocation after warm-up).
 template <typename S>
@@ -72,6 +75,7 @@ struct RunResult {
   int pivots = 0;
   Real work = 0;              // multiply-adds of the revised form's pivots and factorisations
   bool start_failed = false;  // the warm-start basis was singular
+  bool polished = false;      // x_B of the final basis refined to round-off (polish_by_refinement)
   bool cycling = false;       // a basis repeated (the lexicographic rule was broken by rounding)
 };
 
@@ -273,6 +277,7 @@ struct DenseTableau {
   bool refactor() { return exactsim::refactor<S>(m, q, w); }
   // A fresh B⁻¹ before deciding on a small pivot: 3n³ here, too dear; refinement only.
   bool fresh() { return false; }
+  bool confirm_ray() const { return false; }
   Real work = 0;  // not counted: the dense form's cap is pivots · n² (pivot_budget)
   // Column `level` of [x_B | B⁻¹].
   auto column(Eigen::Index level) { return w.t.col(level); }
@@ -348,6 +353,7 @@ struct RevisedTableau {
   // with G and x_B unchanged, when C is numerically singular.
   bool factor() {
     MatX& c = s.c;
+    s.start_inverse = false;
     c.resize(k, k);
     for (Eigen::Index b = 0; b < k; ++b) {
       const int id = w.basis[s.pos[b]];
@@ -386,7 +392,46 @@ struct RevisedTableau {
       w.cover(s.row[c]) -= 1;
       w.cover -= m.col(s.row[c]);
     }
-    return factor();
+    if (!(s.restart && downdate_start(from)) && !factor()) return false;
+    s.start_inverse = true;
+    s.inverse_start = from;
+    return true;
+  }
+  // A ray restart's start is the last start without one unknown j (solve_lcp): its C is the last
+  // start's without row and column slot t (both of j, in start slot order), whose inverse is
+  // C⁻¹ − C⁻¹(:, t) C⁻¹(t, :) / C⁻¹(t, t) without row and column t, O(k²) instead of a
+  // factorisation. False (then factorised) when that is not the case, or when the division would
+  // amplify C⁻¹'s entries more than kDowndateGrowth times (C without j nearly singular).
+  bool downdate_start(const std::vector<bool>& from) {
+    if (!s.start_inverse || s.inverse_start.size() != from.size()) return false;
+    Eigen::Index t = -1, slot = 0;
+    for (std::size_t i = 0; i < from.size(); ++i) {
+      if (s.inverse_start[i] == from[i]) {
+        slot += from[i] ? 1 : 0;
+        continue;
+      }
+      if (t >= 0 || from[i]) return false;  // more than one change, or an unknown added
+      t = slot++;
+    }
+    const MatX& c = s.c;
+    if (t < 0 || c.rows() != k + 1) return false;
+    const Real pivot = c(t, t);
+    const Real growth = c.col(t).cwiseAbs().maxCoeff() * c.row(t).cwiseAbs().maxCoeff();
+    if (!(std::abs(pivot) * kDowndateGrowth * c.cwiseAbs().maxCoeff() > growth)) return false;
+    reserve(k);
+    auto g = this->g();
+    for (Eigen::Index b = 0, cb = 0; b < k; ++b, ++cb) {
+      if (cb == t) ++cb;
+      for (Eigen::Index a = 0, ca = 0; a < k; ++a, ++ca) {
+        if (ca == t) ++ca;
+        g(a, b) = c(ca, cb) - c(ca, t) * c(t, cb) / pivot;
+      }
+    }
+    s.c = g;  // the next restart downdates this one
+    work += Real(k) * Real(k);
+    ++s.downdated_starts;
+    solve(q, w.t.col(0));
+    return w.t.allFinite() && g.allFinite();
   }
   void cold() {
     for (Eigen::Index i = 0; i < n(); ++i) s.w_pos[i] = static_cast<int>(i);
@@ -486,6 +531,8 @@ struct RevisedTableau {
   // Before deciding on a small pivot: G and x_B from a fresh LU of C (~2k³), so that the updates'
   // accumulated error cannot pass as a pivot (docs/solvers.md "Revised Lemke").
   bool fresh() { return refactor(); }
+  // A ray is confirmed from a fresh factorisation unless the run is one of several starts.
+  bool confirm_ray() const { return !s.capped_run; }
   // On a singular C the updated inverse stays (as the dense refactor keeps its tableau).
   bool refactor() { return factor(); }
   // Column `level` of [x_B | B⁻¹], where the ratio tests read it: at the candidate rows
@@ -680,7 +727,8 @@ RunResult lemke_run(Tableau& tab, const Vec<S>& q, const std::vector<bool>* star
     r = lexicographic_ratio_test<S>(tab, w, z0_id, options);
     if (r < 0 || w.d(r) < S(kSmallPivot) * w.d.cwiseAbs().maxCoeff()) {
       // A tiny pivot or no blocking row: decide again on a refined column and x_B; if that
-      // decision is a tiny pivot too, once more from a fresh factorisation where one is cheap.
+      // decision is a tiny pivot too (or a ray that ends the solve: confirm_ray), once more from
+      // a fresh factorisation where one is cheap.
       w.original.resize(n);
       original_column<S>(tab.m, w.cover, n, entering, w.original);
       const auto decide_refined = [&] {
@@ -689,7 +737,8 @@ RunResult lemke_run(Tableau& tab, const Vec<S>& q, const std::vector<bool>* star
         r = lexicographic_ratio_test<S>(tab, w, z0_id, options);
       };
       decide_refined();
-      if ((r < 0 || w.d(r) < S(kSmallPivot) * w.d.cwiseAbs().maxCoeff()) && tab.fresh()) {
+      if ((r < 0 ? tab.confirm_ray() : w.d(r) < S(kSmallPivot) * w.d.cwiseAbs().maxCoeff()) &&
+          tab.fresh()) {
         since_refactor = 0;
         tab.enter(entering);
         decide_refined();
@@ -721,6 +770,28 @@ RunResult lemke_run(Tableau& tab, const Vec<S>& q, const std::vector<bool>* star
       return res;
     }
   }
+}
+
+// The revised form's polish (docs/solvers.md "Revised Lemke"): the final basis's x_B refined
+// with the updated inverse G until a correction is at round-off (at most kPolishSteps steps of
+// O(k² + nonzeros) each), instead of an LU of the active block (~k³/3). False, with x_B as it
+// was, when the corrections do not shrink to 1e-12 of x_B (G has drifted too far): the LU
+// polish runs then.
+constexpr int kPolishSteps = 3;
+bool polish_by_refinement(RevisedTableau& tab, const VecX& q, Work<Real>& w) {
+  VecX& x = w.original;  // free at the end of a run
+  x = w.t.col(0);
+  const Real round_off = 4 * std::numeric_limits<Real>::epsilon();
+  Real correction = 0;
+  for (int step = 0; step < kPolishSteps; ++step) {
+    const Real scale = std::max<Real>(1, w.t.col(0).cwiseAbs().maxCoeff());
+    tab.refine(w.t.col(0), q);
+    correction = tab.s.col.cwiseAbs().maxCoeff() / scale;  // refine's correction
+    if (!(correction > round_off)) break;
+  }
+  if (w.t.col(0).allFinite() && correction <= 1e-12) return true;
+  w.t.col(0) = x;
+  return false;
 }
 
 // z-part of the current basic solution (z0 and w excluded).
@@ -769,7 +840,7 @@ void finish_run(const Lcp& lcp, const SolverOptions& options, Real tol, Real z_s
     s.active.assign(n, false);
     for (Eigen::Index i = 0; i < n; ++i)
       if (w.basis[i] >= n && w.basis[i] < 2 * n) s.active[w.basis[i] - n] = true;
-    if (options.polish && res.pivots > 0)
+    if (options.polish && res.pivots > 0 && !res.polished)
       polish_complementary_basis(lcp, tol, s, out.z, out.w, cert, &s.active);
   }
   // The certificate decides: an iterate that verifies is a solution however the run ended (a
@@ -858,13 +929,19 @@ bool lemke_solve(const Lcp& lcp, const SolverOptions& options, LcpScratch& s, Lc
     if (revised) {
       RevisedTableau tab{lcp.M, lcp.q, w, s.revised};
       RunResult r = lemke_run<Real>(tab, lcp.q, from, o, pivots, w, cover, work_left);
+      if (r.status == SolveStatus::kSolved && r.pivots > 0 && o.polish)
+        r.polished = polish_by_refinement(tab, lcp.q, w);
+      if (r.polished) ++s.revised.refined_polishes;
       r.work = tab.work;
       return r;
     }
     DenseTableau<Real> tab{lcp.M, lcp.q, w};
     return lemke_run<Real>(tab, lcp.q, from, o, pivots, w, cover);
   };
-  if (revised) compress_columns(lcp.M, options.revised_sparse_density, s.revised);
+  if (revised && !(s.revised.same_lcp && s.revised.columns_current)) {
+    compress_columns(lcp.M, options.revised_sparse_density, s.revised);
+    s.revised.columns_current = true;
+  }
   const RunResult res = run(options, start, budget, nullptr);
   if (res.start_failed) return false;
   finish_run<Real>(lcp, options, tol, z_scale, res, w, s, out);
@@ -975,7 +1052,7 @@ void solve_lemke(const Lcp& lcp, const SolverOptions& options, LcpScratch& s, Lc
 
 bool solve_lemke_from(const Lcp& lcp, const std::vector<bool>& start, const SolverOptions& options,
                       LcpScratch& s, LcpSolution& out) {
-  validate_lcp(lcp, "solve_lemke_from");
+  if (!s.revised.same_lcp) validate_lcp(lcp, "solve_lemke_from");  // solve_lcp's warm runs: done
   const Eigen::Index n = lcp.q.size();
   if (static_cast<Eigen::Index>(start.size()) != n)
     throw InputError("solve_lemke_from: start basis has " + std::to_string(start.size()) +

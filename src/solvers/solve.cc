@@ -9,6 +9,22 @@
 namespace exactsim {
 namespace {
 
+// solve_lcp's warm Lemke runs on one LCP (RevisedLemkeScratch::same_lcp, capped_run, restart):
+// the flags hold from construction to release() or destruction.
+struct WarmRuns {
+  RevisedLemkeScratch& revised;
+  explicit WarmRuns(RevisedLemkeScratch& r) : revised(r) {
+    release();
+    revised.same_lcp = true;
+  }
+  ~WarmRuns() { release(); }
+  void release() {
+    revised.same_lcp = revised.columns_current = revised.capped_run = revised.restart = false;
+  }
+  WarmRuns(const WarmRuns&) = delete;
+  WarmRuns& operator=(const WarmRuns&) = delete;
+};
+
 void fallback(const Lcp& lcp, const SolverOptions& options, LcpScratch& s, LcpSolution& out) {
   if (fischer_burmeister_iterations(lcp.q.size(), options) == 0) return;  // beyond its work cap
   const SolveStatus lemke_status = out.certificate.status;
@@ -165,6 +181,7 @@ void solve_lcp(const Lcp& lcp, const SolverOptions& options, LcpScratch& s, LcpS
   // or infeasible; `cap` > 0 bounds a run's pivots (and skips its retries). A guess that is not a
   // nonsingular basis starts from its nonsingular part (keep_nonsingular_block).
   int pivots = 0;
+  WarmRuns warm_runs(s.revised);
   // Lemke from s.guess (`as_is`: tried whole first), else from its nonsingular part.
   auto start_lemke = [&](const SolverOptions& o, const VecX* order, bool as_is) {
     if (as_is && solve_lemke_from(lcp, s.guess, o, s, out)) return true;
@@ -178,6 +195,7 @@ void solve_lcp(const Lcp& lcp, const SolverOptions& options, LcpScratch& s, LcpS
       o.extended_precision_retry = false;
     }
     s.guess = from;
+    s.revised.capped_run = cap > 0;
     if (!start_lemke(o, order, &from != guess.active)) return false;
     pivots += out.certificate.pivots;
     // A capped run (no retries of its own) that ended on a secondary ray with w_j entering, z_j
@@ -187,10 +205,14 @@ void solve_lcp(const Lcp& lcp, const SolverOptions& options, LcpScratch& s, LcpS
       const int j = s.ray_entering;
       if (out.certificate.status != SolveStatus::kRay || j < 0 || j >= n || !s.guess[j]) break;
       s.guess[j] = false;
-      if (!start_lemke(o, order, true)) break;
+      s.revised.restart = true;
+      const bool started = start_lemke(o, order, true);
+      s.revised.restart = false;
+      if (!started) break;
       ++s.ray_restarts;
       pivots += out.certificate.pivots;
     }
+    s.revised.capped_run = false;
     return final_status(out.certificate.status);
   };
   auto done = [&] {
@@ -210,7 +232,8 @@ void solve_lcp(const Lcp& lcp, const SolverOptions& options, LcpScratch& s, LcpS
       return done();
   }
   if (basis != nullptr && lemke_from(*basis, nullptr, 0)) return done();
-  // 3. Cold.
+  // 3. Cold (its fallbacks solve other LCPs on the same scratch).
+  warm_runs.release();
   solve_lcp(lcp, options, s, out);
   out.certificate.pivots += pivots;
   out.certificate.warm_started = true;

@@ -92,10 +92,28 @@ void project_positions(const World& world, State& state, Real h, IslandWorkspace
   report.projection_depth = -deepest;
   if (deepest >= -slop) return;
 
-  const MatX& wg = ws.solver.WG;  // W G from the velocity solve's reduction
-  s.lcp.M.resize(n, n);
-  for (int a = 0; a < n; ++a)
-    for (int b = 0; b < n; ++b) s.lcp.M(a, b) = mlcp.G.col(s.rows[a]).dot(wg.col(s.rows[b]));
+  // W G and G's nonzero body blocks from the velocity solve's reduction (a friction-on-demand
+  // sub-problem's keeps the normal rows' columns). N_p = G_Sᵀ W G_S over the body blocks both
+  // rows touch, as reduce_mlcp forms N: O(Σ_k g_k²) for g_k rows on block k, not O(n² n_v).
+  const MatX& wg = ws.solver.WG;
+  const BlockColumns& g = ws.solver.g;
+  const BlockDiagonal& w = ws.solver.W;
+  s.slot.assign(static_cast<std::size_t>(layout.slack_begin()), -1);
+  for (int i = 0; i < n; ++i) s.slot[s.rows[i]] = i;
+  const auto slot = [&](int column) { return column < layout.slack_begin() ? s.slot[column] : -1; };
+  s.lcp.M.setZero(n, n);
+  for (std::size_t k = 0; k < w.blocks.size(); ++k) {
+    const int nb = static_cast<int>(w.blocks[k].rows()), offset = w.offsets[k];
+    for (int e = g.block_begin[k]; e < g.block_begin[k + 1]; ++e) {
+      const int a = slot(g.column[g.by_block[e]]);
+      if (a < 0) continue;
+      const auto ga = g.values[g.by_block[e]].head(nb);
+      for (int f = g.block_begin[k]; f < g.block_begin[k + 1]; ++f) {
+        const int b = slot(g.column[g.by_block[f]]);
+        if (b >= 0) s.lcp.M(a, b) += ga.dot(wg.col(s.rows[b]).segment(offset, nb));
+      }
+    }
+  }
   report.projection_ran = true;
   // The position LCP is the QP  min ½ pᵀ M p  s.t.  G_Sᵀ p + b_p >= 0  (pseudo-velocity p):
   // solved by the dual active-set method, whose Farkas vector names the contradictory push-outs

@@ -151,6 +151,80 @@ TEST(RevisedLemke, WarmStartsFromAComplementaryBasis) {
   EXPECT_FALSE(solve_lemke_from(dup, both, revised(false), scratch, out));
 }
 
+TEST(RevisedLemke, ARayRestartDowndatesTheLastStartsInverse) {
+  // A ray restart starts from the last run's start without one unknown (docs/solvers.md "Fallback
+  // policy"): its C⁻¹ is the last start's, downdated in O(k²), not factorised again. The run from
+  // it must take the fresh factorisation's path to its answer. A start that differs by more than
+  // one unknown is factorised.
+  std::mt19937 rng(23);
+  SolverOptions first = revised();
+  first.max_pivots = 3;  // ends before any refactorisation: C's inverse stays the start's
+  for (int trial = 0; trial < 6; ++trial) {
+    const int n = 60 + 20 * trial;
+    const Lcp p = random_lcp(rng, n, 0);
+    std::vector<bool> start(n);
+    for (int i = 0; i < n; ++i) start[i] = (7 * i + trial) % 3 == 0;
+    std::vector<bool> without = start;
+    int j = n / 2;
+    while (!start[j]) ++j;
+    without[j] = false;
+    LcpScratch restarted, fresh;
+    LcpSolution a, b;
+    restarted.revised.capped_run = true;
+    ASSERT_TRUE(solve_lemke_from(p, start, first, restarted, a)) << trial;
+    restarted.revised.restart = true;
+    ASSERT_TRUE(solve_lemke_from(p, without, revised(), restarted, a)) << trial;
+    EXPECT_EQ(restarted.revised.downdated_starts, 1) << trial;
+    ASSERT_TRUE(solve_lemke_from(p, without, revised(), fresh, b)) << trial;
+    EXPECT_EQ(fresh.revised.downdated_starts, 0) << trial;
+    ASSERT_TRUE(b.certificate.ok()) << trial;
+    EXPECT_TRUE(a.certificate.ok()) << trial;
+    EXPECT_EQ(a.certificate.pivots, b.certificate.pivots) << trial;
+    EXPECT_LT((a.z - b.z).lpNorm<Eigen::Infinity>(),
+              1e-9 * std::max<Real>(1, b.z.lpNorm<Eigen::Infinity>()))
+        << trial;
+    // Two unknowns off the last start: factorised.
+    ASSERT_TRUE(solve_lemke_from(p, start, first, restarted, a)) << trial;
+    std::vector<bool> two_off = without;
+    two_off[j == 0 ? 1 : 0] = !two_off[j == 0 ? 1 : 0];
+    ASSERT_TRUE(solve_lemke_from(p, two_off, revised(), restarted, a)) << trial;
+    EXPECT_EQ(restarted.revised.downdated_starts, 1) << trial;
+    EXPECT_TRUE(a.certificate.ok()) << trial;
+  }
+}
+
+TEST(RevisedLemke, PolishRefinesTheFinalBasisWithItsInverse) {
+  // The revised form polishes its final basis by iterative refinement with the updated G instead
+  // of an LU of the active block: the answer must be that LU solve's, and solve the basis's
+  // equations M_αα z_α + q_α = 0 to round-off.
+  std::mt19937 rng(29);
+  int solved = 0;
+  for (int trial = 0; trial < 8; ++trial) {
+    const int n = 80 + 30 * trial;
+    // Unknowns of scales 1e-2 … 1e2 (N's rows of light and heavy bodies): the updates' drift
+    // is then well above round-off.
+    Lcp p = random_lcp(rng, n, 0);
+    const VecX scales = (VecX::Random(n) * 2 * std::log(10.0)).array().exp();
+    p.M = scales.asDiagonal() * p.M * scales.asDiagonal();
+    p.q = scales.asDiagonal() * p.q;
+    LcpScratch s;
+    LcpSolution out;
+    solve_lemke(p, revised(), s, out);
+    if (!out.certificate.ok() || out.certificate.pivots == 0) continue;
+    ++solved;
+    EXPECT_EQ(s.revised.refined_polishes, 1) << trial;
+    const std::vector<bool> active = s.active;
+    VecX z_lu;
+    ASSERT_TRUE(solve_active_block(p, active, s, z_lu, 1e-14)) << trial;
+    const Real z_max = std::max<Real>(1, z_lu.lpNorm<Eigen::Infinity>());
+    EXPECT_LT((out.z - z_lu).lpNorm<Eigen::Infinity>(), 1e-10 * z_max) << trial;
+    const Real scale = p.M.cwiseAbs().maxCoeff() * z_max + p.q.lpNorm<Eigen::Infinity>();
+    for (int i = 0; i < n; ++i)
+      if (active[i]) EXPECT_LT(std::abs(out.w(i)), 1e-13 * scale) << trial << " row " << i;
+  }
+  EXPECT_EQ(solved, 8);
+}
+
 TEST(RevisedLemke, CapturedFrictionalStepsCertify) {
   // Frictional PEG steps of the regression suite that need the retries (2D pour, n = 196; the 3D
   // four-box stack, n = 224): with the same retries as the dense form, the revised form ends

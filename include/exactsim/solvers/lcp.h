@@ -191,6 +191,25 @@ struct RevisedLemkeScratch {
   std::vector<Eigen::Index> column_start;  // (n + 1)
   std::vector<int> column_rows;
   std::vector<Real> column_values;
+  // Set by solve_lcp around its warm runs on one LCP (docs/solvers.md "Fallback policy"): they
+  // share one compression of M's columns (`columns_current` once made), and solve_lemke_from does
+  // not validate the LCP again.
+  bool same_lcp = false;
+  bool columns_current = false;
+  // ... around its capped runs: such a run ends on a secondary ray without confirming it from a
+  // fresh factorisation (its caller has further starts), and a ray restart (`restart`) takes its
+  // start's inverse from the last run's, downdated without the dropped unknown, instead of
+  // factorising C again.
+  bool capped_run = false;
+  bool restart = false;
+  // c holds C⁻¹ of the last run's start, `inverse_start`, in start slot order (until the next
+  // factorisation).
+  bool start_inverse = false;
+  std::vector<bool> inverse_start;
+  // Counted over all solves on this scratch: starts downdated for a ray restart, and runs
+  // polished by refinement with G instead of an LU (docs/solvers.md "Revised Lemke").
+  long downdated_starts = 0;
+  long refined_polishes = 0;
 };
 
 // Reusable buffers: pass the same scratch to repeated solves of the same size and no heap

@@ -18,6 +18,7 @@ struct StepReport;
 
 struct PositionProjectionScratch {
   std::vector<int> rows;  // z indices of the impulse-carrying normal rows (U, carrying I)
+  std::vector<int> slot;  // z index → its row of the position LCP (−1: none)
   Lcp lcp;                // N_p = G_Sᵀ W G_S, b_p = predicted gap rates
   MatX g;                 // G_S
   VecX no_force;          // c = 0 of the QP
