@@ -350,17 +350,24 @@ struct RevisedTableau {
     for (Eigen::Index b = 0; b < k; ++b) out(s.pos[b]) = y(b);
   }
   // G = C⁻¹ from an LU of C (LAPACK's, in place in s.c: dense_lapack.h), then x_B = B⁻¹ q. False,
-  // with G and x_B unchanged, when C is numerically singular.
-  bool factor() {
+  // with G and x_B unchanged, when C is numerically singular. `lu`: an LU of M_αα for a start's
+  // C = −M_αα (RevisedLemkeScratch::start_lu), whose U is negated instead of factorising.
+  bool factor(const MatX* lu = nullptr) {
     MatX& c = s.c;
     s.start_inverse = false;
     c.resize(k, k);
-    for (Eigen::Index b = 0; b < k; ++b) {
-      const int id = w.basis[s.pos[b]];
-      for (Eigen::Index a = 0; a < k; ++a) c(a, b) = entry(id, s.row[a]);
-    }
     work += Real(k) * Real(k) * Real(k);
-    if (!lu_factor(c, s.swaps)) return false;
+    if (lu != nullptr && lu->rows() >= k && s.start_lu_swaps->size() == std::size_t(k)) {
+      c = lu->topLeftCorner(k, k);
+      c.triangularView<Eigen::Upper>() *= -1;  // −M_αα = P L (−U)
+      s.swaps = *s.start_lu_swaps;
+    } else {
+      for (Eigen::Index b = 0; b < k; ++b) {
+        const int id = w.basis[s.pos[b]];
+        for (Eigen::Index a = 0; a < k; ++a) c(a, b) = entry(id, s.row[a]);
+      }
+      if (!lu_factor(c, s.swaps)) return false;
+    }
     if (k > 0) {
       const auto diag = c.diagonal().cwiseAbs();
       const Real largest = diag.maxCoeff();
@@ -392,7 +399,9 @@ struct RevisedTableau {
       w.cover(s.row[c]) -= 1;
       w.cover -= m.col(s.row[c]);
     }
-    if (!(s.restart && downdate_start(from)) && !factor()) return false;
+    const MatX* lu = s.start_lu;
+    s.start_lu = nullptr;
+    if (!(s.restart && downdate_start(from)) && !factor(lu)) return false;
     s.start_inverse = true;
     s.inverse_start = from;
     return true;

@@ -20,6 +20,7 @@ struct WarmRuns {
   ~WarmRuns() { release(); }
   void release() {
     revised.same_lcp = revised.columns_current = revised.capped_run = revised.restart = false;
+    revised.start_lu = nullptr;
   }
   WarmRuns(const WarmRuns&) = delete;
   WarmRuns& operator=(const WarmRuns&) = delete;
@@ -163,7 +164,9 @@ void solve_lcp(const Lcp& lcp, const SolverOptions& options, LcpScratch& s, LcpS
   // after step would let errors of that size accumulate (a resting box would start to spin). A near
   // singular basis (a degenerate set) is left to Lemke too.
   Eigen::Index wrong_signs = n;  // of the basis's solution: how far it is from the answer
-  if (basis != nullptr && solve_active_block(lcp, *basis, s, out.z, kWarmBasisPivotRatio)) {
+  const bool checked =
+      basis != nullptr && solve_active_block(lcp, *basis, s, out.z, kWarmBasisPivotRatio);
+  if (checked) {
     out.certificate = verify_lcp(lcp, out.z, tol, z_scale, out.w);
     wrong_signs = (out.z.array() < -tol).count() + (out.w.array() < -tol).count();
     const Real slack = kWarmBasisSignSlack * std::max<Real>(1, lcp.q.lpNorm<Eigen::Infinity>());
@@ -223,13 +226,23 @@ void solve_lcp(const Lcp& lcp, const SolverOptions& options, LcpScratch& s, LcpS
   // from last step's basis (its solution has few wrong signs), a moving one ~0.2 n pivots, and
   // the estimate's mostly 0.02–0.1 n but now and then ~n; so the basis goes first, briefly, when
   // it is nearly right, then the estimate, capped at n/4 when the basis is there to fall back on.
+  // The first run from the basis starts from step 1's LU of its block, when nothing has
+  // overwritten it (RevisedLemkeScratch::start_lu).
+  const auto from_checked_basis = [&] {
+    s.revised.start_lu = &s.block_matrix;
+    s.revised.start_lu_swaps = &s.basis_swaps;
+  };
   if (guess.active == start) {
-    if (basis != nullptr && wrong_signs <= std::max<Eigen::Index>(2, n / 32) &&
-        lemke_from(*basis, nullptr, std::max<Eigen::Index>(kBriefPivots, n / 16)))
-      return done();
+    if (basis != nullptr && wrong_signs <= std::max<Eigen::Index>(2, n / 32)) {
+      from_checked_basis();
+      if (lemke_from(*basis, nullptr, std::max<Eigen::Index>(kBriefPivots, n / 16)))
+        return done();
+    }
     if (lemke_from(*start, priority,
                    basis != nullptr ? std::max<Eigen::Index>(kBriefPivots, n / 4) : 0))
       return done();
+  } else if (checked) {
+    from_checked_basis();
   }
   if (basis != nullptr && lemke_from(*basis, nullptr, 0)) return done();
   // 3. Cold (its fallbacks solve other LCPs on the same scratch).

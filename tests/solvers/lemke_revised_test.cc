@@ -193,6 +193,36 @@ TEST(RevisedLemke, ARayRestartDowndatesTheLastStartsInverse) {
   }
 }
 
+TEST(RevisedLemke, AStartTakesTheBasisChecksLu) {
+  // solve_lcp's first run from last step's basis starts from the LU its basis check made of the
+  // same block (RevisedLemkeScratch::start_lu): C = −M_αα has that LU with U negated. The run
+  // must be the one that factorises C itself — bit for bit when both LUs are LAPACK's (k >= 128),
+  // to round-off when the check's own small-block LU made it.
+  std::mt19937 rng(31);
+  for (const int every : {2, 5}) {  // k = 150 and 60 of n = 300
+    const int n = 300;
+    const Lcp p = random_lcp(rng, n, 0);
+    std::vector<bool> basis(n);
+    for (int i = 0; i < n; ++i) basis[i] = i % every == 0;
+    LcpScratch with_lu, without;
+    LcpSolution a, b;
+    VecX z;
+    ASSERT_TRUE(solve_active_block(p, basis, with_lu, z, 1e-8)) << every;
+    with_lu.revised.start_lu = &with_lu.block_matrix;
+    with_lu.revised.start_lu_swaps = &with_lu.basis_swaps;
+    ASSERT_TRUE(solve_lemke_from(p, basis, revised(), with_lu, a)) << every;
+    EXPECT_EQ(with_lu.revised.start_lu, nullptr) << every;  // consumed
+    ASSERT_TRUE(solve_lemke_from(p, basis, revised(), without, b)) << every;
+    ASSERT_TRUE(a.certificate.ok() && b.certificate.ok()) << every;
+    EXPECT_EQ(a.certificate.pivots, b.certificate.pivots) << every;
+    const Real diff = (a.z - b.z).lpNorm<Eigen::Infinity>();
+    if (every == 2)
+      EXPECT_EQ(diff, 0) << every;
+    else
+      EXPECT_LT(diff, 1e-9 * std::max<Real>(1, b.z.lpNorm<Eigen::Infinity>())) << every;
+  }
+}
+
 TEST(RevisedLemke, PolishRefinesTheFinalBasisWithItsInverse) {
   // The revised form polishes its final basis by iterative refinement with the updated G instead
   // of an LU of the active block: the answer must be that LU solve's, and solve the basis's
