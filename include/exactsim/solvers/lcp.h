@@ -202,9 +202,9 @@ struct RevisedLemkeScratch {
   // factorising C again.
   bool capped_run = false;
   bool restart = false;
-  // ... before its brief run from the checked basis: that check's LU of M_αα (LcpScratch's
-  // block_matrix and basis_swaps), which the run's start takes for C = −M_αα instead of
-  // factorising again; the next start consumes it.
+  // ... before its first run from the checked basis (the brief run, or the basis run when there
+  // is no estimate): that check's LU of M_αα (LcpScratch's block_matrix and basis_swaps), which
+  // the run's start takes for C = −M_αα instead of factorising again; the next start consumes it.
   const MatX* start_lu = nullptr;
   const std::vector<int>* start_lu_swaps = nullptr;
   // c holds C⁻¹ of the last run's start, `inverse_start`, in start slot order (until the next
