@@ -1,9 +1,9 @@
 // bench_paired (issue #14): two settings of one scene on the same states. Whole runs of a pile
 // part trajectories within a few steps, and one run's time is one sample of a chaotic system: it
-// cannot resolve a change of 10–30 % in the solve (docs/performance.md "Session 22"). Here the
-// scene is stepped with setting B (the trajectory); before each step a copy of the state and of
-// the workspace (the warm start's memory of the last step included) takes the same step with
-// setting A, so both settings solve the same problems from the same guesses.
+// cannot resolve a change of 10–30 % in the solve (docs/performance.md "Scaling"). Here each step
+// is taken by both settings on copies of the same state and workspace (the warm start's memory of
+// the last step included), in alternating order, and the run continues from setting B's (the
+// trajectory), so both settings solve the same problems from the same guesses.
 //
 //   bench_paired SCENE [--steps K] [--a PATCH] [--b PATCH] [--per-step]
 //
