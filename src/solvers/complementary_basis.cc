@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "dense_lapack.h"
+#include "exactsim/math/storage.h"
 #include "exactsim/solvers/lcp.h"
 
 namespace exactsim {
@@ -31,7 +32,7 @@ Eigen::Index gather_active_block(const Lcp& lcp, const std::vector<bool>& active
     if (active[j]) index.push_back(static_cast<int>(j));
   const Eigen::Index k = static_cast<Eigen::Index>(index.size());
   MatX& buffer = scratch.block_matrix;
-  if (buffer.rows() < n || buffer.cols() < n) buffer.resize(n, n);
+  if (buffer.rows() < n || buffer.cols() < n) resize_keeping_pages(buffer, n, n);
   auto a = buffer.topLeftCorner(k, k);
   for (Eigen::Index c = 0; c < k; ++c)
     for (Eigen::Index r = 0; r < k; ++r) a(r, c) = lcp.M(index[r], index[c]);

@@ -29,6 +29,7 @@
 #include <limits>
 
 #include "exactsim/math/error.h"
+#include "exactsim/math/storage.h"
 #ifdef EXACTSIM_LEMKE_TRACE  // diagnostics for docs/solvers.md (not built by CMake)
 #include <cstdio>
 #include <cstdlib>
@@ -349,13 +350,22 @@ struct RevisedTableau {
       if (s.w_pos[j] >= 0) out(s.w_pos[j]) = s.full(j);
     for (Eigen::Index b = 0; b < k; ++b) out(s.pos[b]) = y(b);
   }
+  // C (its LU, its inverse) in the top-left corner of s.c, which only grows once it is a large
+  // block (storage.h): its pages stay mapped from one factorisation to the next (docs/solvers.md
+  // "Allocation"). Smaller, it takes C's size, and the allocator reuses it.
+  auto c_block() { return s.c.topLeftCorner(s.c_size, s.c_size); }
+  void size_c(Eigen::Index size) {
+    if (s.c.rows() < size || (s.c.rows() > size && !is_large_block(s.c.size())))
+      resize_keeping_pages(s.c, size, size);
+    s.c_size = size;
+  }
   // G = C⁻¹ from an LU of C (LAPACK's, in place in s.c: dense_lapack.h), then x_B = B⁻¹ q. False,
   // with G and x_B unchanged, when C is numerically singular. `lu`: an LU of M_αα for a start's
   // C = −M_αα (RevisedLemkeScratch::start_lu), whose U is negated instead of factorising.
   bool factor(const MatX* lu = nullptr) {
-    MatX& c = s.c;
     s.start_inverse = false;
-    c.resize(k, k);
+    size_c(k);
+    auto c = c_block();
     work += Real(k) * Real(k) * Real(k);
     if (lu != nullptr && lu->rows() >= k && s.start_lu_swaps->size() == std::size_t(k)) {
       c = lu->topLeftCorner(k, k);
@@ -422,7 +432,7 @@ struct RevisedTableau {
       if (t >= 0 || from[i]) return false;  // more than one change, or an unknown added
       t = slot++;
     }
-    const MatX& c = s.c;
+    const auto c = c_block();
     if (t < 0 || c.rows() != k + 1) return false;
     const Real pivot = c(t, t);
     const Real growth = c.col(t).cwiseAbs().maxCoeff() * c.row(t).cwiseAbs().maxCoeff();
@@ -436,7 +446,8 @@ struct RevisedTableau {
         g(a, b) = c(ca, cb) - c(ca, t) * c(t, cb) / pivot;
       }
     }
-    s.c = g;  // the next restart downdates this one
+    size_c(k);
+    c_block() = g;  // the next restart downdates this one
     work += Real(k) * Real(k);
     ++s.downdated_starts;
     solve(q, w.t.col(0));

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "exactsim/math/error.h"
+#include "exactsim/math/storage.h"
 #include "exactsim/solvers/dual_active_set.h"
 #include "exactsim/solvers/lcp_io.h"
 #include "exactsim/solvers/mlcp.h"
@@ -115,7 +116,13 @@ void reduce_mlcp(const Mlcp& mlcp, MlcpScratch& s) {
   // G on block k, instead of the dense m² n_v (docs/solvers.md "Reduction").
   s.g.from_dense(mlcp.G, s.W);
   s.h.from_dense(mlcp.H, s.W);
-  s.reduced.M.setZero(mlcp.D.rows(), mlcp.D.cols());
+  // A lane reduces its large island, then the small ones, every step: an N of kLargeBlockBytes
+  // or more is kept in a buffer of its own, resized by reallocation (resize_keeping_pages), and
+  // the small ones in the other (docs/solvers.md "Allocation").
+  const Eigen::Index m = mlcp.D.rows();
+  if (is_large_block(m * m) != is_large_block(s.reduced.M.size())) s.reduced.M.swap(s.spare_n);
+  resize_keeping_pages(s.reduced.M, m, m);
+  s.reduced.M.setZero();
   for (Eigen::Index i = 0; i < mlcp.D.outerSize(); ++i)
     for (SparseRowMatX::InnerIterator e(mlcp.D, i); e; ++e) s.reduced.M(i, e.col()) = e.value();
   s.reduced.q = mlcp.r;

@@ -235,44 +235,54 @@ TEST(Mlcp, ReductionAgreesWithTheDirectMixedSolve) {
   }
 }
 
+// A random MLCP on `bodies` spatial bodies with m unknowns: columns on one or two bodies, PEG
+// slack columns (G zero, H on up to four bodies), one D entry per row.
+Mlcp random_body_block_mlcp(int bodies, int m, std::mt19937& rng) {
+  std::normal_distribution<Real> normal;
+  Mlcp p;
+  const int nv = 6 * bodies;
+  for (int b = 0; b < bodies; ++b) {
+    const MatX a = MatX::Random(6, 6);
+    p.M.add_block(a * a.transpose() + MatX::Identity(6, 6));
+  }
+  auto sparse_column = [&](int touching) {
+    VecX col = VecX::Zero(nv);
+    for (int t = 0; t < touching; ++t) {
+      const int b = static_cast<int>(rng() % bodies);
+      for (int i = 0; i < 6; ++i) col(6 * b + i) += normal(rng);
+    }
+    return col;
+  };
+  p.G.resize(nv, m);
+  p.H.resize(nv, m);
+  for (int j = 0; j < m; ++j) {
+    p.G.col(j) = j % 5 == 4 ? VecX::Zero(nv) : sparse_column(1 + j % 2);
+    p.H.col(j) = j % 5 == 4 ? sparse_column(4) : VecX(p.G.col(j));
+  }
+  p.D.resize(m, m);
+  for (int j = 0; j < m; ++j) p.D.insert(j, (j * 7) % m) = normal(rng);
+  p.c = sparse_column(bodies);
+  p.r.resize(m);
+  for (int j = 0; j < m; ++j) p.r(j) = normal(rng);
+  return p;
+}
+
 TEST(Mlcp, SparseReductionEqualsTheDenseSchurComplement) {
   // reduce_mlcp sums Hᵀ W G over the body blocks both columns touch (docs/solvers.md
   // "Reduction"); the dense formula with W = M⁻¹ is the oracle. Spatial 6×6 blocks, columns on
-  // one or two of 2–6 bodies, PEG slack columns on up to four.
+  // one or two of 2–6 bodies, PEG slack columns on up to four. One scratch for all 30 problems of
+  // 3–19 unknowns, as a lane reduces its islands: N's two buffers must keep no stale entry.
   std::mt19937 rng(83);
-  std::normal_distribution<Real> normal;
+  MlcpScratch s;
   for (int k = 0; k < 30; ++k) {
-    Mlcp p;
-    const int bodies = 2 + k % 5, nv = 6 * bodies, m = 3 + k % 17;
-    for (int b = 0; b < bodies; ++b) {
-      const MatX a = MatX::Random(6, 6);
-      p.M.add_block(a * a.transpose() + MatX::Identity(6, 6));
-    }
-    auto sparse_column = [&](int touching) {
-      VecX col = VecX::Zero(nv);
-      for (int t = 0; t < touching; ++t) {
-        const int b = static_cast<int>(rng() % bodies);
-        for (int i = 0; i < 6; ++i) col(6 * b + i) += normal(rng);
-      }
-      return col;
-    };
-    p.G.resize(nv, m);
-    p.H.resize(nv, m);
-    for (int j = 0; j < m; ++j) {
-      p.G.col(j) = j % 5 == 4 ? VecX::Zero(nv) : sparse_column(1 + j % 2);
-      p.H.col(j) = j % 5 == 4 ? sparse_column(4) : VecX(p.G.col(j));
-    }
-    p.D.resize(m, m);
-    for (int j = 0; j < m; ++j) p.D.insert(j, (j * 7) % m) = normal(rng);
-    p.c = sparse_column(bodies);
-    p.r.resize(m);
-    for (int j = 0; j < m; ++j) p.r(j) = normal(rng);
-    MlcpScratch s;
+    const Mlcp p = random_body_block_mlcp(2 + k % 5, 3 + (k * 7) % 17, rng);
     reduce_mlcp(p, s);
     const MatX w = p.M.dense().inverse();
     const MatX n = p.H.transpose() * w * p.G + MatX(p.D);
     const VecX b = p.H.transpose() * w * p.c + p.r;
     const std::string what = std::to_string(k);
+    ASSERT_EQ(s.reduced.M.rows(), n.rows()) << what;
+    ASSERT_EQ(s.reduced.M.cols(), n.cols()) << what;
     EXPECT_LE((s.reduced.M - n).lpNorm<Eigen::Infinity>(),
               1e-12 * (1 + n.lpNorm<Eigen::Infinity>()))
         << what;
@@ -280,6 +290,26 @@ TEST(Mlcp, SparseReductionEqualsTheDenseSchurComplement) {
               1e-12 * (1 + b.lpNorm<Eigen::Infinity>()))
         << what;
   }
+}
+
+TEST(Mlcp, ReductionKeepsALargeIslandsBufferAcrossSmallIslands) {
+  // A lane reduces its large island, then the small ones, every step (docs/solvers.md
+  // "Allocation"): an N of 4 MB or more (800² doubles: 5 MB) stays in its own buffer, so the next
+  // step's N of the same size is written over the same storage, whose pages are already mapped.
+  std::mt19937 rng(7);
+  const Mlcp large = random_body_block_mlcp(60, 800, rng);
+  const Mlcp small = random_body_block_mlcp(3, 12, rng);
+  MlcpScratch s;
+  reduce_mlcp(large, s);
+  const Real* storage = s.reduced.M.data();
+  const MatX first = s.reduced.M;
+  reduce_mlcp(small, s);
+  EXPECT_NE(s.reduced.M.data(), storage);
+  EXPECT_EQ(s.reduced.M.rows(), 12);
+  reduce_mlcp(small, s);
+  reduce_mlcp(large, s);
+  EXPECT_EQ(s.reduced.M.data(), storage);
+  EXPECT_EQ(s.reduced.M, first);
 }
 
 // Standard model with the polyhedral friction cone, planar: k = 2 directions ±t̂ per contact.

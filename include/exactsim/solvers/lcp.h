@@ -180,7 +180,8 @@ struct SolverOptions {
 // Lemke in the revised form (docs/solvers.md "Revised Lemke"): G = C⁻¹ of the basis's k×k
 // block in the top-left corner of a buffer that grows by doubling, the slot maps, work vectors.
 struct RevisedLemkeScratch {
-  MatX g, c;                             // G; C, its LU and inverse in place (refactorisation)
+  MatX g, c;                             // G; C, its LU and inverse in place (refactorisation),
+  Eigen::Index c_size = 0;               // in c's top-left c_size × c_size corner
   std::vector<int> swaps;                // the LU's row exchanges
   VecX full, rhs, col, y, rb, v, h, dc;  // length n; y, rb, v, h, dc used through head(k)
   std::vector<int> row, pos;             // slot → uncovered row / basis position of a z or z0

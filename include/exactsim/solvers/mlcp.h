@@ -46,6 +46,7 @@ struct MlcpScratch {
   MatX WG;          // W G (n_v × m)
   VecX Wc;          // W c
   Lcp reduced;      // N, b
+  MatX spare_n;     // the other buffer of N (reduce_mlcp)
   LcpScratch lcp;   // solver buffers
   LcpSolution reduced_solution;
   VecX momentum;      // M ν − G z − c (the residual)
