@@ -9,7 +9,9 @@ namespace {
 TEST(ResizeKeepingPages, GivesTheAskedShapeFromAnyStart) {
   MatX m;
   for (const auto& [rows, cols] : std::vector<std::pair<int, int>>{
-           {3, 4}, {4, 3}, {12, 12}, {1, 1}, {0, 5}, {7, 0}, {0, 0}, {300, 200}, {5, 5}}) {
+           {3, 4}, {4, 3}, {12, 12}, {1, 1}, {0, 5}, {7, 0}, {0, 0}, {300, 200}, {5, 5},
+           // large blocks (4 MB or more), reallocated: growing, reshaped, trimmed, back to small
+           {1500, 1000}, {1000, 1500}, {900, 900}, {3, 2}}) {
     resize_keeping_pages(m, rows, cols);
     ASSERT_EQ(m.rows(), rows);
     ASSERT_EQ(m.cols(), cols);
