@@ -13,7 +13,7 @@
 #include "exactsim/collision/corrective.h"
 #include "exactsim/math/error.h"
 
-namespace exactsim {
+namespace exactsim::vertex_edge_test {
 namespace {
 
 WorldPolygon placed(const ConvexPolygon& shape, const Pose2& pose) {
@@ -335,9 +335,9 @@ TEST(VertexEdge, FrameInvarianceAndDeterminism) {
 }
 
 }  // namespace
-}  // namespace exactsim
+}  // namespace exactsim::vertex_edge_test
 
-namespace exactsim {
+namespace exactsim::vertex_edge_test {
 namespace {
 
 TEST(Corrective, OneContactPerOverlappingPairAlongTheShallowestAxis) {
@@ -356,4 +356,4 @@ TEST(Corrective, OneContactPerOverlappingPairAlongTheShallowestAxis) {
 }
 
 }  // namespace
-}  // namespace exactsim
+}  // namespace exactsim::vertex_edge_test

@@ -18,7 +18,7 @@
 #include "exactsim/math/rotation.h"
 #include "input_error.h"
 
-namespace exactsim {
+namespace exactsim::peg_geometry_3d_test {
 namespace {
 
 WorldPolyhedron placed(const ConvexPolyhedron& s, const Pose3& pose) {
@@ -241,4 +241,4 @@ TEST(PegGeometry3d, ContactBuildersMatchFiniteDifferences) {
 }
 
 }  // namespace
-}  // namespace exactsim
+}  // namespace exactsim::peg_geometry_3d_test

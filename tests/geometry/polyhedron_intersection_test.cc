@@ -61,7 +61,7 @@ Real HullOracleVolume(const ConvexPolyhedron& a, const Pose3& pa, const ConvexPo
 }
 
 TEST(PolyhedronIntersection, DiagonallyOffsetUnitCubes) {
-  const ConvexPolyhedron cube = make_box(Vec3::Ones());
+  const ConvexPolyhedron cube = make_box(Vec3(1, 1, 1));
   for (Real a : {0.0, 0.1, 0.25, 0.5, 0.9, 0.999}) {
     const Real v = polyhedron_intersection_volume(cube, At(Vec3::Zero()), cube, At(Vec3(a, a, a)));
     EXPECT_NEAR(v, std::pow(1 - a, 3), 1e-15) << a;
@@ -71,7 +71,7 @@ TEST(PolyhedronIntersection, DiagonallyOffsetUnitCubes) {
 TEST(PolyhedronIntersection, CubeRotatedAboutZOverItself) {
   // Unit squares with a common centre, one turned by θ: each corner loses a right triangle with
   // legs a = 1/2 − (1 − sin θ)/(2 cos θ), b = 1/2 − (1 − cos θ)/(2 sin θ); area 1 − 2ab.
-  const ConvexPolyhedron cube = make_box(Vec3::Ones());
+  const ConvexPolyhedron cube = make_box(Vec3(1, 1, 1));
   for (Real theta : {0.05, kPi / 6, kPi / 4, 1.2}) {
     const Real a = 0.5 - (1 - std::sin(theta)) / (2 * std::cos(theta));
     const Real b = 0.5 - (1 - std::cos(theta)) / (2 * std::sin(theta));
@@ -103,7 +103,7 @@ TEST(PolyhedronIntersection, ContainmentGivesTheInnerVolume) {
 
 TEST(PolyhedronIntersection, SharedFacesAndEdges) {
   // Unit cubes offset along one, two and three axes by 1/2: coplanar faces and collinear edges.
-  const ConvexPolyhedron cube = make_box(Vec3::Ones());
+  const ConvexPolyhedron cube = make_box(Vec3(1, 1, 1));
   EXPECT_NEAR(polyhedron_intersection_volume(cube, At(Vec3::Zero()), cube, At(Vec3(0.5, 0, 0))),
               0.5, 1e-15);
   EXPECT_NEAR(polyhedron_intersection_volume(cube, At(Vec3::Zero()), cube, At(Vec3(0.5, 0.5, 0))),
@@ -131,7 +131,7 @@ TEST(PolyhedronIntersection, SelfIntersectionIsTheWholeBody) {
 }
 
 TEST(PolyhedronIntersection, DisjointAndTouchingAreExactlyZero) {
-  const ConvexPolyhedron cube = make_box(Vec3::Ones());
+  const ConvexPolyhedron cube = make_box(Vec3(1, 1, 1));
   const Pose3 origin = At(Vec3::Zero());
   // Disjoint, separated by a face plane or only by an edge–edge direction.
   EXPECT_EQ(polyhedron_intersection_volume(cube, origin, cube, At(Vec3(3, 0, 0))), 0.0);
@@ -380,7 +380,7 @@ TEST(PolyhedronIntersection, ScratchStopsAllocatingAfterWarmUp) {
 }
 
 TEST(PolyhedronIntersection, BadPosesAreRejected) {
-  const ConvexPolyhedron cube = make_box(Vec3::Ones());
+  const ConvexPolyhedron cube = make_box(Vec3(1, 1, 1));
   Pose3 nan_position = At(Vec3(std::nan(""), 0, 0));
   try {
     polyhedron_intersection_volume(cube, nan_position, cube, At(Vec3::Zero()));

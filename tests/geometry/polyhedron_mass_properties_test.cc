@@ -9,7 +9,7 @@
 #include "exactsim/geometry/polyhedron.h"
 #include "exactsim/math/error.h"
 
-namespace exactsim {
+namespace exactsim::polyhedron_mass_properties_test {
 namespace {
 
 constexpr Real kPi = std::numbers::pi;
@@ -139,7 +139,7 @@ TEST(PolyhedronMassProperties, RandomHullsAgreeWithMonteCarlo) {
 }
 
 TEST(PolyhedronMassProperties, BadDensityIsRejected) {
-  const ConvexPolyhedron box = make_box(Vec3::Ones());
+  const ConvexPolyhedron box = make_box(Vec3(1, 1, 1));
   for (Real d : {0.0, -1.0, std::nan(""), std::numeric_limits<Real>::infinity()}) {
     try {
       polyhedron_mass_properties(box, d);
@@ -151,4 +151,4 @@ TEST(PolyhedronMassProperties, BadDensityIsRejected) {
 }
 
 }  // namespace
-}  // namespace exactsim
+}  // namespace exactsim::polyhedron_mass_properties_test

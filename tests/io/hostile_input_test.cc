@@ -19,7 +19,7 @@
 #include "exactsim/math/error.h"
 #include "input_error.h"
 
-namespace exactsim {
+namespace exactsim::hostile_input_test {
 namespace {
 
 using nlohmann::json;
@@ -404,4 +404,4 @@ TEST(HostileInput, ImpactProblemsHaveStrictJson) {
 }
 
 }  // namespace
-}  // namespace exactsim
+}  // namespace exactsim::hostile_input_test

@@ -14,7 +14,7 @@
 #include "exactsim/math/error.h"
 #include "input_error.h"
 
-namespace exactsim {
+namespace exactsim::scene_json_test {
 namespace {
 
 using nlohmann::json;
@@ -337,9 +337,9 @@ TEST(SceneJson, RoundTripReproducesTheTrajectoryBitForBit) {
 }
 
 }  // namespace
-}  // namespace exactsim
+}  // namespace exactsim::scene_json_test
 
-namespace exactsim {
+namespace exactsim::scene_json_test {
 namespace {
 
 TEST(SceneJson, AnEventSceneIsSentToTheEventsCommand) {
@@ -359,4 +359,4 @@ TEST(SceneJson, WritingASceneCreatesItsFolder) {
 }
 
 }  // namespace
-}  // namespace exactsim
+}  // namespace exactsim::scene_json_test

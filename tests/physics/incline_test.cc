@@ -12,7 +12,7 @@
 
 #include "physics/physics_scene.h"
 
-namespace exactsim::physics_test {
+namespace exactsim::physics_test::incline {
 namespace {
 
 constexpr Real kH = 0.01, kG = 9.81, kMu = 0.5;
@@ -74,4 +74,4 @@ TEST(Incline, SlidesAboveTheFrictionAngleWithCoulombAcceleration) {
 }
 
 }  // namespace
-}  // namespace exactsim::physics_test
+}  // namespace exactsim::physics_test::incline

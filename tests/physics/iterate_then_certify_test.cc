@@ -11,7 +11,7 @@
 #include "exactsim/stepping/projected_gauss_seidel.h"
 #include "physics/physics_scene.h"
 
-namespace exactsim::physics_test {
+namespace exactsim::physics_test::iterate_then_certify {
 namespace {
 
 constexpr Real kH = 0.01, kG = 9.81, kV0 = 2.0;
@@ -99,4 +99,4 @@ TEST(IterateThenCertify, FrictionalBoxStackComesToRest) {
 }
 
 }  // namespace
-}  // namespace exactsim::physics_test
+}  // namespace exactsim::physics_test::iterate_then_certify

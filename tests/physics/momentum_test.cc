@@ -15,7 +15,7 @@
 #include "exactsim/metrics/energy.h"
 #include "physics/physics_scene.h"
 
-namespace exactsim::physics_test {
+namespace exactsim::physics_test::momentum {
 namespace {
 
 constexpr Real kTol = 1e-12;
@@ -88,4 +88,4 @@ TEST(Momentum, SpatialCubeCollision) {
 }
 
 }  // namespace
-}  // namespace exactsim::physics_test
+}  // namespace exactsim::physics_test::momentum

@@ -10,7 +10,7 @@
 
 #include "physics/physics_scene.h"
 
-namespace exactsim::physics_test {
+namespace exactsim::physics_test::resting_box {
 namespace {
 
 constexpr Real kH = 0.01;
@@ -86,4 +86,4 @@ TEST(RestingBox, Spatial) {
 }
 
 }  // namespace
-}  // namespace exactsim::physics_test
+}  // namespace exactsim::physics_test::resting_box

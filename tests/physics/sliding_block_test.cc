@@ -15,7 +15,7 @@
 
 #include "physics/physics_scene.h"
 
-namespace exactsim::physics_test {
+namespace exactsim::physics_test::sliding_block {
 namespace {
 
 constexpr Real kH = 0.01, kG = 9.81, kV0 = 2.0;
@@ -126,4 +126,4 @@ TEST(SlidingBlock, SpatialDiagonalAnisotropyOfThePolyhedralCone) {
 }
 
 }  // namespace
-}  // namespace exactsim::physics_test
+}  // namespace exactsim::physics_test::sliding_block
