@@ -173,8 +173,11 @@ TEST(PegConstraints3d, FlushSupportNeedsAlignedFacesAndAtMostTheOverhang) {
   shifted.build(0.01);
   EXPECT_EQ(shifted.plain_intercontacts(), 2);
   EXPECT_EQ(shifted.set.unilateral.size(), 2u);
-  for (const IntercontactConstraint& ic : shifted.set.intercontacts)
-    if (!ic.is_cross) EXPECT_GT(shifted.set.contacts[ic.primary].distance, 0.004);
+  for (const IntercontactConstraint& ic : shifted.set.intercontacts) {
+    if (!ic.is_cross) {
+      EXPECT_GT(shifted.set.contacts[ic.primary].distance, 0.004);
+    }
+  }
 
   Pair turned(make_box(Vec3(0.4, 1, 0.2)),
               Pose3{Vec3(0.5, 0, 0.101), Quat(Eigen::AngleAxisd(0.2, Vec3::UnitZ()))});

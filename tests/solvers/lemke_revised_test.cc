@@ -55,7 +55,9 @@ TEST(RevisedLemke, RandomProblemsAgreeWithEnumeration) {
     ASSERT_TRUE(s.certificate.ok()) << trial << " " << to_string(s.certificate.status);
     // w is unique for PSD (+ skew) problems; z too for a P-matrix.
     EXPECT_LT((p.M * all[0] + p.q - s.w).lpNorm<Eigen::Infinity>(), 1e-8) << trial;
-    if (kind == 0) EXPECT_LT((all[0] - s.z).lpNorm<Eigen::Infinity>(), 1e-8) << trial;
+    if (kind == 0) {
+      EXPECT_LT((all[0] - s.z).lpNorm<Eigen::Infinity>(), 1e-8) << trial;
+    }
   }
 }
 
@@ -249,8 +251,11 @@ TEST(RevisedLemke, PolishRefinesTheFinalBasisWithItsInverse) {
     const Real z_max = std::max<Real>(1, z_lu.lpNorm<Eigen::Infinity>());
     EXPECT_LT((out.z - z_lu).lpNorm<Eigen::Infinity>(), 1e-10 * z_max) << trial;
     const Real scale = p.M.cwiseAbs().maxCoeff() * z_max + p.q.lpNorm<Eigen::Infinity>();
-    for (int i = 0; i < n; ++i)
-      if (active[i]) EXPECT_LT(std::abs(out.w(i)), 1e-13 * scale) << trial << " row " << i;
+    for (int i = 0; i < n; ++i) {
+      if (active[i]) {
+        EXPECT_LT(std::abs(out.w(i)), 1e-13 * scale) << trial << " row " << i;
+      }
+    }
   }
   EXPECT_EQ(solved, 8);
 }

@@ -388,8 +388,9 @@ TEST(SolveLcp, AnyActiveEstimateEndsCertified) {
       const std::string what = std::to_string(k) + " estimate " + std::to_string(e);
       expect_verified(p, warm, what);
       EXPECT_TRUE(warm.certificate.warm_started) << what;
-      if (k % 2)
+      if (k % 2) {
         EXPECT_LE((warm.z - cold.z).lpNorm<Eigen::Infinity>(), 1e-8 * (1 + cold.z.norm())) << what;
+      }
     }
   }
 }
@@ -466,7 +467,9 @@ TEST(SolveActiveBlock, LapackAndColumnsGiveTheSameSolution) {
     ASSERT_TRUE(solve_active_block(p, active, s, z, 1e-14)) << k;
     for (int r = 0; r < k; ++r) EXPECT_NEAR(z(index[r]), expected(r), 1e-9 * expected.norm()) << k;
     for (int i = 0; i < n; ++i) {
-      if (!active[i]) EXPECT_EQ(z(i), 0.0) << k;
+      if (!active[i]) {
+        EXPECT_EQ(z(i), 0.0) << k;
+      }
     }
     // The refined solution's residual is at round-off of the data.
     EXPECT_LT((block * VecX(expected) - rhs).norm(), 1e-10);
