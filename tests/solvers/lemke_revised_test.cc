@@ -195,6 +195,38 @@ TEST(RevisedLemke, ARayRestartDowndatesTheLastStartsInverse) {
   }
 }
 
+TEST(RevisedLemke, ALargeBasisBlockWorksInTheCornerOfALargerBuffer) {
+  // Once C is a large block (4 MB or more: k >= 725) its buffer only grows, and C lives in its
+  // top-left corner (docs/solvers.md "Allocation"). A scratch that held a larger start must then
+  // factorise a smaller one, and downdate it for a ray restart, in that corner: the answer and the
+  // pivots are a fresh scratch's.
+  std::mt19937 rng(41);
+  const int n = 800;
+  const Lcp p = random_lcp(rng, n, 0);
+  std::vector<bool> larger(n), start(n);
+  for (int i = 0; i < n; ++i) larger[i] = i % 40 != 0, start[i] = i % 20 != 0;  // k = 780, 760
+  std::vector<bool> without = start;
+  without[n / 2 + 1] = false;
+  ASSERT_TRUE(start[n / 2 + 1]);
+  SolverOptions capped = revised();
+  capped.max_pivots = 3;  // ends before any refactorisation: C's inverse stays the start's
+  LcpScratch reused, fresh;
+  LcpSolution a, b;
+  reused.revised.capped_run = true;
+  ASSERT_TRUE(solve_lemke_from(p, larger, capped, reused, a));
+  ASSERT_TRUE(solve_lemke_from(p, start, capped, reused, a));
+  EXPECT_GE(reused.revised.c.rows(), 780);  // C's 760 columns in the corner of the larger buffer
+  reused.revised.restart = true;
+  ASSERT_TRUE(solve_lemke_from(p, without, revised(), reused, a));
+  EXPECT_EQ(reused.revised.downdated_starts, 1);
+  ASSERT_TRUE(solve_lemke_from(p, without, revised(), fresh, b));
+  ASSERT_TRUE(b.certificate.ok()) << to_string(b.certificate.status);
+  EXPECT_TRUE(a.certificate.ok()) << to_string(a.certificate.status);
+  EXPECT_EQ(a.certificate.pivots, b.certificate.pivots);
+  EXPECT_LT((a.z - b.z).lpNorm<Eigen::Infinity>(),
+            1e-9 * std::max<Real>(1, b.z.lpNorm<Eigen::Infinity>()));
+}
+
 TEST(RevisedLemke, AStartTakesTheBasisChecksLu) {
   // solve_lcp's first run from last step's basis starts from the LU its basis check made of the
   // same block (RevisedLemkeScratch::start_lu): C = −M_αα has that LU with U negated. The run
