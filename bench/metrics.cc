@@ -105,7 +105,7 @@ void legacy_metrics(const World& world, const State& state, Real h, Legacy& L) {
                            potential_energy(world.bodies, state, world.gravity) + present;
   (void)energies;
   place_bodies(world, state, h, ws);  // current and (2D) predicted poses
-  const Real eps = contact_epsilon(world.contact, h);
+  const Real eps = contact_epsilon(world, h);
   L.pen.clear();
   if (world.dimension == 2) {
     L.overlap = total_overlap_area(ws.polygons, ws.is_static, state.present);

@@ -101,7 +101,7 @@ int main(int argc, char** argv) {
     });
     if (it == cells.end()) {
       const Scene s = build_stress_scene(job);
-      cells.push_back({job.family, job.step, contact_epsilon(s.world.contact, s.step), {}});
+      cells.push_back({job.family, job.step, contact_epsilon(s.world, s.step), {}});
       it = cells.end() - 1;
     }
     for (int m = 0; m < 3; ++m) run_one(job, kModes[m], it->modes[m]);

@@ -360,7 +360,7 @@ json run_stress(const StressRun& run, const StressLimits& lim) {
             {"diverged_body", diverged_body < 0 ? json(nullptr) : json(diverged_body)},
             {"bodies_lost", lost_count},
             {"max_penetration", max_depth},
-            {"contact_epsilon", contact_epsilon(w.contact, run.step)},
+            {"contact_epsilon", contact_epsilon(w, run.step)},
             {"deep_penetration_steps", deep_steps},
             {"centre_inside_static_steps", centre_inside_steps},
             {"projection_steps", projection_steps},

@@ -103,8 +103,8 @@ bool edge_edge_contact(const ConvexPolyhedron& shape_a, const WorldPolyhedron& w
 void edge_edge_contacts(const ConvexPolyhedron& shape_a, const WorldPolyhedron& world_a, int body_a,
                         const ConvexPolyhedron& shape_b, const WorldPolyhedron& world_b, int body_b,
                         Real epsilon, Real parallel_sine, std::vector<Contact>& out,
-                        Real flat_crossing_depth, bool flat_ridges) {
-  const Aabb3 reach = world_b.aabb.inflated(epsilon);
+                        Real flat_crossing_depth, bool flat_ridges, Real reach) {
+  const Aabb3 b_reach = world_b.aabb.inflated(epsilon + reach);
   // A crossing point lies inside both bodies: only where their boxes overlap.
   const bool crossings = std::isfinite(flat_crossing_depth) && world_a.aabb.overlaps(world_b.aabb);
   // Ridges likewise only where the boxes overlap (as measured, docs/collision.md "Flat ridges"): a
@@ -119,11 +119,11 @@ void edge_edge_contacts(const ConvexPolyhedron& shape_a, const WorldPolyhedron& 
     const Aabb3 a_box{a0.cwiseMin(a1), a0.cwiseMax(a1)};
     // Nearly flat edges are face interior (docs/geometry3d.md): only their crossings count, and
     // a sharp edge of the other body over one (a ridge).
-    const bool in_reach = reach.overlaps(a_box);
+    const bool in_reach = b_reach.overlaps(a_box);
     const bool near = !ea.nearly_flat && in_reach;
     const bool may_cross = crossings && world_b.aabb.overlaps(a_box);
     if (!near && !may_cross && !(ridges && in_reach)) continue;  // below, a_box is in reach
-    const Aabb3 a_reach = a_box.inflated(epsilon);
+    const Aabb3 a_reach = a_box.inflated(epsilon + reach);
     for (int j = 0; j < nb; ++j) {
       const PolyhedronEdge& eb = shape_b.edges[j];
       const Vec3& b0 = world_b.vertices[eb.tail];
@@ -131,7 +131,7 @@ void edge_edge_contacts(const ConvexPolyhedron& shape_a, const WorldPolyhedron& 
       if (ea.nearly_flat || eb.nearly_flat) {
         if (ridges && ea.nearly_flat != eb.nearly_flat &&
             a_reach.overlaps(Aabb3{b0.cwiseMin(b1), b0.cwiseMax(b1)}) &&
-            ridge_record(a0, a1, world_a, body_a, i, b0, b1, world_b, body_b, j, epsilon,
+            ridge_record(a0, a1, world_a, body_a, i, b0, b1, world_b, body_b, j, epsilon + reach,
                          parallel_sine, crossed)) {
           out.push_back(crossed);
           continue;
@@ -144,12 +144,17 @@ void edge_edge_contacts(const ConvexPolyhedron& shape_a, const WorldPolyhedron& 
       }
       if (!near || !a_reach.overlaps(Aabb3{b0.cwiseMin(b1), b0.cwiseMax(b1)})) continue;
       const SegmentClosestPoints cp = closest_points_segments(a0, a1, b0, b1);
-      if (cp.distance > epsilon) continue;  // FEAS_ee (docs/peg3d.md)
+      if (cp.distance > epsilon + reach) continue;  // FEAS_ee (docs/peg3d.md)
       const EdgeEdgeNormal n =
           edge_edge_normal(a1 - a0, world_a.edge_t1[i], world_a.edge_t2[i], b1 - b0,
                            world_b.edge_t1[j], world_b.edge_t2[j], parallel_sine);
       if (n.parallel) continue;  // never a contact from a zero normal (Tricky cases item 4)
-      out.push_back(edge_edge_record(body_a, i, body_b, j, cp, n.normal));
+      const Contact record = edge_edge_record(body_a, i, body_b, j, cp, n.normal);
+      // Beyond ε only for edges apart whose closest points are interior to both segments: there
+      // ψ is their distance, the one the step's motion may close.
+      const bool interior = cp.s > 0 && cp.s < 1 && cp.t > 0 && cp.t < 1;
+      if (cp.distance > epsilon && !(record.gap > 0 && interior)) continue;
+      out.push_back(record);
     }
   }
 }

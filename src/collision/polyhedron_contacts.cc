@@ -40,13 +40,16 @@ void polyhedron_contacts(const ConvexPolyhedron& shape_a, const WorldPolyhedron&
   check_option("epsilon_vf", options.epsilon_vf);
   check_option("epsilon_ee", options.epsilon_ee);
   check_option("parallel_sine", options.parallel_sine);
+  check_option("reach", options.reach);
   check_placement(shape_a, world_a, body_a);
   check_placement(shape_b, world_b, body_b);
-  vertex_face_contacts(shape_a, world_a, body_a, shape_b, world_b, body_b, options.epsilon_vf, out);
-  vertex_face_contacts(shape_b, world_b, body_b, shape_a, world_a, body_a, options.epsilon_vf, out);
+  vertex_face_contacts(shape_a, world_a, body_a, shape_b, world_b, body_b, options.epsilon_vf, out,
+                       options.reach);
+  vertex_face_contacts(shape_b, world_b, body_b, shape_a, world_a, body_a, options.epsilon_vf, out,
+                       options.reach);
   edge_edge_contacts(shape_a, world_a, body_a, shape_b, world_b, body_b, options.epsilon_ee,
                      options.parallel_sine, out, kFlatCrossingFraction * options.epsilon_ee,
-                     /*flat_ridges=*/true);
+                     /*flat_ridges=*/true, options.reach);
 }
 
 }  // namespace exactsim

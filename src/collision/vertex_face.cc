@@ -27,12 +27,12 @@ Contact vertex_face_contact(const Vec3& v, int body_a, int vertex, const ConvexP
 void vertex_face_contacts(const ConvexPolyhedron& shape_a, const WorldPolyhedron& world_a,
                           int body_a, const ConvexPolyhedron& shape_b,
                           const WorldPolyhedron& world_b, int body_b, Real epsilon,
-                          std::vector<Contact>& out) {
-  const Aabb3 reach = world_b.aabb.inflated(epsilon);
+                          std::vector<Contact>& out, Real reach) {
+  const Aabb3 box = world_b.aabb.inflated(epsilon + reach);
   const int nv = shape_a.num_vertices(), nf = shape_b.num_faces();
   for (int i = 0; i < nv; ++i) {
     const Vec3& v = world_a.vertices[i];
-    if (!reach.overlaps(Aabb3{v, v})) continue;
+    if (!box.overlaps(Aabb3{v, v})) continue;
     Real exit_gap = -std::numeric_limits<Real>::infinity();  // max ψ over B's faces
     int exit_face = -1;
     for (int f = 0; f < nf; ++f) {
@@ -40,9 +40,10 @@ void vertex_face_contacts(const ConvexPolyhedron& shape_a, const WorldPolyhedron
       const std::vector<int>& loop = shape_b.faces[f].vertices;
       const Real gap = eta.dot(v - world_b.vertices[loop[0]]);  // ψ to the plane
       if (gap > exit_gap) exit_gap = gap, exit_face = f;
-      if (std::abs(gap) > epsilon) continue;  // D ≥ |ψ|: cheap rejection
+      const Real within = gap > 0 ? epsilon + reach : epsilon;
+      if (std::abs(gap) > within) continue;  // D ≥ |ψ|: cheap rejection
       const Contact c = vertex_face_contact(v, body_a, i, shape_b, world_b, body_b, f);
-      if (c.distance > epsilon) continue;
+      if (c.distance > within) continue;
       out.push_back(c);
     }
     // Deeper than ε inside B: no face is within ε, but the vertex must still be pushed out

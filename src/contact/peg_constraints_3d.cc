@@ -44,10 +44,12 @@ class Generator3d {
  public:
   Generator3d(std::span<const ConvexPolyhedron* const> shapes,
               std::span<const WorldPolyhedron> placed, std::span<const std::uint8_t> is_static,
-              const PegOptions& options, ConstraintSet& set, PegScratch3d& scratch)
+              const PegOptions& options, ConstraintSet& set, PegScratch3d& scratch,
+              std::span<const Real> reach)
       : shapes_(shapes),
         placed_(placed),
         is_static_(is_static),
+        reach_(reach),
         o_(options.spatial),
         cross_impulse_(options.cross == CrossRealisation::kImpulseCarrying),
         set_(set),
@@ -102,6 +104,9 @@ class Generator3d {
   bool both_static(int a, int b) const {
     return !is_static_.empty() && is_static_[a] && is_static_[b];
   }
+  // How far bodies a and b may close over the step (the detection's widening): FEAS_vf accepts a
+  // vertex that far beyond ρ in front of a face it is heading for.
+  Real pair_reach(int a, int b) const { return reach_.empty() ? 0 : reach_[a] + reach_[b]; }
 
   void validate(const Contact& c, int i) const {
     // (the message is built only on failure: this runs for every contact of every step)
@@ -179,7 +184,8 @@ class Generator3d {
 
   VertexFaceFeasibility feasibility(int body, int v, int other, int f) const {
     return vertex_face_feasibility(vertex(body, v), shape(other), placed_[other], f, o_.proximity,
-                                   o_.feasibility_angle, o_.feasibility_depth);
+                                   o_.feasibility_angle, o_.feasibility_depth,
+                                   pair_reach(body, other));
   }
 
   // The nearest vertex of `other` within the proximity, else its nearest non-flat edge, else
@@ -540,6 +546,7 @@ class Generator3d {
   std::span<const ConvexPolyhedron* const> shapes_;
   std::span<const WorldPolyhedron> placed_;
   std::span<const std::uint8_t> is_static_;
+  std::span<const Real> reach_;
   const PegSpatialOptions& o_;
   bool cross_impulse_;
   ConstraintSet& set_;
@@ -577,22 +584,26 @@ void check_options(const PegOptions& options) {
 void build_peg_constraints_3d(std::span<const ConvexPolyhedron* const> shapes,
                               std::span<const WorldPolyhedron> placed,
                               std::span<const std::uint8_t> is_static, const PegOptions& options,
-                              ConstraintSet& set) {
+                              ConstraintSet& set, std::span<const Real> reach) {
   PegScratch3d scratch;
-  build_peg_constraints_3d(shapes, placed, is_static, options, set, scratch);
+  build_peg_constraints_3d(shapes, placed, is_static, options, set, scratch, reach);
 }
 
 void build_peg_constraints_3d(std::span<const ConvexPolyhedron* const> shapes,
                               std::span<const WorldPolyhedron> placed,
                               std::span<const std::uint8_t> is_static, const PegOptions& options,
-                              ConstraintSet& set, PegScratch3d& scratch) {
+                              ConstraintSet& set, PegScratch3d& scratch,
+                              std::span<const Real> reach) {
   check_options(options);
   if (!is_static.empty() && is_static.size() != shapes.size())
     throw InputError("build_peg_constraints_3d: is_static has " + std::to_string(is_static.size()) +
                      " entries for " + std::to_string(shapes.size()) + " bodies");
+  if (!reach.empty() && reach.size() != shapes.size())
+    throw InputError("build_peg_constraints_3d: reach has " + std::to_string(reach.size()) +
+                     " entries for " + std::to_string(shapes.size()) + " bodies");
   set.clear_constraints();
   if (set.contacts.empty()) return;
-  Generator3d(shapes, placed, is_static, options, set, scratch).run();
+  Generator3d(shapes, placed, is_static, options, set, scratch, reach).run();
 }
 
 }  // namespace exactsim

@@ -12,7 +12,8 @@ namespace exactsim {
 // definitions"; docs/peg.md "Defects not replicated" item 7).
 VertexFaceFeasibility vertex_face_feasibility(const Vec3& p, const ConvexPolyhedron& shape,
                                               const WorldPolyhedron& placed, int face,
-                                              Real proximity, Real angle, Real depth) {
+                                              Real proximity, Real angle, Real depth,
+                                              Real reach) {
   VertexFaceFeasibility out;
   const std::vector<int>& loop = shape.faces[face].vertices;
   const Vec3& eta = placed.face_normals[face];
@@ -34,7 +35,10 @@ VertexFaceFeasibility vertex_face_feasibility(const Vec3& p, const ConvexPolyhed
           point_segment_distance(q, placed.vertices[loop[i]], placed.vertices[loop[(i + 1) % k]]));
   }
   out.distance = std::hypot(out.gap, out.outside);
-  if (std::abs(out.gap) > proximity || out.distance > proximity) return out;
+  if (std::abs(out.gap) > proximity || out.distance > proximity) {
+    out.feasible = out.inside && out.gap > 0 && out.gap <= proximity + reach;
+    return out;
+  }
   if (out.inside) {
     out.feasible = out.gap >= -depth;
   } else {

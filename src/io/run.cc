@@ -103,6 +103,8 @@ nlohmann::json report_to_json(const StepReport& r) {
          {"direction", {p.result.direction.x(), p.result.direction.y(), p.result.direction.z()}},
          {"features", describe_features(p.result, a, b)}});
   }
+  for (const SweptCrossing& c : r.crossings)
+    j["crossings"].push_back({{"bodies", {c.body_a, c.body_b}}, {"time", c.time}, {"depth", c.depth}});
   for (const CentreInsideStatic& c : r.centres_inside_static)
     j["centres_inside_static"].push_back(
         {{"body", c.body}, {"static_body", c.static_body}, {"depth", c.depth}});
@@ -225,7 +227,13 @@ std::string describe_failure(const Scene& scene, const StepReport& r) {
       return msg.str();
     }
     case StepStatus::kDeepPenetration:
-      if (!r.deep_penetrations.empty()) {
+      if (!r.crossings.empty()) {
+        const SweptCrossing& c = r.crossings.front();
+        msg << "bodies " << c.body_a << " ('" << scene.world.bodies[c.body_a].name << "') and "
+            << c.body_b << " ('" << scene.world.bodies[c.body_b].name
+            << "') passed through each other: " << c.depth << " m deep at t = " << c.time
+            << " s, more than the contact distance, even with the step split";
+      } else if (!r.deep_penetrations.empty()) {
         const PenetratingPair& p = r.deep_penetrations.front();
         msg << "deep penetration: bodies " << p.body_a << " ('" << scene.world.bodies[p.body_a].name
             << "') and " << p.body_b << " ('" << scene.world.bodies[p.body_b].name << "') overlap "

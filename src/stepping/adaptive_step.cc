@@ -13,8 +13,9 @@ namespace {
 constexpr Real kSplitMargin = 0.01;
 
 bool made_deep_penetration(const StepReport& r, Real before, Real eps) {
-  return r.status == StepStatus::kDeepPenetration && r.max_penetration > eps &&
-         (before <= eps || r.max_penetration > before + kSplitMargin * eps);
+  if (r.status != StepStatus::kDeepPenetration) return false;
+  if (!r.crossings.empty()) return true;  // deeper than at the start already (swept_crossing.h)
+  return r.max_penetration > eps && (before <= eps || r.max_penetration > before + kSplitMargin * eps);
 }
 
 void add_up(StepReport& total, const StepReport& part) {
@@ -49,6 +50,19 @@ StepReport advance_at(const World& world, State& state, Workspace& ws, Real h, l
   StepReport second =
       advance_at(world, state, ws, 0.5 * h, 2 * k + 1, depth + 1, first.max_penetration, eps0);
   add_up(second, first);
+  // A penetration the first half could not resolve is the step's, whatever the second half did.
+  if (first.status == StepStatus::kDeepPenetration && !is_failed_solve(second.status) &&
+      second.status != StepStatus::kDiverged) {
+    second.status = StepStatus::kDeepPenetration;
+    second.deep_penetrations.insert(second.deep_penetrations.begin(),
+                                    first.deep_penetrations.begin(), first.deep_penetrations.end());
+    second.crossings.insert(second.crossings.begin(), first.crossings.begin(),
+                            first.crossings.end());
+    second.centres_inside_static.insert(second.centres_inside_static.begin(),
+                                        first.centres_inside_static.begin(),
+                                        first.centres_inside_static.end());
+    second.max_penetration = std::max(second.max_penetration, first.max_penetration);
+  }
   return second;
 }
 
@@ -56,7 +70,7 @@ StepReport advance_at(const World& world, State& state, Workspace& ws, Real h, l
 
 StepReport advance(const World& world, State& state, Workspace& ws, Real h, long k) {
   const Real before = ws.penetration_scan.max_depth;  // the previous step's watchdog
-  StepReport r = advance_at(world, state, ws, h, k, 0, before, contact_epsilon(world.contact, h));
+  StepReport r = advance_at(world, state, ws, h, k, 0, before, contact_epsilon(world, h));
   r.step = k;
   return r;
 }

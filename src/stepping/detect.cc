@@ -1,6 +1,9 @@
 // Stage 1 of a step: place shapes, broad phase, narrow phase (docs/stepping.md stage 2).
 #include "detect.h"
 
+#include <algorithm>
+#include <limits>
+
 #include "exactsim/collision/corrective.h"
 #include "exactsim/collision/vertex_edge.h"
 #include "exactsim/geometry/pose.h"
@@ -9,13 +12,17 @@
 
 namespace exactsim {
 
-Real contact_epsilon(const ContactOptions& options, Real h) {
-  return std::isnan(options.epsilon) ? default_vertex_edge_epsilon(h) : options.epsilon;
+Real contact_epsilon(const World& world, Real h) {
+  if (!std::isnan(world.contact.epsilon)) return world.contact.epsilon;
+  Real thinnest = std::numeric_limits<Real>::infinity();
+  if (world.dimension == 2)
+    for (const ConvexPolygon& p : world.polygons) thinnest = std::min(thinnest, minimum_width(p));
+  else
+    for (const ConvexPolyhedron& p : world.polyhedra) thinnest = std::min(thinnest, minimum_width(p));
+  return std::min(default_vertex_edge_epsilon(h), 0.5 * thinnest);
 }
 
-Real split_slop(const ContactOptions& options, Real h) {
-  return 1e-3 * contact_epsilon(options, h);
-}
+Real split_slop(const World& world, Real h) { return 1e-3 * contact_epsilon(world, h); }
 
 Real velocity_stabilisation_cap(const ContactOptions& options) {
   return options.stabilisation == Stabilisation::kSplit ? 0.0 : options.max_stabilisation_speed;

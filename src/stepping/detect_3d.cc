@@ -55,8 +55,9 @@ void detect_contacts_3d(const World& world, const State& state, Real h, Real eps
     const Real widen =
         predict ? relative_displacement_bound(world, state, ws.motion, p.a, p.b, h) : 0.0;
     PolyhedronContactOptions o;
-    o.epsilon_vf = eps + widen;
-    o.epsilon_ee = eps_edge + widen;
+    o.epsilon_vf = eps;
+    o.epsilon_ee = eps_edge;
+    o.reach = widen;
     polyhedron_contacts(*ws.shapes3[p.a], ws.polyhedra[p.a], p.a, *ws.shapes3[p.b],
                         ws.polyhedra[p.b], p.b, o, ws.constraints.contacts);
   }

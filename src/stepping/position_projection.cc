@@ -71,7 +71,7 @@ void project_positions(const World& world, State& state, Real h, IslandWorkspace
   const Mlcp& mlcp = ws.mlcp;
   const ConstraintSet& set = ws.island;
   PositionProjectionScratch& s = ws.projection;
-  const Real slop = split_slop(world.contact, h);
+  const Real slop = split_slop(world, h);
   const Real cap = world.contact.max_stabilisation_speed;
 
   s.rows.clear();

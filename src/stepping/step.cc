@@ -54,7 +54,7 @@ void build_constraints(const World& world, Workspace& ws) {
     case ContactModel::kPeg:
       if (world.dimension == 3)
         build_peg_constraints_3d(ws.shapes3, ws.polyhedra, ws.is_static, world.contact.peg,
-                                 ws.constraints, ws.peg3d);
+                                 ws.constraints, ws.peg3d, ws.motion);
       else
         build_peg_constraints_2d(ws.polygons, ws.is_static, world.contact.peg, ws.constraints,
                                  ws.peg2d);
@@ -163,10 +163,11 @@ int first_diverged_body(const World& world, const State& state) {
   return -1;
 }
 
-// The watchdog (docs/penetration.md): exact depths after the step, deep pairs (> ε), centres
-// inside static bodies and centres out of the scene's bounds. Shapes must be placed and
+// The watchdog (docs/penetration.md): exact depths after the step, deep pairs (> ε), pairs that
+// crossed deeper than ε during the step, centres inside static bodies and centres out of the
+// scene's bounds. Shapes must be placed and
 // ws.end_pairs found (find_overlapping_pairs).
-void watch_penetration(const World& world, const State& state, Real eps, Workspace& ws,
+void watch_penetration(const World& world, const State& state, Real h, Real eps, Workspace& ws,
                        StepReport& report) {
   ScenePenetration& pen = ws.penetration_scan;
   if (world.dimension == 2) {
@@ -192,7 +193,9 @@ void watch_penetration(const World& world, const State& state, Real eps, Workspa
       ws.out_of_bounds.push_back(i);
   }
   report.bodies_out_of_bounds = ws.out_of_bounds;
-  if (report.status == StepStatus::kOk && (!pen.deep_pairs.empty() || !pen.centres_inside.empty()))
+  find_crossings(world, state, ws.start_q, h, eps, ws, report);
+  if (report.status == StepStatus::kOk &&
+      (!pen.deep_pairs.empty() || !pen.centres_inside.empty() || !report.crossings.empty()))
     report.status = StepStatus::kDeepPenetration;
 }
 
@@ -570,7 +573,7 @@ Real measure_overlap(const World& world, const State& state, Workspace& ws) {
 }
 
 StepReport step(const World& world, State& state, Workspace& ws, Real h, long step_index) {
-  return step(world, state, ws, h, step_index, contact_epsilon(world.contact, h));
+  return step(world, state, ws, h, step_index, contact_epsilon(world, h));
 }
 
 StepReport step(const World& world, State& state, Workspace& ws, Real h, long step_index,
@@ -580,6 +583,7 @@ StepReport step(const World& world, State& state, Workspace& ws, Real h, long st
   auto clock = Clock::now();
 
   report.spawned = spawn_bodies(world, state, h);
+  ws.start_q = state.q;
   const bool sleeping = world.stepping.sleep;
   if (sleeping) wake_moved_bodies(world, state);
   // A state that is already non-finite or runaway (given so, e.g. through the C++ API) is
@@ -646,7 +650,7 @@ StepReport step(const World& world, State& state, Workspace& ws, Real h, long st
     place_current_bodies(world, state, ws);
     find_overlapping_pairs(world, state, ws, /*from_detection=*/true);
     if (world.stepping.measure_overlap) report.overlap = overlap_of_pairs(world, ws);
-    if (world.stepping.watch_penetration) watch_penetration(world, state, eps, ws, report);
+    if (world.stepping.watch_penetration) watch_penetration(world, state, h, eps, ws, report);
   }
   report.seconds.metrics = seconds_since(clock);
   return report;

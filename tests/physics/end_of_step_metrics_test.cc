@@ -84,7 +84,7 @@ AllPairs all_pairs_3d(const World& w, const State& s, Real eps) {
 // detection box (so the escaped-body sweep ran).
 int check_run(const Scene& scene, long steps) {
   const World& w = scene.world;
-  const Real h = scene.step, eps = contact_epsilon(w.contact, h);
+  const Real h = scene.step, eps = contact_epsilon(w, h);
   State s = scene.initial;
   Workspace ws;
   int steps_with_escapes = 0, overlapping_steps = 0;

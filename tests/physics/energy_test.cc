@@ -36,7 +36,7 @@ void expect_energy_never_increases(Sim& sim, int steps) {
     // every step (ΔE ≤ 0), but a step whose position projection ran moved positions out of an
     // overlap, which may raise the potential energy: there the kinetic energy alone must not
     // exceed its free-flight value, and the balance has no stabilisation budget to spend.
-    if (r.projection_depth > split_slop(w.contact, sim.scene.step)) {
+    if (r.projection_depth > split_slop(w, sim.scene.step)) {
       ++penetrating_steps;
       ASSERT_TRUE(r.energy.checked) << "step " << n;
       EXPECT_EQ(r.energy.stabilisation, 0) << "step " << n;

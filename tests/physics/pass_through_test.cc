@@ -36,7 +36,7 @@ void expect_nothing_passes(const Scene& scene) {
   const Watch w = watch(scene);
   EXPECT_FALSE(w.summary.failed) << w.summary.failure;
   EXPECT_EQ(w.summary.steps_done, scene.step_count());
-  EXPECT_LE(w.max_penetration, contact_epsilon(scene.world.contact, scene.step));
+  EXPECT_LE(w.max_penetration, contact_epsilon(scene.world, scene.step));
   EXPECT_EQ(w.summary.bodies_lost, 0);
 }
 
@@ -67,7 +67,9 @@ TEST(PassThrough, FastSpinningPolygonShotAtAWallAtLargeStep) {
 }
 
 TEST(PassThrough, FastSpinningBoxHitsAThinPlateEdgeOn) {
-  // 3D: a spinning 10 cm box at 20 m/s, h = 0.02, against a 2 cm plate (0.08 m deep before).
+  // 3D: a spinning 10 cm box at 20 m/s, h = 0.02, against a 2 cm plate (0.08 m deep before). The
+  // box's vertices heading for the plate's face are feasible within the step's reach (FEAS_vf,
+  // docs/peg3d.md), so PEG stops it without splitting the step.
   const json bodies = json::array({{{"name", "floor"},
                                     {"static", true},
                                     {"shape", {{"box", {10, 10, 0.2}}}},
@@ -85,9 +87,7 @@ TEST(PassThrough, FastSpinningBoxHitsAThinPlateEdgeOn) {
   Sim sim(scene_doc(3, 0.02, bodies));
   sim.scene.world.contact.model = ContactModel::kPeg;
   sim.scene.world.gravity = Vec3(0, 0, -9.81);
-  const Watch w = watch(sim.scene);
   expect_nothing_passes(sim.scene);
-  EXPECT_GT(w.max_substeps, 1);
 }
 
 TEST(PassThrough, SinkThroughFloorReproducer) {
@@ -124,7 +124,7 @@ CrossingEdges run_crossing_edges(const char* file) {
   });
   EXPECT_FALSE(sum.failed) << file << ": " << sum.failure;
   EXPECT_EQ(c.steps, scene.step_count()) << file;
-  EXPECT_LE(c.max_penetration, contact_epsilon(scene.world.contact, scene.step)) << file;
+  EXPECT_LE(c.max_penetration, contact_epsilon(scene.world, scene.step)) << file;
   EXPECT_EQ(c.failed_solves, 0) << file;
   EXPECT_EQ(c.deep_steps, 0) << file;
   EXPECT_LE(c.worst_energy_excess, 0.0) << file;

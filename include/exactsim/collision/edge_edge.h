@@ -52,11 +52,15 @@ bool edge_edge_contact(const ConvexPolyhedron& shape_a, const WorldPolyhedron& w
 // (docs/collision.md "Flat ridges"). A face lying flush across the ridge has APPL_ee <= 0 and
 // stays with its vertex–face contacts; other pairs with a nearly_flat edge, with the crossing
 // rule above.
+// `reach` (>= 0) widens epsilon for a pair apart along its n̂ (ψ > 0) whose closest points are
+// interior to both segments (ψ is then their distance), the edges a fast pair may close on within
+// the step; any other pair is within epsilon or not at all (as vertex_face_contacts: the far side
+// of a thin body is never a contact).
 // Order: A's edges ascending, each against B's edges ascending.
 void edge_edge_contacts(const ConvexPolyhedron& shape_a, const WorldPolyhedron& world_a, int body_a,
                         const ConvexPolyhedron& shape_b, const WorldPolyhedron& world_b, int body_b,
                         Real epsilon, Real parallel_sine, std::vector<Contact>& out,
                         Real flat_crossing_depth = std::numeric_limits<Real>::infinity(),
-                        bool flat_ridges = false);
+                        bool flat_ridges = false, Real reach = 0);
 
 }  // namespace exactsim

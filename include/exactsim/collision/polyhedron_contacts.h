@@ -14,6 +14,10 @@ struct PolyhedronContactOptions {
   Real epsilon_vf = 0.1;      // vertex–face proximity ε_vf (m); the authors' 3D value
   Real epsilon_ee = 0.1;      // edge–edge segment distance ε_ee (m); the authors' 3D value
   Real parallel_sine = 1e-6;  // edges with |ê_a × ê_b| ≤ this are parallel: no ee contact
+  // How far the pair may close over the step (m): ε_vf and ε_ee grow by it for features apart
+  // (ψ > 0), never for those behind a face or across an edge (vertex_face_contacts,
+  // edge_edge_contacts).
+  Real reach = 0;
 };
 
 // Appends, in this order: vertices of A against faces of B (body_a first), vertices of B

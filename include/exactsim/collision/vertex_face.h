@@ -17,12 +17,15 @@ namespace exactsim {
 // with the largest ψ, the face it leaves through soonest (its D = |ψ|), so that an overlap deeper
 // than ε is still seen and pushed out (docs/collision.md "Narrow phase: detection rules").
 // shape_x / world_x: the body-frame polyhedron (topology) and its placement at the current pose.
+// `reach` (>= 0) widens the distance for a vertex in front of the face (ψ > 0): D <= epsilon +
+// reach, the faces a fast pair may close on within the step; a vertex behind a face plane is
+// within epsilon or not at all, so that the far side of a thin body is never a contact.
 // Order: A's vertices ascending, each against B's faces ascending. No input validation here:
 // polyhedron_contacts checks epsilon and the placements.
 void vertex_face_contacts(const ConvexPolyhedron& shape_a, const WorldPolyhedron& world_a,
                           int body_a, const ConvexPolyhedron& shape_b,
                           const WorldPolyhedron& world_b, int body_b, Real epsilon,
-                          std::vector<Contact>& out);
+                          std::vector<Contact>& out, Real reach = 0);
 
 // The kVertexFace record of vertex `vertex` of body_a (world point v) against face `face` of
 // body_b, whatever their distance (docs/collision.md): ψ to the plane, n̂ = −η̂_f, p_a = v, distance

@@ -101,16 +101,22 @@ void build_peg_constraints_2d(std::span<const WorldPolygon> polygons,
 // endpoints is in a vertex–edge configuration with its other edge or in a vertex–vertex
 // configuration with one of that edge's endpoints. Contacts the configurations need but detection
 // did not produce are appended to set.contacts. U's are sorted, unique and never inside an I.
-// is_static may be empty. InputError for invalid options, or a contact that names a body
-// without a placed polyhedron or a feature outside it.
+// is_static may be empty. `reach` (by body, may be empty: zeros) bounds how far each body's
+// points move over the step, h(|v| + |ω| r): FEAS_vf of a pair accepts a vertex up to
+// reach_a + reach_b beyond the proximity in front of a face it is heading for, as detection's ε
+// grows, so that a contact detected ahead of a fast body becomes a constraint (docs/peg3d.md
+// "Tests and their definitions"); the configurations are still classified within `proximity`.
+// InputError for invalid options, or a contact that names a body without a placed polyhedron or
+// a feature outside it.
 void build_peg_constraints_3d(std::span<const ConvexPolyhedron* const> shapes,
                               std::span<const WorldPolyhedron> placed,
                               std::span<const std::uint8_t> is_static, const PegOptions& options,
-                              ConstraintSet& set);
+                              ConstraintSet& set, std::span<const Real> reach = {});
 // The same with buffers reused between calls (the stepper's form: no heap use once warmed up).
 void build_peg_constraints_3d(std::span<const ConvexPolyhedron* const> shapes,
                               std::span<const WorldPolyhedron> placed,
                               std::span<const std::uint8_t> is_static, const PegOptions& options,
-                              ConstraintSet& set, PegScratch3d& scratch);
+                              ConstraintSet& set, PegScratch3d& scratch,
+                              std::span<const Real> reach = {});
 
 }  // namespace exactsim

@@ -15,13 +15,18 @@ struct VertexFaceFeasibility {
   bool inside = false;  // p projects into the polygon (boundary included)
 };
 
-// FEAS_vf(p, f): infeasible if |ψ| > proximity or D > proximity; if p projects into
+// FEAS_vf(p, f): within the proximity (|ψ| <= proximity and D <= proximity), if p projects into
 // the face polygon, feasible iff ψ ≥ −depth (δ); otherwise (nearest polygon feature an edge or a
 // corner, found by the point–polygon Voronoi test) feasible iff asin(ψ/D) ≥ −angle (φ): the point
-// is not more than φ below the face plane as seen from the face boundary.
+// is not more than φ below the face plane as seen from the face boundary. Beyond the proximity,
+// feasible only within `reach` more (how far the pair may close over the step) for a point in
+// front of the face and inside its prism (0 < ψ <= proximity + reach, p projecting into the
+// polygon): the face that a fast vertex is heading for, never a face it passes beside
+// (docs/peg3d.md "Tests and their definitions").
 // shape / placed: the face's polyhedron and its world placement.
 VertexFaceFeasibility vertex_face_feasibility(const Vec3& p, const ConvexPolyhedron& shape,
                                               const WorldPolyhedron& placed, int face,
-                                              Real proximity, Real angle, Real depth);
+                                              Real proximity, Real angle, Real depth,
+                                              Real reach = 0);
 
 }  // namespace exactsim

@@ -94,6 +94,11 @@ struct RandomPolygonOptions {
 // on every platform. InputError for invalid options or when max_attempts draws are all rejected.
 ConvexPolygon random_convex_polygon(std::mt19937_64& rng, const RandomPolygonOptions& options = {});
 
+// The smallest extent of the polygon across one of its edges (max − min of η̂_i · v over the
+// vertices, minimised over the edges i): its width for a rectangle, an upper bound of the true
+// minimum width in general. +∞ for a polygon without edges (minimum_width.cc).
+Real minimum_width(const ConvexPolygon& polygon);
+
 // ---- World placement (polygon_placement.cc) --------------------------------------------------
 
 struct WorldPolygon {

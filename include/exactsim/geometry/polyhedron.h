@@ -125,6 +125,12 @@ struct RandomPolyhedronOptions {
 ConvexPolyhedron random_convex_polyhedron(std::mt19937_64& rng,
                                           const RandomPolyhedronOptions& options = {});
 
+// The smallest extent of the polyhedron across one of its faces (max − min of η̂_f · v over the
+// vertices, minimised over the faces f): a box's shortest side; an upper bound of the true
+// minimum width in general (which an edge–edge direction may attain). +∞ without faces
+// (minimum_width.cc).
+Real minimum_width(const ConvexPolyhedron& polyhedron);
+
 // ---- Placement (polyhedron_placement.cc) -----------------------------------------------------
 
 ConvexPolyhedron translated(const ConvexPolyhedron& polyhedron, const Vec3& offset);

@@ -19,6 +19,7 @@
 #include "exactsim/stepping/position_projection.h"
 #include "exactsim/stepping/projected_gauss_seidel.h"
 #include "exactsim/stepping/stewart_trinkle.h"
+#include "exactsim/stepping/swept_crossing.h"
 #include "exactsim/stepping/warm_start.h"
 #include "exactsim/stepping/world.h"
 
@@ -34,8 +35,9 @@ enum class StepStatus {
   // step (report.diverged_body): a numerical failure; the run cannot go on.
   kDiverged,
   // The penetration watchdog (docs/penetration.md): after the step a pair overlaps deeper than
-  // the contact distance ε, or a dynamic body's centre lies inside a static body
-  // (report.deep_penetrations, report.centres_inside_static). The run stops unless continued.
+  // the contact distance ε, a pair crossed deeper than ε during the step's motion, or a dynamic
+  // body's centre lies inside a static body (report.deep_penetrations, report.crossings,
+  // report.centres_inside_static). The run stops unless continued.
   kDeepPenetration,
 };
 
@@ -110,6 +112,7 @@ struct StepReport {
   // bodies, and dynamic bodies whose centre left the scene's bounds (scene_bounds()).
   Real max_penetration = 0;
   std::vector<PenetratingPair> deep_penetrations;
+  std::vector<SweptCrossing> crossings;  // pairs that crossed during the step (swept_crossing.h)
   std::vector<CentreInsideStatic> centres_inside_static;
   std::vector<int> bodies_out_of_bounds;
   // Split stabilisation (docs/robustness.md): the deepest overlap the velocity step still
@@ -198,11 +201,14 @@ struct Workspace : IslandWorkspace {
   std::vector<Vec2> centres2;
   std::vector<int> out_of_bounds;
   std::vector<State> saved_states;  // advance(): the start of each split level
+  VecX start_q;                     // the configuration at the start of the step, after spawning
+  CrossingScratch crossing;
 };
 
-// The contact distance ε for step size h (default max(h/2, 0.8 mm) unless set,
-// docs/collision.md "ε parameters and defaults").
-Real contact_epsilon(const ContactOptions& options, Real h);
+// The contact distance ε for step size h: ContactOptions::epsilon when set, else
+// min(max(h/2, 0.8 mm), w/2) with w the thinnest shape's minimum_width(), so that ε never
+// reaches across a thin body (docs/collision.md "ε parameters and defaults").
+Real contact_epsilon(const World& world, Real h);
 
 // Advances `state` by h: spawn → detect → constraints → assemble → solve + verify → velocities →
 // positions → report. On a failed solve the step is reported as failed; with
@@ -210,7 +216,7 @@ Real contact_epsilon(const ContactOptions& options, Real h);
 // (report.regularisation), otherwise the bodies of the failed problem fly free this step.
 StepReport step(const World& world, State& state, Workspace& ws, Real h, long step_index);
 
-// The same with the contact distance ε given instead of contact_epsilon(world.contact, h): ε of
+// The same with the contact distance ε given instead of contact_epsilon(world, h): ε of
 // detection and of the watchdog. advance() takes its sub-steps with the ε of the user's step, so
 // that splitting never narrows the contact band (docs/penetration.md "Any step size").
 StepReport step(const World& world, State& state, Workspace& ws, Real h, long step_index,

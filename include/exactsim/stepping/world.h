@@ -60,9 +60,6 @@ struct ContactOptions {
   PegOptions peg;  // used with ContactModel::kPeg
 };
 
-// The split stabilisation's slop (m), 1e-3 ε: the position projection runs when a predicted gap
-// is below −slop; shallower overlaps are left (the velocity rows keep them from deepening).
-Real split_slop(const ContactOptions& options, Real h);
 // The lower bound −cap of the rows' ψ/h term in the velocity LCP: cap = max_stabilisation_speed
 // with kVelocity, 0 with kSplit (docs/robustness.md "Stabilisation").
 Real velocity_stabilisation_cap(const ContactOptions& options);
@@ -127,6 +124,10 @@ struct World {
 
   int body_count() const { return static_cast<int>(bodies.size()); }
 };
+
+// The split stabilisation's slop (m), 1e-3 ε: the position projection runs when a predicted gap
+// is below −slop; shallower overlaps are left (the velocity rows keep them from deepening).
+Real split_slop(const World& world, Real h);
 
 // The largest distance of a vertex of body i's shape from its centre of mass (body frame): a
 // point of the body moves at most |Δx| + |Δθ| r when the body moves by (Δx, Δθ).
