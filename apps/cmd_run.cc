@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "commands.h"
+#include "exactsim/io/checkpoint.h"
 #include "exactsim/io/run.h"
 #include "exactsim/io/scene_json.h"
 #include "exactsim/io/scene_limits.h"
@@ -12,6 +13,7 @@
 #include "exactsim/viewer/replay.h"
 #include "experiments/scenarios.h"
 #include "experiments/stress_scenes.h"
+#include "interrupt.h"
 #include "memory_budget_option.h"
 
 namespace exactsim::cli {
@@ -26,7 +28,7 @@ std::string data_dir() {
 namespace {
 
 struct RunArgs {
-  std::string scene_file, scenario, set = "a", model, out, write_scene, stabilisation;
+  std::string scene_file, scenario, set = "a", model, out, write_scene, stabilisation, resume;
   std::uint64_t seed = 1;
   std::optional<double> dt, duration, epsilon, max_stabilisation_speed, memory_budget;
   int bodies = -1, every = 1;
@@ -36,6 +38,7 @@ struct RunArgs {
   bool continue_on_failure = false, quiet = false, general_form = false, one_mlcp = false,
        cold_start = false, sleep = false;
   bool seed_given = false, set_given = false, bodies_given = false;  // to refuse what is ignored
+  std::vector<std::string> given;  // the options given, to refuse them with --resume
 };
 
 Scene build_scene(const RunArgs& a) {
@@ -137,24 +140,49 @@ Scene build_scene(const RunArgs& a) {
   return scene;
 }
 
+// `--resume DIR`: the scene is DIR/scene.json and the rest comes from the checkpoint, so no
+// option may say otherwise (docs/robustness.md "Interrupted runs").
+Scene resumed_scene(const RunArgs& a) {
+  for (const std::string& option : a.given)
+    if (option != "--resume" && option != "--quiet")
+      throw InputError("--resume: " + (option[0] == '-' ? option : "a scene file") +
+                       " cannot be given: the run continues as " + a.resume +
+                       "/scene.json and its checkpoint say (only --quiet may be added)");
+  require_checkpoint(a.resume);
+  return read_scene_file(a.resume + "/scene.json");
+}
+
 int run(const RunArgs& a) {
   // The backstop while the scene is read (the option's budget or the default), then from the
   // scene's own budget (docs/input-validation.md "Memory budget").
   set_memory_backstop(a.memory_budget ? memory_budget_bytes(*a.memory_budget)
                                       : kDefaultMemoryBudgetBytes);
-  const Scene scene = build_scene(a);
+  const bool resume = !a.resume.empty();
+  const Scene scene = resume ? resumed_scene(a) : build_scene(a);
   set_memory_backstop(scene.world.stepping.memory_budget_bytes);
   if (!a.write_scene.empty()) write_scene_file(scene, a.write_scene);
   RunOptions o;
   std::string replay;
-  o.out_dir = a.out;
+  o.out_dir = resume ? a.resume : a.out;
+  o.resume = resume;
   o.trajectory_every = a.every;
   o.progress = !a.quiet;
+  catch_interrupts();
+  o.interrupt = interrupt_flag();
   const RunSummary s = run_scene(scene, o);
-  if (!a.out.empty() && s.steps_done > 0) {  // a failed run gets its replay too
+  release_interrupts();
+  if (s.interrupted) {
+    const int sig = *o.interrupt;
+    std::fprintf(stderr, "exactsim run: interrupted (%s) after step %ld of %ld; %s\n",
+                 sig == SIGINT ? "SIGINT" : "SIGTERM", s.steps_done, s.steps_planned,
+                 o.out_dir.empty() ? "without --out there is nothing to resume"
+                                   : ("resume with: exactsim run --resume " + o.out_dir).c_str());
+    return interrupted_status(sig);
+  }
+  if (!o.out_dir.empty() && s.steps_done > 0) {  // a failed run gets its replay too
     ReplayOptions ro;
     ro.scene = &scene;
-    const ReplayOutput r = write_replay(a.out, ro);
+    const ReplayOutput r = write_replay(o.out_dir, ro);
     replay = "  replay: " + r.html + ", picture: " + r.picture + "\n";
   }
   const char* unit = s.dimension == 2 ? "m^2" : "m^3";
@@ -181,9 +209,9 @@ int run(const RunArgs& a) {
     std::printf("  asleep at the end: %d bodies (docs/stepping.md \"Sleeping\")\n",
                 s.bodies_asleep);
   std::printf("  peak memory: %.1f MB\n", s.peak_memory_mb);
-  if (!a.out.empty())
+  if (!o.out_dir.empty())
     std::printf("  written: %s/{scene.json, trajectory.csv, steps.jsonl, summary.json}\n%s",
-                a.out.c_str(), replay.c_str());
+                o.out_dir.c_str(), replay.c_str());
   if (s.failed) {
     std::fprintf(stderr, "exactsim run: failed at %s\n", s.failure.c_str());
     return 3;
@@ -210,7 +238,13 @@ Action register_run(CLI::App& app) {
                   "default to peg)");
   sub->add_option("--dt", a->dt, "Time step h in s (overrides the scene)");
   sub->add_option("--duration", a->duration, "Simulated time in s (overrides the scene)");
-  sub->add_option("--out", a->out, "Output folder: trajectory.csv, steps.jsonl, summary.json");
+  sub->add_option("--out", a->out,
+                  "Output folder: scene.json, trajectory.csv, steps.jsonl, summary.json, "
+                  "replay.html, final.svg (an earlier run's are removed first)");
+  sub->add_option("--resume", a->resume,
+                  "Continue the interrupted or killed run whose --out folder is DIR from its "
+                  "checkpoint, bit for bit as if it had not stopped (docs/robustness.md "
+                  "\"Interrupted runs\")");
   sub->add_option("--every", a->every, "Write the trajectory every N steps")
       ->check(CLI::PositiveNumber);
   sub->add_option("--write-scene", a->write_scene, "Also write the scene as a scene file");
@@ -258,6 +292,8 @@ Action register_run(CLI::App& app) {
     a->seed_given = sub->get_option("--seed")->count() > 0;
     a->set_given = sub->get_option("--set")->count() > 0;
     a->bodies_given = sub->get_option("--bodies")->count() > 0;
+    for (const CLI::Option* option : sub->get_options())
+      if (option->count() > 0) a->given.push_back(option->get_name());
     return run(*a);
   };
 }

@@ -5,6 +5,8 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <csignal>
+
 #include "bindings.h"
 #include "exactsim/api/simulation.h"
 #include "exactsim/io/run.h"
@@ -75,13 +77,24 @@ void bind_simulation(pb::module_& m) {
         if (!out.is_none()) o.out_dir = pb::str(pb::module_::import("os").attr("fspath")(out));
         o.trajectory_every = every;
         o.progress = false;
-        return to_python(summary_to_json(run_scene(checked.scene(), o)));
+        // Ctrl-C: Python's handler runs between steps; the run stops after the step with its
+        // summary and checkpoint (docs/robustness.md "Interrupted runs"), then KeyboardInterrupt.
+        volatile std::sig_atomic_t interrupted = 0;
+        o.interrupt = &interrupted;
+        const RunSummary summary =
+            run_scene(checked.scene(), o, [&](const State&, const StepReport&) {
+              if (PyErr_CheckSignals() != 0) interrupted = SIGINT;
+            });
+        if (interrupted) throw pb::error_already_set();
+        return to_python(summary_to_json(summary));
       },
       pb::arg("scene"), pb::arg("out") = pb::none(), pb::arg("every") = 1,
       "Runs a whole scene (a Scene, a scene dict or a file path) as `exactsim run` does and "
       "returns its summary (dict: steps, solver calls and failures, overlap in m^2 or m^3, "
       "energies in J, wall seconds). With `out` (a folder) it writes the CLI's files there: "
-      "trajectory.csv (every `every` steps), steps.jsonl and summary.json.");
+      "scene.json, trajectory.csv (the initial state as step -1, then every `every` steps), "
+      "steps.jsonl, summary.json and a checkpoint. Ctrl-C stops it after a whole step "
+      "(KeyboardInterrupt); `exactsim run --resume OUT` continues it.");
   pb::class_<Simulation>(
       m, "Simulation",
       "A simulation you step: Simulation(scene) with a Scene, a dict in the scene format or a "

@@ -10,10 +10,12 @@
 
 #include <nlohmann/json.hpp>
 
+#include "exactsim/io/checkpoint.h"
 #include "exactsim/io/scene_json.h"
 #include "exactsim/math/error.h"
 #include "exactsim/metrics/energy.h"
 #include "exactsim/stepping/adaptive_step.h"
+#include "exactsim/stepping/snapshot.h"
 
 namespace exactsim {
 
@@ -89,8 +91,7 @@ nlohmann::json report_to_json(const StepReport& r) {
   if (r.projection_depth > 0) j["projection"]["predicted_depth"] = r.projection_depth;
   if (r.projection_ran) {
     j["projection"]["solved"] = r.projection_solved;
-    if (r.projection_relaxed_rows > 0)
-      j["projection"]["relaxed_rows"] = r.projection_relaxed_rows;
+    if (r.projection_relaxed_rows > 0) j["projection"]["relaxed_rows"] = r.projection_relaxed_rows;
     if (r.projection_scale < 1) j["projection"]["scale"] = r.projection_scale;
   }
   // The watchdog's findings (docs/penetration.md), written only when there are any.
@@ -163,52 +164,127 @@ nlohmann::json summary_to_json(const RunSummary& s) {
   return j;
 }
 
-RunRecorder::RunRecorder(const std::string& out_dir, const Scene& scene, int trajectory_every)
+namespace {
+
+namespace fs = std::filesystem;
+
+void remove_file(const fs::path& path) {
+  std::error_code ec;
+  fs::remove(path, ec);
+  if (ec)
+    throw InputError(path.string() + ": cannot remove an earlier run's file (" + ec.message() +
+                     ")");
+}
+
+}  // namespace
+
+RunRecorder::RunRecorder(const std::string& out_dir, const Scene& scene, int trajectory_every,
+                         const State& initial)
     : dir_(out_dir), dimension_(scene.world.dimension), every_(std::max(1, trajectory_every)) {
   std::error_code ec;
-  std::filesystem::create_directories(dir_, ec);
+  fs::create_directories(dir_, ec);
   if (ec) throw InputError(dir_ + ": cannot create the output folder (" + ec.message() + ")");
-  write_scene_file(scene, dir_ + "/scene.json");  // the shapes, for `exactsim view` and reruns
-  // An earlier run's summary must not stand beside this run's files (it is written at the end).
-  std::filesystem::remove(dir_ + "/summary.json", ec);
-  if (ec)
-    throw InputError(dir_ + "/summary.json: cannot remove the earlier run's summary (" +
-                     ec.message() + ")");
+  // Nothing of an earlier run may stand beside this run's files: its summary, viewer files and
+  // checkpoint would describe another run (docs/robustness.md "Honest failure").
+  for (const char* file : kRunFiles) remove_file(fs::path(dir_) / file);
+  remove_file(fs::path(dir_) / (std::string(kCheckpointFile) + ".tmp"));
+  const std::string scene_file = dir_ + "/scene.json";
+  write_scene_file(scene, scene_file);  // the shapes, for `exactsim view`, reruns and --resume
+  scene_hash_ = file_hash(scene_file);
   for (const Body& b : scene.world.bodies) names_.push_back(b.name);
-  trajectory_.open(dir_ + "/trajectory.csv");
-  steps_.open(dir_ + "/steps.jsonl");
-  if (!trajectory_ || !steps_) throw InputError(dir_ + ": cannot write the output files");
-  trajectory_ << std::setprecision(17);
+  open_files(std::ios::trunc);
   if (dimension_ == 2)
     trajectory_ << "step,time,body,x,y,theta,vx,vy,omega\n";
   else
     trajectory_ << "step,time,body,x,y,z,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz\n";
+  // The initial state as step −1: the bodies present and those that join at the first step.
+  std::vector<std::uint8_t> present = initial.present;
+  for (int i = 0; i < scene.world.body_count(); ++i)
+    present[i] = present[i] || has_spawned(scene.world.bodies[i], initial.time, scene.step);
+  write_rows(-1, initial.time, initial, present);
+}
+
+RunRecorder::RunRecorder(const std::string& out_dir, const Scene& scene, const Checkpoint& c)
+    : dir_(out_dir),
+      dimension_(scene.world.dimension),
+      every_(c.trajectory_every),
+      scene_hash_(c.scene_hash) {
+  // Rows written after the checkpoint, a partial last row included, are cut off and written
+  // again; first both files are checked to hold the checkpoint's rows.
+  const std::pair<const char*, std::uint64_t> files[] = {{"trajectory.csv", c.trajectory_bytes},
+                                                         {"steps.jsonl", c.steps_bytes}};
+  for (const auto& [name, length] : files) {
+    const fs::path path = fs::path(dir_) / name;
+    std::error_code ec;
+    const std::uintmax_t size = fs::file_size(path, ec);
+    char last = '\n';  // a checkpoint's step ends a line
+    if (!ec && size >= length && length > 0) {
+      std::ifstream in(path, std::ios::binary);
+      in.seekg(static_cast<std::streamoff>(length - 1));
+      in.get(last);
+    }
+    if (ec || size < length || last != '\n')
+      throw InputError(path.string() + ": not the file of the checkpointed run (" +
+                       (ec ? ec.message()
+                           : "the checkpoint's step ends at byte " + std::to_string(length) +
+                                 ", the file has " + std::to_string(size)) +
+                       ")");
+  }
+  for (const auto& [name, length] : files) {
+    std::error_code ec;
+    fs::resize_file(fs::path(dir_) / name, length, ec);
+    if (ec) throw InputError(dir_ + "/" + name + ": cannot cut it back (" + ec.message() + ")");
+  }
+  for (const char* file : kEndFiles) remove_file(fs::path(dir_) / file);
+  for (const Body& b : scene.world.bodies) names_.push_back(b.name);
+  open_files(std::ios::app);
+}
+
+void RunRecorder::open_files(std::ios::openmode mode) {
+  trajectory_.open(dir_ + "/trajectory.csv", std::ios::out | mode);
+  steps_.open(dir_ + "/steps.jsonl", std::ios::out | mode);
+  if (!trajectory_ || !steps_) throw InputError(dir_ + ": cannot write the output files");
+  trajectory_ << std::setprecision(17);
+}
+
+void RunRecorder::write_rows(long step, Real time, const State& state,
+                             const std::vector<std::uint8_t>& present) {
+  for (int i = 0; i < state.body_count(); ++i) {
+    if (!present[i]) continue;
+    trajectory_ << step << ',' << time << ',' << names_[i];
+    for (Eigen::Index k = 0; k < state.q_of(i).size(); ++k) trajectory_ << ',' << state.q_of(i)[k];
+    for (Eigen::Index k = 0; k < state.v_of(i).size(); ++k) trajectory_ << ',' << state.v_of(i)[k];
+    trajectory_ << '\n';
+  }
 }
 
 void RunRecorder::record(const State& state, const StepReport& report, bool last) {
   steps_ << report_to_json(report).dump() << "\n";
-  if (report.step % every_ == 0 || last) {
-    for (int i = 0; i < state.body_count(); ++i) {
-      if (!state.present[i]) continue;
-      trajectory_ << report.step << ',' << report.time << ',' << names_[i];
-      for (Eigen::Index k = 0; k < state.q_of(i).size(); ++k)
-        trajectory_ << ',' << state.q_of(i)[k];
-      for (Eigen::Index k = 0; k < state.v_of(i).size(); ++k)
-        trajectory_ << ',' << state.v_of(i)[k];
-      trajectory_ << '\n';
-    }
-  }
+  if (report.step % every_ == 0 || last) write_rows(report.step, report.time, state, state.present);
   if (report.step % 100 == 0 || last) {
     trajectory_.flush();
     steps_.flush();
   }
 }
 
-void RunRecorder::finish(const RunSummary& summary) {
+void RunRecorder::save_checkpoint(Checkpoint& c) {
+  trajectory_.flush();
+  steps_.flush();
+  if (!trajectory_ || !steps_) throw InputError(dir_ + ": cannot write the output files");
+  c.scene_hash = scene_hash_;
+  c.trajectory_every = every_;
+  c.trajectory_bytes = fs::file_size(dir_ + "/trajectory.csv");
+  c.steps_bytes = fs::file_size(dir_ + "/steps.jsonl");
+  write_checkpoint(c, dir_ + "/" + kCheckpointFile);
+}
+
+void RunRecorder::finish(const RunSummary& summary, bool keep_checkpoint) {
   trajectory_.flush();
   steps_.flush();
   std::ofstream out(dir_ + "/summary.json");
   out << summary_to_json(summary).dump(2) << "\n";
+  std::error_code ec;
+  if (!keep_checkpoint) fs::remove(dir_ + "/" + kCheckpointFile, ec);
 }
 
 std::string describe_failure(const Scene& scene, const StepReport& r) {
@@ -264,83 +340,126 @@ std::string describe_failure(const Scene& scene, const StepReport& r) {
   return msg.str();
 }
 
-RunSummary run_scene(const Scene& scene, const RunOptions& options,
+RunTally start_tally(const Scene& scene) {
+  RunTally t;
+  RunSummary& s = t.summary;
+  s.scene = scene.name;
+  s.model = to_string(scene.world.contact.model);
+  s.dimension = scene.world.dimension;
+  s.step = scene.step;
+  s.steps_planned = scene.step_count();
+  t.lost.assign(scene.world.body_count(), 0);
+  return t;
+}
+
+void tally_step(const StepReport& r, std::size_t overlap_cap, RunTally& t) {
+  RunSummary& sum = t.summary;
+  const long k = r.step;
+  ++sum.steps_done;
+  // The steps' overlaps, for the median: every step's up to overlap_cap values, then every 2nd,
+  // 4th, ... step's (a systematic sample), so that the record stays bounded (128 MiB by default)
+  // for any number of steps (docs/input-validation.md "Memory budget").
+  if (k % t.overlap_every == 0 && t.overlaps.size() == overlap_cap) {
+    for (std::size_t i = 0; 2 * i < t.overlaps.size(); ++i) t.overlaps[i] = t.overlaps[2 * i];
+    t.overlaps.resize((t.overlaps.size() + 1) / 2);
+    t.overlap_every *= 2;
+  }
+  if (k % t.overlap_every == 0) t.overlaps.push_back(r.overlap);
+  sum.max_overlap = std::max(sum.max_overlap, r.overlap);
+  t.contact_sum += r.potential_contacts;
+  sum.max_contacts = std::max(sum.max_contacts, r.potential_contacts);
+  sum.peg_changed_steps += r.peg_changed;
+  if (r.solver_called) {
+    ++sum.solver_calls;
+    sum.solver_seconds += r.seconds.solve;
+    sum.max_pivots = std::max<long>(sum.max_pivots, r.solver.pivots);
+    sum.max_complementarity = std::max(sum.max_complementarity, r.solver.complementarity);
+    if (is_fallback(r.solver.method)) ++sum.fallback_solves;
+  }
+  sum.solver_failures += is_failed_solve(r.status);
+  sum.energy_failures += r.status == StepStatus::kEnergyGain;
+  if (r.energy.checked)
+    sum.max_energy_gain = std::max(sum.max_energy_gain, r.energy.after - r.energy.free_flight);
+  sum.projection_steps += r.projection_ran;
+  sum.projection_relaxed += r.projection_relaxed_rows > 0;
+  sum.projection_scaled += r.projection_scale < 1;
+  sum.projection_failures += r.projection_ran && !r.projection_solved;
+  sum.deep_penetration_steps += r.status == StepStatus::kDeepPenetration;
+  sum.max_penetration = std::max(sum.max_penetration, r.max_penetration);
+  for (int b : r.bodies_out_of_bounds) t.lost[b] = 1;
+}
+
+RunSummary run_scene(const Scene& given, const RunOptions& options,
                      const std::function<void(const State&, const StepReport&)>& on_step) {
   using Clock = std::chrono::steady_clock;
+  // The scene as its scene.json says: `exactsim run DIR/scene.json` and --resume repeat the run
+  // bit for bit.
+  const Scene scene = rewritten(given);
   const World& w = scene.world;
-  RunSummary sum;
-  sum.scene = scene.name;
-  sum.model = to_string(w.contact.model);
-  sum.dimension = w.dimension;
-  sum.step = scene.step;
-  sum.steps_planned = scene.step_count();
-  State state = scene.initial;
+  const auto start = Clock::now();
+  const auto seconds_since = [](Clock::time_point t) {
+    return std::chrono::duration<double>(Clock::now() - t).count();
+  };
+  // What carries from step to step, kept as the checkpoint it is saved as (checkpoint.h).
+  Checkpoint run;
   Workspace ws;
   std::unique_ptr<RunRecorder> recorder;
-  if (!options.out_dir.empty())
-    recorder = std::make_unique<RunRecorder>(options.out_dir, scene, options.trajectory_every);
-  // The steps' overlaps, for the median: every step's up to options.overlap_record_cap values,
-  // then every 2nd, 4th, ... step's (a systematic sample), so that the record stays bounded
-  // (128 MiB by default) for any number of steps (docs/input-validation.md "Memory budget").
-  std::vector<Real> overlaps;
+  if (options.resume) {
+    require_checkpoint(options.out_dir);
+    run = read_checkpoint(options.out_dir + "/" + kCheckpointFile, scene,
+                          options.out_dir + "/scene.json");
+    restore(run.memory, ws);
+    recorder = std::make_unique<RunRecorder>(options.out_dir, scene, run);
+  } else {
+    run.state = scene.initial;
+    run.tally = start_tally(scene);
+    if (!options.out_dir.empty())
+      recorder = std::make_unique<RunRecorder>(options.out_dir, scene, options.trajectory_every,
+                                               run.state);
+  }
+  State& state = run.state;
+  RunTally& tally = run.tally;
+  RunSummary& sum = tally.summary;
+  const double earlier_seconds = tally.wall_seconds;
   const std::size_t overlap_cap =
       static_cast<std::size_t>(std::max(2L, options.overlap_record_cap));
-  overlaps.reserve(std::min<long>({sum.steps_planned, static_cast<long>(overlap_cap),
-                                   1L << 20}));  // grows with the run, not its plan
-  long overlap_every = 1;
-  long contact_sum = 0;
-  std::vector<std::uint8_t> lost(w.body_count(), 0);  // ever out of the scene's bounds
-  const auto start = Clock::now();
+  tally.overlaps.reserve(std::min<long>({sum.steps_planned, static_cast<long>(overlap_cap),
+                                         1L << 20}));  // grows with the run, not its plan
+  // Checkpoints: before the first step, every options.checkpoint_seconds (and at least 50 times
+  // the last one's cost) after a step's rows, and at an interrupt.
+  auto last_checkpoint = Clock::now();
+  double checkpoint_cost = 0;
+  const auto save_checkpoint = [&] {
+    const auto t = Clock::now();
+    run.memory = capture(ws);
+    tally.wall_seconds = earlier_seconds + seconds_since(start);
+    recorder->save_checkpoint(run);
+    last_checkpoint = Clock::now();
+    checkpoint_cost = seconds_since(t);
+  };
+  if (recorder && !options.resume) save_checkpoint();
   auto last_progress = start;
   // Whatever ends the run, its summary says so: an exception (bad input found mid-run, I/O)
-  // still writes summary.json with failed = true before it propagates.
-  const auto finish = [&] {
-    sum.wall_seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  // still writes summary.json with failed = true before it propagates, keeping the checkpoint.
+  const auto finish = [&](bool keep_checkpoint) {
+    sum.wall_seconds = earlier_seconds + seconds_since(start);
     sum.peak_memory_mb = peak_memory_mb();
-    sum.median_overlap = median(overlaps);
-    sum.median_overlap_every = overlap_every;
-    sum.mean_contacts = sum.steps_done ? static_cast<Real>(contact_sum) / sum.steps_done : 0;
-    sum.bodies_lost = static_cast<int>(std::count(lost.begin(), lost.end(), 1));
+    sum.median_overlap = median(tally.overlaps);
+    sum.median_overlap_every = tally.overlap_every;
+    sum.mean_contacts = sum.steps_done ? static_cast<Real>(tally.contact_sum) / sum.steps_done : 0;
+    sum.bodies_lost = static_cast<int>(std::count(tally.lost.begin(), tally.lost.end(), 1));
     sum.kinetic_energy = kinetic_energy(w.bodies, state);
     sum.potential_energy = potential_energy(w.bodies, state, w.gravity);
     sum.bodies_asleep = static_cast<int>(std::count(state.asleep.begin(), state.asleep.end(), 1));
-    if (recorder) recorder->finish(sum);
+    if (recorder) recorder->finish(sum, keep_checkpoint);
   };
+  const auto interrupted = [&] { return options.interrupt != nullptr && *options.interrupt != 0; };
   try {
-    for (long k = 0; k < sum.steps_planned; ++k) {
+    for (long k = sum.steps_done; k < sum.steps_planned && !interrupted(); ++k) {
       const StepReport r = advance(w, state, ws, scene.step, k);
-      ++sum.steps_done;
-      if (k % overlap_every == 0 && overlaps.size() == overlap_cap) {
-        for (std::size_t i = 0; 2 * i < overlaps.size(); ++i) overlaps[i] = overlaps[2 * i];
-        overlaps.resize((overlaps.size() + 1) / 2);
-        overlap_every *= 2;
-      }
-      if (k % overlap_every == 0) overlaps.push_back(r.overlap);
-      sum.max_overlap = std::max(sum.max_overlap, r.overlap);
-      contact_sum += r.potential_contacts;
-      sum.max_contacts = std::max(sum.max_contacts, r.potential_contacts);
-      sum.peg_changed_steps += r.peg_changed;
-      if (r.solver_called) {
-        ++sum.solver_calls;
-        sum.solver_seconds += r.seconds.solve;
-        sum.max_pivots = std::max<long>(sum.max_pivots, r.solver.pivots);
-        sum.max_complementarity = std::max(sum.max_complementarity, r.solver.complementarity);
-        if (is_fallback(r.solver.method)) ++sum.fallback_solves;
-      }
-      const bool failed_solve = is_failed_solve(r.status);
-      sum.solver_failures += failed_solve;
-      sum.energy_failures += r.status == StepStatus::kEnergyGain;
-      if (r.energy.checked)
-        sum.max_energy_gain = std::max(sum.max_energy_gain, r.energy.after - r.energy.free_flight);
-      sum.projection_steps += r.projection_ran;
-      sum.projection_relaxed += r.projection_relaxed_rows > 0;
-      sum.projection_scaled += r.projection_scale < 1;
-      sum.projection_failures += r.projection_ran && !r.projection_solved;
-      sum.deep_penetration_steps += r.status == StepStatus::kDeepPenetration;
-      sum.max_penetration = std::max(sum.max_penetration, r.max_penetration);
-      for (int b : r.bodies_out_of_bounds) lost[b] = 1;
+      tally_step(r, overlap_cap, tally);
       const bool stop = r.status == StepStatus::kDiverged ||
-                        ((failed_solve || r.status == StepStatus::kDeepPenetration) &&
+                        ((is_failed_solve(r.status) || r.status == StepStatus::kDeepPenetration) &&
                          !w.stepping.continue_on_solver_failure);
       if (recorder) recorder->record(state, r, k + 1 == sum.steps_planned || stop);
       if (on_step) on_step(state, r);
@@ -350,6 +469,9 @@ RunSummary run_scene(const Scene& scene, const RunOptions& options,
         break;
       }
       const auto now = Clock::now();
+      if (recorder && std::chrono::duration<double>(now - last_checkpoint).count() >
+                          std::max(options.checkpoint_seconds, 50 * checkpoint_cost))
+        save_checkpoint();
       if (options.progress && now - last_progress > std::chrono::seconds(2)) {
         last_progress = now;
         std::fprintf(stderr, "\r%s: step %ld/%ld (%.0f%%), t = %.3f s, %d contacts   ",
@@ -359,15 +481,20 @@ RunSummary run_scene(const Scene& scene, const RunOptions& options,
         std::fflush(stderr);
       }
     }
+    if (!sum.failed && sum.steps_done < sum.steps_planned) {  // the loop saw the interrupt
+      sum.failed = sum.interrupted = true;
+      sum.failure = "interrupted";
+      if (recorder) save_checkpoint();
+    }
   } catch (const std::exception& e) {
     sum.failed = true;
     sum.failure = "step " + std::to_string(sum.steps_done) + ": " + e.what();
-    finish();
+    finish(true);
     throw;
   }
   if (options.progress && Clock::now() - start > std::chrono::seconds(2))
     std::fprintf(stderr, "\n");
-  finish();
+  finish(sum.interrupted);
   return sum;
 }
 

@@ -101,6 +101,10 @@ void check_extent(const JsonCursor& c, std::span<const V> vertices, Real measure
            ": too thin for meaningful mass properties (docs/input-validation.md)");
 }
 
+// A 2D shape as a written scene lists it: rebuilt from its vertices (their hull, the edge normals
+// from its edges), so that a scene written and read back has the same shape bit for bit.
+ConvexPolygon as_listed(const std::vector<Vec2>& vertices) { return polygon_from_points(vertices); }
+
 // Builds the shape of one body into the world; returns its index.
 int read_shape(const JsonCursor& c, World& w, const std::string& scene_dir) {
   c.expect_object({"polygon", "hull", "box", "regular_polygon", "icosahedron", "mesh"});
@@ -123,11 +127,13 @@ int read_shape(const JsonCursor& c, World& w, const std::string& scene_dir) {
       }
       if (kind == "box") {
         const auto s = box_sides(v, 2);
-        return make_box(Vec2(s[0], s[1]));
+        return as_listed(make_box(Vec2(s[0], s[1])).vertices);
       }
       v.expect_object({"sides", "radius"});
-      return make_regular_polygon(v.at("sides").integer(3, kMaxVertices),
-                                  v.at("radius").in_range(limits::kMinSize, limits::kMaxSize, "m"));
+      return as_listed(
+          make_regular_polygon(v.at("sides").integer(3, kMaxVertices),
+                               v.at("radius").in_range(limits::kMinSize, limits::kMaxSize, "m"))
+              .vertices);
     });
     check_extent<Vec2>(v, p.vertices, polygon_area(p.vertices));
     w.polygons.push_back(std::move(p));
@@ -217,7 +223,9 @@ void read_body(const JsonCursor& c, World& w, State& s, const std::string& scene
       b.mass = mp.mass;
       b.planar_inertia = mp.inertia;
       com_shift.head<2>() = mp.centroid;
-      w.polygons[b.shape] = translated(w.polygons[b.shape], -mp.centroid);
+      std::vector<Vec2> shifted = w.polygons[b.shape].vertices;
+      for (Vec2& p : shifted) p -= mp.centroid;
+      w.polygons[b.shape] = as_listed(shifted);
     } else {
       const auto mp =
           with_path(d, [&] { return polyhedron_mass_properties(w.polyhedra[b.shape], rho); });
@@ -361,7 +369,7 @@ void read_stepping(const JsonCursor& c, World& w) {
   c.expect_object({"rotation_update", "continue_on_solver_failure", "measure_overlap",
                    "memory_budget_gib", "gauss_seidel_min_unknowns", "gauss_seidel_sweeps",
                    "friction_on_demand_min_unknowns", "threads", "sleep", "sleep_speed",
-                   "sleep_time"});
+                   "sleep_time", "islands", "warm_start"});
   if (c.has("rotation_update")) {
     const JsonCursor r = c.at("rotation_update");
     const std::string s = r.string();
@@ -389,9 +397,10 @@ void read_stepping(const JsonCursor& c, World& w) {
         c.at("friction_on_demand_min_unknowns").integer(0, std::numeric_limits<int>::max());
   if (c.has("threads")) w.stepping.threads = c.at("threads").integer(0, limits::kMaxThreads);
   if (c.has("sleep")) w.stepping.sleep = c.at("sleep").boolean();
-  if (c.has("sleep_speed"))
-    w.stepping.sleep_speed = c.at("sleep_speed").in_range(1e-9, 1e3, "m/s");
+  if (c.has("sleep_speed")) w.stepping.sleep_speed = c.at("sleep_speed").in_range(1e-9, 1e3, "m/s");
   if (c.has("sleep_time")) w.stepping.sleep_time = c.at("sleep_time").in_range(0, 1e6, "s");
+  if (c.has("islands")) w.stepping.islands = c.at("islands").boolean();
+  if (c.has("warm_start")) w.stepping.warm_start = c.at("warm_start").boolean();
 }
 
 // Rejects a scene whose bodies start deeply inside each other (docs/input-validation.md,
@@ -539,6 +548,8 @@ nlohmann::json scene_to_json(const Scene& scene) {
     doc["stepping"]["sleep_speed"] = w.stepping.sleep_speed;
     doc["stepping"]["sleep_time"] = w.stepping.sleep_time;
   }
+  if (!w.stepping.islands) doc["stepping"]["islands"] = false;  // written only when off
+  if (!w.stepping.warm_start) doc["stepping"]["warm_start"] = false;
   if (w.stepping.memory_budget_bytes != kDefaultMemoryBudgetBytes)  // written only when set
     doc["stepping"]["memory_budget_gib"] =
         static_cast<double>(w.stepping.memory_budget_bytes) / 1073741824.0;
@@ -587,6 +598,8 @@ nlohmann::json scene_to_json(const Scene& scene) {
   doc["bodies"] = bodies;
   return doc;
 }
+
+Scene rewritten(const Scene& scene) { return parse_scene(scene_to_json(scene), scene.name); }
 
 void write_scene_file(const Scene& scene, const std::string& path) {
   const std::filesystem::path parent = std::filesystem::path(path).parent_path();

@@ -35,11 +35,10 @@ double seconds_since(Clock::time_point& t) {
   return s;
 }
 
-// A body joins at the first step whose start time is >= its spawn time (scene-format.md).
 int spawn_bodies(const World& world, State& state, Real h) {
   int spawned = 0;
   for (int i = 0; i < world.body_count(); ++i)
-    if (!state.present[i] && world.bodies[i].spawn_time <= state.time + 1e-9 * h) {
+    if (!state.present[i] && has_spawned(world.bodies[i], state.time, h)) {
       state.present[i] = 1;
       ++spawned;
     }
@@ -527,6 +526,8 @@ void solve_islands(const World& world, State& state, Real h, bool sleeping, Work
 }
 
 }  // namespace
+
+bool has_spawned(const Body& body, Real time, Real h) { return body.spawn_time <= time + 1e-9 * h; }
 
 Aabb3 scene_bounds(const World& world, const Workspace& ws) {
   Aabb3 box{Vec3::Constant(std::numeric_limits<Real>::infinity()),

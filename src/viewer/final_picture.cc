@@ -183,7 +183,8 @@ void write_final_picture(const RunResults& results, const std::string& path) {
     if (s.fill_opacity < 1) out << " fill-opacity=\"" << s.fill_opacity << "\"";
     out << "/>\n";
   }
-  std::string caption = results.scene.name + ", step " + std::to_string(f.step);
+  std::string caption =
+      results.scene.name + (f.step < 0 ? ", initial state" : ", step " + std::to_string(f.step));
   std::snprintf(buf, sizeof buf, ", t = %.4f s", f.time);
   caption += buf;
   if (f.report.is_object() && f.report.contains("overlap") && f.report["overlap"].is_number()) {

@@ -266,7 +266,7 @@ function draw() {
 function fmt(v) { return typeof v === 'number' ? (Number.isInteger(v) ? String(v) : v.toPrecision(6)) : String(v); }
 function showText(k) {
   $('scrub').value = k;
-  $('clock').textContent = 'step ' + F.step[k] + '   t = ' + F.time[k].toFixed(4) + ' s   (frame ' + (k + 1) + ' of ' + nF + ')';
+  $('clock').textContent = (F.step[k] < 0 ? 'initial state' : 'step ' + F.step[k]) + '   t = ' + F.time[k].toFixed(4) + ' s   (frame ' + (k + 1) + ' of ' + nF + ')';
   const r = F.reports[k];
   if (r) {
     const copy = Object.assign({}, r);
@@ -274,7 +274,7 @@ function showText(k) {
       if (Array.isArray(copy[key])) copy[key] = '[' + copy[key].length + ' contacts, drawn]';
     $('report').textContent = JSON.stringify(copy, (key, v) => (typeof v === 'number' && !Number.isInteger(v) ? Number(v.toPrecision(6)) : v), 1);
   } else {
-    $('report').textContent = '(no step report for this step in steps.jsonl)';
+    $('report').textContent = F.step[k] < 0 ? '(the initial state: no step taken yet)' : '(no step report for this step in steps.jsonl)';
   }
   const pairs = overlappingPairs(k), all = F.overlaps[k];
   let html = '';

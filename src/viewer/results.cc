@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -27,11 +28,12 @@ std::vector<std::string> split_csv(const std::string& line) {
   return out;
 }
 
-// The step number at the start of a trajectory row, or -1 if the row has none.
-long leading_step(const std::string& line) {
-  long step = -1;
+// The step number at the start of a trajectory row (−1: the initial state), or none.
+std::optional<long> leading_step(const std::string& line) {
+  long step = 0;
   const auto r = std::from_chars(line.data(), line.data() + line.size(), step);
-  return r.ec == std::errc() ? step : -1;
+  if (r.ec != std::errc() || step < -1) return std::nullopt;
+  return step;
 }
 
 double parse_number(const std::string& cell, const std::string& where) {
@@ -136,15 +138,14 @@ RunResults read_results(const std::string& dir, const std::string& scene_file, c
   while (std::getline(in, line)) {
     ++line_no;
     if (line.empty()) continue;
-    const long s = leading_step(line);
-    if (s < 0)
+    const std::optional<long> s = leading_step(line);
+    if (!s)
       throw InputError(traj_path + ": line " + std::to_string(line_no) +
                        ": does not start with a step number");
-    if (s != last) ++frames;
-    last = s;
+    if (frames == 0 || *s != last) ++frames;
+    last = *s;
   }
-  if (frames == 0)
-    throw InputError(traj_path + ": no rows (the run wrote no step; was --duration 0?)");
+  if (frames == 0) throw InputError(traj_path + ": no rows (not even the initial state's)");
   res.frames_in_file = frames;
   if (max_frames == kAutoFrames)
     max_frames = static_cast<int>(std::clamp<long>(2'000'000L / std::max(1, nb * cs), 100, 2000));
@@ -156,14 +157,13 @@ RunResults read_results(const std::string& dir, const std::string& scene_file, c
   std::getline(in, line);
   line_no = 1;
   long frame = -1;
-  last = -1;
   std::size_t next_keep = 0;
   ReplayFrame* cur = nullptr;
   while (std::getline(in, line)) {
     ++line_no;
     if (line.empty()) continue;
-    const long s = leading_step(line);
-    if (s != last) {
+    const long s = *leading_step(line);
+    if (frame < 0 || s != last) {
       ++frame;
       last = s;
       cur = nullptr;

@@ -12,6 +12,8 @@
 
 #include "exactsim/io/run.h"
 #include "exactsim/math/error.h"
+#include "experiments/scenarios.h"
+#include "experiments/stress_scenes.h"
 #include "input_error.h"
 
 namespace exactsim::scene_json_test {
@@ -319,6 +321,87 @@ TEST(SceneJson, ThreadsAreReadCheckedAndWritten) {
   EXPECT_THAT(error_of(d), HasSubstr("stepping.threads"));
   d["stepping"]["threads"] = 1.5;
   EXPECT_THAT(error_of(d), HasSubstr("stepping.threads"));
+}
+
+TEST(SceneJson, IslandsAndWarmStartAreReadAndWritten) {
+  json d = valid_2d();
+  const Scene defaults = parse_scene(d, "s.json");
+  EXPECT_TRUE(defaults.world.stepping.islands);
+  EXPECT_TRUE(defaults.world.stepping.warm_start);
+  EXPECT_FALSE(scene_to_json(defaults)["stepping"].contains("islands"));
+  EXPECT_FALSE(scene_to_json(defaults)["stepping"].contains("warm_start"));
+  d["stepping"] = {{"islands", false}, {"warm_start", false}};
+  const Scene again = parse_scene(scene_to_json(parse_scene(d, "s.json")), "again.json");
+  EXPECT_FALSE(again.world.stepping.islands);
+  EXPECT_FALSE(again.world.stepping.warm_start);
+  d["stepping"]["islands"] = 0;
+  EXPECT_THAT(error_of(d), HasSubstr("stepping.islands"));
+}
+
+// Every number a step reads of the bodies, their shapes and the initial state, bit for bit.
+void expect_same_bodies(const Scene& a, const Scene& b, const std::string& label) {
+  const World &wa = a.world, &wb = b.world;
+  EXPECT_EQ(a.initial.q, b.initial.q) << label;
+  EXPECT_EQ(a.initial.v, b.initial.v) << label;
+  ASSERT_EQ(wa.body_count(), wb.body_count()) << label;
+  for (int i = 0; i < wa.body_count(); ++i) {
+    const Body &x = wa.bodies[i], &y = wb.bodies[i];
+    const std::string at = label + ", body " + std::to_string(i);
+    EXPECT_EQ(x.mass, y.mass) << at;
+    EXPECT_EQ(x.planar_inertia, y.planar_inertia) << at;
+    EXPECT_EQ(x.inertia, y.inertia) << at;
+    if (wa.dimension == 2) {
+      EXPECT_EQ(wa.polygons[x.shape].vertices, wb.polygons[y.shape].vertices) << at;
+      EXPECT_EQ(wa.polygons[x.shape].edge_normals, wb.polygons[y.shape].edge_normals) << at;
+      continue;
+    }
+    const ConvexPolyhedron &p = wa.polyhedra[x.shape], &r = wb.polyhedra[y.shape];
+    EXPECT_EQ(p.vertices, r.vertices) << at;
+    ASSERT_EQ(p.faces.size(), r.faces.size()) << at;
+    for (std::size_t f = 0; f < p.faces.size(); ++f) {
+      EXPECT_EQ(p.faces[f].vertices, r.faces[f].vertices) << at << ", face " << f;
+      EXPECT_EQ(p.faces[f].normal, r.faces[f].normal) << at << ", face " << f;
+      EXPECT_EQ(p.faces[f].offset, r.faces[f].offset) << at << ", face " << f;
+    }
+  }
+}
+
+// Each kind of shape, with density (re-centred) or mass: the scene read from a file is the one
+// its written form reads back to, so that a run and `exactsim run DIR/scene.json` are one run.
+TEST(SceneJson, AReadSceneIsItsOwnRewrite) {
+  const json d2 = json::parse(R"({
+    "format": "exactsim-scene", "version": 1, "dimension": 2, "time": {"step": 0.01, "duration": 1},
+    "bodies": [
+      {"name": "a", "shape": {"polygon": [[0, 0], [1, 0.1], [0.3, 0.9], [-0.2, 0.5]]},
+       "density": 3, "position": [0.1, 2.3], "angle": 0.3},
+      {"name": "b", "shape": {"regular_polygon": {"sides": 7, "radius": 0.3}}, "density": 3,
+       "position": [3, 2.3]},
+      {"name": "c", "shape": {"box": [0.3, 0.7]}, "density": 3, "position": [5, 2.3]}]})");
+  const json d3 = json::parse(R"({
+    "format": "exactsim-scene", "version": 1, "dimension": 3, "time": {"step": 0.01, "duration": 1},
+    "bodies": [
+      {"name": "a", "shape": {"hull": [[0, 0, 0], [1, 0.1, 0], [0.3, 0.9, 0.1], [-0.2, 0.5, 0.7],
+       [0.3, 0.3, -0.5]]}, "density": 3, "position": [0.1, 2.3, 1]},
+      {"name": "b", "shape": {"icosahedron": {"radius": 0.3}}, "density": 3,
+       "position": [3, 2.3, 1]},
+      {"name": "c", "shape": {"box": [0.3, 0.7, 0.2]}, "mass": 1,
+       "inertia": [[0.1, 0, 0], [0, 0.1, 0], [0, 0, 0.1]], "position": [6, 2.3, 1]}]})");
+  for (const json& d : {d2, d3}) {
+    const Scene s = parse_scene(d, "s.json");
+    expect_same_bodies(s, rewritten(s), std::to_string(s.world.dimension) + "D");
+  }
+}
+
+// The built-in scenarios build their shapes in code: their rewrite is what runs, and it is its
+// own rewrite (what --resume reads back from scene.json).
+TEST(SceneJson, ARewriteIsItsOwnRewrite) {
+  HullPourOptions h;
+  Pour3dOptions p;
+  for (const Scene& s : {hull_pour3d(2, h), hull_pour2d(1, h), pour3d_random(2, p)}) {
+    const Scene once = rewritten(s);
+    expect_same_bodies(once, rewritten(once), s.name);
+    EXPECT_EQ(scene_to_json(once), scene_to_json(s)) << s.name;
+  }
 }
 
 TEST(SceneJson, RoundTripReproducesTheTrajectoryBitForBit) {

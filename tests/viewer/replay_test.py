@@ -283,7 +283,7 @@ def main():
     dsub = os.path.join(work, "box2d-sub")
     shutil.copytree(d2, dsub)
     p = run([cli, "view", dsub, "--scene", scene2, "--max-frames", "7"])
-    check("7 frames of 50" in p.stdout, "view --max-frames 7 reports 7 of 50 frames (%s)"
+    check("7 frames of 51" in p.stdout, "view --max-frames 7 reports 7 of 51 frames (%s)"
           % p.stdout.strip())
 
     # Per-contact data (the format the page reads if run writes it): a copy of the 2D run whose
@@ -324,8 +324,13 @@ def main():
         b.open("file://" + os.path.abspath(os.path.join(d2, "replay.html")))
         api = "window.exactsimReplay"
         n = b.eval(api + ".frameCount")
-        check(n == len(steps) == 50, "2D: the page has all %d frames (%s)" % (len(steps), n))
-        check(b.eval(api + ".framesInRun") == 50, "2D: the page knows the run has 50 frames")
+        # The initial state (step -1) and the 50 steps.
+        check(n == len(steps) == 51 and steps[0] == -1,
+              "2D: the page has all %d frames, from the initial state (%s)" % (len(steps), n))
+        check(b.eval(api + ".framesInRun") == 51, "2D: the page knows the run has 51 frames")
+        b.eval(api + ".setFrame(0)")
+        check(b.eval("document.getElementById('clock').textContent").startswith("initial state"),
+              "2D frame 0 is labelled the initial state")
         bg = b.eval(api + ".background")
         box = b.eval(api + ".bodyNames").index("box")
         colour = b.eval(api + ".bodyColour(%d)" % box)
@@ -345,7 +350,7 @@ def main():
               "2D frame %d: box colour %s at the trajectory's box position %s (pixel %s)"
               % (k, colour, [round(v) for v in at_now], img.pixel(*at_now)))
         check(near(img.pixel(*at_then), bg),
-              "2D frame %d: background at the box's step-0 position (pixel %s)"
+              "2D frame %d: background at the box's initial position (pixel %s)"
               % (k, img.pixel(*at_then)))
         area, centre = img.blob(colour)
         want = 0.2 * 0.2 * ppm * ppm
@@ -363,19 +368,19 @@ def main():
         b.eval(api + ".setFrame(0)")
         img0 = b.screenshot()
         check(near(img0.pixel(*at_then), colour) and near(img0.pixel(*at_now), bg),
-              "2D frame 0: the box is at its step-0 position and gone from its last one")
+              "2D frame 0: the box is at its initial position and gone from its last one")
 
         # Subsampled page.
         tsub, ssub = trajectory(os.path.join(dsub, "trajectory.csv"))
         b.open("file://" + os.path.abspath(os.path.join(dsub, "replay.html")))
-        check(b.eval(api + ".frameCount") == 7 and b.eval(api + ".framesInRun") == 50,
-              "2D subsampled: 7 frames on the page of the run's 50")
+        check(b.eval(api + ".frameCount") == 7 and b.eval(api + ".framesInRun") == 51,
+              "2D subsampled: 7 frames on the page of the run's 51")
         b.eval(api + ".setFrame(6)")
         check(b.eval(api + ".step()") == ssub[-1], "2D subsampled: the last frame is the last step")
-        check("showing 7 of its 50" in b.eval("document.getElementById('note').textContent"),
-              "2D subsampled: the page says it shows 7 of 50 frames")
-        # Frame 3 of 7 over steps 0…49 is step round(3 · 49 / 6) = 25.
-        check_page_against_trajectory(b, "2D subsampled", tsub, 25, 3, 2)
+        check("showing 7 of its 51" in b.eval("document.getElementById('note').textContent"),
+              "2D subsampled: the page says it shows 7 of 51 frames")
+        # Frame 3 of 7 over the frames 0…50 (steps −1…49) is frame round(3 · 50 / 6) = 25: step 24.
+        check_page_against_trajectory(b, "2D subsampled", tsub, 24, 3, 2)
 
         # Contacts drawn, and hidden when toggled off.
         b.open("file://" + os.path.abspath(os.path.join(dcon, "replay.html")))
@@ -425,7 +430,7 @@ def main():
         traj, steps = trajectory(os.path.join(d3, "trajectory.csv"))
         b.open("file://" + os.path.abspath(os.path.join(d3, "replay.html")))
         n = b.eval(api + ".frameCount")
-        check(n == len(steps) == 60, "3D: the page has all %d frames (%s)" % (len(steps), n))
+        check(n == len(steps) == 61, "3D: the page has all %d frames (%s)" % (len(steps), n))
         check(b.eval(api + ".dimension") == 3, "3D: the page is 3D")
         cube = b.eval(api + ".bodyNames").index("cube")
         colour = b.eval(api + ".bodyColour(%d)" % cube)
@@ -448,12 +453,12 @@ def main():
               "3D: a point above the cube (against gravity) is higher on screen")
         px = img.pixel(*at_then)
         check(not shaded(px, colour) and max(px) - min(px) <= 12,
-              "3D frame %d: grey background or floor, no cube, at the cube's step-0 position "
+              "3D frame %d: grey background or floor, no cube, at the cube's initial position "
               "(pixel %s)" % (k, px))
         b.eval(api + ".setFrame(0)")
         img0 = b.screenshot()
         check(shaded(img0.pixel(*at_then), colour),
-              "3D frame 0: the cube's colour at its step-0 position (pixel %s)"
+              "3D frame 0: the cube's colour at its initial position (pixel %s)"
               % (img0.pixel(*at_then),))
     finally:
         b.close()

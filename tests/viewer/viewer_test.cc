@@ -53,24 +53,31 @@ std::string slurp(const std::string& path) {
 TEST(ViewerResults, FramesEqualTheRunAndSubsampleKeepsFirstAndLast) {
   const std::string dir = make_run(kScene2d, 10, "sub");
   const RunResults all = read_results(dir, kScene2d);
-  ASSERT_EQ(all.frames.size(), 10u);
-  EXPECT_EQ(all.frames_in_file, 10);
+  ASSERT_EQ(all.frames.size(), 11u);  // the initial state (step −1) and the 10 steps
+  EXPECT_EQ(all.frames_in_file, 11);
   const RunResults four = read_results(dir, kScene2d, nullptr, 4);
   ASSERT_EQ(four.frames.size(), 4u);
-  EXPECT_EQ(four.frames_in_file, 10);
-  EXPECT_EQ(four.frames[0].step, 0);
-  EXPECT_EQ(four.frames[1].step, 3);
+  EXPECT_EQ(four.frames_in_file, 11);
+  EXPECT_EQ(four.frames[0].step, -1);
+  EXPECT_EQ(four.frames[1].step, 2);
   EXPECT_EQ(four.frames[2].step, 6);
   EXPECT_EQ(four.frames[3].step, 9);
   for (const ReplayFrame& f : four.frames) {
-    const ReplayFrame& same = all.frames[f.step];
+    const ReplayFrame& same = all.frames[f.step + 1];
     EXPECT_EQ(f.q, same.q);
+    if (f.step < 0) {
+      EXPECT_TRUE(f.report.is_null());  // no step was taken
+      continue;
+    }
     ASSERT_TRUE(f.report.is_object());
     EXPECT_EQ(f.report["step"].get<long>(), f.step);
   }
   EXPECT_TRUE(all.summary.is_object());
-  // The last frame is the state the run ended in: replay the same scene and compare.
+  // The first frame is the scene's initial state, the last the state the run ended in: replay
+  // the same scene and compare.
   Scene scene = read_scene_file(kScene2d);
+  EXPECT_EQ(all.frames.front().q, scene.initial.q);
+  EXPECT_EQ(all.frames.front().time, 0);
   scene.duration = 10 * scene.step;
   State last;
   RunOptions o;
@@ -124,8 +131,8 @@ TEST(ViewerPicture, FinalSvgDrawsTheLastFrame) {
   ReplayOptions o;
   o.scene_file = kScene3d;
   const ReplayOutput out = write_replay(dir, o);
-  EXPECT_EQ(out.frames_in_run, 5);
-  EXPECT_EQ(out.frames_shown, 5);
+  EXPECT_EQ(out.frames_in_run, 6);
+  EXPECT_EQ(out.frames_shown, 6);
   const std::string svg = slurp(out.picture);
   EXPECT_THAT(svg, HasSubstr("cube-drop-3d, step 4,"));
   // Front faces only: a box shows at most 3 faces, at least 1; floor and cube.
@@ -138,6 +145,16 @@ TEST(ViewerPicture, FinalSvgDrawsTheLastFrame) {
   const std::string html = slurp(out.html);
   EXPECT_THAT(html, HasSubstr("\"format\":\"exactsim-replay\""));
   EXPECT_EQ(html.find("</script>", html.find("replay-data")), html.find("</script>\n<script>"));
+}
+
+// A run of no steps has its initial state: the page and the picture show it.
+TEST(ViewerPicture, ARunOfNoStepsShowsTheInitialState) {
+  const std::string dir = make_run(kScene2d, 0, "no-steps");
+  ReplayOptions o;
+  o.scene_file = kScene2d;
+  const ReplayOutput out = write_replay(dir, o);
+  EXPECT_EQ(out.frames_in_run, 1);
+  EXPECT_THAT(slurp(out.picture), HasSubstr("box-on-floor-2d, initial state, t = 0.0000 s"));
 }
 
 TEST(ViewerCamera, ThreeDViewLooksDownAtTheFloor) {

@@ -1,6 +1,8 @@
 // Running a scene to the end: the step loop, incremental output and the run summary.
 #pragma once
 
+#include <csignal>
+#include <cstdint>
 #include <cstdio>
 #include <fstream>
 #include <functional>
@@ -20,6 +22,16 @@ struct RunOptions {
   // The per-step overlaps kept for RunSummary::median_overlap: at most this many (2^24 values,
   // 128 MiB); a longer run keeps every 2nd, 4th, ... step's (RunSummary::median_overlap_every).
   long overlap_record_cap = 1L << 24;
+  // Set to a signal's number by the caller's signal handler (which does nothing else): the run
+  // stops after the step in progress, with failure "interrupted" and, with out_dir, a checkpoint
+  // to resume from (docs/robustness.md "Interrupted runs"). Null: the run is not interrupted.
+  const volatile std::sig_atomic_t* interrupt = nullptr;
+  // Continue the run whose checkpoint is in out_dir (checkpoint.h) instead of starting one; the
+  // scene must be the folder's scene.json. trajectory_every is the checkpoint's.
+  bool resume = false;
+  // With out_dir: wall seconds between checkpoints, and at least 50 times the last one's cost, so
+  // that writing them takes at most 2 % of the run.
+  double checkpoint_seconds = 2;
 };
 
 struct RunSummary {
@@ -51,33 +63,81 @@ struct RunSummary {
   long peg_changed_steps = 0;  // steps where PEG's constraints differ from the standard model's
   double peak_memory_mb = 0;   // peak resident memory of the whole process so far (getrusage)
   Real kinetic_energy = 0, potential_energy = 0;  // at the end
-  int bodies_asleep = 0;  // at the end (StepOptions::sleep, docs/stepping.md "Sleeping")
-  bool failed = false;  // ended early: a failed solve or deep penetration (not continued), or
-                        // a numerical failure
-  std::string failure;  // why
+  int bodies_asleep = 0;     // at the end (StepOptions::sleep, docs/stepping.md "Sleeping")
+  bool failed = false;       // ended early: a failed solve or deep penetration (not continued), a
+                             // numerical failure, an error, or an interrupt
+  std::string failure;       // why ("interrupted" after RunOptions::interrupt)
+  bool interrupted = false;  // by RunOptions::interrupt: a checkpoint lets the run resume
 };
+
+// What a run carries from step to step besides the simulation: the summary's counts and maxima
+// so far and the records its mean, median and lost bodies come from. Plain data: a checkpoint
+// saves it, so that a resumed run's summary is the uninterrupted run's.
+struct RunTally {
+  RunSummary summary;          // the counts and maxima (not yet the fields set at the end)
+  std::vector<Real> overlaps;  // the overlap record for the median (RunOptions::overlap_record_cap)
+  long overlap_every = 1;      // ... of every overlap_every-th step
+  long contact_sum = 0;        // potential contacts summed over the steps
+  std::vector<std::uint8_t> lost;  // (n_bodies) the body's centre ever left the scene's bounds
+  double wall_seconds = 0;  // of the run up to its last checkpoint (a resumed run adds its own)
+};
+
+// The tally of a run of `scene` before its first step.
+RunTally start_tally(const Scene& scene);
+
+// Adds step report r (the step of index r.step) to the tally.
+void tally_step(const StepReport& r, std::size_t overlap_cap, RunTally& tally);
 
 nlohmann::json summary_to_json(const RunSummary& s);
 nlohmann::json report_to_json(const StepReport& r);
 
-// Writes DIR/trajectory.csv, DIR/steps.jsonl (one StepReport per line) and DIR/summary.json,
-// each flushed as it goes so that a killed run keeps what it finished.
+// The files a run writes into its folder, the viewer's included (docs/viewer.md): a new run
+// removes those of an earlier run before its first step.
+inline constexpr const char* kRunFiles[] = {"scene.json",   "trajectory.csv", "steps.jsonl",
+                                            "summary.json", "checkpoint.bin", "replay.html",
+                                            "final.svg"};
+// Of them, those written when the run ends: a resumed run removes them before its first step.
+inline constexpr const char* kEndFiles[] = {"summary.json", "replay.html", "final.svg"};
+
+struct Checkpoint;
+
+// Writes DIR/trajectory.csv (the initial state as step −1, then the state after each step),
+// DIR/steps.jsonl (one StepReport per line), DIR/summary.json and DIR/checkpoint.bin, each
+// flushed as it goes so that a killed run keeps what it finished.
 class RunRecorder {
  public:
-  RunRecorder(const std::string& out_dir, const Scene& scene, int trajectory_every);
+  // A new run: removes an earlier run's files (kRunFiles), writes scene.json, the headers and the
+  // rows of `initial` (its present bodies and those that join at the first step).
+  RunRecorder(const std::string& out_dir, const Scene& scene, int trajectory_every,
+              const State& initial);
+  // The run of checkpoint c, resumed: trajectory.csv and steps.jsonl are cut back to the
+  // checkpoint's step, the summary and the viewer's files of the interrupted part removed.
+  RunRecorder(const std::string& out_dir, const Scene& scene, const Checkpoint& c);
   void record(const State& state, const StepReport& report, bool last);
-  void finish(const RunSummary& summary);
+  // Flushes the files and writes c (completed with the scene's hash, the files' lengths and
+  // trajectory_every) as DIR/checkpoint.bin, atomically.
+  void save_checkpoint(Checkpoint& c);
+  // Writes summary.json, and removes the checkpoint unless keep_checkpoint (the run can go on:
+  // it was interrupted, or an error ended it).
+  void finish(const RunSummary& summary, bool keep_checkpoint);
 
  private:
+  void open_files(std::ios::openmode mode);
+  void write_rows(long step, Real time, const State& state,
+                  const std::vector<std::uint8_t>& present);
+
   std::string dir_;
   int dimension_;
   int every_;
+  std::uint64_t scene_hash_ = 0;
   std::vector<std::string> names_;
   std::ofstream trajectory_, steps_;
 };
 
-// Runs scene.step_count() steps from scene.initial. Stops after a failed solve unless
-// world.stepping.continue_on_solver_failure. `on_step` (optional) sees every report.
+// Runs scene.step_count() steps from scene.initial, or with options.resume the rest of the run
+// checkpointed in options.out_dir. Stops after a failed solve unless
+// world.stepping.continue_on_solver_failure, and after the step in progress when
+// options.interrupt is set. `on_step` (optional) sees every report.
 RunSummary run_scene(const Scene& scene, const RunOptions& options,
                      const std::function<void(const State&, const StepReport&)>& on_step = {});
 

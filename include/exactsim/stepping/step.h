@@ -222,6 +222,10 @@ StepReport step(const World& world, State& state, Workspace& ws, Real h, long st
 StepReport step(const World& world, State& state, Workspace& ws, Real h, long step_index,
                 Real contact_distance);
 
+// Whether `body` has joined by the start of a step at `time`: a body joins at the first step whose
+// start time is >= its spawn time, to round-off of h (docs/scene-format.md); step() adds it first.
+bool has_spawned(const Body& body, Real time, Real h);
+
 // Places every present body's shape in the world (and the 2D predicted configuration).
 void place_bodies(const World& world, const State& state, Real h, Workspace& ws);
 

@@ -12,7 +12,7 @@
 
 namespace exactsim {
 
-// One row group of trajectory.csv: the state after step `step`.
+// One row group of trajectory.csv: the state after step `step` (−1: the initial state).
 struct ReplayFrame {
   long step = 0;
   Real time = 0;                      // s
