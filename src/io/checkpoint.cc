@@ -100,6 +100,10 @@ class Writer {
     put(r.basic);
     put(r.z);
   }
+  void put(const FrictionDirection& d) {
+    put(d.contact);
+    put(d.angle);
+  }
   template <class T>
   void put(const std::vector<T>& v) {
     put(static_cast<std::uint64_t>(v.size()));
@@ -159,6 +163,10 @@ class Reader {
     get(r.name);
     get(r.basic);
     get(r.z);
+  }
+  void get(FrictionDirection& d) {
+    get(d.contact);
+    get(d.angle);
   }
   // The count of a vector whose elements take at least `element_bytes` each.
   std::size_t count(std::size_t element_bytes) {

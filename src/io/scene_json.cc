@@ -599,7 +599,15 @@ nlohmann::json scene_to_json(const Scene& scene) {
   return doc;
 }
 
-Scene rewritten(const Scene& scene) { return parse_scene(scene_to_json(scene), scene.name); }
+Scene rewritten(const Scene& scene) {
+  Scene read = parse_scene(scene_to_json(scene), scene.name);
+  Scene out = scene;
+  out.world.bodies = std::move(read.world.bodies);
+  out.world.polygons = std::move(read.world.polygons);
+  out.world.polyhedra = std::move(read.world.polyhedra);
+  out.initial = std::move(read.initial);
+  return out;
+}
 
 void write_scene_file(const Scene& scene, const std::string& path) {
   const std::filesystem::path parent = std::filesystem::path(path).parent_path();

@@ -213,8 +213,14 @@ void record_contact_impulses(const World& world, IslandWorkspace& ws,
   const int k = L.friction_directions;
   for (int f = 0; f < L.n_friction_contacts; ++f) {
     const int c = L.friction_contact[f];
-    friction_directions(set.contacts[c].normal, world.dimension, k, L.directions);
-    for (int d = 0; d < k; ++d) at(c).friction += z[L.beta_begin() + f * k + d] * L.directions[d];
+    friction_directions(set.contacts[c].normal, L.friction_first[f], world.dimension, k,
+                        L.directions);
+    Vec3 friction = Vec3::Zero();
+    for (int d = 0; d < k; ++d) friction += z[L.beta_begin() + f * k + d] * L.directions[d];
+    at(c).friction += friction;
+    if (world.dimension == 3)
+      remember_friction_direction(set.contacts[c], L.friction_tangent[f], friction,
+                                  ws.friction_current);
   }
 }
 
@@ -325,13 +331,14 @@ OnDemand solve_with_friction_on_demand(const World& world, IslandWorkspace& ws, 
 
 // One island (ws.island): assemble → solve + verify → certify energy → (recover) → velocities →
 // positions → split projection. Fills the island's own report; `previous` is the warm start's
-// memory of the last step.
+// memory of the last step, `friction` its friction directions.
 void solve_island(const World& world, State& state, Real h,
-                  const std::vector<WarmStart::Row>& previous, IslandWorkspace& ws,
+                  const std::vector<WarmStart::Row>& previous,
+                  std::span<const FrictionDirection> friction, IslandWorkspace& ws,
                   StepReport& report) {
   auto clock = Clock::now();
   const long ray_restarts = ws.solver.lcp.ray_restarts;
-  assemble_stewart_trinkle(world, state, ws.island, h, ws.layout, ws.mlcp);
+  assemble_stewart_trinkle(world, state, ws.island, h, ws.layout, ws.mlcp, friction);
   report.active_bodies = static_cast<int>(ws.layout.active_bodies.size());
   report.lcp_size = ws.layout.size();
   report.seconds.assemble = seconds_since(clock);
@@ -453,7 +460,7 @@ void step_island(const World& world, State& state, Real h, bool sleeping, Worksp
     return;
   }
   const int first_row = static_cast<int>(lane.warm.current.size());
-  solve_island(world, state, h, ws.warm.previous, lane, report);
+  solve_island(world, state, h, ws.warm.previous, ws.friction_previous, lane, report);
   if (report.solution_applied) record_contact_impulses(world, lane, ws.contact_impulses);
   for (const int b : lane.layout.active_bodies) ws.body_island[b] = k;
   ws.island_rows[k] = {lane_index, first_row, static_cast<int>(lane.warm.current.size())};
@@ -523,6 +530,19 @@ void solve_islands(const World& world, State& state, Real h, bool sleeping, Work
     ws.warm.current.insert(ws.warm.current.end(), rows.begin() + first, rows.begin() + end);
   }
   for (IslandWorkspace& lane : ws.lanes) lane.warm.current.clear();
+}
+
+// The step is over: the friction directions the lanes remembered become the previous ones, sorted
+// by contact (the same whatever lane solved which island).
+void end_friction_step(Workspace& ws) {
+  for (IslandWorkspace& lane : ws.lanes) {
+    ws.friction_current.insert(ws.friction_current.end(), lane.friction_current.begin(),
+                               lane.friction_current.end());
+    lane.friction_current.clear();
+  }
+  std::sort(ws.friction_current.begin(), ws.friction_current.end());
+  ws.friction_previous.swap(ws.friction_current);
+  ws.friction_current.clear();
 }
 
 }  // namespace
@@ -624,6 +644,7 @@ StepReport step(const World& world, State& state, Workspace& ws, Real h, long st
   }
   report.islands = solved;
   end_warm_start_step(ws.warm);
+  end_friction_step(ws);
   report.seconds.solve = totals.solve_seconds;
   report.seconds.assemble = totals.assemble_seconds;
   seconds_since(clock);  // (the islands timed their own stages)

@@ -36,26 +36,9 @@ Real pair_friction(const World& world, int a, int b) {
   return std::sqrt(body_friction(world, a) * body_friction(world, b));
 }
 
-void friction_directions(const Vec3& normal, int dimension, int k, std::vector<Vec3>& out) {
-  out.clear();
-  if (dimension == 2) {
-    const Vec3 t(-normal.y(), normal.x(), 0.0);
-    out.push_back(t);
-    out.push_back(-t);
-    return;
-  }
-  int axis = 0;
-  normal.cwiseAbs().minCoeff(&axis);
-  const Vec3 t = normal.cross(Vec3::Unit(axis)).normalized();
-  const Vec3 o = normal.cross(t);
-  for (int r = 0; r < k; ++r) {
-    const Real a = 2.0 * M_PI * r / k;
-    out.push_back(std::cos(a) * t + std::sin(a) * o);
-  }
-}
-
 void assemble_stewart_trinkle(const World& world, const State& state, const ConstraintSet& set,
-                              Real h, MlcpLayout& layout, Mlcp& mlcp) {
+                              Real h, MlcpLayout& layout, Mlcp& mlcp,
+                              std::span<const FrictionDirection> previous_friction) {
   const int dim = world.dimension, nb = velocity_size(dim);
   const auto& contacts = set.contacts;
 
@@ -87,12 +70,20 @@ void assemble_stewart_trinkle(const World& world, const State& state, const Cons
   layout.friction_contact.clear();
   layout.friction_impulse.clear();
   layout.friction_mu.clear();
+  layout.friction_tangent.clear();
+  layout.friction_first.clear();
   auto add_cone = [&](int contact, int impulse) {
     const Real mu = pair_friction(world, contacts[contact].body_a, contacts[contact].body_b);
     if (mu > 0) {
       layout.friction_contact.push_back(contact);
       layout.friction_impulse.push_back(impulse);
       layout.friction_mu.push_back(mu);
+      // The cone turned toward where its force will act (docs/stepping.md "Friction directions").
+      const Contact& c = contacts[contact];
+      const Vec3 t = dim == 3 ? contact_tangent(world, state, c) : Vec3::Zero();
+      layout.friction_tangent.push_back(t);
+      layout.friction_first.push_back(
+          dim == 3 ? first_friction_direction(world, state, h, c, t, previous_friction) : t);
     }
   };
   for (int j = 0; j < layout.n_unilateral; ++j) add_cone(set.unilateral[j], j);
@@ -168,7 +159,7 @@ void assemble_stewart_trinkle(const World& world, const State& state, const Cons
   for (int f = 0; f < layout.n_friction_contacts; ++f) {
     const int ci = layout.friction_contact[f];
     const Contact& c = contacts[ci];
-    friction_directions(c.normal, dim, k, dirs);
+    friction_directions(c.normal, layout.friction_first[f], dim, k, dirs);
     const int sigma = layout.sigma_begin() + f;
     set_d(sigma, layout.friction_impulse[f], layout.friction_mu[f]);  // U p
     for (int r = 0; r < k; ++r) {

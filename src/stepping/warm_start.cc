@@ -14,6 +14,10 @@ std::uint64_t mix(std::uint64_t h, std::uint64_t v) {  // splitmix64 of the runn
   return h ^ (h >> 31);
 }
 
+enum Role : std::uint64_t { kUnilateral = 1, kIntercontact, kSlack, kFriction, kSigma };
+
+}  // namespace
+
 std::uint64_t contact_name(const Contact& c) {
   std::uint64_t h = mix(0, static_cast<std::uint64_t>(c.body_a));
   h = mix(h, static_cast<std::uint64_t>(c.body_b));
@@ -21,10 +25,6 @@ std::uint64_t contact_name(const Contact& c) {
   h = mix(h, static_cast<std::uint64_t>(c.feature_a));
   return mix(h, static_cast<std::uint64_t>(c.feature_b));
 }
-
-enum Role : std::uint64_t { kUnilateral = 1, kIntercontact, kSlack, kFriction, kSigma };
-
-}  // namespace
 
 bool guess_active_set(const ConstraintSet& set, const MlcpLayout& layout,
                       const std::vector<WarmStart::Row>& previous, WarmStart& warm) {

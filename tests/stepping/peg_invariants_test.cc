@@ -99,7 +99,7 @@ TEST(PegInvariants, VertexOnVertexCollisionConservesMomentum) {
         for (int f = 0; f < layout.n_friction_contacts; ++f) {
           cones_on_intercontacts += layout.friction_impulse[f] >= layout.n_unilateral;
           const Contact& c = s.ws.island.contacts[layout.friction_contact[f]];
-          friction_directions(c.normal, 2, 2, directions);
+          friction_directions(c.normal, Vec3::Zero(), 2, 2, directions);
           for (int d = 0; d < 2; ++d)
             couple += c.gap * s.ws.solution.z[layout.beta_begin() + 2 * f + d] *
                       cross2(c.normal.head<2>(), directions[d].head<2>());

@@ -143,9 +143,11 @@ TEST(StewartTrinkle, FrictionConeBlocksFollowSection2_2) {
   // The two friction columns are opposite tangents, orthogonal to the normal column.
   EXPECT_LT((mlcp.G.col(1) + mlcp.G.col(2)).norm(), 1e-15);
   std::vector<Vec3> dirs;
-  friction_directions(ex.set.contacts[ex.c[2]].normal, 2, 2, dirs);
+  friction_directions(ex.set.contacts[ex.c[2]].normal, Vec3::Zero(), 2, 2, dirs);
   EXPECT_NEAR(dirs[0].dot(ex.set.contacts[ex.c[2]].normal), 0.0, 1e-15);
-  friction_directions(Vec3(0, 0.6, 0.8), 3, 5, dirs);
+  const Vec3 first = Vec3(1, 0.8, -0.6).normalized();  // ⊥ n̂
+  friction_directions(Vec3(0, 0.6, 0.8), first, 3, 5, dirs);
+  EXPECT_LT((dirs[0] - first).norm(), 1e-15);
   Vec3 sum = Vec3::Zero();
   for (const Vec3& d : dirs) {
     EXPECT_NEAR(d.norm(), 1.0, 1e-15);

@@ -22,10 +22,12 @@ Scene parse_scene(const nlohmann::json& doc, const std::string& origin);
 nlohmann::json scene_to_json(const Scene& scene);
 void write_scene_file(const Scene& scene, const std::string& path);
 
-// The scene as writing it and reading it back gives it: what run_scene runs, so that a run is
-// the run of the scene.json it writes (docs/scene-format.md "Writing a scene"). A scene read
-// from a file is its own rewrite; one built in code (the built-in scenarios) can differ in the
-// last bits of its shapes' face planes, which the reader computes from the vertices.
+// The scene with its bodies, shapes and initial state as writing it and reading it back gives
+// them: what run_scene runs, so that a run is the run of the scene.json it writes
+// (docs/scene-format.md "Writing a scene"). A scene read from a file is its own rewrite; one built
+// in code (the built-in scenarios) can differ in the last bits of its shapes' face planes, which
+// the reader computes from the vertices. Every option of the World is kept as given, also those
+// the file format does not carry.
 Scene rewritten(const Scene& scene);
 
 }  // namespace exactsim

@@ -19,6 +19,9 @@ struct StepperMemory {
   // The last step's deepest penetration (m): advance() splits a step only for a pair that it made
   // deeper than this (adaptive_step.h).
   Real previous_max_penetration = 0;
+  // The last step's friction directions by contact (friction_directions.h), which turn the cones
+  // of contacts at rest.
+  std::vector<FrictionDirection> friction;
 };
 
 // The one list of the stepper's cross-step memory: f(name, member of StepperMemory, place in the
@@ -31,6 +34,8 @@ void for_each_memory_field(F&& f) {
   f(
       "previous_max_penetration", &StepperMemory::previous_max_penetration,
       [](auto& ws) -> auto& { return ws.penetration_scan.max_depth; });
+  f(
+      "friction", &StepperMemory::friction, [](auto& ws) -> auto& { return ws.friction_previous; });
 }
 
 // The memory of `ws` after a step (or of a fresh Workspace: the start of a run).

@@ -153,6 +153,7 @@ struct IslandWorkspace {
   MlcpScratch solver;
   MlcpSolution solution;
   WarmStart warm;                   // the guess, and the bases this lane remembered this step
+  std::vector<FrictionDirection> friction_current;  // the friction directions this lane remembered
   GaussSeidelScratch gauss_seidel;  // large islands' active-set guess
   FrictionOnDemand friction;        // large islands' sub-problem of loaded cones
   PositionProjectionScratch projection;
@@ -202,6 +203,7 @@ struct Workspace : IslandWorkspace {
   std::vector<int> out_of_bounds;
   std::vector<State> saved_states;  // advance(): the start of each split level
   VecX start_q;                     // the configuration at the start of the step, after spawning
+  std::vector<FrictionDirection> friction_previous;  // the last step's, sorted by contact
   CrossingScratch crossing;
 };
 

@@ -7,6 +7,7 @@
 
 #include "exactsim/contact/constraint_set.h"
 #include "exactsim/solvers/mlcp.h"
+#include "exactsim/stepping/friction_directions.h"
 #include "exactsim/stepping/world.h"
 
 namespace exactsim {
@@ -20,7 +21,10 @@ struct MlcpLayout {
   std::vector<int> friction_contact;  // (n_friction_contacts) contact index of each cone
   std::vector<int> friction_impulse;  // (n_friction_contacts) z index of the cone's normal impulse
   std::vector<Real> friction_mu;      // (n_friction_contacts)
-  std::vector<Vec3> directions;       // scratch: one cone's directions while it is written
+  // (n_friction_contacts, 3D) each cone's contact_tangent() and first direction d_1
+  // (friction_directions.h); zero in 2D.
+  std::vector<Vec3> friction_tangent, friction_first;
+  std::vector<Vec3> directions;  // scratch: one cone's directions while it is written
   struct Entry {
     int row, col, order;  // order: later entries at the same place replace earlier ones
     Real value;
@@ -37,13 +41,11 @@ struct MlcpLayout {
 // Pair friction: √(μ_A μ_B) of the bodies' coefficients (the scene default where a body has none).
 Real pair_friction(const World& world, int a, int b);
 
-// Unit directions d_1..d_k that positively span the tangent plane of n̂ (docs/stepping.md stage 4):
-// ±t̂ in 2D, k equally spaced directions in 3D with t̂ built from the world axis least aligned with
-// n̂.
-void friction_directions(const Vec3& normal, int dimension, int k, std::vector<Vec3>& out);
-
 // Builds the MLCP of one step of size h. `layout` and `mlcp` are overwritten (storage reused).
+// `previous_friction` (sorted by contact): the friction directions of the last step, which turn
+// the cones of contacts without tangential motion or load (first_friction_direction).
 void assemble_stewart_trinkle(const World& world, const State& state, const ConstraintSet& set,
-                              Real h, MlcpLayout& layout, Mlcp& mlcp);
+                              Real h, MlcpLayout& layout, Mlcp& mlcp,
+                              std::span<const FrictionDirection> previous_friction = {});
 
 }  // namespace exactsim

@@ -30,6 +30,9 @@ struct WarmStart {
   VecX z;  // last step's z by row of the island (0 where new)
 };
 
+// A contact's name across steps: a hash of its bodies, type and features.
+std::uint64_t contact_name(const Contact& c);
+
 // Names the rows of an island's MLCP (layout order) into warm.names; fills warm.guess and warm.z
 // from the previous step's rows (`previous`: the step's WarmStart::previous, which may be another
 // lane's) and returns whether any row was found there (otherwise a cold start is better).
