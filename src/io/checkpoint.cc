@@ -101,7 +101,7 @@ class Writer {
     put(r.z);
   }
   void put(const FrictionDirection& d) {
-    put(d.contact);
+    put(d.patch);
     put(d.angle);
   }
   template <class T>
@@ -165,7 +165,7 @@ class Reader {
     get(r.z);
   }
   void get(FrictionDirection& d) {
-    get(d.contact);
+    get(d.patch);
     get(d.angle);
   }
   // The count of a vector whose elements take at least `element_bytes` each.

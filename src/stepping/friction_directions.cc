@@ -32,7 +32,32 @@ Vec3 free_point_velocity(const World& world, const State& state, Real h, int b, 
   return v.head<3>() + v.tail<3>().cross(p - body_position(state, b));
 }
 
+// (patch, cone) of every cone, sorted: the cones of a patch are consecutive.
+void group_by_patch(std::span<const Contact> contacts, std::span<const int> cones,
+                    std::vector<std::pair<std::uint64_t, int>>& out) {
+  out.clear();
+  for (std::size_t f = 0; f < cones.size(); ++f)
+    out.push_back({friction_patch(contacts[cones[f]]), static_cast<int>(f)});
+  std::sort(out.begin(), out.end());
+}
+
+// Calls f(begin, end) for each run of one patch in a group_by_patch() list.
+template <class F>
+void for_each_patch(const std::vector<std::pair<std::uint64_t, int>>& groups, F&& f) {
+  for (std::size_t b = 0, e; b < groups.size(); b = e) {
+    for (e = b + 1; e < groups.size() && groups[e].first == groups[b].first;) ++e;
+    f(b, e);
+  }
+}
+
 }  // namespace
+
+std::uint64_t friction_patch(const Contact& c) {
+  if (c.type != ContactType::kVertexFace) return contact_name(c);
+  Contact face = c;
+  face.feature_a = -1;  // every vertex of A against this face of B
+  return contact_name(face);
+}
 
 Vec3 contact_tangent(const World& world, const State& state, const Contact& c) {
   Vec3 e = Vec3::Zero();
@@ -49,18 +74,42 @@ Vec3 contact_tangent(const World& world, const State& state, const Contact& c) {
   return length > 1e-9 * e.norm() && length > 0 ? Vec3(t / length) : any_tangent(c.normal);
 }
 
-Vec3 first_friction_direction(const World& world, const State& state, Real h, const Contact& c,
-                              const Vec3& tangent, std::span<const FrictionDirection> previous) {
-  const Vec3 p_b = c.point_b();
-  const Vec3 relative = free_point_velocity(world, state, h, c.body_b, p_b) -
-                        free_point_velocity(world, state, h, c.body_a, c.point_a);
-  const Vec3 sliding = relative - c.normal.dot(relative) * c.normal;
-  if (sliding.norm() > kSlidingSpeed) return -sliding.normalized();
-  const FrictionDirection probe{contact_name(c), 0};
-  const auto it = std::lower_bound(previous.begin(), previous.end(), probe);
-  if (it != previous.end() && it->contact == probe.contact)
-    return std::cos(it->angle) * tangent + std::sin(it->angle) * c.normal.cross(tangent);
-  return tangent;
+void first_friction_directions(const World& world, const State& state, Real h,
+                               std::span<const Contact> contacts, std::span<const int> cones,
+                               std::span<const FrictionDirection> previous,
+                               std::vector<Vec3>& tangent, std::vector<Vec3>& first,
+                               std::vector<std::pair<std::uint64_t, int>>& scratch) {
+  tangent.resize(cones.size());
+  first.resize(cones.size());
+  group_by_patch(contacts, cones, scratch);
+  for_each_patch(scratch, [&](std::size_t b, std::size_t e) {
+    const Contact& c = contacts[cones[scratch[b].second]];
+    const Vec3 t = contact_tangent(world, state, c);
+    Vec3 a = Vec3::Zero(), p = Vec3::Zero();  // mean points on A and on B
+    for (std::size_t i = b; i < e; ++i) {
+      const Contact& ci = contacts[cones[scratch[i].second]];
+      a += ci.point_a;
+      p += ci.point_b();
+    }
+    a /= static_cast<Real>(e - b);
+    p /= static_cast<Real>(e - b);
+    const Vec3 relative = free_point_velocity(world, state, h, c.body_b, p) -
+                          free_point_velocity(world, state, h, c.body_a, a);
+    const Vec3 sliding = relative - c.normal.dot(relative) * c.normal;
+    Vec3 d = t;
+    if (sliding.norm() > kSlidingSpeed) {
+      d = -sliding.normalized();
+    } else {
+      const FrictionDirection probe{scratch[b].first, 0};
+      const auto it = std::lower_bound(previous.begin(), previous.end(), probe);
+      if (it != previous.end() && it->patch == probe.patch)
+        d = std::cos(it->angle) * t + std::sin(it->angle) * c.normal.cross(t);
+    }
+    for (std::size_t i = b; i < e; ++i) {
+      tangent[scratch[i].second] = t;
+      first[scratch[i].second] = d;
+    }
+  });
 }
 
 void friction_directions(const Vec3& normal, const Vec3& first, int dimension, int k,
@@ -79,10 +128,20 @@ void friction_directions(const Vec3& normal, const Vec3& first, int dimension, i
   }
 }
 
-void remember_friction_direction(const Contact& c, const Vec3& tangent, const Vec3& f,
-                                 std::vector<FrictionDirection>& out) {
-  if (!(f.norm() > kNegligibleImpulse)) return;
-  out.push_back({contact_name(c), std::atan2(f.dot(c.normal.cross(tangent)), f.dot(tangent))});
+void remember_friction_directions(std::span<const Contact> contacts, std::span<const int> cones,
+                                  std::span<const Vec3> tangent, std::span<const Vec3> impulse,
+                                  std::vector<FrictionDirection>& out,
+                                  std::vector<std::pair<std::uint64_t, int>>& scratch) {
+  group_by_patch(contacts, cones, scratch);
+  for_each_patch(scratch, [&](std::size_t b, std::size_t e) {
+    Vec3 f = Vec3::Zero();
+    for (std::size_t i = b; i < e; ++i) f += impulse[scratch[i].second];
+    if (!(f.norm() > kNegligibleImpulse)) return;
+    const int cone = scratch[b].second;
+    const Vec3& n = contacts[cones[cone]].normal;
+    const Vec3& t = tangent[cone];
+    out.push_back({scratch[b].first, std::atan2(f.dot(n.cross(t)), f.dot(t))});
+  });
 }
 
 }  // namespace exactsim

@@ -211,17 +211,19 @@ void record_contact_impulses(const World& world, IslandWorkspace& ws,
     if (set.intercontacts[j].carries_impulse)
       at(set.intercontacts[j].primary).normal += z[L.pi_begin() + j];
   const int k = L.friction_directions;
+  ws.cone_impulses.resize(L.n_friction_contacts);
   for (int f = 0; f < L.n_friction_contacts; ++f) {
     const int c = L.friction_contact[f];
     friction_directions(set.contacts[c].normal, L.friction_first[f], world.dimension, k,
                         L.directions);
-    Vec3 friction = Vec3::Zero();
+    Vec3& friction = ws.cone_impulses[f];
+    friction.setZero();
     for (int d = 0; d < k; ++d) friction += z[L.beta_begin() + f * k + d] * L.directions[d];
     at(c).friction += friction;
-    if (world.dimension == 3)
-      remember_friction_direction(set.contacts[c], L.friction_tangent[f], friction,
-                                  ws.friction_current);
   }
+  if (world.dimension == 3)
+    remember_friction_directions(set.contacts, L.friction_contact, L.friction_tangent,
+                                 ws.cone_impulses, ws.friction_current, L.patches);
 }
 
 // reduce → (large problems: a projected Gauss–Seidel estimate of the active set, docs/stepping.md

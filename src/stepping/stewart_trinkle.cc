@@ -70,20 +70,12 @@ void assemble_stewart_trinkle(const World& world, const State& state, const Cons
   layout.friction_contact.clear();
   layout.friction_impulse.clear();
   layout.friction_mu.clear();
-  layout.friction_tangent.clear();
-  layout.friction_first.clear();
   auto add_cone = [&](int contact, int impulse) {
     const Real mu = pair_friction(world, contacts[contact].body_a, contacts[contact].body_b);
     if (mu > 0) {
       layout.friction_contact.push_back(contact);
       layout.friction_impulse.push_back(impulse);
       layout.friction_mu.push_back(mu);
-      // The cone turned toward where its force will act (docs/stepping.md "Friction directions").
-      const Contact& c = contacts[contact];
-      const Vec3 t = dim == 3 ? contact_tangent(world, state, c) : Vec3::Zero();
-      layout.friction_tangent.push_back(t);
-      layout.friction_first.push_back(
-          dim == 3 ? first_friction_direction(world, state, h, c, t, previous_friction) : t);
     }
   };
   for (int j = 0; j < layout.n_unilateral; ++j) add_cone(set.unilateral[j], j);
@@ -91,6 +83,12 @@ void assemble_stewart_trinkle(const World& world, const State& state, const Cons
     if (set.intercontacts[j].carries_impulse)
       add_cone(set.intercontacts[j].primary, layout.n_unilateral + j);
   layout.n_friction_contacts = static_cast<int>(layout.friction_contact.size());
+  // The cones turned toward where their force will act (docs/stepping.md "Friction directions").
+  if (dim == 3)
+    first_friction_directions(world, state, h, contacts, layout.friction_contact, previous_friction,
+                              layout.friction_tangent, layout.friction_first, layout.patches);
+  else
+    layout.friction_first.assign(layout.friction_contact.size(), Vec3::Zero());
 
   const int nv = nb * static_cast<int>(layout.active_bodies.size());
   const int m = layout.size();

@@ -19,7 +19,7 @@ struct StepperMemory {
   // The last step's deepest penetration (m): advance() splits a step only for a pair that it made
   // deeper than this (adaptive_step.h).
   Real previous_max_penetration = 0;
-  // The last step's friction directions by contact (friction_directions.h), which turn the cones
+  // The last step's friction directions by patch (friction_directions.h), which turn the cones
   // of contacts at rest.
   std::vector<FrictionDirection> friction;
 };

@@ -154,6 +154,7 @@ struct IslandWorkspace {
   MlcpSolution solution;
   WarmStart warm;                   // the guess, and the bases this lane remembered this step
   std::vector<FrictionDirection> friction_current;  // the friction directions this lane remembered
+  std::vector<Vec3> cone_impulses;  // scratch: the friction impulse of each cone of the island
   GaussSeidelScratch gauss_seidel;  // large islands' active-set guess
   FrictionOnDemand friction;        // large islands' sub-problem of loaded cones
   PositionProjectionScratch projection;

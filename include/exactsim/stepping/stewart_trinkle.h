@@ -21,9 +21,10 @@ struct MlcpLayout {
   std::vector<int> friction_contact;  // (n_friction_contacts) contact index of each cone
   std::vector<int> friction_impulse;  // (n_friction_contacts) z index of the cone's normal impulse
   std::vector<Real> friction_mu;      // (n_friction_contacts)
-  // (n_friction_contacts, 3D) each cone's contact_tangent() and first direction d_1
-  // (friction_directions.h); zero in 2D.
+  // (n_friction_contacts) each cone's contact_tangent() (3D) and first direction d_1
+  // (friction_directions.h; zero in 2D).
   std::vector<Vec3> friction_tangent, friction_first;
+  std::vector<std::pair<std::uint64_t, int>> patches;  // scratch: the cones by friction patch
   std::vector<Vec3> directions;  // scratch: one cone's directions while it is written
   struct Entry {
     int row, col, order;  // order: later entries at the same place replace earlier ones
