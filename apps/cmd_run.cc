@@ -203,7 +203,7 @@ int run(const RunArgs& a) {
                 s.peg_changed_steps, s.steps_done);
   std::printf(
       "  watchdog: max penetration %.3e m, deep-penetration steps %ld, bodies lost %d; max "
-      "energy gain beyond gravity's work %.3g J\n",
+      "energy gain beyond its budgets %.3g J\n",
       s.max_penetration, s.deep_penetration_steps, s.bodies_lost, s.max_energy_gain);
   if (scene.world.stepping.sleep)
     std::printf("  asleep at the end: %d bodies (docs/stepping.md \"Sleeping\")\n",

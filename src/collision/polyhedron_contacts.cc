@@ -12,7 +12,7 @@ namespace {
 
 // Crossings of a nearly flat edge shallower than this fraction of ε_ee are left to the face
 // contacts, as for any face interior: at rest, faces touching across a flat edge overlap by the
-// projection's slop (1e-3 ε), and a U on such an edge pair would duplicate their vertex–face U's.
+// projection's slop, and a U on such an edge pair would duplicate their vertex–face U's.
 constexpr Real kFlatCrossingFraction = 0.1;
 
 void check_option(const char* name, Real value) {

@@ -43,7 +43,7 @@ Real swept_distance(const Vec2& v, const Vec2& v_pred, const Vec2& tail, const V
 // Vertices of `owner` against edges of `other`; the predicted polygons are optional (null).
 void one_way(const WorldPolygon& owner, const WorldPolygon* owner_predicted, int owner_id,
              const WorldPolygon& other, const WorldPolygon* other_predicted, int other_id,
-             Real epsilon, ProximityRule rule, std::vector<Contact>& out) {
+             Real epsilon, ProximityRule rule, bool behind, std::vector<Contact>& out) {
   const bool swept = owner_predicted != nullptr && rule == ProximityRule::kSwept;
   const int nv = static_cast<int>(owner.vertices.size());
   const int ne = static_cast<int>(other.vertices.size());
@@ -69,6 +69,7 @@ void one_way(const WorldPolygon& owner, const WorldPolygon* owner_predicted, int
       const Vec2& tail = other.vertices[j];
       const Real distance = point_segment_distance(v, tail, other.vertices[j1]);
       bool potential = distance <= epsilon || j == exit;
+      if (!potential && !behind && other.edge_normals[j].dot(v - tail) < -epsilon) continue;
       if (!potential && swept) {
         potential =
             swept_distance(v, owner_predicted->vertices[i], tail, other.vertices[j1],
@@ -105,13 +106,14 @@ Contact vertex_edge_contact(int body_a, int vertex, const Vec2& v, int body_b, i
 void vertex_edge_contacts(const WorldPolygon& a, int body_a, const WorldPolygon& b, int body_b,
                           Real epsilon, std::vector<Contact>& out) {
   check_epsilon(epsilon);
-  one_way(a, nullptr, body_a, b, nullptr, body_b, epsilon, ProximityRule::kCurrent, out);
-  one_way(b, nullptr, body_b, a, nullptr, body_a, epsilon, ProximityRule::kCurrent, out);
+  one_way(a, nullptr, body_a, b, nullptr, body_b, epsilon, ProximityRule::kCurrent, true, out);
+  one_way(b, nullptr, body_b, a, nullptr, body_a, epsilon, ProximityRule::kCurrent, true, out);
 }
 
 void vertex_edge_contacts(const WorldPolygon& a, const WorldPolygon& a_predicted, int body_a,
                           const WorldPolygon& b, const WorldPolygon& b_predicted, int body_b,
-                          Real epsilon, ProximityRule rule, std::vector<Contact>& out) {
+                          Real epsilon, ProximityRule rule, std::vector<Contact>& out,
+                          bool behind) {
   check_epsilon(epsilon);
   if (a_predicted.vertices.size() != a.vertices.size() ||
       b_predicted.vertices.size() != b.vertices.size()) {
@@ -120,8 +122,8 @@ void vertex_edge_contacts(const WorldPolygon& a, const WorldPolygon& a_predicted
         "one (body " +
         std::to_string(a_predicted.vertices.size() != a.vertices.size() ? body_a : body_b) + ")");
   }
-  one_way(a, &a_predicted, body_a, b, &b_predicted, body_b, epsilon, rule, out);
-  one_way(b, &b_predicted, body_b, a, &a_predicted, body_a, epsilon, rule, out);
+  one_way(a, &a_predicted, body_a, b, &b_predicted, body_b, epsilon, rule, behind, out);
+  one_way(b, &b_predicted, body_b, a, &a_predicted, body_a, epsilon, rule, behind, out);
 }
 
 }  // namespace exactsim

@@ -399,15 +399,26 @@ class Generator3d {
   }
 
   // True when an endpoint of the contact's edge on `body` is in a vertex–edge configuration with
-  // the other edge, or in a vertex–vertex configuration with one of that edge's endpoints.
-  bool replaced(int body, int edge, int other, int other_edge) const {
+  // the other edge, or in a vertex–vertex configuration with one of that edge's endpoints, and is
+  // not much farther from the other edge than the edges are apart (`distance`).
+  // An end vertex whose own configuration replaces the edge–edge contact must be nearer the other
+  // edge than the edges are to each other: where the edges' interiors are closer (by this factor),
+  // they are what touches, and the vertex's constraints do not keep them from crossing.
+  static constexpr Real kInteriorCloser = 0.5;
+
+  bool replaced(int body, int edge, int other, int other_edge, Real distance) const {
     const PolyhedronEdge& e = shape(body).edges[edge];
     const PolyhedronEdge& f = shape(other).edges[other_edge];
+    const Vec3& f0 = vertex(other, f.tail);
+    const Vec3& f1 = vertex(other, f.head);
     for (int v : {e.tail, e.head}) {
       const Configuration* c = configuration(body, v, other);
       if (c == nullptr) continue;
-      if (c->near == Near::kEdge && c->feature == other_edge) return true;
-      if (c->near == Near::kVertex && (c->feature == f.tail || c->feature == f.head)) return true;
+      const bool replaces =
+          (c->near == Near::kEdge && c->feature == other_edge) ||
+          (c->near == Near::kVertex && (c->feature == f.tail || c->feature == f.head));
+      if (replaces && !(distance < kInteriorCloser * point_segment_distance(vertex(body, v), f0, f1)))
+        return true;
     }
     return false;
   }
@@ -437,22 +448,19 @@ class Generator3d {
   }
 
   // Whether the edges of ee contact i (closest points `cp`, interior to both segments) have passed
-  // through each other. With APPL_ee >= 0, n̂ lies in both edges' normal cones, so ψ is the
-  // bodies' separation along n̂ and its sign says it. Otherwise the sign of n̂ was a guess and the
-  // closest points decide: each strictly inside the other body (kCrossed), neither (kApart), one
-  // (kUnclear). A crossing that lies within an end vertex's own overlap (closer to that vertex than
-  // its depth inside the other body) is the vertex's, not the edges' (kUnclear).
+  // through each other: the closest points decide, each strictly inside the other body
+  // (kCrossed), neither (kApart), one (kUnclear). The sign of ψ does not: even with APPL_ee >= 0
+  // (n̂ in both edges' normal cones) ψ < 0 only says that the bodies' projections on n̂ overlap,
+  // which they do for bodies apart across another axis. A crossing that lies within an end
+  // vertex's own overlap (closer to that vertex than its depth inside the other body) is the
+  // vertex's, not the edges' (kUnclear).
   enum class Crossing { kApart, kCrossed, kUnclear };
   Crossing crossing(int i, const SegmentClosestPoints& cp) const {
     const Contact& c = set_.contacts[i];
-    if (edge_edge_applicability(i) >= 0) {
-      if (!(c.gap < 0)) return Crossing::kApart;
-    } else {
-      const bool a_in = exit_face(c.body_b, cp.p_a).first < 0;
-      const bool b_in = exit_face(c.body_a, cp.p_b).first < 0;
-      if (!a_in && !b_in) return Crossing::kApart;
-      if (!a_in || !b_in) return Crossing::kUnclear;
-    }
+    const bool a_in = exit_face(c.body_b, cp.p_a).first < 0;
+    const bool b_in = exit_face(c.body_a, cp.p_b).first < 0;
+    if (!a_in && !b_in) return Crossing::kApart;
+    if (!a_in || !b_in) return Crossing::kUnclear;
     const PolyhedronEdge& ea = shape(c.body_a).edges[c.feature_a];
     const PolyhedronEdge& eb = shape(c.body_b).edges[c.feature_b];
     for (const auto& [b, v, p, other] : {std::tuple{c.body_a, ea.tail, cp.p_a, c.body_b},
@@ -479,15 +487,18 @@ class Generator3d {
       if (c.distance > o_.proximity) continue;
       const SegmentClosestPoints cp = closest_points(c);
       if (!interior(cp)) continue;
-      if (replaced(c.body_a, c.feature_a, c.body_b, c.feature_b) ||
-          replaced(c.body_b, c.feature_b, c.body_a, c.feature_a))
+      if (replaced(c.body_a, c.feature_a, c.body_b, c.feature_b, c.distance) ||
+          replaced(c.body_b, c.feature_b, c.body_a, c.feature_a, c.distance))
         continue;
       if (in_intercontact_[i]) continue;  // in an X (vertex–edge, Eq. 38): not a U
-      // The sign of n̂ follows the geometry: ψ < 0 only for edges that have passed through each
-      // other. With APPL_ee < 0 the sign rule is a guess, and a ψ < 0 between edges that are apart
-      // would be "pushed out" into each other by the projection (docs/peg3d.md "Algorithm" step 6).
+      // The sign of n̂ follows the geometry where it was a guess (APPL_ee < 0): ψ < 0 only for
+      // edges that have passed through each other (docs/peg3d.md "Algorithm" step 6). With
+      // APPL_ee >= 0, n̂ lies in both normal cones and is kept; a ψ < 0 between edges apart then
+      // only keeps them from approaching, and the projection pushes no more than the pair's
+      // overlap (position_projection.h).
       const Crossing x = crossing(i, cp);
-      if ((x == Crossing::kCrossed && c.gap > 0) || (x == Crossing::kApart && c.gap < 0))
+      const bool guessed = edge_edge_applicability(i) < 0;
+      if ((x == Crossing::kCrossed && c.gap > 0) || (x == Crossing::kApart && c.gap < 0 && guessed))
         c.normal = -c.normal, c.gap = -c.gap;
       unilateral_.push_back(i);
     }
@@ -527,7 +538,8 @@ class Generator3d {
     }
   }
 
-  // Some vertex–face contact of v (of `body`) against `other` is in a constraint.
+  // Some vertex–face contact of v (of `body`) against `other` that can push it out is in a
+  // constraint.
   bool vertex_constrained(int body, int v, int other, const std::vector<std::uint8_t>& used) const {
     const int vf = static_cast<int>(ContactType::kVertexFace);
     auto it = std::lower_bound(index_.begin(), index_.end(),
@@ -535,9 +547,17 @@ class Generator3d {
     for (; it != index_.end() && it->first.type == vf && it->first.body_a == body &&
            it->first.feature_a == v && it->first.body_b == other;
          ++it)
-      if (it->second < static_cast<int>(used.size()) && used[it->second]) return true;
+      if (it->second < static_cast<int>(used.size()) && used[it->second] &&
+          pushes_out(set_.contacts[it->second]))
+        return true;
     return false;
   }
+
+  // A vertex–face contact whose vertex projects into its face (distance = |ψ|): pushing it out
+  // along n̂ by −ψ clears the vertex of that face. One beside its face (behind the plane, outside
+  // the polygon) is no overlap by ψ, and the projection does not push it out (docs/robustness.md
+  // "Stabilisation").
+  static bool pushes_out(const Contact& c) { return !(c.distance > std::abs(c.gap) * (1 + 1e-9)); }
 
   void finish() { set_.append_unilaterals(unilateral_, in_intercontact_); }
 

@@ -82,9 +82,17 @@ nlohmann::json report_to_json(const StepReport& r) {
     if (r.ray_restarts > 0) j["solver"]["ray_restarts"] = r.ray_restarts;
   }
   if (r.energy.checked)
-    j["energy"] = {{"before", r.energy.before},   {"free_flight", r.energy.free_flight},
-                   {"after", r.energy.after},     {"stabilisation_budget", r.energy.stabilisation},
-                   {"excess", r.energy.excess()}, {"tolerance", r.energy.tolerance}};
+    j["energy"] = {{"before", r.energy.before},
+                   {"free_flight", r.energy.free_flight},
+                   {"after", r.energy.after},
+                   {"stabilisation_budget", r.energy.stabilisation},
+                   {"excess", r.energy.excess()},
+                   {"tolerance", r.energy.tolerance},
+                   {"total_before", r.energy.total_before},
+                   {"total_after", r.energy.total_after},
+                   {"projection_budget", r.energy.projection},
+                   {"total_excess", r.energy.total_excess()},
+                   {"total_tolerance", r.energy.total_tolerance}};
   if (r.diverged_body >= 0) j["diverged_body"] = r.diverged_body;
   j["max_penetration"] = r.max_penetration;
   if (r.substeps > 1) j["substeps"] = r.substeps;
@@ -325,10 +333,17 @@ std::string describe_failure(const Scene& scene, const StepReport& r) {
       }
       break;
     case StepStatus::kEnergyGain:
-      msg << "energy check failed: kinetic energy " << r.energy.after << " J after the solve, "
-          << "free flight " << r.energy.free_flight << " J + stabilisation budget "
-          << r.energy.stabilisation << " J (excess " << r.energy.excess() << " J, tolerance "
-          << r.energy.tolerance << " J)";
+      if (!r.energy.ok())
+        msg << "energy check failed: kinetic energy " << r.energy.after << " J after the solve, "
+            << "free flight " << r.energy.free_flight << " J + stabilisation budget "
+            << r.energy.stabilisation << " J (excess " << r.energy.excess() << " J, tolerance "
+            << r.energy.tolerance << " J)";
+      else
+        msg << "energy check failed over the step: kinetic + potential energy "
+            << r.energy.total_after << " J at its end, " << r.energy.total_before
+            << " J at its start + stabilisation budget " << r.energy.stabilisation
+            << " J + projection budget " << r.energy.projection << " J (excess "
+            << r.energy.total_excess() << " J, tolerance " << r.energy.total_tolerance << " J)";
       break;
     default:
       msg << "solver " << to_string(r.solver.status) << " (method " << to_string(r.solver.method)
@@ -379,7 +394,7 @@ void tally_step(const StepReport& r, std::size_t overlap_cap, RunTally& t) {
   sum.solver_failures += is_failed_solve(r.status);
   sum.energy_failures += r.status == StepStatus::kEnergyGain;
   if (r.energy.checked)
-    sum.max_energy_gain = std::max(sum.max_energy_gain, r.energy.after - r.energy.free_flight);
+    sum.max_energy_gain = std::max(sum.max_energy_gain, r.energy.total_excess());
   sum.projection_steps += r.projection_ran;
   sum.projection_relaxed += r.projection_relaxed_rows > 0;
   sum.projection_scaled += r.projection_scale < 1;

@@ -22,7 +22,7 @@ Real contact_epsilon(const World& world, Real h) {
   return std::min(default_vertex_edge_epsilon(h), 0.5 * thinnest);
 }
 
-Real split_slop(const World& world, Real h) { return 1e-3 * contact_epsilon(world, h); }
+Real split_slop(const World& world, Real h) { return 1e-12 * contact_epsilon(world, h); }
 
 Real velocity_stabilisation_cap(const ContactOptions& options) {
   return options.stabilisation == Stabilisation::kSplit ? 0.0 : options.max_stabilisation_speed;
@@ -114,11 +114,13 @@ void detect_contacts(const World& world, const State& state, Real h, Real eps, W
         corrective_contact_2d(ws.polygons[p.a], p.a, ws.polygons[p.b], p.b, contacts);
       return;
     }
+    // Contacts behind an edge's line serve PEG's vertex–vertex configurations only.
+    const bool behind = world.contact.model == ContactModel::kPeg;
     for (const BodyPair& p : ws.pairs) {
       if (predict)
         vertex_edge_contacts(ws.polygons[p.a], ws.predicted_polygons[p.a], p.a, ws.polygons[p.b],
                              ws.predicted_polygons[p.b], p.b, eps, world.contact.proximity,
-                             contacts);
+                             contacts, behind);
       else
         vertex_edge_contacts(ws.polygons[p.a], p.a, ws.polygons[p.b], p.b, eps, contacts);
     }

@@ -24,6 +24,68 @@ constexpr Real kIndependence = 1e-2;
 // The largest move of a body's point the projection makes, per metre of the deepest overlap.
 constexpr Real kMaxMovePerDepth = 2;
 
+// The exact penetration depth of bodies a and b in `start` (0 when apart), computed once per
+// projection (s.pair_depths).
+Real pair_depth(int a, int b, const World& world, const StartPlacement& start,
+                PositionProjectionScratch& s) {
+  const std::pair<int, int> key{std::min(a, b), std::max(a, b)};
+  for (const auto& [pair, depth] : s.pair_depths)
+    if (pair == key) return depth;
+  const Real depth =
+      world.dimension == 2
+          ? penetration_depth(start.polygons[key.first], start.polygons[key.second]).depth
+          : penetration_depth(*start.shapes3[key.first], start.polyhedra[key.first],
+                              *start.shapes3[key.second], start.polyhedra[key.second],
+                              s.penetration)
+                .depth;
+  s.pair_depths.push_back({key, depth});
+  return depth;
+}
+
+// The gap a contact is predicted to end the step with, ψ + h rate (rate = Gᵀν⁺), as an overlap to
+// push out: no deeper than its bodies overlap, max(ψ, −d) + h rate with d their exact penetration
+// depth at the start of the step. A feature behind the other's plane or line but beside its face
+// or edge (FEAS_vf admits a vertex up to φ below the plane), or edges apart whose lines have
+// passed, is no overlap by ψ, and no push-out may lift bodies out of an overlap they do not have.
+Real predicted_gap(const Contact& c, Real rate, Real h, const World& world,
+                   const StartPlacement& start, PositionProjectionScratch& s) {
+  const Real gap = c.gap < 0 ? std::max(c.gap, -pair_depth(c.body_a, c.body_b, world, start, s))
+                             : c.gap;
+  return gap + h * rate;
+}
+
+// The predicted gap of I row j (PEG paper eqs. 39–40): the largest of its primary's and its
+// secondaries' ψ + h G_sᵀν⁺ (G_s = H_j − H_slack), the vertex being clear of the other body's
+// non-convex free space as soon as one of them is; then no deeper than the pair overlaps
+// (predicted_gap() of the primary).
+Real intercontact_gap(const World& world, const StartPlacement& start, int j, Real h,
+                      IslandWorkspace& ws) {
+  const MlcpLayout& layout = ws.layout;
+  const ConstraintSet& set = ws.island;
+  const VecX& nu = ws.solution.nu;
+  const IntercontactConstraint& ic = set.intercontacts[j - layout.pi_begin()];
+  const Contact& primary = set.contacts[ic.primary];
+  const Real rate = ws.mlcp.H.col(j).dot(nu);
+  int slack = layout.slack_begin();
+  for (int k = 0; k < j - layout.pi_begin(); ++k) slack += set.intercontacts[k].secondary_count;
+  Real gap = primary.gap + h * rate;
+  for (int s = 0; s < ic.secondary_count; ++s, ++slack) {
+    const Contact& c = set.contacts[set.secondaries[ic.first_secondary + s]];
+    gap = std::max(gap, c.gap + h * (ws.mlcp.H.col(j) - ws.mlcp.H.col(slack)).dot(nu));
+  }
+  return std::max(gap, predicted_gap(primary, rate, h, world, start, ws.projection));
+}
+
+// The position LCP's tolerance (m/s): the solver's relative tolerance times the largest push-out it
+// asks for (at least slop/h), not times the separated rows' gap rates (verification_tolerance's
+// scale): a push-out of a round-off-deep overlap is then still enforced (docs/robustness.md
+// "Stabilisation").
+Real projection_tolerance(const VecX& b, Real floor, const SolverOptions& options) {
+  Real push = floor;
+  for (Eigen::Index i = 0; i < b.size(); ++i) push = std::max(push, -b[i]);
+  return options.tolerance * push;
+}
+
 // Relaxes the push-out of every penetrating row whose entry in y exceeds kSupport (b_i = 0: it may
 // not deepen, but is not pushed out). Returns how many.
 int relax_push_outs(const VecX& y, VecX& b) {
@@ -63,10 +125,55 @@ int solve_by_lemke(const World& world, PositionProjectionScratch& s) {
   return relaxed;
 }
 
+// After the projection: the velocities ν⁺ must not keep approaching the contacts it pushed the
+// bodies out of (rows with p_i > 0), or the next step overlaps them again and the projection
+// pushes again, each step adding the potential energy of its lift. The smallest change in the M
+// norm that stops them, min ½ δᵀMδ s.t. G_Aᵀ(ν⁺ + δ) >= 0, is a frictionless inelastic impulse
+// λ on those rows (δ = W G_A λ): it only removes kinetic energy. Certified on its LCP
+// (N_A λ + G_Aᵀν⁺ ⊥ λ) like the projection; the certified solve in ws.solution is left as it was.
+void stop_approach(const World& world, State& state, Real floor, IslandWorkspace& ws,
+                   StepReport& report) {
+  PositionProjectionScratch& s = ws.projection;
+  const Mlcp& mlcp = ws.mlcp;
+  const int n = static_cast<int>(s.rows.size());
+  s.pushed.clear();
+  s.lambda.resize(0);
+  for (int i = 0; i < n; ++i)
+    if (s.z[i] > 0 && mlcp.G.col(s.rows[i]).dot(ws.solution.nu) < 0) s.pushed.push_back(i);
+  const int m = static_cast<int>(s.pushed.size());
+  if (m == 0) return;
+  s.approach.M.resize(m, m);
+  s.approach.q.resize(m);
+  s.ga.resize(mlcp.G.rows(), m);
+  for (int a = 0; a < m; ++a) {
+    s.ga.col(a) = s.g.col(s.pushed[a]);
+    s.approach.q[a] = s.ga.col(a).dot(ws.solution.nu);
+    for (int b = 0; b < m; ++b) s.approach.M(a, b) = s.lcp.M(s.pushed[a], s.pushed[b]);
+  }
+  const Real tol = projection_tolerance(s.approach.q, floor, world.solver);
+  const DualActiveSetResult qp = solve_dual_active_set(mlcp.M, s.ga, s.no_force, s.approach.q,
+                                                       0.1 * tol, kIndependence, 0, s.dual,
+                                                       s.delta, s.lambda);
+  const bool certified =
+      qp.status == SolveStatus::kSolved &&
+      verify_lcp(s.approach, s.lambda, tol, certificate_impulse_scale(s.approach, world.solver),
+                 s.w)
+          .ok();
+  if (!certified) {
+    s.lambda.resize(0);
+    return;
+  }
+  const int nb = velocity_size(world.dimension);
+  const MlcpLayout& layout = ws.layout;
+  for (std::size_t k = 0; k < layout.active_bodies.size(); ++k)
+    state.v_of(layout.active_bodies[k]) += s.delta.segment(static_cast<Eigen::Index>(k) * nb, nb);
+  report.approach_stopped_rows += m;
+}
+
 }  // namespace
 
-void project_positions(const World& world, State& state, Real h, IslandWorkspace& ws,
-                       StepReport& report) {
+void project_positions(const World& world, State& state, Real h, const StartPlacement& start,
+                       IslandWorkspace& ws, StepReport& report) {
   const MlcpLayout& layout = ws.layout;
   const Mlcp& mlcp = ws.mlcp;
   const ConstraintSet& set = ws.island;
@@ -75,6 +182,7 @@ void project_positions(const World& world, State& state, Real h, IslandWorkspace
   const Real cap = world.contact.max_stabilisation_speed;
 
   s.rows.clear();
+  s.pair_depths.clear();
   for (int j = 0; j < layout.slack_begin(); ++j)
     if (j < layout.pi_begin() || set.intercontacts[j - layout.pi_begin()].carries_impulse)
       s.rows.push_back(j);
@@ -85,7 +193,10 @@ void project_positions(const World& world, State& state, Real h, IslandWorkspace
     const int j = s.rows[i];
     const int c = j < layout.pi_begin() ? set.unilateral[j]
                                         : set.intercontacts[j - layout.pi_begin()].primary;
-    const Real predicted = set.contacts[c].gap + h * mlcp.G.col(j).dot(ws.solution.nu);
+    const Real predicted =
+        j < layout.pi_begin()
+            ? predicted_gap(set.contacts[c], mlcp.G.col(j).dot(ws.solution.nu), h, world, start, s)
+            : intercontact_gap(world, start, j, h, ws);
     deepest = std::min(deepest, predicted);
     s.lcp.q[i] = predicted < 0 ? std::max(predicted / h, -cap) : predicted / h;
   }
@@ -123,7 +234,7 @@ void project_positions(const World& world, State& state, Real h, IslandWorkspace
   for (int i = 0; i < n; ++i) s.g.col(i) = mlcp.G.col(s.rows[i]);
   s.no_force.setZero(mlcp.G.rows());
   for (int round = 0;; ++round) {
-    const Real tol = verification_tolerance(s.lcp, world.solver);
+    const Real tol = projection_tolerance(s.lcp.q, slop / h, world.solver);
     const DualActiveSetResult qp = solve_dual_active_set(
         mlcp.M, s.g, s.no_force, s.lcp.q, 0.1 * tol, kIndependence, 0, s.dual, s.nu, s.z);
     if (qp.status == SolveStatus::kSolved) {
@@ -168,15 +279,19 @@ void project_positions(const World& world, State& state, Real h, IslandWorkspace
     report.projection_scale = allowed / largest;
     s.nu *= report.projection_scale;
   }
-  // Positions move by h ν_p; the velocities stay ν⁺ (swapped in and out for the update).
+  // Positions move by h ν_p; the velocities stay ν⁺ (swapped in and out for the update). The move
+  // can lift a body by at most its length: m |g| times it bounds the potential energy it adds.
+  const Real gravity = world.gravity.norm();
   for (std::size_t k = 0; k < layout.active_bodies.size(); ++k) {
     const int b = layout.active_bodies[k];
     auto v = state.v_of(b);
     auto p = s.nu.segment(static_cast<Eigen::Index>(k) * nb, nb);
+    report.projection_lift += world.bodies[b].mass * gravity * h * p.head(nl).norm();
     v.swap(p);
     integrate_position(state, b, h, world.stepping.rotation);
     v.swap(p);
   }
+  stop_approach(world, state, slop / h, ws, report);
 }
 
 }  // namespace exactsim

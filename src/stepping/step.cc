@@ -13,6 +13,7 @@
 #include "exactsim/contact/peg.h"
 #include "exactsim/contact/standard_model.h"
 #include "exactsim/dynamics/integrate.h"
+#include "exactsim/dynamics/mass_matrix.h"
 #include "exactsim/math/error.h"
 #include "exactsim/metrics/energy.h"
 #include "exactsim/metrics/overlap.h"
@@ -109,6 +110,18 @@ Real block_kinetic_energy(const BlockDiagonal& m, const VecX& nu) {
     for (Eigen::Index r = 0; r < b.rows(); ++r) t += v[r] * b.row(r).dot(v);
   }
   return 0.5 * t;
+}
+
+// T + V of the island's bodies in `state` (the metrics' definitions, metrics/energy.h).
+Real island_energy(const World& world, const State& state, const MlcpLayout& layout) {
+  Real e = 0;
+  for (const int b : layout.active_bodies) {
+    const Body& body = world.bodies[b];
+    const auto v = state.v_of(b);
+    e += 0.5 * v.dot(mass_block(body, state, b) * v) -
+         body.mass * world.gravity.dot(body_position(state, b));
+  }
+  return e;
 }
 
 // The energy certificate of the solve in ws (docs/robustness.md "Energy balance"); `state`
@@ -210,6 +223,13 @@ void record_contact_impulses(const World& world, IslandWorkspace& ws,
   for (int j = 0; j < L.n_intercontact; ++j)
     if (set.intercontacts[j].carries_impulse)
       at(set.intercontacts[j].primary).normal += z[L.pi_begin() + j];
+  // The impulses that stopped the approach after the projection (position_projection.h).
+  const PositionProjectionScratch& p = ws.projection;
+  for (Eigen::Index a = 0; a < p.lambda.size(); ++a) {
+    const int j = p.rows[p.pushed[a]];
+    at(j < L.pi_begin() ? set.unilateral[j] : set.intercontacts[j - L.pi_begin()].primary).normal +=
+        p.lambda[a];
+  }
   const int k = L.friction_directions;
   ws.cone_impulses.resize(L.n_friction_contacts);
   for (int f = 0; f < L.n_friction_contacts; ++f) {
@@ -331,16 +351,28 @@ OnDemand solve_with_friction_on_demand(const World& world, IslandWorkspace& ws, 
   return OnDemand::kSolveWhole;
 }
 
+// What every island of a step reads and none writes: the last step's warm-start bases and friction
+// directions, and the bodies as placed at the start of the step.
+struct IslandInputs {
+  const std::vector<WarmStart::Row>& warm;
+  std::span<const FrictionDirection> friction;
+  StartPlacement start;
+};
+
+IslandInputs island_inputs(const Workspace& ws) {
+  return {ws.warm.previous, ws.friction_previous, {ws.polygons, ws.shapes3, ws.polyhedra}};
+}
+
 // One island (ws.island): assemble → solve + verify → certify energy → (recover) → velocities →
-// positions → split projection. Fills the island's own report; `previous` is the warm start's
-// memory of the last step, `friction` its friction directions.
-void solve_island(const World& world, State& state, Real h,
-                  const std::vector<WarmStart::Row>& previous,
-                  std::span<const FrictionDirection> friction, IslandWorkspace& ws,
-                  StepReport& report) {
+// positions → split projection → the whole step's energy balance. Fills the island's own report.
+void solve_island(const World& world, State& state, Real h, const IslandInputs& in,
+                  IslandWorkspace& ws, StepReport& report) {
+  const std::vector<WarmStart::Row>& previous = in.warm;
+  ws.projection.lambda.resize(0);  // no approach stopped yet (record_contact_impulses reads it)
   auto clock = Clock::now();
   const long ray_restarts = ws.solver.lcp.ray_restarts;
-  assemble_stewart_trinkle(world, state, ws.island, h, ws.layout, ws.mlcp, friction);
+  assemble_stewart_trinkle(world, state, ws.island, h, ws.layout, ws.mlcp, in.friction);
+  const Real energy_before = island_energy(world, state, ws.layout);
   report.active_bodies = static_cast<int>(ws.layout.active_bodies.size());
   report.lcp_size = ws.layout.size();
   report.seconds.assemble = seconds_since(clock);
@@ -393,7 +425,16 @@ void solve_island(const World& world, State& state, Real h,
     integrate_position(state, b, h, world.stepping.rotation);
   }
   if (usable && world.contact.stabilisation == Stabilisation::kSplit)
-    project_positions(world, state, h, ws, report);
+    project_positions(world, state, h, in.start, ws, report);
+  // The whole step's balance (docs/robustness.md "Energy balance"), on the applied solution.
+  EnergyBalance& e = report.energy;
+  if (usable && e.checked) {
+    e.total_before = energy_before;
+    e.total_after = island_energy(world, state, ws.layout);
+    e.projection = report.projection_lift;
+    e.total_tolerance = e.tolerance + 1e-12 * (std::abs(e.total_before) + std::abs(e.total_after));
+    if (report.status == StepStatus::kOk && !e.step_ok()) report.status = StepStatus::kEnergyGain;
+  }
   report.seconds.integrate = seconds_since(clock);
 }
 
@@ -427,6 +468,10 @@ void add_island(const StepReport& i, int k, StepReport& r, IslandTotals& t) {
   r.energy.after += i.energy.after;
   r.energy.stabilisation += i.energy.stabilisation;
   r.energy.tolerance += i.energy.tolerance;
+  r.energy.total_before += i.energy.total_before;
+  r.energy.total_after += i.energy.total_after;
+  r.energy.projection += i.energy.projection;
+  r.energy.total_tolerance += i.energy.total_tolerance;
   r.primary_switches += i.primary_switches;
   r.gauss_seidel_sweeps += i.gauss_seidel_sweeps;
   r.friction_cones_left_out += i.friction_cones_left_out;
@@ -435,6 +480,8 @@ void add_island(const StepReport& i, int k, StepReport& r, IslandTotals& t) {
   r.projection_depth = std::max(r.projection_depth, i.projection_depth);
   r.projection_relaxed_rows += i.projection_relaxed_rows;
   r.projection_scale = std::min(r.projection_scale, i.projection_scale);
+  r.projection_lift += i.projection_lift;
+  r.approach_stopped_rows += i.approach_stopped_rows;
   r.projection_ran = r.projection_ran || i.projection_ran;
   t.projection_failed = t.projection_failed || (i.projection_ran && !i.projection_solved);
   r.projection_solved = r.projection_ran && !t.projection_failed;
@@ -462,7 +509,7 @@ void step_island(const World& world, State& state, Real h, bool sleeping, Worksp
     return;
   }
   const int first_row = static_cast<int>(lane.warm.current.size());
-  solve_island(world, state, h, ws.warm.previous, ws.friction_previous, lane, report);
+  solve_island(world, state, h, island_inputs(ws), lane, report);
   if (report.solution_applied) record_contact_impulses(world, lane, ws.contact_impulses);
   for (const int b : lane.layout.active_bodies) ws.body_island[b] = k;
   ws.island_rows[k] = {lane_index, first_row, static_cast<int>(lane.warm.current.size())};

@@ -48,9 +48,13 @@ void vertex_edge_contacts(const WorldPolygon& a, int body_a, const WorldPolygon&
 // edge over the step (current vertex → predicted vertex minus the edge's displacement at the
 // vertex's projection): a fast vertex that would jump across the ±ε band between the two
 // configurations is still caught (docs/peg.md "Tricky cases" item 11). kCurrentOrPredicted is the
-// authors' rule.
+// authors' rule. `behind` = false: the motion rules reach no edge whose line the vertex is more
+// than epsilon behind (the far side of a thin body), which only PEG's vertex–vertex
+// configurations use (as members of I and X constraints); the standard model would make them
+// unilateral constraints to push out through the body.
 void vertex_edge_contacts(const WorldPolygon& a, const WorldPolygon& a_predicted, int body_a,
                           const WorldPolygon& b, const WorldPolygon& b_predicted, int body_b,
-                          Real epsilon, ProximityRule rule, std::vector<Contact>& out);
+                          Real epsilon, ProximityRule rule, std::vector<Contact>& out,
+                          bool behind = true);
 
 }  // namespace exactsim

@@ -43,7 +43,9 @@ struct RunSummary {
   long solver_calls = 0, fallback_solves = 0;
   long solver_failures = 0;  // failed solves, energy-check failures included
   long energy_failures = 0;  // of them, solves that verified but failed the energy balance
-  Real max_energy_gain = 0;  // J, max over steps of T(ν⁺) − T(ν*): beyond gravity's work
+  // J, max over steps of the kinetic + potential energy the step added beyond its stabilisation
+  // and projection budgets (EnergyBalance::total_excess; <= 0 when every step dissipates)
+  Real max_energy_gain = 0;
   // Split stabilisation: steps whose position LCP ran, of them those that relaxed contradictory
   // push-outs (StepReport::projection_relaxed_rows), those scaled down to the move bound
   // (projection_scale) and those left unsolved (no push-out).

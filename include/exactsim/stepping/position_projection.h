@@ -7,6 +7,10 @@
 
 #include <vector>
 
+#include <span>
+#include <utility>
+
+#include "exactsim/metrics/penetration_depth.h"
 #include "exactsim/solvers/dual_active_set.h"
 #include "exactsim/solvers/lcp.h"
 #include "exactsim/stepping/world.h"
@@ -15,6 +19,14 @@ namespace exactsim {
 
 struct IslandWorkspace;
 struct StepReport;
+
+// The bodies' shapes as placed at the start of the step (the detection's placement): what the
+// projection measures the overlaps it removes on.
+struct StartPlacement {
+  std::span<const WorldPolygon> polygons;            // 2D, by body
+  std::span<const ConvexPolyhedron* const> shapes3;  // 3D, by body
+  std::span<const WorldPolyhedron> polyhedra;        // 3D, by body
+};
 
 struct PositionProjectionScratch {
   std::vector<int> rows;  // z indices of the impulse-carrying normal rows (U, carrying I)
@@ -29,10 +41,23 @@ struct PositionProjectionScratch {
   LcpSolution lemke;             // the Lemke fallback's answer
   SolveCertificate certificate;  // of p on (N_p, b_p)
   VecX nu;                       // the pseudo-velocity W G_S p
+  // stop_approach: the pushed rows that still approach (indices into rows), their LCP
+  // (N_A, G_Aᵀν⁺), G_A, and the answer δ, λ (λ empty when no correction was applied).
+  std::vector<int> pushed;
+  Lcp approach;
+  MatX ga;
+  VecX delta, lambda;
+  // The exact penetration depth of the body pairs with a row behind its plane, at the start of the
+  // step (pair → depth), and the depth computation's buffers.
+  std::vector<std::pair<std::pair<int, int>, Real>> pair_depths;
+  PenetrationScratch penetration;
 };
 
 // For the solve in ws (state: positions already advanced with ν⁺, velocities ν⁺): predicted gap
-// ψ⁺ = ψ + h Gᵀν⁺ of every impulse-carrying normal row; when one is below −split_slop()
+// ψ⁺ = max(ψ, −d) + h Gᵀν⁺ of every impulse-carrying normal row, d the exact penetration depth of
+// its body pair at the start of the step (`start`): a row behind its plane by more than the
+// bodies overlap (a vertex beside a face, edges apart whose lines have passed) is no overlap to
+// push out by that much; an I row's is the largest of its contacts'; when one is below −split_slop()
 // solves 0 <= p ⊥ N_p p + b_p >= 0 with b_p = max(ψ⁺/h, −cap) for ψ⁺ < 0 and ψ⁺/h otherwise
 // (cap = max_stabilisation_speed), then moves the positions by h W G_S p. The LCP is solved as
 // the QP it is (solve_dual_active_set). When it is infeasible, with a Farkas vector y (y >= 0,
@@ -42,9 +67,12 @@ struct PositionProjectionScratch {
 // What the QP leaves unsolved, Lemke solves from the relaxed b_p, relaxing the support of the ray
 // it ends on, at most four rounds. No row ends deeper than predicted. No point of a body moves
 // more than twice the deepest predicted overlap: a larger push-out (a nearly contradictory LCP
-// verified with a long move) is scaled down to that bound. Fills report.projection_*; a
-// projection that does not verify is skipped and reported.
-void project_positions(const World& world, State& state, Real h, IslandWorkspace& ws,
-                       StepReport& report);
+// verified with a long move) is scaled down to that bound. Then the velocities stop approaching
+// the rows it pushed out of (a frictionless inelastic impulse on them, which only removes kinetic
+// energy; report.approach_stopped_rows), so that positions follow velocities. Fills
+// report.projection_* (projection_lift: Σ m |g| |Δx| of its moves, the most potential energy it can
+// add); a projection that does not verify is skipped and reported.
+void project_positions(const World& world, State& state, Real h, const StartPlacement& start,
+                       IslandWorkspace& ws, StepReport& report);
 
 }  // namespace exactsim

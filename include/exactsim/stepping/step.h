@@ -49,10 +49,13 @@ inline bool is_failed_solve(StepStatus s) {
 }
 
 // The energy certificate of a solved step (docs/robustness.md "Energy balance"), over the bodies
-// of the MLCP, in J. For the Stewart–Trinkle MLCP with H = G on impulse rows,
+// of the MLCP, in J. The velocity solve: for the Stewart–Trinkle MLCP with H = G on impulse rows,
 //   T(ν⁺) − T(ν*) = −zᵀr − zᵀDz − ½ zᵀGᵀWGz <= Σ z_j max(0, −r_j),
 // where ν* = W c is the free-flight velocity: contacts and friction only dissipate, except for
-// the ψ/h push-out of rows with negative gap, whose work is the stated budget.
+// the ψ/h push-out of rows with negative gap, whose work is the stated budget. The whole step:
+// kinetic plus potential energy at its end (positions projected, velocities corrected) may exceed
+// that at its start by no more than the push-out budget and the projection's lift budget
+// Σ m |g| |Δx| (the most potential energy its moves can add; zero when nothing overlaps).
 struct EnergyBalance {
   bool checked = false;
   Real before = 0;         // T(ν) at the start of the step
@@ -60,8 +63,15 @@ struct EnergyBalance {
   Real after = 0;          // T(ν⁺)
   Real stabilisation = 0;  // budget Σ z_j max(0, −r_j) over impulse-carrying rows
   Real tolerance = 0;      // round-off and the LCP tolerance's share
+  // The whole step (checked with `checked` once the step is applied).
+  Real total_before = 0;     // T + V at the start of the step
+  Real total_after = 0;      // T + V at its end
+  Real projection = 0;       // budget: the projection's lift, StepReport::projection_lift
+  Real total_tolerance = 0;  // `tolerance` and the round-off of the energies' sums
   Real excess() const { return after - (free_flight + stabilisation); }  // <= tolerance to pass
   bool ok() const { return !checked || excess() <= tolerance; }
+  Real total_excess() const { return total_after - (total_before + stabilisation + projection); }
+  bool step_ok() const { return !checked || total_excess() <= total_tolerance; }
 };
 
 struct StepTimings {  // wall seconds per stage
@@ -124,6 +134,8 @@ struct StepReport {
   bool projection_solved = false;
   int projection_relaxed_rows = 0;
   Real projection_scale = 1;  // α < 1 when the push-out was scaled down to its move bound
+  Real projection_lift = 0;   // J: Σ m |g| |Δx| of the projection's moves (EnergyBalance::projection)
+  int approach_stopped_rows = 0;  // pushed-out rows whose approach the projection then stopped
   int substeps = 1;  // advance(): sub-steps the step was split into (adaptive_step.h)
   Real overlap = 0;  // total exact overlap area (m²) / volume (m³) after the step
   Real kinetic_energy = 0, potential_energy = 0;  // J, after the step

@@ -125,8 +125,9 @@ struct World {
   int body_count() const { return static_cast<int>(bodies.size()); }
 };
 
-// The split stabilisation's slop (m), 1e-3 ε: the position projection runs when a predicted gap
-// is below −slop; shallower overlaps are left (the velocity rows keep them from deepening).
+// The split stabilisation's slop (m), 1e-12 ε: the position projection runs when a predicted gap
+// is below −slop, so that resting contact ends every step at round-off (docs/robustness.md
+// "Stabilisation"); only overlaps at the round-off of the gaps themselves are left.
 Real split_slop(const World& world, Real h);
 
 // The largest distance of a vertex of body i's shape from its centre of mass (body frame): a
