@@ -4,6 +4,7 @@
 #include <string>
 
 #include "exactsim/collision/edge_edge.h"
+#include "exactsim/collision/face_patch.h"
 #include "exactsim/collision/vertex_face.h"
 #include "exactsim/math/error.h"
 
@@ -36,13 +37,19 @@ void check_placement(const ConvexPolyhedron& shape, const WorldPolyhedron& world
 void polyhedron_contacts(const ConvexPolyhedron& shape_a, const WorldPolyhedron& world_a,
                          int body_a, const ConvexPolyhedron& shape_b,
                          const WorldPolyhedron& world_b, int body_b,
-                         const PolyhedronContactOptions& options, std::vector<Contact>& out) {
+                         const PolyhedronContactOptions& options, std::vector<Contact>& out,
+                         PatchScratch* scratch) {
   check_option("epsilon_vf", options.epsilon_vf);
   check_option("epsilon_ee", options.epsilon_ee);
   check_option("parallel_sine", options.parallel_sine);
   check_option("reach", options.reach);
   check_placement(shape_a, world_a, body_a);
   check_placement(shape_b, world_b, body_b);
+  // Face to face: the patch's vertices are the pair's contacts (collision/face_patch.h).
+  PatchScratch local;
+  if (face_patch_contacts(shape_a, world_a, body_a, shape_b, world_b, body_b, options.epsilon_vf,
+                          options.reach, out, scratch != nullptr ? *scratch : local))
+    return;
   vertex_face_contacts(shape_a, world_a, body_a, shape_b, world_b, body_b, options.epsilon_vf, out,
                        options.reach);
   vertex_face_contacts(shape_b, world_b, body_b, shape_a, world_a, body_a, options.epsilon_vf, out,

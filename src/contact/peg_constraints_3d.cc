@@ -79,6 +79,7 @@ class Generator3d {
   }
 
   void run() {
+    emit_patches();
     classify_vertices();
     for (const Configuration& c : configurations_) {
       switch (c.near) {
@@ -210,12 +211,22 @@ class Generator3d {
     return c;
   }
 
+  // docs/peg3d.md "Algorithm" step 1: a face–face patch's contacts (collision/face_patch.h) are
+  // U's as they are: over a planar patch the free space is the half-space of the face, with no
+  // corner for I or X constraints to model.
+  void emit_patches() {
+    for (int i = 0; i < detected_; ++i)
+      if (set_.contacts[i].patch && !both_static(set_.contacts[i].body_a, set_.contacts[i].body_b))
+        unilateral_.push_back(i);
+  }
+
   // Every vertex that has a contact with the other body of its pair (a vertex–face contact or
-  // an endpoint of an edge–edge contact), plus the partners of vertex–vertex configurations.
+  // an endpoint of an edge–edge contact), plus the partners of vertex–vertex configurations;
+  // not the vertices of a face–face patch.
   void classify_vertices() {
     for (int i = 0; i < detected_; ++i) {
       const Contact& c = set_.contacts[i];
-      if (both_static(c.body_a, c.body_b)) continue;
+      if (both_static(c.body_a, c.body_b) || c.patch) continue;
       if (c.type == ContactType::kVertexFace) {
         todo_.push_back({c.body_a, c.feature_a, c.body_b});
       } else {
@@ -479,7 +490,7 @@ class Generator3d {
     mark_used();
     for (int i = 0; i < detected_; ++i) {
       Contact& c = set_.contacts[i];
-      if (c.type != ContactType::kEdgeEdge || both_static(c.body_a, c.body_b)) continue;
+      if (c.type != ContactType::kEdgeEdge || both_static(c.body_a, c.body_b) || c.patch) continue;
       if (!(edge_edge_applicability(i) > o_.epsilon_theta)) continue;
       // FEAS_ee, and a true edge–edge configuration: closest points inside both segments. At a
       // clamped end ψ = n̂·(p_b − p_a) is not a distance (p_b − p_a is not along n̂; it can be

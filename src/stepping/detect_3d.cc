@@ -59,7 +59,7 @@ void detect_contacts_3d(const World& world, const State& state, Real h, Real eps
     o.epsilon_ee = eps_edge;
     o.reach = widen;
     polyhedron_contacts(*ws.shapes3[p.a], ws.polyhedra[p.a], p.a, *ws.shapes3[p.b],
-                        ws.polyhedra[p.b], p.b, o, ws.constraints.contacts);
+                        ws.polyhedra[p.b], p.b, o, ws.constraints.contacts, &ws.patch);
   }
 }
 

@@ -28,6 +28,7 @@ struct Contact {
                                 // ve/vf, n̂·(p_b − p_a) of the segments' closest points for ee
   Real distance = 0;            // Euclidean distance between the two features (point–segment,
                                 // point–face polygon, segment–segment): the proximity value
+  bool patch = false;  // a vertex of a face–face contact patch (collision/face_patch.h)
 
   // p_b = p_a + ψ n̂.
   Vec3 point_b() const { return point_a + gap * normal; }

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "exactsim/collision/contact.h"
+#include "exactsim/collision/face_patch.h"
 #include "exactsim/geometry/polyhedron.h"
 
 namespace exactsim {
@@ -20,14 +21,16 @@ struct PolyhedronContactOptions {
   Real reach = 0;
 };
 
-// Appends, in this order: vertices of A against faces of B (body_a first), vertices of B
+// A pair that touches face to face gets the contacts of its patch alone (face_patch_contacts).
+// Otherwise appends, in this order: vertices of A against faces of B (body_a first), vertices of B
 // against faces of A (body_b first), edges of A against edges of B (body_a first; with the
 // crossings of nearly flat edges deeper than 0.1 ε_ee); see vertex_face_contacts and
-// edge_edge_contacts for the records. InputError for negative or non-finite options, or a world
+// edge_edge_contacts for the records. `scratch` (may be null) holds the patch's buffers. InputError for negative or non-finite options, or a world
 // polyhedron that does not match its shape.
 void polyhedron_contacts(const ConvexPolyhedron& shape_a, const WorldPolyhedron& world_a,
                          int body_a, const ConvexPolyhedron& shape_b,
                          const WorldPolyhedron& world_b, int body_b,
-                         const PolyhedronContactOptions& options, std::vector<Contact>& out);
+                         const PolyhedronContactOptions& options, std::vector<Contact>& out,
+                         PatchScratch* scratch = nullptr);
 
 }  // namespace exactsim

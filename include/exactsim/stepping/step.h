@@ -6,6 +6,7 @@
 #include <utility>
 #include <vector>
 
+#include "exactsim/collision/face_patch.h"
 #include "exactsim/collision/sweep_and_prune.h"
 #include "exactsim/contact/constraint_set.h"
 #include "exactsim/contact/peg_scratch_2d.h"
@@ -185,6 +186,7 @@ struct Workspace : IslandWorkspace {
   std::vector<std::uint8_t> is_static;
   std::vector<BodyPair> pairs;
   BroadPhaseScratch broad_phase;
+  PatchScratch patch;  // 3D detection's face patches
   ConstraintSet constraints;
   PegScratch2d peg2d;
   PegScratch3d peg3d;
