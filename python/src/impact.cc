@@ -49,7 +49,7 @@ struct PyEventSimulation {
 PyEventSimulation make_event_simulation(pb::handle source) {
   PyEventSimulation s;
   if (pb::isinstance<pb::dict>(source))
-    s.scene = parse_event_scene(from_python(source), "<dict>");
+    s.scene = parse_event_scene(from_python(source, "<dict>"), "<dict>");
   else
     s.scene = read_event_scene_file(pb::str(pb::module_::import("os").attr("fspath")(source)));
   s.sim = event_simulation(s.scene);
@@ -64,7 +64,7 @@ void bind_impact(pb::module_& m) {
       [](pb::object problem, bool log) {
         ImpactProblemFile f;
         if (pb::isinstance<pb::dict>(problem))
-          f = impact_problem_from_json(from_python(problem));
+          f = impact_problem_from_json(from_python(problem, "<dict>"));
         else
           f = read_impact_problem(pb::str(pb::module_::import("os").attr("fspath")(problem)));
         f.problem.options.record_log = log;

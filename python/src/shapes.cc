@@ -4,6 +4,7 @@
 
 #include "bindings.h"
 #include "exactsim/api/body_spec.h"
+#include "exactsim/io/mesh_file.h"
 #include "exactsim/math/error.h"
 
 namespace exactsim::py {
@@ -70,7 +71,7 @@ void bind_shapes(pb::module_& m) {
       "box",
       [](pb::args sides) -> PyShape {
         std::vector<double> s;
-        for (auto x : sides) s.push_back(x.cast<double>());
+        for (auto x : sides) s.push_back(number(x, "box[" + std::to_string(s.size()) + "]"));
         if (s.size() == 2) return {make_box(Vec2(s[0], s[1]))};
         if (s.size() == 3) return {make_box(Vec3(s[0], s[1], s[2]))};
         throw InputError("box: give 2 side lengths (2D) or 3 (3D), got " +
@@ -107,6 +108,16 @@ void bind_shapes(pb::module_& m) {
   m.def(
       "icosahedron", [](double radius) -> PyShape { return {make_icosahedron(radius)}; },
       pb::arg("radius"), "Regular icosahedron centred at the origin, circumradius in m.");
+  m.def(
+      "mesh",
+      [](pb::object path) -> PyShape {
+        return {read_mesh_shape(pb::str(pb::module_::import("os").attr("fspath")(path)))};
+      },
+      pb::arg("path"),
+      "The convex polyhedron of an OBJ or STL (ASCII or binary) mesh file, read as a scene "
+      "file's `mesh` shape is (docs/scene-format.md): the hull of its vertices, which must be "
+      "the mesh itself (convex), at most 10,000 vertices. InputError names the file and the "
+      "reason.");
 }
 
 }  // namespace exactsim::py
