@@ -104,6 +104,9 @@ std::vector<double> numbers(pb::handle h, std::size_t n, const std::string& wher
   if (scalar || pb::isinstance<pb::str>(h) || !pb::hasattr(h, "__iter__"))
     throw InputError(where + ": expected " + std::to_string(n) + " numbers, got " +
                      std::string(pb::str(pb::repr(h))));
+  if (pb::hasattr(h, "__len__") && pb::len(h) != n)
+    throw InputError(where + ": expected " + std::to_string(n) + " numbers, got " +
+                     std::to_string(pb::len(h)));
   for (auto x : pb::iter(h)) {
     if (v.size() == n)
       throw InputError(where + ": expected " + std::to_string(n) + " numbers, got more");
