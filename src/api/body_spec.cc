@@ -104,10 +104,7 @@ int add_body(Scene& scene, const BodySpec& spec) {
       fail("shape", "the polygon has " + std::to_string(p.size()) +
                         " vertices; make it with polygon_from_points, make_box or "
                         "make_regular_polygon");
-    check("shape", [&] {
-      rules::point_count(p.vertices.size());
-      rules::extent(std::span<const Vec2>(p.vertices), polygon_area(p.vertices));
-    });
+    check("shape", [&] { rules::shape(p); });
     if (has_density || has_mass) {
       const Real rho = has_density ? *spec.density : *spec.mass / check("shape", [&] {
         return polygon_mass_properties(p, 1.0).area;
@@ -132,10 +129,7 @@ int add_body(Scene& scene, const BodySpec& spec) {
       fail("shape", "the polyhedron has " + std::to_string(p.num_vertices()) +
                         " vertices; make it with polyhedron_from_points, make_box or "
                         "make_icosahedron");
-    check("shape", [&] {
-      rules::point_count(p.vertices.size());
-      rules::extent(std::span<const Vec3>(p.vertices), polyhedron_mass_properties(p, 1.0).volume);
-    });
+    check("shape", [&] { rules::shape(p); });
     if (has_density || has_mass) {
       const Real rho = has_density ? *spec.density : *spec.mass / check("shape", [&] {
         return polyhedron_mass_properties(p, 1.0).volume;

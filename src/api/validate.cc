@@ -48,10 +48,7 @@ void validate_body(const World& w, int i) {
                                 std::to_string(p.size()) + " vertices and " +
                                 std::to_string(p.edge_normals.size()) +
                                 " edge normals; build it with polygon_from_points");
-    at(label + "shape", [&] {
-      rules::point_count(p.vertices.size());
-      rules::extent(std::span<const Vec2>(p.vertices), polygon_area(p.vertices));
-    });
+    at(label + "shape", [&] { rules::shape(p); });
     r = reach<Vec2>(p.vertices);
   } else {
     const ConvexPolyhedron& p = w.polyhedra[b.shape];
@@ -60,10 +57,7 @@ void validate_body(const World& w, int i) {
       fail(label + "shape", "polyhedron " + std::to_string(b.shape) +
                                 " is incomplete (vertices, faces, edges, adjacency); build it with "
                                 "polyhedron_from_points");
-    at(label + "shape", [&] {
-      rules::point_count(p.vertices.size());
-      rules::extent(std::span<const Vec3>(p.vertices), polyhedron_mass_properties(p, 1.0).volume);
-    });
+    at(label + "shape", [&] { rules::shape(p); });
     r = reach<Vec3>(p.vertices);
   }
   if (!b.is_static) {
@@ -147,10 +141,11 @@ void validate_configuration(const World& w, int i, const Eigen::Ref<const VecX>&
 void validate_velocity(const World& w, int i, const Eigen::Ref<const VecX>& v) {
   const std::string label = body_label(w, i) + ".";
   const int d = w.dimension;
-  for (int k = 0; k < v.size(); ++k)
-    at(label + (k < d ? "velocity[" + std::to_string(k) + "]"
-                      : "angular_velocity" + (d == 2 ? "" : "[" + std::to_string(k - d) + "]")),
-       [&] { rules::finite(v[k]); });
+  for (int k = 0; k < v.size(); ++k) {
+    std::string field = k < d ? "velocity" : "angular_velocity";
+    if (k < d || d == 3) field.append("[").append(std::to_string(k < d ? k : k - d)).append("]");
+    at(label + field, [&] { rules::finite(v[k]); });
+  }
   at(label + "velocity", [&] { rules::speed(v.head(d).stableNorm()); });
   if (d == 2)
     at(label + "angular_velocity", [&] { rules::angular_velocity_2d(v[2]); });

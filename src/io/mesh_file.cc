@@ -167,7 +167,7 @@ ConvexPolyhedron read_mesh_shape(const std::string& path) {
                        io::format_number(limits::kMaxCoordinate) + " m (docs/input-validation.md)");
   ConvexPolyhedron hull = polyhedron_from_points(pts);
   check_mesh_is_convex(pts, hull, path);
-  rules::extent(std::span<const Vec3>(hull.vertices), polyhedron_mass_properties(hull, 1.0).volume);
+  rules::shape(hull);
   return hull;
 }
 

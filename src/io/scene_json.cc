@@ -13,7 +13,6 @@
 
 #include "exactsim/io/event_scene_json.h"
 #include "exactsim/io/mesh_file.h"
-#include "exactsim/io/scene_initial_overlap.h"
 #include "exactsim/io/scene_limits.h"
 #include "exactsim/io/scene_rules.h"
 #include "exactsim/stepping/memory_budget.h"
@@ -24,7 +23,6 @@
 namespace exactsim {
 namespace {
 
-using io::format_number;
 using io::JsonCursor;
 using io::read_inertia3;
 
@@ -36,13 +34,6 @@ template <class R>
 auto rule(const JsonCursor& c, R (*check)(Real)) {
   const Real x = c.number();
   return c.checked([&] { return check(x); });
-}
-
-// Re-throws a geometry error with the field's path in front; an error that already names its
-// path (a JsonCursor failure inside f) passes through unchanged.
-template <class F>
-auto with_path(const JsonCursor& c, F&& f) -> decltype(f()) {
-  return c.checked(std::forward<F>(f));
 }
 
 // A list of [x, y] (Vec2) or [x, y, z] (Vec3) points, at most kMaxVertices, each coordinate
@@ -96,7 +87,7 @@ int read_shape(const JsonCursor& c, World& w, const std::string& scene_dir) {
     v.fail("shape kind '" + kind + "' is not available in a " + std::to_string(w.dimension) +
            "D scene");
   if (planar) {
-    ConvexPolygon p = with_path(v, [&] {
+    ConvexPolygon p = v.checked([&] {
       if (kind == "polygon") {
         const auto pts = points<Vec2>(v);
         if (pts.size() < 3)
@@ -117,7 +108,7 @@ int read_shape(const JsonCursor& c, World& w, const std::string& scene_dir) {
     w.polygons.push_back(std::move(p));
     return static_cast<int>(w.polygons.size()) - 1;
   }
-  ConvexPolyhedron p = with_path(v, [&] {
+  ConvexPolyhedron p = v.checked([&] {
     if (kind == "hull") {
       const auto pts = points<Vec3>(v);
       if (pts.size() < 4)
@@ -138,7 +129,7 @@ int read_shape(const JsonCursor& c, World& w, const std::string& scene_dir) {
     return read_mesh_shape(path.string());
   });
   check_extent<Vec3>(v, p.vertices,
-                     with_path(v, [&] { return polyhedron_mass_properties(p, 1.0).volume; }));
+                     v.checked([&] { return polyhedron_mass_properties(p, 1.0).volume; }));
   w.polyhedra.push_back(std::move(p));
   return static_cast<int>(w.polyhedra.size()) - 1;
 }
@@ -179,8 +170,7 @@ void read_body(const JsonCursor& c, World& w, State& s, const std::string& scene
     const Real x = d.number();
     const Real rho = d.checked([&] { return rules::density(x, w.dimension); });
     if (planar) {
-      const auto mp =
-          with_path(d, [&] { return polygon_mass_properties(w.polygons[b.shape], rho); });
+      const auto mp = d.checked([&] { return polygon_mass_properties(w.polygons[b.shape], rho); });
       b.mass = mp.mass;
       b.planar_inertia = mp.inertia;
       com_shift.head<2>() = mp.centroid;
@@ -189,7 +179,7 @@ void read_body(const JsonCursor& c, World& w, State& s, const std::string& scene
       w.polygons[b.shape] = as_listed(shifted);
     } else {
       const auto mp =
-          with_path(d, [&] { return polyhedron_mass_properties(w.polyhedra[b.shape], rho); });
+          d.checked([&] { return polyhedron_mass_properties(w.polyhedra[b.shape], rho); });
       b.mass = mp.mass;
       b.inertia = mp.inertia;
       com_shift = mp.centroid;

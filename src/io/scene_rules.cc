@@ -186,6 +186,14 @@ void point_count(std::size_t n) {
 }
 void extent(std::span<const Vec2> vertices, Real area) { check_extent(vertices, area); }
 void extent(std::span<const Vec3> vertices, Real volume) { check_extent(vertices, volume); }
+void shape(const ConvexPolygon& p) {
+  point_count(p.vertices.size());
+  extent(std::span<const Vec2>(p.vertices), polygon_area(p.vertices));
+}
+void shape(const ConvexPolyhedron& p) {
+  point_count(p.vertices.size());
+  extent(std::span<const Vec3>(p.vertices), polyhedron_mass_properties(p, 1.0).volume);
+}
 
 Real step(Real h) { return in_range(h, limits::kMinStep, limits::kMaxStep, "s"); }
 Real duration(Real t) { return in_range(t, 0, limits::kMaxTime, "s"); }

@@ -65,6 +65,9 @@ void static_at_rest(bool is_static, bool moves);
 void point_count(std::size_t n);
 void extent(std::span<const Vec2> vertices, Real area);
 void extent(std::span<const Vec3> vertices, Real volume);
+// A built shape: its vertex count and extent.
+void shape(const ConvexPolygon& p);
+void shape(const ConvexPolyhedron& p);
 
 // The scene: step, duration and their ratio; gravity; contact options; body count.
 Real step(Real h);
