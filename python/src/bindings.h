@@ -27,6 +27,14 @@ double number(pybind11::handle h, const std::string& where);
 // n numbers from a sequence (or a scalar when n == 1), each as number().
 std::vector<double> numbers(pybind11::handle h, std::size_t n, const std::string& where);
 
+// Arrays the module hands out are read-only snapshots: a write raises (docs/python.md "Stepping
+// and state") rather than changing a copy that nothing reads.
+template <class A>
+A frozen(A a) {
+  a.attr("setflags")(pybind11::arg("write") = false);
+  return a;
+}
+
 // parse_scene of a dict (io/scene_json.h); `origin` names it in messages.
 Scene scene_from_dict(pybind11::handle document, const std::string& origin);
 

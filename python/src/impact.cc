@@ -105,18 +105,18 @@ void bind_impact(pb::module_& m) {
             std::vector<std::vector<double>> p;
             for (const RigidBody& b : s.sim.world.bodies)
               p.push_back({b.position.x(), b.position.y(), b.position.z()});
-            return pb::array_t<double>(pb::cast(p));
+            return frozen(pb::array_t<double>(pb::cast(p)));
           },
-          "Centre-of-mass positions, m: an (n, 3) array.")
+          "Centre-of-mass positions, m: an (n, 3) array (read-only).")
       .def_property_readonly(
           "velocities",
           [](const PyEventSimulation& s) {
             std::vector<std::vector<double>> p;
             for (const RigidBody& b : s.sim.world.bodies)
               p.push_back({b.velocity.x(), b.velocity.y(), b.velocity.z()});
-            return pb::array_t<double>(pb::cast(p));
+            return frozen(pb::array_t<double>(pb::cast(p)));
           },
-          "Centre-of-mass velocities, m/s: an (n, 3) array.")
+          "Centre-of-mass velocities, m/s: an (n, 3) array (read-only).")
       .def_property_readonly(
           "impacts",
           [](const PyEventSimulation& s) {

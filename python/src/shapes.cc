@@ -34,14 +34,14 @@ pb::array_t<double> vertex_array(const Shape& s) {
     auto w = a.mutable_unchecked<2>();
     for (int i = 0; i < p->size(); ++i)
       for (int k = 0; k < 2; ++k) w(i, k) = p->vertices[i][k];
-    return a;
+    return frozen(a);
   }
   const auto& p = std::get<ConvexPolyhedron>(s);
   pb::array_t<double> a({static_cast<pb::ssize_t>(p.num_vertices()), pb::ssize_t{3}});
   auto w = a.mutable_unchecked<2>();
   for (int i = 0; i < p.num_vertices(); ++i)
     for (int k = 0; k < 3; ++k) w(i, k) = p.vertices[i][k];
-  return a;
+  return frozen(a);
 }
 
 }  // namespace
@@ -56,7 +56,7 @@ void bind_shapes(pb::module_& m) {
           "2 for a polygon, 3 for a polyhedron.")
       .def_property_readonly(
           "vertices", [](const PyShape& s) { return vertex_array(s.shape); },
-          "Vertices in the shape's frame, m: an (n, 2) or (n, 3) array (a "
+          "Vertices in the shape's frame, m: a read-only (n, 2) or (n, 3) array (a "
           "polygon's counter-clockwise).")
       .def("__repr__", [](const PyShape& ps) {
         const Shape& s = ps.shape;

@@ -23,14 +23,6 @@ using Array = pb::array_t<double>;
 
 namespace {
 
-// A read-only array: what the Simulation hands out is a snapshot, and a write to it raises
-// (docs/python.md "Arrays") rather than changing nothing.
-template <class A>
-A frozen(A a) {
-  a.attr("setflags")(pb::arg("write") = false);
-  return a;
-}
-
 // Columns [first, first + count) of every body's block of q or v: an (n, count) array, or (n,)
 // when `flat` (one column); read-only.
 Array columns(const State& s, const VecX& x, int block, int first, int count, bool flat) {
@@ -52,7 +44,14 @@ Array vec(const Vec3& v, int dimension) {
 // A body given by index or by name.
 int body_of(const Simulation& sim, pb::handle b) {
   if (pb::isinstance<pb::str>(b)) return sim.body(b.cast<std::string>());
-  if (pb::isinstance<pb::int_>(b) && !pb::isinstance<pb::bool_>(b)) return b.cast<int>();
+  if (pb::isinstance<pb::int_>(b) && !pb::isinstance<pb::bool_>(b)) {
+    const int n = sim.world().body_count();
+    const double i = b.cast<double>();  // any Python int, without overflow
+    if (!(i >= 0 && i < n))
+      throw InputError("body index " + std::string(pb::str(b)) + " is not in [0, " +
+                       std::to_string(n) + ")");
+    return static_cast<int>(i);
+  }
   throw pb::type_error("expected a body index (int) or name (str), got " +
                        std::string(pb::str(pb::repr(b))));
 }
@@ -63,7 +62,8 @@ Coordinates coordinates(pb::handle h, int n, const std::string& where) {
   return Coordinates(v[0], n > 1 ? v[1] : 0.0, n > 2 ? v[2] : 0.0);
 }
 
-// The contacts of the last step as one numpy structured array (docs/python.md "Contacts").
+// The contacts of the last step as one numpy structured array (docs/python.md "Stepping and
+// state").
 pb::object contact_array(const Simulation& sim) {
   const int d = sim.world().dimension;
   const auto contacts = sim.contacts();

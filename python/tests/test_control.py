@@ -94,7 +94,7 @@ def test_arrays_are_read_only():
     sim.step()
     arrays = [sim.q, sim.v, sim.positions, sim.orientations, sim.velocities,
               sim.angular_velocities, sim.present, sim.contact_array(),
-              sim.contacts()[0]["point"], sim.get_state().q]
+              sim.contacts()[0]["point"], sim.get_state().q, exactsim.box(1, 1).vertices]
     for a in arrays:
         with pytest.raises(ValueError, match="read-only"):
             a[0] = a[0]

@@ -64,11 +64,17 @@ int Simulation::body(const std::string& name) const {
   throw InputError("body: no body is named '" + name + "'");
 }
 
+int Simulation::index(int b, const char* what) const {
+  const int n = scene_.world.body_count();
+  if (b < 0 || b >= n)
+    throw InputError(std::string(what) + ": body index " + std::to_string(b) + " is not in [0, " +
+                     std::to_string(n) + ")");
+  return b;
+}
+
 std::string Simulation::touch(int b, const char* what, bool moves) {
   const World& w = scene_.world;
-  if (b < 0 || b >= w.body_count())
-    throw InputError(std::string(what) + ": body index " + std::to_string(b) + " is not in [0, " +
-                     std::to_string(w.body_count()) + ")");
+  index(b, what);
   const std::string label = body_label(w, b) + "." + what;
   at(label, [&] { rules::static_at_rest(w.bodies[b].is_static, moves); });
   if (!state_.asleep.empty()) {  // docs/stepping.md "Sleeping": set or pushed, it wakes
@@ -78,21 +84,23 @@ std::string Simulation::touch(int b, const char* what, bool moves) {
   return label;
 }
 
-Vec3 Simulation::position(int b) const { return body_position(state_, b); }
-Quat Simulation::orientation(int b) const { return body_orientation(state_, b); }
+Vec3 Simulation::position(int b) const { return body_position(state_, index(b, "position")); }
+Quat Simulation::orientation(int b) const {
+  return body_orientation(state_, index(b, "orientation"));
+}
 
 Real Simulation::angle(int b) const {
   if (scene_.world.dimension != 2) throw InputError("angle: a 3D body turns by orientation()");
-  return state_.q_of(b)[2];
+  return state_.q_of(index(b, "angle"))[2];
 }
 
 Vec3 Simulation::velocity(int b) const {
-  const auto v = state_.v_of(b);
+  const auto v = state_.v_of(index(b, "velocity"));
   return scene_.world.dimension == 2 ? Vec3(v[0], v[1], 0) : Vec3(v.head<3>());
 }
 
 Vec3 Simulation::angular_velocity(int b) const {
-  const auto v = state_.v_of(b);
+  const auto v = state_.v_of(index(b, "angular_velocity"));
   return scene_.world.dimension == 2 ? Vec3(0, 0, v[2]) : Vec3(v.tail<3>());
 }
 

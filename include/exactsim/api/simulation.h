@@ -60,6 +60,7 @@ class Simulation {
   // Body b now (docs/api.md "Driving the bodies"): its centre of mass (m, world frame; z = 0 in
   // 2D), orientation (body → world; 2D: about z by the angle), angle (rad, 2D only), velocity of
   // the centre of mass (m/s) and angular velocity (rad/s, world axes; 2D: (0, 0, ω)).
+  // InputError for an index out of range.
   Vec3 position(int b) const;
   Quat orientation(int b) const;
   Real angle(int b) const;
@@ -98,6 +99,8 @@ class Simulation {
   Real potential_energy() const;  // J, −Σ m g·x, zero at the origin
 
  private:
+  // b, or InputError "WHAT: body index b is not in [0, n)".
+  int index(int b, const char* what) const;
   // Body b checked for a setter: its label, and InputError for a bad index or a static body
   // where it cannot move; wakes it.
   std::string touch(int b, const char* what, bool moves);
