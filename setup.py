@@ -59,10 +59,15 @@ class CMakeBuild(build_ext):
                 f"-DPython_EXECUTABLE={sys.executable}"])
         subprocess.check_call(["cmake", "--build", str(tree), "--target", "exactsim_python",
                                "-j", str(os.cpu_count() or 2)])
-        suffix = ext.name + "*.so"
-        built = sorted((tree / "python").glob(suffix))
+        # Installed by CMake first: its copy has the run path of an installed module (the build
+        # tree's is padded for that rewrite, with an empty entry, the current folder).
+        staged = pathlib.Path(self.build_temp) / "cmake-install"
+        shutil.rmtree(staged, ignore_errors=True)
+        subprocess.check_call(["cmake", "--install", str(tree), "--component", "python",
+                               "--prefix", str(staged)])
+        built = sorted(staged.glob(f"lib/python*/*-packages/{ext.name}*.so"))
         if not built:
-            sys.exit(f"setup.py: no {suffix} in {tree / 'python'} after the build")
+            sys.exit(f"setup.py: cmake --install put no {ext.name} module under {staged}")
         target = pathlib.Path(self.get_ext_fullpath(ext.name))
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(built[0], target)

@@ -27,6 +27,13 @@ if done.returncode != 0:
 modules = list(site.glob("exactsim*.so"))
 if len(modules) != 1:
     sys.exit(f"expected one exactsim module in {site}, found {modules}")
+if shutil.which("readelf"):  # an installed module's run path: no empty entry (the cwd)
+    dynamic = subprocess.run(["readelf", "-d", str(modules[0])], capture_output=True, text=True)
+    for line in dynamic.stdout.splitlines():
+        if "RUNPATH" in line or "RPATH" in line:
+            paths = line.split("[", 1)[1].rstrip("]").split(":")
+            if "" in paths:
+                sys.exit(f"the installed module's run path has an empty entry: {line.strip()}")
 
 readme = (source / "README.md").read_text()
 section = readme.split("\n## Python\n", 1)[1].split("\n## ", 1)[0]
