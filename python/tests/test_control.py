@@ -100,7 +100,7 @@ def test_arrays_are_read_only():
             a[0] = a[0]
     before = sim.velocities.copy()
     with pytest.raises(ValueError):
-        sim.velocities[1] = (1, 0)  # was a silent no-op on a copy
+        sim.velocities[1] = (1, 0)  # a write to a copy would be lost without a word
     with pytest.raises(ValueError):
         sim.v[1, 0] = 1
     assert (sim.velocities == before).all()
