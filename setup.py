@@ -59,8 +59,7 @@ class CMakeBuild(build_ext):
                 f"-DPython_EXECUTABLE={sys.executable}"])
         subprocess.check_call(["cmake", "--build", str(tree), "--target", "exactsim_python",
                                "-j", str(os.cpu_count() or 2)])
-        # Installed by CMake first: its copy has the run path of an installed module (the build
-        # tree's is padded for that rewrite, with an empty entry, the current folder).
+        # What cmake --install installs (component python) is what pip installs.
         staged = pathlib.Path(self.build_temp) / "cmake-install"
         shutil.rmtree(staged, ignore_errors=True)
         subprocess.check_call(["cmake", "--install", str(tree), "--component", "python",
