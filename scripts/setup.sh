@@ -13,6 +13,7 @@ packages=(
   libbullet-dev  # bench_scaling compares with Bullet 3 (optional in CMake)
   python3 python3-numpy python3-matplotlib
   python3-dev pybind11-dev python3-pybind11 python3-pytest
+  python3-pip python3-setuptools python3-wheel python3-venv  # pip install . (setup.py)
   clang-format
   clang libclang-rt-14-dev  # make fuzz: clang with libFuzzer, ASan and UBSan runtimes (fuzz/)
   chromium  # the replay page's headless-browser test (tests/viewer)

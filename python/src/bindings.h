@@ -2,6 +2,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include <pybind11/pybind11.h>
 
@@ -19,6 +20,20 @@ void bind_impact(pybind11::module_& m);      // impact(), EventSimulation
 struct PyShape {
   Shape shape;
 };
+
+// A number from Python (int or float; not bool or str): InputError "WHERE: expected a number,
+// got 'a'" otherwise. NaN and infinities pass, for the scene rules to reject with their reason.
+double number(pybind11::handle h, const std::string& where);
+// n numbers from a sequence (or a scalar when n == 1), each as number().
+std::vector<double> numbers(pybind11::handle h, std::size_t n, const std::string& where);
+
+// Arrays the module hands out are read-only snapshots: a write raises (docs/python.md "Stepping
+// and state") rather than changing a copy that nothing reads.
+template <class A>
+A frozen(A a) {
+  a.attr("setflags")(pybind11::arg("write") = false);
+  return a;
+}
 
 // parse_scene of a dict (io/scene_json.h); `origin` names it in messages.
 Scene scene_from_dict(pybind11::handle document, const std::string& origin);

@@ -49,7 +49,7 @@ struct PyEventSimulation {
 PyEventSimulation make_event_simulation(pb::handle source) {
   PyEventSimulation s;
   if (pb::isinstance<pb::dict>(source))
-    s.scene = parse_event_scene(from_python(source), "<dict>");
+    s.scene = parse_event_scene(from_python(source, "<dict>"), "<dict>");
   else
     s.scene = read_event_scene_file(pb::str(pb::module_::import("os").attr("fspath")(source)));
   s.sim = event_simulation(s.scene);
@@ -64,7 +64,7 @@ void bind_impact(pb::module_& m) {
       [](pb::object problem, bool log) {
         ImpactProblemFile f;
         if (pb::isinstance<pb::dict>(problem))
-          f = impact_problem_from_json(from_python(problem));
+          f = impact_problem_from_json(from_python(problem, "<dict>"));
         else
           f = read_impact_problem(pb::str(pb::module_::import("os").attr("fspath")(problem)));
         f.problem.options.record_log = log;
@@ -105,18 +105,18 @@ void bind_impact(pb::module_& m) {
             std::vector<std::vector<double>> p;
             for (const RigidBody& b : s.sim.world.bodies)
               p.push_back({b.position.x(), b.position.y(), b.position.z()});
-            return pb::array_t<double>(pb::cast(p));
+            return frozen(pb::array_t<double>(pb::cast(p)));
           },
-          "Centre-of-mass positions, m: an (n, 3) array.")
+          "Centre-of-mass positions, m: an (n, 3) array (read-only).")
       .def_property_readonly(
           "velocities",
           [](const PyEventSimulation& s) {
             std::vector<std::vector<double>> p;
             for (const RigidBody& b : s.sim.world.bodies)
               p.push_back({b.velocity.x(), b.velocity.y(), b.velocity.z()});
-            return pb::array_t<double>(pb::cast(p));
+            return frozen(pb::array_t<double>(pb::cast(p)));
           },
-          "Centre-of-mass velocities, m/s: an (n, 3) array.")
+          "Centre-of-mass velocities, m/s: an (n, 3) array (read-only).")
       .def_property_readonly(
           "impacts",
           [](const PyEventSimulation& s) {

@@ -1,10 +1,78 @@
 #include "json_py.h"
 
 #include <string>
+#include <vector>
+
+#include "exactsim/math/error.h"
 
 namespace exactsim::py {
 
 namespace pb = pybind11;
+
+namespace {
+
+// Nesting as deep as a scene file may be (io/json_cursor.h kMaxJsonDepth), so that a hostile
+// dict cannot exhaust the C++ stack.
+constexpr int kMaxDepth = 64;
+
+struct Converter {
+  const std::string& origin;
+  std::vector<PyObject*> open;  // the containers being converted, outermost first
+  std::string path;
+
+  [[noreturn]] void fail(const std::string& reason) const {
+    throw InputError(origin + ": " + (path.empty() ? "(top level)" : path) + ": " + reason);
+  }
+
+  nlohmann::json convert(pb::handle h) {
+    if (h.is_none()) return nullptr;
+    if (pb::isinstance<pb::bool_>(h)) return h.cast<bool>();
+    if (pb::isinstance<pb::int_>(h)) {
+      try {
+        return h.cast<long long>();
+      } catch (const pb::cast_error&) {
+        return h.cast<double>();  // beyond 64 bits: as JSON text would read it
+      }
+    }
+    if (pb::isinstance<pb::float_>(h)) return h.cast<double>();
+    if (pb::isinstance<pb::str>(h)) return h.cast<std::string>();
+    const bool is_dict = pb::isinstance<pb::dict>(h);
+    const bool is_list = pb::isinstance<pb::list>(h) || pb::isinstance<pb::tuple>(h);
+    if (!is_dict && !is_list) {
+      if (pb::hasattr(h, "tolist")) return convert(h.attr("tolist")());  // numpy
+      fail("cannot convert " + std::string(pb::str(pb::repr(h))) + " to JSON");
+    }
+    for (PyObject* o : open)
+      if (o == h.ptr())
+        fail(std::string("the ") + (is_dict ? "dict" : "list") + " contains itself");
+    if (static_cast<int>(open.size()) >= kMaxDepth)
+      fail("nested deeper than " + std::to_string(kMaxDepth) + " levels");
+    open.push_back(h.ptr());
+    const std::size_t length = path.size();
+    nlohmann::json out = is_dict ? nlohmann::json::object() : nlohmann::json::array();
+    if (is_dict) {
+      for (auto item : h.cast<pb::dict>()) {
+        if (!pb::isinstance<pb::str>(item.first))
+          fail("keys must be strings, got " + std::string(pb::str(pb::repr(item.first))));
+        const std::string key = item.first.cast<std::string>();
+        path += (path.empty() ? "" : ".") + key;
+        out[key] = convert(item.second);
+        path.resize(length);
+      }
+    } else {
+      std::size_t i = 0;
+      for (auto e : h) {
+        path += "[" + std::to_string(i++) + "]";
+        out.push_back(convert(e));
+        path.resize(length);
+      }
+    }
+    open.pop_back();
+    return out;
+  }
+};
+
+}  // namespace
 
 pb::object to_python(const nlohmann::json& j) {
   switch (j.type()) {
@@ -35,29 +103,8 @@ pb::object to_python(const nlohmann::json& j) {
   }
 }
 
-nlohmann::json from_python(pb::handle h) {
-  if (h.is_none()) return nullptr;
-  if (pb::isinstance<pb::bool_>(h)) return h.cast<bool>();
-  if (pb::isinstance<pb::int_>(h)) return h.cast<long long>();
-  if (pb::isinstance<pb::float_>(h)) return h.cast<double>();
-  if (pb::isinstance<pb::str>(h)) return h.cast<std::string>();
-  if (pb::isinstance<pb::dict>(h)) {
-    nlohmann::json o = nlohmann::json::object();
-    for (auto item : h.cast<pb::dict>()) {
-      if (!pb::isinstance<pb::str>(item.first))
-        throw pb::type_error("dictionary keys must be strings, got " +
-                             std::string(pb::str(pb::repr(item.first))));
-      o[item.first.cast<std::string>()] = from_python(item.second);
-    }
-    return o;
-  }
-  if (pb::isinstance<pb::list>(h) || pb::isinstance<pb::tuple>(h)) {
-    nlohmann::json a = nlohmann::json::array();
-    for (auto e : h) a.push_back(from_python(e));
-    return a;
-  }
-  if (pb::hasattr(h, "tolist")) return from_python(h.attr("tolist")());  // numpy
-  throw pb::type_error("cannot convert " + std::string(pb::str(pb::repr(h))) + " to JSON");
+nlohmann::json from_python(pb::handle h, const std::string& origin) {
+  return Converter{origin, {}, {}}.convert(h);
 }
 
 }  // namespace exactsim::py

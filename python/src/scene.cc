@@ -7,7 +7,7 @@
 #include "exactsim/api/body_spec.h"
 #include "exactsim/api/validate.h"
 #include "exactsim/io/scene_json.h"
-#include "exactsim/io/scene_limits.h"
+#include "exactsim/io/scene_rules.h"
 #include "exactsim/math/error.h"
 #include "json_py.h"
 
@@ -25,29 +25,10 @@ ContactModel model_from(const std::string& m) {
                    "' (expected \"peg\", \"standard\" or \"corrective\")");
 }
 
-// A fixed number of finite numbers from a sequence (or a scalar when n == 1).
-std::vector<double> numbers(pb::handle h, std::size_t n, const std::string& where) {
-  std::vector<double> v;
-  try {
-    if (n == 1 && (pb::isinstance<pb::float_>(h) || pb::isinstance<pb::int_>(h)))
-      v.push_back(h.cast<double>());
-    else
-      for (auto x : pb::iter(h)) v.push_back(x.cast<double>());
-  } catch (const pb::error_already_set&) {
-    throw InputError(where + ": expected " + std::to_string(n) + " numbers");
-  } catch (const pb::cast_error&) {
-    throw InputError(where + ": expected " + std::to_string(n) + " numbers");
-  }
-  if (v.size() != n)
-    throw InputError(where + ": expected " + std::to_string(n) + " numbers, got " +
-                     std::to_string(v.size()));
-  return v;
-}
-
 int add_body_py(Scene& s, const PyShape& shape, pb::object density, pb::object mass,
-                pb::object inertia, pb::object position, double angle, pb::object orientation,
+                pb::object inertia, pb::object position, pb::object angle, pb::object orientation,
                 pb::object velocity, pb::object angular_velocity, bool is_static,
-                const std::string& name, pb::object friction, double spawn_time) {
+                const std::string& name, pb::object friction, pb::object spawn_time) {
   const int d = s.world.dimension, i = s.world.body_count();
   const std::string at = "bodies[" + std::to_string(i) + "] (" +
                          (name.empty() ? "body" + std::to_string(i) : name) + ").";
@@ -55,23 +36,25 @@ int add_body_py(Scene& s, const PyShape& shape, pb::object density, pb::object m
   b.name = name;
   b.shape = shape.shape;
   b.is_static = is_static;
-  if (!density.is_none()) b.density = density.cast<double>();
-  if (!mass.is_none()) b.mass = mass.cast<double>();
+  if (!density.is_none()) b.density = number(density, at + "density");
+  if (!mass.is_none()) b.mass = number(mass, at + "mass");
   if (!inertia.is_none()) {
     if (d == 2) {
       b.planar_inertia = numbers(inertia, 1, at + "inertia")[0];
     } else {
       const auto rows =
           numbers(pb::module_::import("numpy").attr("ravel")(inertia), 9, at + "inertia");
+      Mat3 j;
       for (int r = 0; r < 3; ++r)
-        for (int c = 0; c < 3; ++c) b.inertia(r, c) = rows[3 * r + c];
+        for (int c = 0; c < 3; ++c) j(r, c) = rows[3 * r + c];
+      b.inertia = j;
     }
   }
   if (!position.is_none()) {
     const auto p = numbers(position, d, at + "position");
     b.position = Coordinates(p[0], p[1], d == 3 ? p[2] : 0.0);
   }
-  b.angle = angle;
+  if (!angle.is_none()) b.angle = number(angle, at + "angle");
   if (!orientation.is_none()) {
     const auto o = numbers(orientation, 4, at + "orientation");
     b.orientation = Quat(o[0], o[1], o[2], o[3]);
@@ -87,15 +70,56 @@ int add_body_py(Scene& s, const PyShape& shape, pb::object density, pb::object m
     else
       b.angular_velocity = Coordinates(w[0], w[1], w[2]);
   }
-  if (!friction.is_none()) b.friction = friction.cast<double>();
-  b.spawn_time = spawn_time;
+  if (!friction.is_none()) b.friction = number(friction, at + "friction");
+  if (!spawn_time.is_none()) b.spawn_time = number(spawn_time, at + "spawn_time");
   return add_body(s, b);
+}
+
+// A scene-level value checked by a scene rule, InputError "WHERE: reason".
+template <class F>
+auto checked(const std::string& where, F&& f) -> decltype(f()) {
+  try {
+    return f();
+  } catch (const InputError& e) {
+    throw InputError(where + ": " + e.what());
+  }
 }
 
 }  // namespace
 
+double number(pb::handle h, const std::string& where) {
+  if (pb::isinstance<pb::bool_>(h) || pb::isinstance<pb::str>(h) || pb::isinstance<pb::bytes>(h))
+    throw InputError(where + ": expected a number, got " + std::string(pb::str(pb::repr(h))));
+  try {
+    return h.cast<double>();
+  } catch (const pb::cast_error&) {
+    throw InputError(where + ": expected a number, got " + std::string(pb::str(pb::repr(h))));
+  }
+}
+
+std::vector<double> numbers(pb::handle h, std::size_t n, const std::string& where) {
+  std::vector<double> v;
+  const bool scalar = pb::isinstance<pb::float_>(h) || pb::isinstance<pb::int_>(h);
+  if (n == 1 && scalar) return {number(h, where)};
+  if (scalar || pb::isinstance<pb::str>(h) || !pb::hasattr(h, "__iter__"))
+    throw InputError(where + ": expected " + std::to_string(n) + " numbers, got " +
+                     std::string(pb::str(pb::repr(h))));
+  if (pb::hasattr(h, "__len__") && pb::len(h) != n)
+    throw InputError(where + ": expected " + std::to_string(n) + " numbers, got " +
+                     std::to_string(pb::len(h)));
+  for (auto x : pb::iter(h)) {
+    if (v.size() == n)
+      throw InputError(where + ": expected " + std::to_string(n) + " numbers, got more");
+    v.push_back(number(x, where + "[" + std::to_string(v.size()) + "]"));
+  }
+  if (v.size() != n)
+    throw InputError(where + ": expected " + std::to_string(n) + " numbers, got " +
+                     std::to_string(v.size()));
+  return v;
+}
+
 Scene scene_from_dict(pb::handle d, const std::string& origin) {
-  return parse_scene(from_python(d), origin);
+  return parse_scene(from_python(d, origin), origin);
 }
 
 void bind_scene(pb::module_& m) {
@@ -105,21 +129,26 @@ void bind_scene(pb::module_& m) {
                     "with add_body(); Scene.from_file() and Scene.from_dict() read the scene "
                     "format (docs/scene-format.md).")
       .def(pb::init([](int dimension, double step, double duration, const std::string& name,
-                       pb::object gravity, const std::string& model, double friction,
-                       int friction_directions, bool continue_on_solver_failure,
+                       pb::object gravity, const std::string& model, pb::object friction,
+                       pb::object friction_directions, bool continue_on_solver_failure,
                        bool measure_overlap) {
              Scene s = make_scene(dimension, step, duration);
+             checked("name", [&] { rules::name(name); });
              s.name = name;
              if (!gravity.is_none()) {
                const auto g = numbers(gravity, dimension, "gravity");
                s.world.gravity = Vec3(g[0], g[1], dimension == 3 ? g[2] : 0.0);
+               checked("gravity", [&] { rules::gravity(s.world.gravity); });
              }
              s.world.contact.model = model_from(model);
-             s.world.contact.friction = friction;
-             s.world.contact.friction_directions = friction_directions;
+             const double mu = number(friction, "contact.friction");
+             s.world.contact.friction =
+                 checked("contact.friction", [&] { return rules::friction(mu); });
+             const double k = number(friction_directions, "contact.friction_directions");
+             s.world.contact.friction_directions = checked(
+                 "contact.friction_directions", [&] { return rules::friction_directions(k); });
              s.world.stepping.continue_on_solver_failure = continue_on_solver_failure;
              s.world.stepping.measure_overlap = measure_overlap;
-             if (!(friction >= 0)) throw InputError("contact.friction: must be >= 0");
              return s;
            }),
            pb::arg("dimension"), pb::arg("step"), pb::arg("duration") = 1.0,
@@ -147,10 +176,10 @@ void bind_scene(pb::module_& m) {
       .def("add_body", &add_body_py, pb::arg("shape"), pb::kw_only(),
            pb::arg("density") = pb::none(), pb::arg("mass") = pb::none(),
            pb::arg("inertia") = pb::none(), pb::arg("position") = pb::none(),
-           pb::arg("angle") = 0.0, pb::arg("orientation") = pb::none(),
+           pb::arg("angle") = pb::none(), pb::arg("orientation") = pb::none(),
            pb::arg("velocity") = pb::none(), pb::arg("angular_velocity") = pb::none(),
            pb::arg("static") = false, pb::arg("name") = "", pb::arg("friction") = pb::none(),
-           pb::arg("spawn_time") = 0.0,
+           pb::arg("spawn_time") = pb::none(),
            "Adds a body; returns its index.\n\n"
            "shape: a Shape in its own frame (2D polygon or 3D polyhedron).\n"
            "density: kg/m^2 (2D) or kg/m^3 (3D), or mass: kg (inertia then from the shape at "
@@ -164,16 +193,42 @@ void bind_scene(pb::module_& m) {
            "InputError names the body and the field, e.g. 'bodies[1] (box).density: ...'.")
       .def_property_readonly(
           "dimension", [](const Scene& s) { return s.world.dimension; }, "2 or 3.")
-      .def_readwrite("name", &Scene::name, "Scene name (for summaries).")
-      .def_readwrite("step", &Scene::step, "Time step h, s.")
-      .def_readwrite("duration", &Scene::duration, "Duration, s (run() without an argument).")
+      .def_property(
+          "name", [](const Scene& s) { return s.name; },
+          [](Scene& s, const std::string& n) {
+            checked("name", [&] { rules::name(n); });
+            s.name = n;
+          },
+          "Scene name (for summaries).")
+      .def_property(
+          "step", [](const Scene& s) { return s.step; },
+          [](Scene& s, double h) {
+            checked("time.step", [&] { rules::step(h); });
+            checked("time", [&] { rules::step_count(h, s.duration); });
+            checked("time.step", [&] { rules::step_in_duration(h, s.duration); });
+            s.step = h;
+          },
+          "Time step h, s.")
+      .def_property(
+          "duration", [](const Scene& s) { return s.duration; },
+          [](Scene& s, double t) {
+            checked("time.duration", [&] { rules::duration(t); });
+            checked("time", [&] { rules::step_count(s.step, t); });
+            checked("time.step", [&] { rules::step_in_duration(s.step, t); });
+            s.duration = t;
+          },
+          "Duration, s (run() without an argument).")
       .def_property(
           "model", [](const Scene& s) { return std::string(to_string(s.world.contact.model)); },
           [](Scene& s, const std::string& m) { s.world.contact.model = model_from(m); },
           "Contact model: 'peg', 'standard' or 'corrective'.")
       .def_property(
           "friction", [](const Scene& s) { return s.world.contact.friction; },
-          [](Scene& s, double mu) { s.world.contact.friction = mu; },
+          [](Scene& s, pb::object mu) {
+            const double x = number(mu, "contact.friction");
+            s.world.contact.friction =
+                checked("contact.friction", [&] { return rules::friction(x); });
+          },
           "Coulomb mu of pairs whose bodies have none (pair rule sqrt(mu_A mu_B)).")
       .def_property(
           "continue_on_solver_failure",
@@ -182,11 +237,10 @@ void bind_scene(pb::module_& m) {
           "Go on after a failed solve (regularised), as the CLI's --continue-on-failure.")
       .def_property(
           "threads", [](const Scene& s) { return s.world.stepping.threads; },
-          [](Scene& s, int t) {
-            if (t < 0 || t > limits::kMaxThreads)
-              throw InputError("stepping.threads: must be in 0 ... " +
-                               std::to_string(limits::kMaxThreads));
-            s.world.stepping.threads = t;
+          [](Scene& s, pb::object t) {
+            const double n = number(t, "stepping.threads");
+            s.world.stepping.threads =
+                checked("stepping.threads", [&] { return rules::threads(n); });
           },
           "Threads solving a step's islands, bit for bit as on one (stepping.threads, "
           "docs/stepping.md \"Parallel islands\"; 0 = one per core; default 1).")

@@ -4,6 +4,7 @@
 
 #include "bindings.h"
 #include "exactsim/api/body_spec.h"
+#include "exactsim/io/mesh_file.h"
 #include "exactsim/math/error.h"
 
 namespace exactsim::py {
@@ -33,14 +34,14 @@ pb::array_t<double> vertex_array(const Shape& s) {
     auto w = a.mutable_unchecked<2>();
     for (int i = 0; i < p->size(); ++i)
       for (int k = 0; k < 2; ++k) w(i, k) = p->vertices[i][k];
-    return a;
+    return frozen(a);
   }
   const auto& p = std::get<ConvexPolyhedron>(s);
   pb::array_t<double> a({static_cast<pb::ssize_t>(p.num_vertices()), pb::ssize_t{3}});
   auto w = a.mutable_unchecked<2>();
   for (int i = 0; i < p.num_vertices(); ++i)
     for (int k = 0; k < 3; ++k) w(i, k) = p.vertices[i][k];
-  return a;
+  return frozen(a);
 }
 
 }  // namespace
@@ -55,7 +56,7 @@ void bind_shapes(pb::module_& m) {
           "2 for a polygon, 3 for a polyhedron.")
       .def_property_readonly(
           "vertices", [](const PyShape& s) { return vertex_array(s.shape); },
-          "Vertices in the shape's frame, m: an (n, 2) or (n, 3) array (a "
+          "Vertices in the shape's frame, m: a read-only (n, 2) or (n, 3) array (a "
           "polygon's counter-clockwise).")
       .def("__repr__", [](const PyShape& ps) {
         const Shape& s = ps.shape;
@@ -70,7 +71,7 @@ void bind_shapes(pb::module_& m) {
       "box",
       [](pb::args sides) -> PyShape {
         std::vector<double> s;
-        for (auto x : sides) s.push_back(x.cast<double>());
+        for (auto x : sides) s.push_back(number(x, "box[" + std::to_string(s.size()) + "]"));
         if (s.size() == 2) return {make_box(Vec2(s[0], s[1]))};
         if (s.size() == 3) return {make_box(Vec3(s[0], s[1], s[2]))};
         throw InputError("box: give 2 side lengths (2D) or 3 (3D), got " +
@@ -107,6 +108,16 @@ void bind_shapes(pb::module_& m) {
   m.def(
       "icosahedron", [](double radius) -> PyShape { return {make_icosahedron(radius)}; },
       pb::arg("radius"), "Regular icosahedron centred at the origin, circumradius in m.");
+  m.def(
+      "mesh",
+      [](pb::object path) -> PyShape {
+        return {read_mesh_shape(pb::str(pb::module_::import("os").attr("fspath")(path)))};
+      },
+      pb::arg("path"),
+      "The convex polyhedron of an OBJ or STL (ASCII or binary) mesh file, read as a scene "
+      "file's `mesh` shape is (docs/scene-format.md): the hull of its vertices, which must be "
+      "the mesh itself (convex), at most 10,000 vertices. InputError names the file and the "
+      "reason.");
 }
 
 }  // namespace exactsim::py

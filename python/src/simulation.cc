@@ -9,8 +9,11 @@
 
 #include "bindings.h"
 #include "exactsim/api/simulation.h"
+#include "exactsim/api/validate.h"
+#include "exactsim/io/checkpoint.h"
 #include "exactsim/io/run.h"
 #include "exactsim/io/scene_json.h"
+#include "exactsim/math/error.h"
 #include "json_py.h"
 
 namespace exactsim::py {
@@ -21,7 +24,7 @@ using Array = pb::array_t<double>;
 namespace {
 
 // Columns [first, first + count) of every body's block of q or v: an (n, count) array, or (n,)
-// when `flat` (one column).
+// when `flat` (one column); read-only.
 Array columns(const State& s, const VecX& x, int block, int first, int count, bool flat) {
   const int n = s.body_count();
   Array a = flat ? Array({static_cast<pb::ssize_t>(n)})
@@ -29,13 +32,76 @@ Array columns(const State& s, const VecX& x, int block, int first, int count, bo
   double* out = a.mutable_data();
   for (int i = 0; i < n; ++i)
     for (int k = 0; k < count; ++k) out[i * count + k] = x[i * block + first + k];
-  return a;
+  return frozen(a);
 }
 
 Array vec(const Vec3& v, int dimension) {
   Array a({static_cast<pb::ssize_t>(dimension)});
   for (int k = 0; k < dimension; ++k) a.mutable_data()[k] = v[k];
+  return frozen(a);
+}
+
+// A body given by index or by name.
+int body_of(const Simulation& sim, pb::handle b) {
+  if (pb::isinstance<pb::str>(b)) return sim.body(b.cast<std::string>());
+  if (pb::isinstance<pb::int_>(b) && !pb::isinstance<pb::bool_>(b)) {
+    const int n = sim.world().body_count();
+    const double i = b.cast<double>();  // any Python int, without overflow
+    if (!(i >= 0 && i < n))
+      throw InputError("body index " + std::string(pb::str(b)) + " is not in [0, " +
+                       std::to_string(n) + ")");
+    return static_cast<int>(i);
+  }
+  throw pb::type_error("expected a body index (int) or name (str), got " +
+                       std::string(pb::str(pb::repr(b))));
+}
+
+// A point or vector of the scene's dimension (m, m/s, N), or a 3-vector in 3D rotations.
+Coordinates coordinates(pb::handle h, int n, const std::string& where) {
+  const auto v = numbers(h, n, where);
+  return Coordinates(v[0], n > 1 ? v[1] : 0.0, n > 2 ? v[2] : 0.0);
+}
+
+// The contacts of the last step as one numpy structured array (docs/python.md "Stepping and
+// state").
+pb::object contact_array(const Simulation& sim) {
+  const int d = sim.world().dimension;
+  const auto contacts = sim.contacts();
+  pb::module_ np = pb::module_::import("numpy");
+  pb::list fields;
+  auto field = [&](const char* name, const char* type, int size) {
+    fields.append(size == 0 ? pb::make_tuple(name, type) : pb::make_tuple(name, type, size));
+  };
+  field("body_a", "i4", 0);
+  field("body_b", "i4", 0);
+  field("role", "U10", 0);
+  field("cross", "?", 0);
+  field("point", "f8", d);
+  field("normal", "f8", d);
+  field("gap", "f8", 0);
+  field("normal_impulse", "f8", 0);
+  field("friction_impulse", "f8", d);
+  pb::object a = np.attr("zeros")(contacts.size(), pb::arg("dtype") = np.attr("dtype")(fields));
+  for (std::size_t i = 0; i < contacts.size(); ++i) {
+    const ContactResult& c = contacts[i];
+    a[pb::int_(i)] =
+        pb::make_tuple(c.body_a, c.body_b, to_string(c.role), c.cross, vec(c.point, d),
+                       vec(c.normal, d), c.gap, c.normal_impulse, vec(c.friction_impulse, d));
+  }
+  a.attr("setflags")(pb::arg("write") = false);
   return a;
+}
+
+// The state object of the Python module: the C++ SimulationState, pickled through
+// encode_state (io/checkpoint.h); a pickled state has no report.
+pb::bytes state_bytes(const SimulationState& s) {
+  return pb::bytes(encode_state(s.state, s.steps, s.memory));
+}
+
+SimulationState state_from_bytes(const pb::bytes& b) {
+  SimulationState s;
+  decode_state(std::string(b), s.state, s.steps, s.memory);
+  return s;
 }
 
 pb::dict contact_dict(const Simulation& sim, const ContactResult& c) {
@@ -58,12 +124,21 @@ pb::dict contact_dict(const Simulation& sim, const ContactResult& c) {
   return r;
 }
 
+// The scene as a scene file holds it (rewritten(), io/scene_json.h), after its validation: the
+// Simulation then runs what `exactsim run` and run_scene run, and its pickle, which keeps the
+// scene as a dict, comes back bit for bit.
 Simulation make_simulation(pb::handle source) {
-  if (pb::isinstance<Scene>(source)) return Simulation(source.cast<Scene>());
-  if (pb::isinstance<pb::dict>(source)) return Simulation(scene_from_dict(source, "<dict>"));
-  if (pb::isinstance<pb::str>(source) || pb::hasattr(source, "__fspath__"))
-    return Simulation::from_file(pb::str(pb::module_::import("os").attr("fspath")(source)));
-  throw pb::type_error("Simulation(): expected a Scene, a scene dict or a file path");
+  Scene scene;
+  if (pb::isinstance<Scene>(source))
+    scene = source.cast<Scene>();
+  else if (pb::isinstance<pb::dict>(source))
+    scene = scene_from_dict(source, "<dict>");
+  else if (pb::isinstance<pb::str>(source) || pb::hasattr(source, "__fspath__"))
+    scene = read_scene_file(pb::str(pb::module_::import("os").attr("fspath")(source)));
+  else
+    throw pb::type_error("Simulation(): expected a Scene, a scene dict or a file path");
+  validate_scene(scene);
+  return Simulation(rewritten(scene));
 }
 
 }  // namespace
@@ -95,17 +170,155 @@ void bind_simulation(pb::module_& m) {
       "scene.json, trajectory.csv (the initial state as step -1, then every `every` steps), "
       "steps.jsonl, summary.json and a checkpoint. Ctrl-C stops it after a whole step "
       "(KeyboardInterrupt); `exactsim run --resume OUT` continues it.");
+  pb::class_<SimulationState>(
+      m, "SimulationState",
+      "Everything that makes a Simulation's coming steps what they are: time, steps taken, poses, "
+      "velocities, sleep flags, forces applied for the next step, and the stepper's memory. "
+      "From Simulation.get_state(); Simulation.set_state() of it, then stepping, repeats bit for "
+      "bit what stepping on from get_state() gave. Pickles (and deep-copies) exactly.")
+      .def_property_readonly(
+          "time", [](const SimulationState& s) { return s.state.time; }, "Simulated time, s.")
+      .def_property_readonly(
+          "steps", [](const SimulationState& s) { return s.steps; }, "Steps taken.")
+      .def_property_readonly(
+          "q",
+          [](const SimulationState& s) {
+            const int c = config_size(s.state.dimension);
+            return columns(s.state, s.state.q, c, 0, c, false);
+          },
+          "Configurations as Simulation.q (read-only).")
+      .def_property_readonly(
+          "v",
+          [](const SimulationState& s) {
+            const int c = velocity_size(s.state.dimension);
+            return columns(s.state, s.state.v, c, 0, c, false);
+          },
+          "Velocities as Simulation.v (read-only).")
+      .def(pb::pickle([](const SimulationState& s) { return state_bytes(s); },
+                      [](const pb::bytes& b) { return state_from_bytes(b); }))
+      .def("__repr__", [](const SimulationState& s) {
+        return "<exactsim.SimulationState t = " + std::to_string(s.state.time) + " s, " +
+               std::to_string(s.steps) + " steps>";
+      });
   pb::class_<Simulation>(
       m, "Simulation",
-      "A simulation you step: Simulation(scene) with a Scene, a dict in the scene format or a "
-      "scene file path. The scene is validated first (InputError naming the body and field); "
-      "time starts at 0 and advances by h per step.")
+      "A simulation you step and drive: Simulation(scene) with a Scene, a dict in the scene "
+      "format or a scene file path. The scene is validated first (InputError naming the body "
+      "and field) and run as a scene file holds it; time starts at 0 and advances by h per "
+      "step. Pickles (and deep-copies) with its scene and state, bit for bit.")
       .def(pb::init(&make_simulation), pb::arg("scene"))
       .def(
-          "step", [](Simulation& s) { return to_python(report_to_json(s.step())); },
-          "Takes one step of h and returns its report (dict: step, time in s, status, contacts, "
-          "U/I/X counts, solver certificate, overlap in m^2 or m^3, energies in J, wall seconds "
-          "per stage). A failed solve is a status, not an exception.")
+          "step", [](Simulation& s, long n) { return to_python(report_to_json(s.step(n))); },
+          pb::arg("n") = 1,
+          "Takes n steps of h (default 1), stopping after a failed solve as run() does, and "
+          "returns the last step's report (dict: step, time in s, status, contacts, U/I/X "
+          "counts, solver certificate, overlap in m^2 or m^3, energies in J, wall seconds per "
+          "stage). A failed solve is a status, not an exception. Forces applied before it act "
+          "on the first of these steps only.")
+      .def(
+          "body", [](const Simulation& s, const std::string& name) { return s.body(name); },
+          pb::arg("name"), "The index of the body named `name` (InputError if none).")
+      .def(
+          "set_pose",
+          [](Simulation& s, pb::handle body, pb::object position, pb::object angle,
+             pb::object orientation) {
+            const int b = body_of(s, body);
+            const int d = s.world().dimension;
+            const std::string at = body_label(s.world(), b);
+            const Coordinates p = coordinates(position, d, at + ".position");
+            if (d == 2) {
+              if (!orientation.is_none())
+                throw InputError(at + ".orientation: a 2D body turns by angle (rad)");
+              s.set_pose(b, p, angle.is_none() ? s.angle(b) : number(angle, at + ".angle"));
+            } else {
+              if (!angle.is_none())
+                throw InputError(at + ".angle: a 3D body turns by orientation (a unit quaternion)");
+              Quat o = s.orientation(b);
+              if (!orientation.is_none()) {
+                const auto q = numbers(orientation, 4, at + ".orientation");
+                o = Quat(q[0], q[1], q[2], q[3]);
+              }
+              s.set_pose(b, p, o);
+            }
+          },
+          pb::arg("body"), pb::arg("position"), pb::kw_only(), pb::arg("angle") = pb::none(),
+          pb::arg("orientation") = pb::none(),
+          "Moves a body (index or name): its centre of mass to `position` (m) and, if given, "
+          "its angle (rad, 2D) or orientation (unit quaternion w, x, y, z, 3D); what is not "
+          "given is kept. Wakes the body if it sleeps. InputError for values outside the scene "
+          "format's ranges.")
+      .def(
+          "set_velocity",
+          [](Simulation& s, pb::handle body, pb::object linear, pb::object angular) {
+            const int b = body_of(s, body);
+            const int d = s.world().dimension;
+            const std::string at = body_label(s.world(), b);
+            const Coordinates v = linear.is_none() ? Coordinates(s.velocity(b))
+                                                   : coordinates(linear, d, at + ".velocity");
+            if (d == 2)
+              s.set_velocity(b, v,
+                             angular.is_none() ? s.angular_velocity(b).z()
+                                               : number(angular, at + ".angular_velocity"));
+            else
+              s.set_velocity(b, v,
+                             angular.is_none() ? Coordinates(s.angular_velocity(b))
+                                               : coordinates(angular, 3, at + ".angular_velocity"));
+          },
+          pb::arg("body"), pb::arg("linear") = pb::none(), pb::arg("angular") = pb::none(),
+          "Sets a body's velocity: `linear` of its centre of mass (m/s) and `angular` (rad/s: a "
+          "number in 2D, world-axes vector in 3D); what is not given is kept. Wakes the body if "
+          "it sleeps; a static body cannot move (InputError).")
+      .def(
+          "apply_force",
+          [](Simulation& s, pb::handle body, pb::object force, pb::object point) {
+            const int b = body_of(s, body);
+            const int d = s.world().dimension;
+            const std::string at = body_label(s.world(), b);
+            const Coordinates f = coordinates(force, d, at + ".force");
+            if (point.is_none())
+              s.apply_force(b, f);
+            else
+              s.apply_force(b, f, coordinates(point, d, at + ".force point"));
+          },
+          pb::arg("body"), pb::arg("force"), pb::arg("point") = pb::none(),
+          "Adds a force (N, world frame) on a body over the next step only: at its centre of "
+          "mass, or at the world point `point` (m), which adds the torque (point - centre) x "
+          "force. A lasting force is applied again before every step. Wakes the body if it "
+          "sleeps.")
+      .def(
+          "apply_torque",
+          [](Simulation& s, pb::handle body, pb::object torque) {
+            const int b = body_of(s, body);
+            const std::string at = body_label(s.world(), b) + ".torque";
+            if (s.world().dimension == 2)
+              s.apply_torque(b, number(torque, at));
+            else
+              s.apply_torque(b, coordinates(torque, 3, at));
+          },
+          pb::arg("body"), pb::arg("torque"),
+          "Adds a torque (N m: a number about z in 2D, a world-axes vector in 3D) on a body over "
+          "the next step only.")
+      .def("get_state", &Simulation::get_state,
+           "The whole dynamic state now (SimulationState): set_state() of it returns here.")
+      .def("set_state", &Simulation::set_state, pb::arg("state"),
+           "Returns to a state from get_state() of this simulation or of one of the same scene; "
+           "stepping on repeats bit for bit what stepping on from there gave. contacts() is "
+           "empty until the next step.")
+      .def(pb::pickle(
+          [](const Simulation& s) {
+            return pb::make_tuple(to_python(scene_to_json(s.scene())), state_bytes(s.get_state()));
+          },
+          [](const pb::tuple& t) {
+            if (t.size() != 2) throw InputError("Simulation: not a pickled Simulation");
+            Simulation s = make_simulation(t[0]);
+            s.set_state(state_from_bytes(t[1].cast<pb::bytes>()));
+            return s;
+          }))
+      .def("contact_array", &contact_array,
+           "The contacts of the last step as a read-only numpy structured array, one row each: "
+           "body_a, body_b (int32), role (str), cross (bool), point (m, on A), normal (unit, A "
+           "to B), gap (m), normal_impulse (N s), friction_impulse (N s, vector); the fields of "
+           "contacts(), for vectorised use (e.g. a['normal_impulse'].sum() / h).")
       .def(
           "run",
           [](pb::object self, pb::object duration, pb::object callback) {
@@ -150,7 +363,7 @@ void bind_simulation(pb::module_& m) {
             pb::array_t<bool> a({static_cast<pb::ssize_t>(s.state().body_count())});
             for (int i = 0; i < s.state().body_count(); ++i)
               a.mutable_data()[i] = s.state().present[i] != 0;
-            return a;
+            return frozen(a);
           },
           "Whether each body has joined (bodies join at their spawn time, at the first step).")
       .def_property_readonly(

@@ -59,7 +59,7 @@ def test_builder_errors_name_body_and_field():
     scene.add_body(exactsim.box(4, 1), static=True, name="floor")
     with pytest.raises(exactsim.InputError) as e:
         scene.add_body(exactsim.box(1, 1), density=-1, name="box")
-    assert str(e.value) == "bodies[1] (box).density: must be > 0 and finite, got -1"
+    assert str(e.value) == "bodies[1] (box).density: must be > 0, got -1.0"
     with pytest.raises(ValueError, match=r"^bodies\[1\] \(box\)\.position: expected 2 numbers"):
         scene.add_body(exactsim.box(1, 1), density=1, position=(0, 0, 0), name="box")
     with pytest.raises(exactsim.InputError, match="a 2D scene needs a polygon"):

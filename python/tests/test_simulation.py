@@ -130,7 +130,7 @@ def test_pile_contacts_respect_coulomb_and_roles():
 
 def test_validation_errors_are_input_errors():
     scene = exactsim.Scene(dimension=2, step=0.01)
-    with pytest.raises(exactsim.InputError, match="world.bodies: at least one body"):
+    with pytest.raises(exactsim.InputError, match="^bodies: at least one body is required$"):
         exactsim.Simulation(scene)
     with pytest.raises(TypeError):
         exactsim.Simulation(42)

@@ -3,27 +3,25 @@
 #include <cmath>
 
 #include "exactsim/api/validate.h"
+#include "exactsim/io/scene_rules.h"
 #include "exactsim/math/error.h"
+#include "located.h"
 
 namespace exactsim {
 namespace {
 
-std::string num(Real x) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.17g", x);
-  return buf;
-}
+using api::at;
 
-bool set(Real x) { return !std::isnan(x); }
-
-// Runs f, re-throwing a geometry error with the body and field in front.
-template <class F>
-auto with_field(const std::string& where, F&& f) -> decltype(f()) {
-  try {
-    return f();
-  } catch (const InputError& e) {
-    throw InputError(where + ": " + e.what());
+// scene.body_index, rebuilt when it does not cover the bodies (a scene read from a file, or
+// one whose bodies were changed by hand): once per such change, so O(1) amortised.
+std::unordered_map<std::string, int>& name_index(Scene& scene) {
+  auto& index = scene.body_index;
+  const World& w = scene.world;
+  if (index.size() != w.bodies.size()) {
+    index.clear();
+    for (int i = 0; i < w.body_count(); ++i) index.emplace(w.bodies[i].name, i);
   }
+  return index;
 }
 
 }  // namespace
@@ -31,9 +29,10 @@ auto with_field(const std::string& where, F&& f) -> decltype(f()) {
 Scene make_scene(int dimension, Real step, Real duration) {
   if (dimension != 2 && dimension != 3)
     throw InputError("dimension: must be 2 or 3, got " + std::to_string(dimension));
-  if (!(step > 0) || !std::isfinite(step)) throw InputError("step: must be > 0, got " + num(step));
-  if (!(duration >= 0) || !std::isfinite(duration))
-    throw InputError("duration: must be >= 0, got " + num(duration));
+  at("time.step", [&] { rules::step(step); });
+  at("time.duration", [&] { rules::duration(duration); });
+  at("time", [&] { rules::step_count(step, duration); });
+  at("time.step", [&] { rules::step_in_duration(step, duration); });
   Scene scene;
   scene.name = "scene";
   scene.step = step;
@@ -50,31 +49,31 @@ int add_body(Scene& scene, const BodySpec& spec) {
   World& w = scene.world;
   State& s = scene.initial;
   const bool planar = w.dimension == 2;
+  const int d = w.dimension;
   const int i = w.body_count();
+  at("bodies", [&] { rules::body_count(static_cast<std::size_t>(i) + 1); });
   Body b;
   b.name = spec.name.empty() ? "body" + std::to_string(i) : spec.name;
-  const std::string at = "bodies[" + std::to_string(i) + "] (" + b.name + ")";
+  const std::string label = "bodies[" + std::to_string(i) + "] (" + b.name + ").";
   auto fail = [&](const std::string& field, const std::string& reason) -> void {
-    throw InputError(at + "." + field + ": " + reason);
+    api::fail(label + field, reason);
   };
-  for (const Body& other : w.bodies)
-    if (other.name == b.name) fail("name", "duplicate body name '" + b.name + "'");
+  auto check = [&](const std::string& field, auto&& f) { return at(label + field, f); };
+  check("name", [&] { rules::name(b.name); });
+  auto& index = name_index(scene);
+  if (index.contains(b.name)) fail("name", "duplicate body name '" + b.name + "'");
   if (planar != std::holds_alternative<ConvexPolygon>(spec.shape))
     fail("shape",
          std::string("a ") + (planar ? "2D scene needs a polygon" : "3D scene needs a polyhedron"));
   b.is_static = spec.is_static;
-  const bool has_density = set(spec.density), has_mass = set(spec.mass);
+  const bool has_density = spec.density.has_value(), has_mass = spec.mass.has_value();
   if (has_density && has_mass) fail("density", "give either density or mass, not both");
   if (!b.is_static && !has_density && !has_mass)
     fail("density", "a dynamic body needs a density or a mass");
-  if (has_density && !(spec.density > 0 && std::isfinite(spec.density)))
-    fail("density", "must be > 0 and finite, got " + num(spec.density));
-  if (has_mass && !(spec.mass > 0 && std::isfinite(spec.mass)))
-    fail("mass", "must be > 0 and finite, got " + num(spec.mass));
-  if (set(spec.friction) && !(spec.friction >= 0 && std::isfinite(spec.friction)))
-    fail("friction", "must be >= 0 and finite, got " + num(spec.friction));
-  if (!(spec.spawn_time >= 0) || !std::isfinite(spec.spawn_time))
-    fail("spawn_time", "must be >= 0 and finite, got " + num(spec.spawn_time));
+  if (has_density) check("density", [&] { rules::density(*spec.density, d); });
+  if (has_mass) check("mass", [&] { rules::mass(*spec.mass); });
+  if (spec.friction) check("friction", [&] { rules::friction(*spec.friction); });
+  check("spawn_time", [&] { rules::spawn_time(spec.spawn_time); });
   const Vec3 position = spec.position.vec3(), velocity = spec.velocity.vec3();
   const Vec3 spin = spec.angular_velocity.vec3();
   if (planar) {
@@ -87,23 +86,17 @@ int add_body(Scene& scene, const BodySpec& spec) {
     if (spec.angle != 0) fail("angle", "a 3D body turns by orientation (a unit quaternion)");
     if (spec.omega != 0) fail("omega", "a 3D body spins by angular_velocity (rad/s, world axes)");
   }
-  if (!position.allFinite()) fail("position", "must be finite");
-  if (!velocity.allFinite()) fail("velocity", "must be finite");
-  if (!spin.allFinite() || !std::isfinite(spec.omega)) fail("angular_velocity", "must be finite");
-  if (!std::isfinite(spec.angle)) fail("angle", "must be finite");
-  if (b.is_static && (velocity != Vec3::Zero() || spin != Vec3::Zero() || spec.omega != 0))
-    fail("velocity", "a static body cannot move");
-  Quat o = spec.orientation;
-  if (!planar) {
-    const Real norm = o.coeffs().norm();
-    if (!(norm > 1e-12) || !std::isfinite(norm))
-      fail("orientation", "the quaternion has zero norm");
-    // As a scene file: normalised unless already of unit norm to round-off.
-    if (std::abs(norm - 1) > 8 * std::numeric_limits<Real>::epsilon()) o.normalize();
-  }
+  for (int k = 0; k < d; ++k)
+    check("position[" + std::to_string(k) + "]", [&] { rules::coordinate(position[k]); });
+  if (planar) check("angle", [&] { rules::angle(spec.angle); });
+  const Quat o = planar ? Quat::Identity() : check("orientation", [&] {
+    const Quat& g = spec.orientation;
+    return rules::orientation(g.w(), g.x(), g.y(), g.z());
+  });
 
-  // Mass properties from the shape (geometry/), the origin moved to the centroid as a scene
-  // file's body is (io/scene_json.cc).
+  // Mass properties from the shape (geometry/), the origin moved to the centroid and the shape
+  // rebuilt from its shifted vertices, as the scene reader does (io/scene_json.cc): bitwise the
+  // same body as a scene file's.
   Vec3 com_shift = Vec3::Zero();
   if (planar) {
     ConvexPolygon p = std::get<ConvexPolygon>(spec.shape);
@@ -111,21 +104,22 @@ int add_body(Scene& scene, const BodySpec& spec) {
       fail("shape", "the polygon has " + std::to_string(p.size()) +
                         " vertices; make it with polygon_from_points, make_box or "
                         "make_regular_polygon");
+    check("shape", [&] { rules::shape(p); });
     if (has_density || has_mass) {
-      const Real rho = has_density ? spec.density : spec.mass / with_field(at + ".shape", [&] {
-                                                      return polygon_mass_properties(p, 1.0).area;
-                                                    });
-      const auto mp = with_field(at + ".shape", [&] { return polygon_mass_properties(p, rho); });
-      b.mass = has_mass ? spec.mass : mp.mass;
+      const Real rho = has_density ? *spec.density : *spec.mass / check("shape", [&] {
+        return polygon_mass_properties(p, 1.0).area;
+      });
+      const auto mp = check("shape", [&] { return polygon_mass_properties(p, rho); });
+      b.mass = has_mass ? *spec.mass : mp.mass;
       b.planar_inertia = mp.inertia;
       com_shift.head<2>() = mp.centroid;
-      p = translated(p, -mp.centroid);
+      std::vector<Vec2> shifted = p.vertices;
+      for (Vec2& v : shifted) v -= mp.centroid;
+      p = check("shape", [&] { return polygon_from_points(shifted); });
     }
-    if (set(spec.planar_inertia)) {
-      if (!has_mass) fail("planar_inertia", "give it together with mass");
-      if (!(spec.planar_inertia > 0 && std::isfinite(spec.planar_inertia)))
-        fail("planar_inertia", "must be > 0 and finite, got " + num(spec.planar_inertia));
-      b.planar_inertia = spec.planar_inertia;
+    if (spec.planar_inertia) {
+      if (!has_mass) fail("inertia", "give it together with mass");
+      b.planar_inertia = *spec.planar_inertia;
     }
     w.polygons.push_back(std::move(p));
     b.shape = static_cast<int>(w.polygons.size()) - 1;
@@ -135,28 +129,28 @@ int add_body(Scene& scene, const BodySpec& spec) {
       fail("shape", "the polyhedron has " + std::to_string(p.num_vertices()) +
                         " vertices; make it with polyhedron_from_points, make_box or "
                         "make_icosahedron");
+    check("shape", [&] { rules::shape(p); });
     if (has_density || has_mass) {
-      const Real rho =
-          has_density ? spec.density : spec.mass / with_field(at + ".shape", [&] {
-                                         return polyhedron_mass_properties(p, 1.0).volume;
-                                       });
-      const auto mp = with_field(at + ".shape", [&] { return polyhedron_mass_properties(p, rho); });
-      b.mass = has_mass ? spec.mass : mp.mass;
+      const Real rho = has_density ? *spec.density : *spec.mass / check("shape", [&] {
+        return polyhedron_mass_properties(p, 1.0).volume;
+      });
+      const auto mp = check("shape", [&] { return polyhedron_mass_properties(p, rho); });
+      b.mass = has_mass ? *spec.mass : mp.mass;
       b.inertia = mp.inertia;
       com_shift = mp.centroid;
-      // Rebuilt from the shifted vertices, as the scene reader does (bitwise the same shape).
       std::vector<Vec3> shifted = p.vertices;
       for (Vec3& v : shifted) v -= mp.centroid;
-      p = with_field(at + ".shape", [&] { return polyhedron_from_points(shifted); });
+      p = check("shape", [&] { return polyhedron_from_points(shifted); });
     }
-    if (!spec.inertia.array().isNaN().all()) {
+    if (spec.inertia) {
       if (!has_mass) fail("inertia", "give it together with mass");
-      b.inertia = spec.inertia;
+      b.inertia = *spec.inertia;
     }
     w.polyhedra.push_back(std::move(p));
     b.shape = static_cast<int>(w.polyhedra.size()) - 1;
   }
-  b.friction = spec.friction;
+  if (has_density) check("density", [&] { rules::mass_from_density(b.mass); });
+  b.friction = spec.friction.value_or(std::numeric_limits<Real>::quiet_NaN());
   b.spawn_time = spec.spawn_time;
 
   s.dimension = w.dimension;
@@ -175,9 +169,10 @@ int add_body(Scene& scene, const BodySpec& spec) {
     v << velocity, spin;
   }
   w.bodies.push_back(std::move(b));
-  // The finished body must pass the checks every Simulation makes (e.g. a 3D inertia given by
-  // hand that is not positive definite); undo and rethrow otherwise.
+  // The finished body and its velocity must pass the checks every Simulation makes (e.g. a 3D
+  // inertia given by hand that is not positive definite); undo and rethrow otherwise.
   try {
+    validate_velocity(w, i, s.v_of(i));
     validate_body(w, i);
   } catch (const InputError&) {
     w.bodies.pop_back();
@@ -190,6 +185,7 @@ int add_body(Scene& scene, const BodySpec& spec) {
     s.v.conservativeResize(i * velocity_size(w.dimension));
     throw;
   }
+  index.emplace(w.bodies.back().name, i);
   return i;
 }
 

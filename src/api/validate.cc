@@ -1,23 +1,25 @@
 #include "exactsim/api/validate.h"
 
+#include <algorithm>
 #include <cmath>
-#include <cstdio>
 
+#include "exactsim/geometry/polygon.h"
+#include "exactsim/geometry/polyhedron.h"
+#include "exactsim/io/scene_rules.h"
 #include "exactsim/math/error.h"
+#include "located.h"
 
 namespace exactsim {
 namespace {
 
-std::string num(Real x) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.17g", x);
-  return buf;
-}
+using api::at;
+using api::fail;
 
-bool positive(Real x) { return x > 0 && std::isfinite(x); }
-
-[[noreturn]] void fail(const std::string& where, const std::string& reason) {
-  throw InputError(where + ": " + reason);
+template <class V>
+Real reach(std::span<const V> vertices) {
+  Real r = 0;
+  for (const V& p : vertices) r = std::max(r, p.norm());
+  return r;
 }
 
 }  // namespace
@@ -31,67 +33,61 @@ std::string body_label(const World& world, int i) {
 
 void validate_body(const World& w, int i) {
   const Body& b = w.bodies[i];
-  const std::string at = body_label(w, i) + ".";
+  const std::string label = body_label(w, i) + ".";
+  at(label + "name", [&] { rules::name(b.name); });
   const int shapes = static_cast<int>(w.dimension == 2 ? w.polygons.size() : w.polyhedra.size());
   if (b.shape < 0 || b.shape >= shapes)
-    fail(at + "shape", "index " + std::to_string(b.shape) + " names no " +
-                           (w.dimension == 2 ? "polygon" : "polyhedron") + " of the world (" +
-                           std::to_string(shapes) + " given)");
+    fail(label + "shape", "index " + std::to_string(b.shape) + " names no " +
+                              (w.dimension == 2 ? "polygon" : "polyhedron") + " of the world (" +
+                              std::to_string(shapes) + " given)");
+  Real r = 0;
   if (w.dimension == 2) {
     const ConvexPolygon& p = w.polygons[b.shape];
     if (p.size() < 3 || p.edge_normals.size() != p.vertices.size())
-      fail(at + "shape", "polygon " + std::to_string(b.shape) + " has " + std::to_string(p.size()) +
-                             " vertices and " + std::to_string(p.edge_normals.size()) +
-                             " edge normals; build it with polygon_from_points");
+      fail(label + "shape", "polygon " + std::to_string(b.shape) + " has " +
+                                std::to_string(p.size()) + " vertices and " +
+                                std::to_string(p.edge_normals.size()) +
+                                " edge normals; build it with polygon_from_points");
+    at(label + "shape", [&] { rules::shape(p); });
+    r = reach<Vec2>(p.vertices);
   } else {
     const ConvexPolyhedron& p = w.polyhedra[b.shape];
     if (p.num_vertices() < 4 || p.num_faces() < 4 || p.num_edges() < 6 ||
         p.vertex_edges.size() != p.vertices.size())
-      fail(at + "shape", "polyhedron " + std::to_string(b.shape) +
-                             " is incomplete (vertices, faces, edges, adjacency); build it with "
-                             "polyhedron_from_points");
+      fail(label + "shape", "polyhedron " + std::to_string(b.shape) +
+                                " is incomplete (vertices, faces, edges, adjacency); build it with "
+                                "polyhedron_from_points");
+    at(label + "shape", [&] { rules::shape(p); });
+    r = reach<Vec3>(p.vertices);
   }
   if (!b.is_static) {
-    if (!positive(b.mass)) fail(at + "mass", "must be > 0 and finite, got " + num(b.mass));
-    if (w.dimension == 2) {
-      if (!positive(b.planar_inertia))
-        fail(at + "planar_inertia", "must be > 0 and finite, got " + num(b.planar_inertia));
-    } else {
-      const Mat3& J = b.inertia;
-      if (!J.allFinite()) fail(at + "inertia", "must be finite");
-      if ((J - J.transpose()).cwiseAbs().maxCoeff() > 1e-12 * J.cwiseAbs().maxCoeff())
-        fail(at + "inertia", "must be symmetric");
-      Eigen::SelfAdjointEigenSolver<Mat3> eig(J);
-      if (!(eig.eigenvalues().minCoeff() > 0))
-        fail(at + "inertia", "must be positive definite (smallest eigenvalue " +
-                                 num(eig.eigenvalues().minCoeff()) + ")");
-    }
+    at(label + "mass", [&] { rules::mass(b.mass); });
+    if (w.dimension == 2)
+      at(label + "inertia", [&] { rules::planar_inertia(b.planar_inertia, b.mass, r); });
+    else
+      at(label + "inertia", [&] { rules::inertia(b.inertia, b.mass, r); });
   }
-  if (!std::isnan(b.friction) && !(b.friction >= 0 && std::isfinite(b.friction)))
-    fail(at + "friction", "must be >= 0 and finite (or NaN: the scene's), got " + num(b.friction));
-  if (!(b.spawn_time >= 0) || !std::isfinite(b.spawn_time))
-    fail(at + "spawn_time", "must be >= 0 and finite, got " + num(b.spawn_time));
+  if (!std::isnan(b.friction)) at(label + "friction", [&] { rules::friction(b.friction); });
+  at(label + "spawn_time", [&] { rules::spawn_time(b.spawn_time); });
 }
 
 void validate_world(const World& w) {
   if (w.dimension != 2 && w.dimension != 3)
-    fail("world.dimension", "must be 2 or 3, got " + std::to_string(w.dimension));
-  if (!w.gravity.allFinite()) fail("world.gravity", "must be finite");
-  if (w.dimension == 2 && w.gravity.z() != 0) fail("world.gravity", "z must be 0 in 2D");
+    fail("dimension", "must be 2 or 3, got " + std::to_string(w.dimension));
+  if (w.dimension == 2 && w.gravity.z() != 0) fail("gravity", "z must be 0 in 2D");
+  at("gravity", [&] { rules::gravity(w.gravity); });
   const ContactOptions& c = w.contact;
-  if (!(c.friction >= 0) || !std::isfinite(c.friction))
-    fail("world.contact.friction", "must be >= 0 and finite, got " + num(c.friction));
-  if (w.dimension == 3 && c.friction_directions < 3)
-    fail("world.contact.friction_directions",
-         "must be >= 3 in 3D, got " + std::to_string(c.friction_directions));
-  if (!std::isnan(c.epsilon) && !positive(c.epsilon))
-    fail("world.contact.epsilon", "must be > 0 (or NaN: the default), got " + num(c.epsilon));
-  if (!std::isnan(c.epsilon_edge) && !positive(c.epsilon_edge))
-    fail("world.contact.epsilon_edge", "must be > 0 (or NaN: ε), got " + num(c.epsilon_edge));
+  at("contact.friction", [&] { rules::friction(c.friction); });
+  at("contact.friction_directions", [&] { rules::friction_directions(c.friction_directions); });
+  if (!std::isnan(c.epsilon))
+    at("contact.parameters.epsilon", [&] { rules::contact_distance(c.epsilon); });
+  if (!std::isnan(c.epsilon_edge))
+    at("contact.parameters.epsilon_edge", [&] { rules::contact_distance(c.epsilon_edge); });
   if (!(c.max_stabilisation_speed > 0))
-    fail("world.contact.max_stabilisation_speed",
-         "must be > 0 (+inf: off), got " + num(c.max_stabilisation_speed));
-  if (w.body_count() == 0) fail("world.bodies", "at least one body is required");
+    fail("contact.parameters.max_stabilisation_speed",
+         "must be > 0 (+inf: off), got " + rules::shown(c.max_stabilisation_speed));
+  at("stepping.threads", [&] { rules::threads(w.stepping.threads); });
+  at("bodies", [&] { rules::body_count(w.bodies.size()); });
   for (int i = 0; i < w.body_count(); ++i) validate_body(w, i);
 }
 
@@ -109,33 +105,87 @@ void validate_state(const World& w, const State& s) {
   if (s.v.size() != n * nv)
     fail("state.v", std::to_string(s.v.size()) + " entries, " + std::to_string(n) + " bodies in " +
                         std::to_string(w.dimension) + "D need " + std::to_string(n * nv));
+  if (s.force.size() != 0 && s.force.size() != n * nv)
+    fail("state.force", std::to_string(s.force.size()) + " entries, " + std::to_string(n) +
+                            " bodies in " + std::to_string(w.dimension) + "D need 0 or " +
+                            std::to_string(n * nv));
+  if (!s.force.allFinite()) fail("state.force", "must be finite");
+  if ((!s.asleep.empty() && static_cast<long>(s.asleep.size()) != n) ||
+      s.rest_time.size() != s.asleep.size())
+    fail("state.asleep", "one flag and one rest time per body, or none");
   if (!std::isfinite(s.time)) fail("state.time", "must be finite");
   for (int i = 0; i < n; ++i) {
-    const std::string at = body_label(w, i) + ".";
+    const std::string label = body_label(w, i) + ".";
     if (s.present[i] > 1)
-      fail(at + "present", "must be 0 or 1, got " + std::to_string(s.present[i]));
-    if (!s.q_of(i).allFinite()) fail(at + "position", "must be finite (state.q)");
-    if (!s.v_of(i).allFinite()) fail(at + "velocity", "must be finite (state.v)");
+      fail(label + "present", "must be 0 or 1, got " + std::to_string(s.present[i]));
+    if (!s.q_of(i).allFinite()) fail(label + "position", "must be finite (state.q)");
+    if (!s.v_of(i).allFinite()) fail(label + "velocity", "must be finite (state.v)");
     if (w.dimension == 3) {
       const Real norm = s.q_of(i).tail<4>().norm();
       if (std::abs(norm - 1) > 1e-9)
-        fail(at + "orientation",
+        fail(label + "orientation",
              "quaternion norm " + std::to_string(norm).substr(0, 8) + ", must be 1 (normalise it)");
     }
     if (w.bodies[i].is_static && s.v_of(i).cwiseAbs().maxCoeff() != 0)
-      fail(at + "velocity", "a static body cannot move");
+      fail(label + "velocity", "a static body cannot move");
   }
 }
 
+void validate_configuration(const World& w, int i, const Eigen::Ref<const VecX>& q) {
+  const std::string label = body_label(w, i) + ".";
+  for (int k = 0; k < w.dimension; ++k)
+    at(label + "position[" + std::to_string(k) + "]", [&] { rules::coordinate(q[k]); });
+  if (w.dimension == 2) at(label + "angle", [&] { rules::angle(q[2]); });
+}
+
+void validate_velocity(const World& w, int i, const Eigen::Ref<const VecX>& v) {
+  const std::string label = body_label(w, i) + ".";
+  const int d = w.dimension;
+  for (int k = 0; k < v.size(); ++k) {
+    std::string field = k < d ? "velocity" : "angular_velocity";
+    if (k < d || d == 3) field.append("[").append(std::to_string(k < d ? k : k - d)).append("]");
+    at(label + field, [&] { rules::finite(v[k]); });
+  }
+  at(label + "velocity", [&] { rules::speed(v.head(d).stableNorm()); });
+  if (d == 2)
+    at(label + "angular_velocity", [&] { rules::angular_velocity_2d(v[2]); });
+  else
+    at(label + "angular_velocity", [&] { rules::angular_speed(v.tail<3>().stableNorm()); });
+  at(label + "velocity",
+     [&] { rules::static_at_rest(w.bodies[i].is_static, v.cwiseAbs().maxCoeff() != 0); });
+}
+
 void validate_scene(const Scene& scene) {
-  if (!positive(scene.step)) fail("time.step", "must be > 0 and finite, got " + num(scene.step));
-  if (!(scene.duration >= 0) || !std::isfinite(scene.duration))
-    fail("time.duration", "must be >= 0 and finite, got " + num(scene.duration));
-  validate_world(scene.world);
-  validate_state(scene.world, scene.initial);
+  at("time.step", [&] { rules::step(scene.step); });
+  at("time.duration", [&] { rules::duration(scene.duration); });
+  at("time", [&] { rules::step_count(scene.step, scene.duration); });
+  at("time.step", [&] { rules::step_in_duration(scene.step, scene.duration); });
+  if (!scene.name.empty()) at("name", [&] { rules::name(scene.name); });
+  const World& w = scene.world;
+  validate_world(w);
+  // Names are unique: sorted, O(n log n) for any number of bodies.
+  std::vector<int> order(w.bodies.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int>(i);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](int a, int b) { return w.bodies[a].name < w.bodies[b].name; });
+  int duplicate = -1;  // the first body, in index order, whose name an earlier body has
+  for (std::size_t k = 1; k < order.size(); ++k)
+    if (w.bodies[order[k]].name == w.bodies[order[k - 1]].name &&
+        (duplicate < 0 || order[k] < duplicate))
+      duplicate = order[k];
+  if (duplicate >= 0)
+    fail(body_label(w, duplicate) + ".name",
+         "duplicate body name '" + w.bodies[duplicate].name + "'");
+  validate_state(w, scene.initial);
   if (scene.initial.time != 0)
-    fail("state.time", "must be 0 at the start (" + num(scene.initial.time) +
+    fail("state.time", "must be 0 at the start (" + rules::shown(scene.initial.time) +
                            " given): a Simulation counts time from 0 in steps of h");
+  for (int i = 0; i < w.body_count(); ++i) {
+    validate_configuration(w, i, scene.initial.q_of(i));
+    validate_velocity(w, i, scene.initial.v_of(i));
+  }
+  if (const auto blame = rules::initial_overlap(w, scene.initial))
+    fail(blame->body >= 0 ? body_label(w, blame->body) : "bodies", blame->reason);
 }
 
 }  // namespace exactsim

@@ -42,7 +42,14 @@ BodyVector external_impulse(const Body& body, const State& s, int i, Real h, con
     f.head<3>() = h * body.mass * gravity;
     f.tail<3>() = r * (body.inertia * (omega1_body - omega_body));
   }
+  if (s.force.size() > 0) f += h * s.force.segment(i * n, n);
   return f;
+}
+
+Real applied_work(const State& s, int i, Real h) {
+  if (s.force.size() == 0) return 0;
+  const int n = velocity_size(s.dimension);
+  return h * s.force.segment(i * n, n).dot(s.v_of(i));
 }
 
 }  // namespace exactsim

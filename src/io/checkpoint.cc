@@ -215,7 +215,50 @@ void check_against_scene(const Checkpoint& c, const Scene& scene, const std::str
     fail("trajectory_every and overlap_every must be >= 1");
 }
 
+constexpr std::string_view kStateMagic = "exactsim-state\n";
+
+// The fields of a saved state, in order (encode_state, decode_state).
+template <class IO, class S, class N, class M>
+void for_each_state_field(IO& io, S& state, N& steps, M& memory) {
+  io("steps", steps);
+  io("state.dimension", state.dimension);
+  io("state.time", state.time);
+  io("state.q", state.q);
+  io("state.v", state.v);
+  io("state.present", state.present);
+  io("state.rest_time", state.rest_time);
+  io("state.asleep", state.asleep);
+  io("state.force", state.force);
+  for_each_memory_field([&](const char* name, auto field, auto) { io(name, memory.*field); });
+}
+
 }  // namespace
+
+std::string encode_state(const State& state, long steps, const StepperMemory& memory) {
+  Writer w;
+  w.bytes.append(kStateMagic);
+  w.put_bytes(kVersion, 4);
+  for_each_state_field(w, state, steps, memory);
+  w.put_bytes(fnv1a(w.bytes), 8);
+  return w.bytes;
+}
+
+void decode_state(std::string_view bytes, State& state, long& steps, StepperMemory& memory) {
+  const std::string who = "saved state";
+  if (bytes.size() < kStateMagic.size() + 12 || bytes.substr(0, kStateMagic.size()) != kStateMagic)
+    throw InputError(who + ": not a saved exactsim state");
+  if (fnv1a(bytes.substr(0, bytes.size() - 8)) !=
+      Reader(bytes.substr(bytes.size() - 8), who).get_bytes(8))
+    throw InputError(who + ": damaged (its checksum does not match)");
+  Reader r(bytes.substr(0, bytes.size() - 8), who);
+  r.take(kStateMagic.size());
+  const auto version = static_cast<std::uint32_t>(r.get_bytes(4));
+  if (version != kVersion)
+    throw InputError(who + ": format " + std::to_string(version) + ", but this exactsim reads " +
+                     std::to_string(kVersion));
+  for_each_state_field(r, state, steps, memory);
+  if (!r.at_end()) r.fail("bytes after the last field");
+}
 
 std::uint64_t file_hash(const std::string& path) {
   return fnv1a(io::read_input_file(path, kMaxCheckpointBytes));

@@ -6,7 +6,7 @@
 #include <fstream>
 #include <iterator>
 
-#include "exactsim/io/scene_limits.h"
+#include "exactsim/io/scene_rules.h"
 
 namespace exactsim::io {
 
@@ -258,39 +258,30 @@ void JsonCursor::expect_array() const {
 Real JsonCursor::number() const {
   if (!value_.is_number()) fail(std::string("expected a number, got ") + value_.type_name());
   const Real x = value_.get<Real>();
-  if (!std::isfinite(x)) fail("the number is not finite");
+  if (!std::isfinite(x)) fail("must be finite, got " + rules::shown(x));
   return x;
 }
 
 Real JsonCursor::positive() const {
   const Real x = number();
-  if (!(x > 0)) fail("must be > 0, got " + value_.dump());
+  if (!(x > 0)) fail("must be > 0, got " + rules::shown(x));
   return x;
 }
 
 Real JsonCursor::non_negative() const {
   const Real x = number();
-  if (!(x >= 0)) fail("must be >= 0, got " + value_.dump());
+  if (!(x >= 0)) fail("must be >= 0, got " + rules::shown(x));
   return x;
 }
 
 Real JsonCursor::in_range(Real lo, Real hi, const char* unit) const {
-  // The sign comes first, in the words the readers always used.
-  const Real x = lo > 0 ? positive() : lo == 0 ? non_negative() : number();
-  if (!(x >= lo && x <= hi))
-    fail("must lie in [" + format_number(lo) + ", " + format_number(hi) + "]" +
-         (*unit ? std::string(" ") + unit : std::string()) + ", got " + value_.dump() +
-         " (docs/input-validation.md)");
-  return x;
+  const Real x = number();
+  return checked([&] { return rules::in_range(x, lo, hi, unit); });
 }
 
 int JsonCursor::integer(int lo, int hi) const {
   const Real x = number();
-  if (x != std::floor(x)) fail("expected a whole number, got " + value_.dump());
-  if (x < lo || x > hi)
-    fail("must be between " + std::to_string(lo) + " and " + std::to_string(hi) + ", got " +
-         value_.dump());
-  return static_cast<int>(x);
+  return checked([&] { return rules::whole(x, lo, hi); });
 }
 
 bool JsonCursor::boolean() const {
@@ -305,19 +296,7 @@ std::string JsonCursor::string() const {
 
 std::string JsonCursor::name() const {
   const std::string s = string();
-  if (s.empty()) fail("must not be empty");
-  if (s.size() > static_cast<std::size_t>(limits::kMaxNameLength))
-    fail("longer than " + std::to_string(limits::kMaxNameLength) + " bytes");
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    const unsigned char c = static_cast<unsigned char>(s[i]);
-    if (c < 0x20 || c == 0x7f)
-      fail("character " + std::to_string(i) + " is a control character (code " + std::to_string(c) +
-           "); names may not contain control characters");
-    if (c == ',' || c == '"' || c == '\'' || c == '\\')
-      fail(std::string("character ") + std::to_string(i) + " is '" + static_cast<char>(c) +
-           "'; names may not contain , \" ' or \\ (they are written unquoted to CSV files)");
-  }
-  if (s.front() == ' ' || s.back() == ' ') fail("must not begin or end with a space");
+  checked([&] { rules::name(s); });
   return s;
 }
 

@@ -46,6 +46,18 @@ class JsonCursor {
 
   // Throws LocatedInputError("ORIGIN: PATH: reason").
   [[noreturn]] void fail(const std::string& reason) const;
+  // Runs f, a check of the scene rules (exactsim/io/scene_rules.h): its InputError becomes
+  // fail(reason); a LocatedInputError (already located) passes through.
+  template <class F>
+  auto checked(F&& f) const -> decltype(f()) {
+    try {
+      return f();
+    } catch (const LocatedInputError&) {
+      throw;
+    } catch (const InputError& e) {
+      fail(e.what());
+    }
+  }
 
   bool has(const char* key) const { return value_.is_object() && value_.contains(key); }
   JsonCursor at(const char* key) const;  // required member
@@ -62,8 +74,7 @@ class JsonCursor {
   int integer(int lo, int hi) const;  // whole number in [lo, hi]
   bool boolean() const;
   std::string string() const;
-  // A string that is a safe name (limits::kMaxNameLength; scene_limits.h): names reach CSV
-  // files and terminals unescaped.
+  // A string that is a safe name (rules::name, scene_rules.h).
   std::string name() const;
   std::vector<Real> numbers(int expected_size) const;  // array of finite numbers; -1 = any size
   Vec2 vec2() const;

@@ -9,7 +9,10 @@
 #include <sstream>
 #include <unordered_set>
 
+#include "exactsim/io/scene_limits.h"
+#include "exactsim/io/scene_rules.h"
 #include "exactsim/math/error.h"
+#include "json_cursor.h"
 
 namespace exactsim {
 namespace {
@@ -154,6 +157,18 @@ void check_mesh_is_convex(const std::vector<Vec3>& vertices, const ConvexPolyhed
                        " lies inside the hull: the mesh is not convex (exactsim simulates convex "
                        "shapes; split it into convex parts)");
   }
+}
+
+ConvexPolyhedron read_mesh_shape(const std::string& path) {
+  const std::vector<Vec3> pts = read_mesh_vertices(path, limits::kMaxVertices);
+  for (std::size_t i = 0; i < pts.size(); ++i)
+    if (!(pts[i].cwiseAbs().maxCoeff() <= limits::kMaxCoordinate))
+      throw InputError(path + ": vertex " + std::to_string(i) + " has a coordinate beyond " +
+                       io::format_number(limits::kMaxCoordinate) + " m (docs/input-validation.md)");
+  ConvexPolyhedron hull = polyhedron_from_points(pts);
+  check_mesh_is_convex(pts, hull, path);
+  rules::shape(hull);
+  return hull;
 }
 
 }  // namespace exactsim

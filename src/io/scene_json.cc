@@ -13,8 +13,8 @@
 
 #include "exactsim/io/event_scene_json.h"
 #include "exactsim/io/mesh_file.h"
-#include "exactsim/io/scene_initial_overlap.h"
 #include "exactsim/io/scene_limits.h"
+#include "exactsim/io/scene_rules.h"
 #include "exactsim/stepping/memory_budget.h"
 #include "inertia_json.h"
 #include "json_cursor.h"
@@ -23,30 +23,17 @@
 namespace exactsim {
 namespace {
 
-using io::check_inertia_ratio;
-using io::format_number;
 using io::JsonCursor;
 using io::read_inertia3;
 
-constexpr const char* kVertexReach = "the largest vertex distance from the origin";
-
-constexpr int kMaxVertices = 10000;
-constexpr int kMaxBodies = 100000;
 constexpr std::uintmax_t kMaxFileBytes = 256ull << 20;
-// Deep pairs named in the message when a scene starts interpenetrating.
-constexpr int kMaxNamedOverlaps = 3;
+using limits::kMaxVertices;
 
-// Re-throws a geometry error with the field's path in front; an error that already names its
-// path (a JsonCursor failure inside f) passes through unchanged.
-template <class F>
-auto with_path(const JsonCursor& c, F&& f) -> decltype(f()) {
-  try {
-    return f();
-  } catch (const io::LocatedInputError&) {
-    throw;
-  } catch (const InputError& e) {
-    c.fail(e.what());
-  }
+// A number checked by one of the scene rules (exactsim/io/scene_rules.h).
+template <class R>
+auto rule(const JsonCursor& c, R (*check)(Real)) {
+  const Real x = c.number();
+  return c.checked([&] { return check(x); });
 }
 
 // A list of [x, y] (Vec2) or [x, y, z] (Vec3) points, at most kMaxVertices, each coordinate
@@ -54,9 +41,7 @@ auto with_path(const JsonCursor& c, F&& f) -> decltype(f()) {
 template <class V>
 std::vector<V> points(const JsonCursor& c) {
   c.expect_array();
-  if (c.size() > static_cast<std::size_t>(kMaxVertices))
-    c.fail("too many points (" + std::to_string(c.size()) + "; the limit is " +
-           std::to_string(kMaxVertices) + ")");
+  c.checked([&] { rules::point_count(c.size()); });
   std::vector<V> pts;
   for (std::size_t i = 0; i < c.size(); ++i) {
     if constexpr (V::RowsAtCompileTime == 2)
@@ -82,23 +67,7 @@ std::vector<Real> box_sides(const JsonCursor& v, int n) {
 // (docs/input-validation.md): its mass properties are meaningful only within these bounds.
 template <class V>
 void check_extent(const JsonCursor& c, std::span<const V> vertices, Real measure) {
-  V lo = vertices.front(), hi = vertices.front();
-  for (const V& p : vertices) {
-    lo = lo.cwiseMin(p);
-    hi = hi.cwiseMax(p);
-  }
-  const Real size = (hi - lo).maxCoeff();
-  if (!(size >= limits::kMinSize && size <= limits::kMaxSize))
-    c.fail("the shape's size (largest side of its bounding box) is " + format_number(size) +
-           " m, outside the accepted range [" + format_number(limits::kMinSize) + ", " +
-           format_number(limits::kMaxSize) + "] m (docs/input-validation.md)");
-  const int d = V::RowsAtCompileTime;
-  const Real full = d == 2 ? size * size : size * size * size;
-  if (!(measure >= limits::kMinFullness * full))
-    c.fail(std::string("the shape's ") + (d == 2 ? "area" : "volume") + " (" +
-           format_number(measure) + ") is below " + format_number(limits::kMinFullness) +
-           " of its size^" + std::to_string(d) +
-           ": too thin for meaningful mass properties (docs/input-validation.md)");
+  c.checked([&] { rules::extent(vertices, measure); });
 }
 
 // A 2D shape as a written scene lists it: rebuilt from its vertices (their hull, the edge normals
@@ -118,7 +87,7 @@ int read_shape(const JsonCursor& c, World& w, const std::string& scene_dir) {
     v.fail("shape kind '" + kind + "' is not available in a " + std::to_string(w.dimension) +
            "D scene");
   if (planar) {
-    ConvexPolygon p = with_path(v, [&] {
+    ConvexPolygon p = v.checked([&] {
       if (kind == "polygon") {
         const auto pts = points<Vec2>(v);
         if (pts.size() < 3)
@@ -139,7 +108,7 @@ int read_shape(const JsonCursor& c, World& w, const std::string& scene_dir) {
     w.polygons.push_back(std::move(p));
     return static_cast<int>(w.polygons.size()) - 1;
   }
-  ConvexPolyhedron p = with_path(v, [&] {
+  ConvexPolyhedron p = v.checked([&] {
     if (kind == "hull") {
       const auto pts = points<Vec3>(v);
       if (pts.size() < 4)
@@ -157,17 +126,10 @@ int read_shape(const JsonCursor& c, World& w, const std::string& scene_dir) {
     }
     const std::string rel = v.string();
     const std::filesystem::path path = std::filesystem::path(scene_dir) / rel;
-    const std::vector<Vec3> pts = read_mesh_vertices(path.string(), kMaxVertices);
-    for (std::size_t i = 0; i < pts.size(); ++i)
-      if (!(pts[i].cwiseAbs().maxCoeff() <= limits::kMaxCoordinate))
-        v.fail(path.string() + ": vertex " + std::to_string(i) + " has a coordinate beyond " +
-               format_number(limits::kMaxCoordinate) + " m (docs/input-validation.md)");
-    ConvexPolyhedron hull = polyhedron_from_points(pts);
-    check_mesh_is_convex(pts, hull, path.string());
-    return hull;
+    return read_mesh_shape(path.string());
   });
   check_extent<Vec3>(v, p.vertices,
-                     with_path(v, [&] { return polyhedron_mass_properties(p, 1.0).volume; }));
+                     v.checked([&] { return polyhedron_mass_properties(p, 1.0).volume; }));
   w.polyhedra.push_back(std::move(p));
   return static_cast<int>(w.polyhedra.size()) - 1;
 }
@@ -178,16 +140,6 @@ Real radius(std::span<const V> vertices) {
   Real r = 0;
   for (const V& p : vertices) r = std::max(r, p.norm());
   return r;
-}
-
-// A vector's norm within `max` (speeds, gravity); components must be finite (already read).
-template <class V>
-void check_norm(const JsonCursor& c, const V& v, Real max, const char* what, const char* unit) {
-  const Real norm = v.stableNorm();
-  if (!(norm <= max))
-    c.fail(std::string(what) + " " + format_number(norm) + " " + unit +
-           " exceeds the accepted maximum of " + format_number(max) + " " + unit +
-           " (docs/input-validation.md)");
 }
 
 void read_body(const JsonCursor& c, World& w, State& s, const std::string& scene_dir,
@@ -215,11 +167,10 @@ void read_body(const JsonCursor& c, World& w, State& s, const std::string& scene
     c.fail("a dynamic body needs 'density' or 'mass' + 'inertia'");
   if (has_density) {
     const JsonCursor d = c.at("density");
-    const Real rho =
-        d.in_range(limits::kMinDensity, limits::kMaxDensity, planar ? "kg/m^2" : "kg/m^3");
+    const Real x = d.number();
+    const Real rho = d.checked([&] { return rules::density(x, w.dimension); });
     if (planar) {
-      const auto mp =
-          with_path(d, [&] { return polygon_mass_properties(w.polygons[b.shape], rho); });
+      const auto mp = d.checked([&] { return polygon_mass_properties(w.polygons[b.shape], rho); });
       b.mass = mp.mass;
       b.planar_inertia = mp.inertia;
       com_shift.head<2>() = mp.centroid;
@@ -228,7 +179,7 @@ void read_body(const JsonCursor& c, World& w, State& s, const std::string& scene
       w.polygons[b.shape] = as_listed(shifted);
     } else {
       const auto mp =
-          with_path(d, [&] { return polyhedron_mass_properties(w.polyhedra[b.shape], rho); });
+          d.checked([&] { return polyhedron_mass_properties(w.polyhedra[b.shape], rho); });
       b.mass = mp.mass;
       b.inertia = mp.inertia;
       com_shift = mp.centroid;
@@ -238,24 +189,22 @@ void read_body(const JsonCursor& c, World& w, State& s, const std::string& scene
       for (Vec3& p : shifted) p -= mp.centroid;
       w.polyhedra[b.shape] = polyhedron_from_points(shifted);
     }
-    if (!(b.mass >= limits::kMinMass && b.mass <= limits::kMaxMass))
-      d.fail("gives a mass of " + format_number(b.mass) + " kg, outside the accepted range [" +
-             format_number(limits::kMinMass) + ", " + format_number(limits::kMaxMass) +
-             "] kg (docs/input-validation.md)");
+    d.checked([&] { rules::mass_from_density(b.mass); });
   } else if (has_mass) {
-    b.mass = c.at("mass").in_range(limits::kMinMass, limits::kMaxMass, "kg");
+    b.mass = rule(c.at("mass"), rules::mass);
     if (planar) {
       const JsonCursor ic = c.at("inertia");
-      b.planar_inertia = ic.positive();
-      check_inertia_ratio(ic, b.planar_inertia, b.mass, radius<Vec2>(w.polygons[b.shape].vertices),
-                          kVertexReach);
+      b.planar_inertia = ic.number();
+      ic.checked([&] {
+        rules::planar_inertia(b.planar_inertia, b.mass, radius<Vec2>(w.polygons[b.shape].vertices));
+      });
     } else {
       b.inertia = read_inertia3(c.at("inertia"), b.mass,
-                                radius<Vec3>(w.polyhedra[b.shape].vertices), kVertexReach);
+                                radius<Vec3>(w.polyhedra[b.shape].vertices), rules::kVertexReach);
     }
   }
-  if (c.has("friction")) b.friction = c.at("friction").in_range(0, limits::kMaxFriction, "");
-  if (c.has("spawn_time")) b.spawn_time = c.at("spawn_time").in_range(0, limits::kMaxTime, "s");
+  if (c.has("friction")) b.friction = rule(c.at("friction"), rules::friction);
+  if (c.has("spawn_time")) b.spawn_time = rule(c.at("spawn_time"), rules::spawn_time);
 
   // parse_scene sized q and v for every body: growing them per body made 20,000 bodies copy
   // gigabytes.
@@ -266,49 +215,33 @@ void read_body(const JsonCursor& c, World& w, State& s, const std::string& scene
   v.setZero();
   if (planar) {
     const Vec2 p = c.at("position").point2(limits::kMaxCoordinate);
-    const Real angle =
-        c.has("angle") ? c.at("angle").in_range(-limits::kMaxAngle, limits::kMaxAngle, "rad") : 0.0;
+    const Real angle = c.has("angle") ? rule(c.at("angle"), rules::angle) : 0.0;
     // The body origin moves to the centroid: keep the shape where the file put it.
     const Vec2 origin = p + Eigen::Rotation2Dd(angle) * com_shift.head<2>();
     q << origin.x(), origin.y(), angle;
     if (c.has("velocity")) {
       v.head<2>() = c.at("velocity").vec2();
-      check_norm(c.at("velocity"), v.head<2>().eval(), limits::kMaxSpeed, "speed", "m/s");
+      c.at("velocity").checked([&] { rules::speed(v.head<2>().stableNorm()); });
     }
     if (c.has("angular_velocity")) {
-      const JsonCursor wc = c.at("angular_velocity");
-      v[2] = wc.in_range(-limits::kMaxAngularSpeed, limits::kMaxAngularSpeed, "rad/s");
+      v[2] = rule(c.at("angular_velocity"), rules::angular_velocity_2d);
     }
   } else {
     Quat o = Quat::Identity();
     if (c.has("orientation")) {
       const JsonCursor oc = c.at("orientation");
       const auto n = oc.numbers(4);
-      const Eigen::Vector4d raw(n[0], n[1], n[2], n[3]);
-      const Real largest = raw.cwiseAbs().maxCoeff();
-      if (!(largest > 0)) oc.fail("the quaternion has zero norm");
-      // Normalised on read (scene-format.md); a quaternion already of unit norm to round-off is
-      // kept as written, so a written scene re-reads bit for bit. Otherwise it is first scaled
-      // by its largest component, so that no square overflows or underflows
-      // (docs/input-validation.md).
-      o = Quat(n[0], n[1], n[2], n[3]);
-      const Real norm = raw.norm();
-      if (!(std::abs(norm - 1) <= 8 * std::numeric_limits<Real>::epsilon())) {
-        const Eigen::Vector4d scaled = raw / largest;
-        o = Quat(scaled[0], scaled[1], scaled[2], scaled[3]);
-        o.normalize();
-      }
+      o = oc.checked([&] { return rules::orientation(n[0], n[1], n[2], n[3]); });
     }
     const Vec3 origin = c.at("position").point3(limits::kMaxCoordinate) + o * com_shift;
     q << origin, o.w(), o.x(), o.y(), o.z();
     if (c.has("velocity")) {
       v.head<3>() = c.at("velocity").vec3();
-      check_norm(c.at("velocity"), v.head<3>().eval(), limits::kMaxSpeed, "speed", "m/s");
+      c.at("velocity").checked([&] { rules::speed(v.head<3>().stableNorm()); });
     }
     if (c.has("angular_velocity")) {
       v.tail<3>() = c.at("angular_velocity").vec3();
-      check_norm(c.at("angular_velocity"), v.tail<3>().eval(), limits::kMaxAngularSpeed,
-                 "angular speed", "rad/s");
+      c.at("angular_velocity").checked([&] { rules::angular_speed(v.tail<3>().stableNorm()); });
     }
   }
   if (b.is_static) {
@@ -329,21 +262,16 @@ ContactModel read_model(const JsonCursor& c) {
 void read_contact(const JsonCursor& c, World& w) {
   c.expect_object({"model", "friction", "friction_directions", "parameters"});
   if (c.has("model")) w.contact.model = read_model(c.at("model"));
-  if (c.has("friction"))
-    w.contact.friction = c.at("friction").in_range(0, limits::kMaxFriction, "");
+  if (c.has("friction")) w.contact.friction = rule(c.at("friction"), rules::friction);
   if (c.has("friction_directions"))
-    w.contact.friction_directions = c.at("friction_directions").integer(3, 64);
+    w.contact.friction_directions = rule(c.at("friction_directions"), rules::friction_directions);
   if (c.has("parameters")) {
     const JsonCursor p = c.at("parameters");
     p.expect_object({"epsilon", "epsilon_edge", "predict_motion", "max_stabilisation_speed",
                      "stabilisation", "general_form"});
-    if (p.has("epsilon"))
-      w.contact.epsilon =
-          p.at("epsilon").in_range(limits::kMinContactDistance, limits::kMaxContactDistance, "m");
+    if (p.has("epsilon")) w.contact.epsilon = rule(p.at("epsilon"), rules::contact_distance);
     if (p.has("epsilon_edge"))
-      w.contact.epsilon_edge =
-          p.at("epsilon_edge")
-              .in_range(limits::kMinContactDistance, limits::kMaxContactDistance, "m");
+      w.contact.epsilon_edge = rule(p.at("epsilon_edge"), rules::contact_distance);
     if (p.has("predict_motion")) w.contact.predict_motion = p.at("predict_motion").boolean();
     if (p.has("max_stabilisation_speed")) {
       const JsonCursor m = p.at("max_stabilisation_speed");
@@ -395,7 +323,7 @@ void read_stepping(const JsonCursor& c, World& w) {
   if (c.has("friction_on_demand_min_unknowns"))
     w.stepping.friction_on_demand_min_unknowns =
         c.at("friction_on_demand_min_unknowns").integer(0, std::numeric_limits<int>::max());
-  if (c.has("threads")) w.stepping.threads = c.at("threads").integer(0, limits::kMaxThreads);
+  if (c.has("threads")) w.stepping.threads = rule(c.at("threads"), rules::threads);
   if (c.has("sleep")) w.stepping.sleep = c.at("sleep").boolean();
   if (c.has("sleep_speed")) w.stepping.sleep_speed = c.at("sleep_speed").in_range(1e-9, 1e3, "m/s");
   if (c.has("sleep_time")) w.stepping.sleep_time = c.at("sleep_time").in_range(0, 1e6, "s");
@@ -406,30 +334,9 @@ void read_stepping(const JsonCursor& c, World& w) {
 // Rejects a scene whose bodies start deeply inside each other (docs/input-validation.md,
 // "Overlap at load"), naming the first pairs found.
 void check_initial_overlap(const JsonCursor& bodies, const Scene& scene) {
-  const World& w = scene.world;
-  const InitialOverlapCheck r = find_initial_overlaps(
-      w, scene.initial, limits::kMaxInitialOverlapFraction, kMaxNamedOverlaps);
-  auto label = [&](int i) {
-    return "bodies[" + std::to_string(i) + "] \"" + w.bodies[i].name + "\"";
-  };
-  const char* measure = w.dimension == 2 ? "area" : "volume";
-  if (!r.deep.empty()) {
-    const InitialOverlap& first = r.deep.front();
-    std::string msg = "starts deeply inside " + label(first.a) + ": their intersection is " +
-                      format_number(100 * first.fraction) + "% of the smaller body's " + measure;
-    for (std::size_t k = 1; k < r.deep.size(); ++k)
-      msg += "; also " + label(r.deep[k].a) + " and " + label(r.deep[k].b) + " (" +
-             format_number(100 * r.deep[k].fraction) + "%)";
-    if (static_cast<int>(r.deep.size()) >= kMaxNamedOverlaps) msg += "; the check stopped there";
-    msg += ". Bodies present at t = 0 may overlap by at most " +
-           format_number(100 * limits::kMaxInitialOverlapFraction) + "% (docs/input-validation.md)";
-    bodies.at(static_cast<std::size_t>(first.b)).fail(msg);
-  }
-  if (r.too_dense)
-    bodies.fail("more than " + std::to_string(r.box_pairs - 1) +
-                " pairs of bodies have overlapping bounding boxes at t = 0 (at most 64 per "
-                "body plus 10000): the scene is too dense to check or to simulate "
-                "(docs/input-validation.md)");
+  if (const auto blame = rules::initial_overlap(scene.world, scene.initial))
+    (blame->body >= 0 ? bodies.at(static_cast<std::size_t>(blame->body)) : bodies)
+        .fail(blame->reason);
 }
 
 }  // namespace
@@ -459,18 +366,14 @@ Scene parse_scene(const nlohmann::json& doc, const std::string& origin) {
     const JsonCursor gc = top.at("gravity");
     const auto g = gc.numbers(w.dimension);
     w.gravity = Vec3(g[0], g[1], w.dimension == 3 ? g[2] : 0.0);
-    check_norm(gc, w.gravity, limits::kMaxGravity, "magnitude", "m/s^2");
+    gc.checked([&] { rules::gravity(w.gravity); });
   }
   const JsonCursor time = top.at("time");
   time.expect_object({"step", "duration"});
-  scene.step = time.at("step").in_range(limits::kMinStep, limits::kMaxStep, "s");
-  scene.duration = time.at("duration").in_range(0, limits::kMaxTime, "s");
-  if (scene.duration / scene.step > limits::kMaxSteps)
-    time.fail("duration / step exceeds " + format_number(limits::kMaxSteps) + " steps");
-  if (scene.duration > 0 && scene.step > scene.duration)
-    time.at("step").fail("the step (" + format_number(scene.step) +
-                         " s) is longer than the duration (" + format_number(scene.duration) +
-                         " s)");
+  scene.step = rule(time.at("step"), rules::step);
+  scene.duration = rule(time.at("duration"), rules::duration);
+  time.checked([&] { rules::step_count(scene.step, scene.duration); });
+  time.at("step").checked([&] { rules::step_in_duration(scene.step, scene.duration); });
   w.contact.model = ContactModel::kPeg;  // the format's default
   if (top.has("contact")) read_contact(top.at("contact"), w);
   if (top.has("solver")) io::read_solver_options(top.at("solver"), w.solver);
@@ -478,9 +381,7 @@ Scene parse_scene(const nlohmann::json& doc, const std::string& origin) {
 
   const JsonCursor bodies = top.at("bodies");
   bodies.expect_array();
-  if (bodies.size() == 0) bodies.fail("at least one body is required");
-  if (bodies.size() > static_cast<std::size_t>(kMaxBodies))
-    bodies.fail("too many bodies (limit " + std::to_string(kMaxBodies) + ")");
+  bodies.checked([&] { rules::body_count(bodies.size()); });
   State& s = scene.initial;
   s.dimension = w.dimension;
   s.q = VecX::Zero(static_cast<Eigen::Index>(bodies.size()) * config_size(w.dimension));

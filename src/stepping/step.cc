@@ -430,6 +430,7 @@ void solve_island(const World& world, State& state, Real h, const IslandInputs& 
   EnergyBalance& e = report.energy;
   if (usable && e.checked) {
     e.total_before = energy_before;
+    for (const int b : ws.layout.active_bodies) e.total_before += applied_work(state, b, h);
     e.total_after = island_energy(world, state, ws.layout);
     e.projection = report.projection_lift;
     e.total_tolerance = e.tolerance + 1e-12 * (std::abs(e.total_before) + std::abs(e.total_after));

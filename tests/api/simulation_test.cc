@@ -165,7 +165,7 @@ TEST(Api, BuilderErrorsNameBodyAndField) {
   add_body(s, {.name = "floor", .shape = make_box(Vec2(4, 1)), .is_static = true});
   EXPECT_EQ(
       ErrorOf([&] { add_body(s, {.name = "box", .shape = make_box(Vec2(1, 1)), .density = -1}); }),
-      "bodies[1] (box).density: must be > 0 and finite, got -1");
+      "bodies[1] (box).density: must be > 0, got -1.0");
   EXPECT_EQ(ErrorOf([&] { add_body(s, {.name = "box", .shape = make_box(Vec2(1, 1))}); }),
             "bodies[1] (box).density: a dynamic body needs a density or a mass");
   EXPECT_EQ(
@@ -190,8 +190,8 @@ TEST(Api, BuilderErrorsNameBodyAndField) {
   EXPECT_EQ(ErrorOf([&] {
               add_body(s3,
                        {.name = "rock", .shape = make_icosahedron(0.5), .mass = 1, .inertia = bad});
-            }).substr(0, 65),
-            "bodies[0] (rock).inertia: must be positive definite (smallest eig");
+            }),
+            "bodies[0] (rock).inertia: the inertia matrix must be positive definite");
   EXPECT_EQ(s3.world.body_count(), 0);
   EXPECT_EQ(ErrorOf([] { make_scene(4, 0.01); }), "dimension: must be 2 or 3, got 4");
 }
@@ -214,8 +214,7 @@ TEST(Api, ValidationNamesBodyAndField) {
   {
     Scene s = good;
     s.world.bodies[1].mass = 0;
-    EXPECT_EQ(ErrorOf([&] { Simulation sim(s); }),
-              "bodies[1] (box).mass: must be > 0 and finite, got 0");
+    EXPECT_EQ(ErrorOf([&] { Simulation sim(s); }), "bodies[1] (box).mass: must be > 0, got 0.0");
   }
   {
     Scene s = good;

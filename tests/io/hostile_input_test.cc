@@ -211,7 +211,7 @@ TEST(HostileInput, AcceptedRangesOfTheScene) {
       {[](json& d) {
          d["solver"] = {{"tolerance", 10}};
        },
-       "solver.tolerance: must lie in [0, 1], got 10 (docs/input-validation.md)"},
+       "solver.tolerance: must lie in [0, 1], got 10.0 (docs/input-validation.md)"},
       {[](json& d) { d["name"] = std::string("a\0b", 3); },
        "name: character 1 is a control character (code 0); names may not contain control "
        "characters"},

@@ -54,7 +54,7 @@ TEST(MemoryBudgetScene, TheFieldIsReadCheckedAndWrittenBack) {
       "memory_budget_gib"));
   d["stepping"]["memory_budget_gib"] = 0;
   EXPECT_EQ(ErrorOf([&] { parse_scene(d, "scene.json"); }),
-            "scene.json: stepping.memory_budget_gib: must be > 0, got 0");
+            "scene.json: stepping.memory_budget_gib: must be > 0, got 0.0");
   d["stepping"]["memory_budget_gib"] = 1e-4;
   EXPECT_EQ(ErrorOf([&] { parse_scene(d, "scene.json"); }),
             "scene.json: stepping.memory_budget_gib: must lie in [0.001, 1e6] GiB, got 0.0001 "

@@ -27,3 +27,16 @@ message(STATUS "consumer says: ${out}")
 if(rc)
   message(FATAL_ERROR "the consumer failed: ${rc}")
 endif()
+# cmake --install puts the Python module where /usr/bin/python3 finds it under the prefix
+# (python/CMakeLists.txt): importable from another folder with that folder on its path.
+file(GLOB module ${WORK_DIR}/prefix/lib/python3*/*-packages/exactsim*.so)
+if(module AND EXISTS /usr/bin/python3)
+  get_filename_component(site ${module} DIRECTORY)
+  execute_process(COMMAND ${CMAKE_COMMAND} -E env PYTHONPATH=${site} /usr/bin/python3 -c
+    "import exactsim; print(exactsim.__file__)" WORKING_DIRECTORY ${WORK_DIR}
+    RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  message(STATUS "installed module: ${out}")
+  if(rc OR NOT out MATCHES "^${site}/")
+    message(FATAL_ERROR "the installed Python module does not import: ${rc} ${out} ${err}")
+  endif()
+endif()

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <limits>
+#include <optional>
 #include <string>
 #include <variant>
 
@@ -29,30 +30,29 @@ struct Coordinates {
   Vec3 vec3() const { return Vec3(x, y, z); }
 };
 
-inline constexpr Real kUnset = std::numeric_limits<Real>::quiet_NaN();
-
 // One body, written with designated initializers, e.g.
 //   add_body(scene, {.name = "box", .shape = make_box(Vec2(0.2, 0.2)), .density = 100,
 //                    .position = {0, 0.1}});
 // Give `density` (kg/m² in 2D, kg/m³ in 3D) or `mass` (kg), not both; a dynamic body needs one.
 // With `mass` alone the inertia is the shape's at uniform density; give `planar_inertia` (2D,
-// kg·m² about the centroid) or `inertia` (3D, body axes) to override it.
+// kg·m² about the centroid) or `inertia` (3D, body axes) to override it. Every value meets the
+// scene format's rules (io/scene_rules.h, docs/input-validation.md), whichever way it is given.
 struct BodySpec {
   std::string name{};  // unique; empty: "body<index>"
   Shape shape{};
   bool is_static = false;
-  Real density = kUnset;                  // kg/m² (2D) or kg/m³ (3D)
-  Real mass = kUnset;                     // kg
-  Real planar_inertia = kUnset;           // kg·m², 2D, with `mass`
-  Mat3 inertia = Mat3::Constant(kUnset);  // kg·m², 3D, with `mass`
-  Coordinates position{};                 // m: where the shape's frame goes
-  Real angle = 0;                         // rad, counter-clockwise (2D)
-  Quat orientation = Quat::Identity();    // body → world, unit (3D)
-  Coordinates velocity{};                 // m/s, of the centre of mass
-  Real omega = 0;                         // rad/s, counter-clockwise (2D)
-  Coordinates angular_velocity{};         // rad/s, world axes (3D)
-  Real friction = kUnset;                 // Coulomb μ of this body; unset: the scene's
-  Real spawn_time = 0;                    // s: the body joins at the first step starting then
+  std::optional<Real> density{};         // kg/m² (2D) or kg/m³ (3D)
+  std::optional<Real> mass{};            // kg
+  std::optional<Real> planar_inertia{};  // kg·m², 2D, with `mass`
+  std::optional<Mat3> inertia{};         // kg·m², 3D, with `mass`
+  Coordinates position{};                // m: where the shape's frame goes
+  Real angle = 0;                        // rad, counter-clockwise (2D)
+  Quat orientation = Quat::Identity();   // body → world, unit (3D)
+  Coordinates velocity{};                // m/s, of the centre of mass
+  Real omega = 0;                        // rad/s, counter-clockwise (2D)
+  Coordinates angular_velocity{};        // rad/s, world axes (3D)
+  std::optional<Real> friction{};        // Coulomb μ of this body; unset: the scene's
+  Real spawn_time = 0;                   // s: the body joins at the first step starting then
 };
 
 // An empty scene: `dimension` 2 or 3, step h (s), the scene format's defaults (gravity −9.81 m/s²
@@ -61,8 +61,9 @@ Scene make_scene(int dimension, Real step, Real duration = 1.0);
 
 // Appends the body to scene.world and its pose and velocity to scene.initial (not present until
 // its first step, as with a scene file); computes mass and inertia from the shape. Returns the
-// body's index. InputError naming the body and field, e.g.
-// `bodies[1] (box).density: must be > 0 and finite, got -1`.
+// body's index. O(1) amortised: names are looked up in scene.body_index. InputError naming the
+// body and field, e.g. `bodies[1] (box).density: must be > 0, got -1.0`; a failed call leaves
+// the scene as it was.
 int add_body(Scene& scene, const BodySpec& spec);
 
 }  // namespace exactsim

@@ -38,6 +38,11 @@ struct State {
   // slower than the sleep speed (s), and whether it sleeps. Empty until a step with sleeping on.
   std::vector<Real> rest_time;
   std::vector<std::uint8_t> asleep;
+  // Forces applied over the next step, world frame, stacked as v: (f_x, f_y, τ) per body in 2D,
+  // (f, τ) in 3D, in N and N·m about the centre of mass. Empty: none. Each step adds h times
+  // them to the bodies' external impulse (dynamics/mass_matrix.h) and leaves them as they are;
+  // Simulation::step clears them after the step (docs/api.md "Driving the bodies").
+  VecX force;
 
   int body_count() const { return static_cast<int>(present.size()); }
   auto q_of(int i) { return q.segment(i * config_size(dimension), config_size(dimension)); }

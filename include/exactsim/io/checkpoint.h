@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 #include "exactsim/dynamics/body.h"
 #include "exactsim/io/run.h"
@@ -48,5 +49,12 @@ Checkpoint read_checkpoint(const std::string& path, const Scene& scene,
 // The check before `exactsim run --resume DIR` reads anything else: DIR is a folder with a
 // checkpoint. InputError saying why not, and whether DIR holds a run that ended (summary.json).
 void require_checkpoint(const std::string& dir);
+
+// A simulation's state between steps (State, steps taken, the stepper's memory) as bytes, in the
+// checkpoint's exact encoding behind their own magic "exactsim-state\n" and checksum: what the
+// Python module pickles a Simulation's state to (docs/python.md). decode_state throws InputError
+// ("saved state: ...") for bytes that are not one; the caller checks that it fits its scene.
+std::string encode_state(const State& state, long steps, const StepperMemory& memory);
+void decode_state(std::string_view bytes, State& state, long& steps, StepperMemory& memory);
 
 }  // namespace exactsim

@@ -25,4 +25,10 @@ std::vector<Vec3> read_mesh_vertices_from(std::istream& in, const std::string& p
 void check_mesh_is_convex(const std::vector<Vec3>& vertices, const ConvexPolyhedron& hull,
                           const std::string& path);
 
+// The convex shape of a mesh file, read as a scene file's `mesh` shape is: its vertices (at
+// most limits::kMaxVertices, each coordinate within limits::kMaxCoordinate), their hull, which
+// must be the mesh (check_mesh_is_convex), of an accepted size and fullness
+// (docs/input-validation.md). InputError naming the file and the reason.
+ConvexPolyhedron read_mesh_shape(const std::string& path);
+
 }  // namespace exactsim

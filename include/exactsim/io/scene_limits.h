@@ -1,8 +1,8 @@
 // Accepted ranges of the quantities in scene files (docs/input-validation.md, "Accepted
-// ranges"). The readers (scene_json.cc, event_scene_json.cc) reject a value outside its range
-// with the file, the JSON path and the reason. The ranges are wide enough for any physical
-// scene and narrow enough that no product the simulation forms (m v², m r², h v, …) leaves the
-// double range or loses the shape to round-off.
+// ranges"). The readers (scene_json.cc, event_scene_json.cc), add_body and Simulation reject a
+// value outside its range through the scene rules (scene_rules.h), with the place and the reason.
+// The ranges are wide enough for any physical scene and narrow enough that no product the
+// simulation forms (m v², m r², h v, …) leaves the double range or loses the shape to round-off.
 #pragma once
 
 #include "exactsim/math/types.h"
@@ -50,6 +50,13 @@ inline constexpr Real kMaxSteps = 1e9;
 // present at t = 0 whose exact intersection exceeds this fraction of the smaller one's area
 // (volume) make the scene an input error.
 inline constexpr Real kMaxInitialOverlapFraction = 0.5;
+
+// Counts: bodies in a scene, points of one shape (polygon, hull or mesh vertices), directions of
+// a 3D friction cone.
+inline constexpr int kMaxBodies = 100000;
+inline constexpr int kMaxVertices = 10000;
+inline constexpr int kMinFrictionDirections = 3;
+inline constexpr int kMaxFrictionDirections = 64;
 
 // Names (scene and bodies): 1 to kMaxNameLength bytes, no control characters (below 0x20 or
 // 0x7f), none of , " ' \ and no leading or trailing space.

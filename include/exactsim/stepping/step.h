@@ -65,7 +65,7 @@ struct EnergyBalance {
   Real stabilisation = 0;  // budget Σ z_j max(0, −r_j) over impulse-carrying rows
   Real tolerance = 0;      // round-off and the LCP tolerance's share
   // The whole step (checked with `checked` once the step is applied).
-  Real total_before = 0;     // T + V at the start of the step
+  Real total_before = 0;     // T + V at the start of the step + the applied forces' work
   Real total_after = 0;      // T + V at its end
   Real projection = 0;       // budget: the projection's lift, StepReport::projection_lift
   Real total_tolerance = 0;  // `tolerance` and the round-off of the energies' sums

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "exactsim/collision/vertex_edge.h"
@@ -141,6 +142,9 @@ struct Scene {
   State initial;
   Real step = 0.005;    // h, s
   Real duration = 1.0;  // s; the run takes round(duration / step) steps
+  // Body name → index, kept by add_body (api/body_spec.h) so that adding a body is O(1); it is
+  // rebuilt when it does not cover the bodies, and validate_scene checks the names anyway.
+  std::unordered_map<std::string, int> body_index;
   int step_count() const;
 };
 
