@@ -14,6 +14,7 @@ constexpr Real kSaturated = 1e-9;  // Σβ within this fraction of μ p: the con
 struct Rows {
   const Mlcp& mlcp;
   const MlcpScratch& r;
+  const VecX& diagonal;  // N_ii
   GaussSeidelScratch& s;
 
   // Hᵀ_i ν + Σ_j D_ij z_j + r_i.
@@ -54,7 +55,7 @@ struct Rows {
   }
   // One projected update of row i onto [0, upper]; returns |Δz_i| N_ii.
   Real update(int i, Real upper) {
-    const Real d = r.reduced.M(i, i);
+    const Real d = diagonal[i];
     if (!(d > 0)) return 0;
     const Real next = std::clamp(s.z[i] - value(i) / d, Real(0), std::max<Real>(0, upper));
     const Real delta = next - s.z[i];
@@ -70,6 +71,14 @@ struct Rows {
 GaussSeidelResult projected_gauss_seidel(const Mlcp& mlcp, const MlcpLayout& layout,
                                          const MlcpScratch& reduced, const VecX* start,
                                          int max_sweeps, Real tolerance, GaussSeidelScratch& s) {
+  s.diagonal = reduced.reduced.M.diagonal();  // (like z: no allocation once warmed up at this m)
+  return projected_gauss_seidel(mlcp, layout, reduced, s.diagonal, start, max_sweeps, tolerance, s);
+}
+
+GaussSeidelResult projected_gauss_seidel(const Mlcp& mlcp, const MlcpLayout& layout,
+                                         const MlcpScratch& reduced, const VecX& diagonal,
+                                         const VecX* start, int max_sweeps, Real tolerance,
+                                         GaussSeidelScratch& s) {
   const int m = layout.size();
   s.d_begin.assign(1, 0);
   s.d_col.clear();
@@ -86,7 +95,7 @@ GaussSeidelResult projected_gauss_seidel(const Mlcp& mlcp, const MlcpLayout& lay
   const int beta0 = layout.beta_begin(), sigma0 = layout.sigma_begin();
   s.z.setZero(m);
   s.nu = reduced.Wc;
-  Rows rows{mlcp, reduced, s};
+  Rows rows{mlcp, reduced, diagonal, s};
   if (start != nullptr && start->size() == m)
     for (int i = 0; i < sigma0; ++i)
       if ((*start)[i] > 0) {
@@ -118,7 +127,7 @@ GaussSeidelResult projected_gauss_seidel(const Mlcp& mlcp, const MlcpLayout& lay
   // σ_f again from the final ν.
   s.guess.assign(m, false);
   s.priority.resize(m);
-  for (int i = 0; i < m; ++i) s.priority[i] = s.z[i] * reduced.reduced.M(i, i);
+  for (int i = 0; i < m; ++i) s.priority[i] = s.z[i] * diagonal[i];
   for (int f = 0; f < layout.n_friction_contacts; ++f) {
     const int sigma = sigma0 + f;
     const int fastest = rows.set_sigma(sigma, beta0 + f * k, k,

@@ -21,6 +21,7 @@ struct GaussSeidelScratch {
   VecX z, nu;
   std::vector<bool> guess;  // z_i N_ii > w_i; σ of a sliding cone with its fastest β
   VecX priority;            // z_i N_ii (m/s; σ and its β: the sliding speed)
+  VecX diagonal;            // N_ii, read from the reduction's N
 };
 
 struct GaussSeidelResult {
@@ -36,6 +37,14 @@ struct GaussSeidelResult {
 GaussSeidelResult projected_gauss_seidel(const Mlcp& mlcp, const MlcpLayout& layout,
                                          const MlcpScratch& reduced, const VecX* start,
                                          int max_sweeps, Real tolerance,
+                                         GaussSeidelScratch& scratch);
+
+// The same with N's diagonal given (N_ii, m entries) instead of read from reduced.reduced.M, for a
+// caller that did not form the dense N (bench_basis_cost on islands beyond the memory budget):
+// `reduced` then needs W, WG, Wc and the block columns g and h only.
+GaussSeidelResult projected_gauss_seidel(const Mlcp& mlcp, const MlcpLayout& layout,
+                                         const MlcpScratch& reduced, const VecX& diagonal,
+                                         const VecX* start, int max_sweeps, Real tolerance,
                                          GaussSeidelScratch& scratch);
 
 }  // namespace exactsim
