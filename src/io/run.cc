@@ -47,6 +47,7 @@ nlohmann::json report_to_json(const StepReport& r) {
                       {"peg_changed", r.peg_changed},
                       {"active_bodies", r.active_bodies},
                       {"lcp_size", r.lcp_size},
+                      {"solved_unknowns", r.solved_unknowns},
                       {"islands", r.islands},
                       {"largest_island_lcp", r.largest_island_lcp},
                       {"overlap", r.overlap},
@@ -113,7 +114,8 @@ nlohmann::json report_to_json(const StepReport& r) {
          {"features", describe_features(p.result, a, b)}});
   }
   for (const SweptCrossing& c : r.crossings)
-    j["crossings"].push_back({{"bodies", {c.body_a, c.body_b}}, {"time", c.time}, {"depth", c.depth}});
+    j["crossings"].push_back(
+        {{"bodies", {c.body_a, c.body_b}}, {"time", c.time}, {"depth", c.depth}});
   for (const CentreInsideStatic& c : r.centres_inside_static)
     j["centres_inside_static"].push_back(
         {{"body", c.body}, {"static_body", c.static_body}, {"depth", c.depth}});

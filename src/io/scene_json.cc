@@ -296,8 +296,8 @@ void read_contact(const JsonCursor& c, World& w) {
 void read_stepping(const JsonCursor& c, World& w) {
   c.expect_object({"rotation_update", "continue_on_solver_failure", "measure_overlap",
                    "memory_budget_gib", "gauss_seidel_min_unknowns", "gauss_seidel_sweeps",
-                   "friction_on_demand_min_unknowns", "threads", "sleep", "sleep_speed",
-                   "sleep_time", "islands", "warm_start"});
+                   "friction_on_demand_min_unknowns", "dense_max_unknowns", "threads", "sleep",
+                   "sleep_speed", "sleep_time", "islands", "warm_start"});
   if (c.has("rotation_update")) {
     const JsonCursor r = c.at("rotation_update");
     const std::string s = r.string();
@@ -320,6 +320,9 @@ void read_stepping(const JsonCursor& c, World& w) {
         c.at("gauss_seidel_min_unknowns").integer(0, std::numeric_limits<int>::max());
   if (c.has("gauss_seidel_sweeps"))
     w.stepping.gauss_seidel_sweeps = c.at("gauss_seidel_sweeps").integer(1, 1000000);
+  if (c.has("dense_max_unknowns"))
+    w.stepping.dense_max_unknowns =
+        c.at("dense_max_unknowns").integer(0, std::numeric_limits<int>::max());
   if (c.has("friction_on_demand_min_unknowns"))
     w.stepping.friction_on_demand_min_unknowns =
         c.at("friction_on_demand_min_unknowns").integer(0, std::numeric_limits<int>::max());
@@ -441,6 +444,8 @@ nlohmann::json scene_to_json(const Scene& scene) {
     doc["stepping"]["gauss_seidel_min_unknowns"] = w.stepping.gauss_seidel_min_unknowns;
   if (w.stepping.gauss_seidel_sweeps != defaults.gauss_seidel_sweeps)
     doc["stepping"]["gauss_seidel_sweeps"] = w.stepping.gauss_seidel_sweeps;
+  if (w.stepping.dense_max_unknowns != defaults.dense_max_unknowns)
+    doc["stepping"]["dense_max_unknowns"] = w.stepping.dense_max_unknowns;
   if (w.stepping.friction_on_demand_min_unknowns != defaults.friction_on_demand_min_unknowns)
     doc["stepping"]["friction_on_demand_min_unknowns"] = w.stepping.friction_on_demand_min_unknowns;
   if (w.stepping.threads != defaults.threads) doc["stepping"]["threads"] = w.stepping.threads;

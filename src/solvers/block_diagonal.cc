@@ -2,6 +2,7 @@
 // per-body 3×3 or 6×6 blocks).
 #include "exactsim/solvers/block_diagonal.h"
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 
@@ -68,6 +69,86 @@ void BlockColumns::from_dense(const MatX& a, const BlockDiagonal& layout) {
   by_block.resize(block.size());
   fill.assign(block_begin.begin(), block_begin.end() - 1);
   for (int e = 0; e < static_cast<int>(block.size()); ++e) by_block[fill[block[e]]++] = e;
+}
+
+void BlockDiagonal::append_triplets(std::vector<Eigen::Triplet<Real>>& t, bool zeros) const {
+  for (std::size_t k = 0; k < blocks.size(); ++k) {
+    const MatX& block = blocks[k];
+    for (Eigen::Index b = 0; b < block.cols(); ++b)
+      for (Eigen::Index a = 0; a < block.rows(); ++a)
+        if (zeros || block(a, b) != 0) t.emplace_back(offsets[k] + a, offsets[k] + b, block(a, b));
+  }
+}
+
+void BlockColumns::compress(int columns, int blocks) {
+  // Entries by column (counting sort, stable), then each column's by block (insertion sort,
+  // stable: a column has a few entries). No allocation once the buffers have grown.
+  begin.assign(columns + 1, 0);
+  for (const Entry& e : pending) ++begin[e.column + 1];
+  for (int j = 0; j < columns; ++j) begin[j + 1] += begin[j];
+  fill.assign(begin.begin(), begin.end() - 1);
+  sorted.resize(pending.size());
+  for (const Entry& e : pending) sorted[fill[e.column]++] = e;
+  for (int j = 0; j < columns; ++j)
+    for (int a = begin[j] + 1; a < begin[j + 1]; ++a)
+      for (int b = a; b > begin[j] && sorted[b - 1].block > sorted[b].block; --b)
+        std::swap(sorted[b - 1], sorted[b]);
+  begin.assign(columns + 1, 0);
+  block.clear();
+  values.clear();
+  column.clear();
+  block_begin.assign(blocks + 1, 0);
+  for (std::size_t e = 0; e < sorted.size();) {
+    const int j = sorted[e].column, k = sorted[e].block;
+    Vec6 sum = sorted[e].values;
+    for (++e; e < sorted.size() && sorted[e].column == j && sorted[e].block == k; ++e)
+      sum += sorted[e].values;
+    if (sum.cwiseAbs().maxCoeff() == 0) continue;
+    block.push_back(k);
+    values.push_back(sum);
+    column.push_back(j);
+    ++begin[j + 1];
+    ++block_begin[k + 1];
+  }
+  pending.clear();
+  for (int j = 0; j < columns; ++j) begin[j + 1] += begin[j];
+  for (int k = 0; k < blocks; ++k) block_begin[k + 1] += block_begin[k];
+  by_block.resize(block.size());
+  fill.assign(block_begin.begin(), block_begin.end() - 1);
+  for (int e = 0; e < static_cast<int>(block.size()); ++e) by_block[fill[block[e]]++] = e;
+}
+
+void BlockColumns::multiply_add(const BlockDiagonal& layout, const VecX& x, VecX& y) const {
+  for (int j = 0; j < cols(); ++j) {
+    if (x[j] == 0) continue;
+    for (int e = begin[j]; e < begin[j + 1]; ++e) {
+      const int k = block[e], nb = static_cast<int>(layout.blocks[k].rows());
+      y.segment(layout.offsets[k], nb) += x[j] * values[e].head(nb);
+    }
+  }
+}
+
+Real BlockColumns::column_dot(const BlockDiagonal& layout, int j, const VecX& v) const {
+  Real s = 0;
+  for (int e = begin[j]; e < begin[j + 1]; ++e) {
+    const int k = block[e], nb = static_cast<int>(layout.blocks[k].rows());
+    s += values[e].head(nb).dot(v.segment(layout.offsets[k], nb));
+  }
+  return s;
+}
+
+void BlockColumns::transpose_multiply(const BlockDiagonal& layout, const VecX& v, VecX& y) const {
+  y.resize(cols());
+  for (int j = 0; j < cols(); ++j) y[j] = column_dot(layout, j, v);
+}
+
+void BlockColumns::to_dense(const BlockDiagonal& layout, MatX& a) const {
+  a.setZero(layout.size(), cols());
+  for (int j = 0; j < cols(); ++j)
+    for (int e = begin[j]; e < begin[j + 1]; ++e) {
+      const int k = block[e], nb = static_cast<int>(layout.blocks[k].rows());
+      a.col(j).segment(layout.offsets[k], nb) = values[e].head(nb);
+    }
 }
 
 void validate_block_diagonal(const BlockDiagonal& m, const char* who) {

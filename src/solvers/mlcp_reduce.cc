@@ -33,9 +33,6 @@ SolveCertificate certify(const Mlcp& mlcp, const VecX& nu, const VecX& z, Real t
                          Real impulse_scale, const SolverOptions& options, VecX& w, VecX& momentum,
                          VecX& impulse) {
   const Eigen::Index m = z.size();
-  SolveCertificate cert;
-  cert.tolerance = tol;
-  cert.impulse_scale = impulse_scale;
   // Unreduced complementarity rows.
   w.resize(m);
   w.noalias() = mlcp.H.transpose() * nu;
@@ -47,25 +44,7 @@ SolveCertificate certify(const Mlcp& mlcp, const VecX& nu, const VecX& z, Real t
   mlcp.M.apply(nu, momentum);
   momentum -= impulse;
   momentum -= mlcp.c;
-  const Real c_max = mlcp.c.size() > 0 ? mlcp.c.lpNorm<Eigen::Infinity>() : 0.0;
-  cert.newton_euler_residual = momentum.size() > 0 ? momentum.lpNorm<Eigen::Infinity>() : 0.0;
-  // Problem scale only (momentum c and the impulse scale), never ‖G z‖ of the candidate.
-  cert.newton_euler_tolerance = options.tolerance * std::max({Real(1), c_max, impulse_scale});
-  if (!nu.allFinite() || !z.allFinite() || !w.allFinite() ||
-      !std::isfinite(cert.newton_euler_residual)) {
-    cert.status = cert.primary_status = SolveStatus::kNumerical;
-    return cert;
-  }
-  if (m > 0) {
-    cert.min_z = z.minCoeff();
-    cert.min_w = w.minCoeff();
-    cert.complementarity = z.cwiseProduct(w).cwiseAbs().maxCoeff();
-  }
-  const bool ok = cert.min_z >= -tol && cert.min_w >= -tol &&
-                  cert.complementarity <= tol * impulse_scale &&
-                  cert.newton_euler_residual <= cert.newton_euler_tolerance;
-  cert.status = cert.primary_status = ok ? SolveStatus::kSolved : SolveStatus::kVerificationFailed;
-  return cert;
+  return judge_mlcp_point(nu, z, w, momentum, mlcp.c, tol, impulse_scale, options);
 }
 
 // The dual active-set fallback treats a row as dependent on the active ones below this relative
@@ -151,6 +130,33 @@ Real mlcp_impulse_scale(const Mlcp& mlcp, const Lcp& reduced) {
   // ... and the reduced LCP's own scale.
   scale = std::max(scale, lcp_impulse_scale(reduced));
   return std::isfinite(scale) ? std::max<Real>(1.0, scale) : 1.0;
+}
+
+SolveCertificate judge_mlcp_point(const VecX& nu, const VecX& z, const VecX& w,
+                                  const VecX& momentum, const VecX& c, Real tol, Real impulse_scale,
+                                  const SolverOptions& options) {
+  SolveCertificate cert;
+  cert.tolerance = tol;
+  cert.impulse_scale = impulse_scale;
+  const Real c_max = c.size() > 0 ? c.lpNorm<Eigen::Infinity>() : 0.0;
+  cert.newton_euler_residual = momentum.size() > 0 ? momentum.lpNorm<Eigen::Infinity>() : 0.0;
+  // Problem scale only (momentum c and the impulse scale), never ‖G z‖ of the candidate.
+  cert.newton_euler_tolerance = options.tolerance * std::max({Real(1), c_max, impulse_scale});
+  if (!nu.allFinite() || !z.allFinite() || !w.allFinite() ||
+      !std::isfinite(cert.newton_euler_residual)) {
+    cert.status = cert.primary_status = SolveStatus::kNumerical;
+    return cert;
+  }
+  if (z.size() > 0) {
+    cert.min_z = z.minCoeff();
+    cert.min_w = w.minCoeff();
+    cert.complementarity = z.cwiseProduct(w).cwiseAbs().maxCoeff();
+  }
+  const bool ok = cert.min_z >= -tol && cert.min_w >= -tol &&
+                  cert.complementarity <= tol * impulse_scale &&
+                  cert.newton_euler_residual <= cert.newton_euler_tolerance;
+  cert.status = cert.primary_status = ok ? SolveStatus::kSolved : SolveStatus::kVerificationFailed;
+  return cert;
 }
 
 SolveCertificate verify_mlcp(const Mlcp& mlcp, const VecX& nu, const VecX& z, Real tol,

@@ -47,6 +47,10 @@ const char* to_string(SolveMethod method) {
       return "dual active set";
     case SolveMethod::kRegularisationPath:
       return "regularisation path";
+    case SolveMethod::kBlockPivoting:
+      return "block pivoting";
+    case SolveMethod::kInteriorPoint:
+      return "interior point";
   }
   return "unknown";
 }

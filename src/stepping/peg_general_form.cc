@@ -152,7 +152,8 @@ void select_general_form_primaries(const World& world, const State& state, Real 
       if (round == max_primary_switch_rounds) return fail(report);
       report.primary_switches += changed;
       rebuild(base, base_secondaries, exchanged, set);
-      assemble_stewart_trinkle(world, state, set, h, ws.layout, ws.mlcp);
+      assemble_stewart_trinkle(world, state, set, h, ws.layout, ws.problem);
+      dense_of(ws.problem, ws.mlcp);
       solve_mlcp(ws.mlcp, world.solver, ws.solver, ws.solution);
       report.solver = ws.solution.certificate;
       if (!report.solver.ok()) return;

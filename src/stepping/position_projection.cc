@@ -49,8 +49,8 @@ Real pair_depth(int a, int b, const World& world, const StartPlacement& start,
 // passed, is no overlap by ψ, and no push-out may lift bodies out of an overlap they do not have.
 Real predicted_gap(const Contact& c, Real rate, Real h, const World& world,
                    const StartPlacement& start, PositionProjectionScratch& s) {
-  const Real gap = c.gap < 0 ? std::max(c.gap, -pair_depth(c.body_a, c.body_b, world, start, s))
-                             : c.gap;
+  const Real gap =
+      c.gap < 0 ? std::max(c.gap, -pair_depth(c.body_a, c.body_b, world, start, s)) : c.gap;
   return gap + h * rate;
 }
 
@@ -65,13 +65,14 @@ Real intercontact_gap(const World& world, const StartPlacement& start, int j, Re
   const VecX& nu = ws.solution.nu;
   const IntercontactConstraint& ic = set.intercontacts[j - layout.pi_begin()];
   const Contact& primary = set.contacts[ic.primary];
-  const Real rate = ws.mlcp.H.col(j).dot(nu);
+  const SparseMlcp& mlcp = ws.problem;
+  const Real rate = mlcp.h.column_dot(mlcp.M, j, nu);
   int slack = layout.slack_begin();
   for (int k = 0; k < j - layout.pi_begin(); ++k) slack += set.intercontacts[k].secondary_count;
   Real gap = primary.gap + h * rate;
   for (int s = 0; s < ic.secondary_count; ++s, ++slack) {
     const Contact& c = set.contacts[set.secondaries[ic.first_secondary + s]];
-    gap = std::max(gap, c.gap + h * (ws.mlcp.H.col(j) - ws.mlcp.H.col(slack)).dot(nu));
+    gap = std::max(gap, c.gap + h * (rate - mlcp.h.column_dot(mlcp.M, slack, nu)));
   }
   return std::max(gap, predicted_gap(primary, rate, h, world, start, ws.projection));
 }
@@ -134,31 +135,31 @@ int solve_by_lemke(const World& world, PositionProjectionScratch& s) {
 void stop_approach(const World& world, State& state, Real floor, IslandWorkspace& ws,
                    StepReport& report) {
   PositionProjectionScratch& s = ws.projection;
-  const Mlcp& mlcp = ws.mlcp;
+  const SparseMlcp& mlcp = ws.problem;
   const int n = static_cast<int>(s.rows.size());
   s.pushed.clear();
   s.lambda.resize(0);
   for (int i = 0; i < n; ++i)
-    if (s.z[i] > 0 && mlcp.G.col(s.rows[i]).dot(ws.solution.nu) < 0) s.pushed.push_back(i);
+    if (s.z[i] > 0 && mlcp.g.column_dot(mlcp.M, s.rows[i], ws.solution.nu) < 0)
+      s.pushed.push_back(i);
   const int m = static_cast<int>(s.pushed.size());
   if (m == 0) return;
   s.approach.M.resize(m, m);
   s.approach.q.resize(m);
-  s.ga.resize(mlcp.G.rows(), m);
+  s.ga.resize(mlcp.M.size(), m);
   for (int a = 0; a < m; ++a) {
     s.ga.col(a) = s.g.col(s.pushed[a]);
     s.approach.q[a] = s.ga.col(a).dot(ws.solution.nu);
     for (int b = 0; b < m; ++b) s.approach.M(a, b) = s.lcp.M(s.pushed[a], s.pushed[b]);
   }
   const Real tol = projection_tolerance(s.approach.q, floor, world.solver);
-  const DualActiveSetResult qp = solve_dual_active_set(mlcp.M, s.ga, s.no_force, s.approach.q,
-                                                       0.1 * tol, kIndependence, 0, s.dual,
-                                                       s.delta, s.lambda);
-  const bool certified =
-      qp.status == SolveStatus::kSolved &&
-      verify_lcp(s.approach, s.lambda, tol, certificate_impulse_scale(s.approach, world.solver),
-                 s.w)
-          .ok();
+  const DualActiveSetResult qp =
+      solve_dual_active_set(mlcp.M, s.ga, s.no_force, s.approach.q, 0.1 * tol, kIndependence, 0,
+                            s.dual, s.delta, s.lambda);
+  const bool certified = qp.status == SolveStatus::kSolved &&
+                         verify_lcp(s.approach, s.lambda, tol,
+                                    certificate_impulse_scale(s.approach, world.solver), s.w)
+                             .ok();
   if (!certified) {
     s.lambda.resize(0);
     return;
@@ -175,7 +176,7 @@ void stop_approach(const World& world, State& state, Real floor, IslandWorkspace
 void project_positions(const World& world, State& state, Real h, const StartPlacement& start,
                        IslandWorkspace& ws, StepReport& report) {
   const MlcpLayout& layout = ws.layout;
-  const Mlcp& mlcp = ws.mlcp;
+  const SparseMlcp& mlcp = ws.problem;
   const ConstraintSet& set = ws.island;
   PositionProjectionScratch& s = ws.projection;
   const Real slop = split_slop(world, h);
@@ -195,7 +196,8 @@ void project_positions(const World& world, State& state, Real h, const StartPlac
                                         : set.intercontacts[j - layout.pi_begin()].primary;
     const Real predicted =
         j < layout.pi_begin()
-            ? predicted_gap(set.contacts[c], mlcp.G.col(j).dot(ws.solution.nu), h, world, start, s)
+            ? predicted_gap(set.contacts[c], mlcp.g.column_dot(mlcp.M, j, ws.solution.nu), h, world,
+                            start, s)
             : intercontact_gap(world, start, j, h, ws);
     deepest = std::min(deepest, predicted);
     s.lcp.q[i] = predicted < 0 ? std::max(predicted / h, -cap) : predicted / h;
@@ -203,25 +205,23 @@ void project_positions(const World& world, State& state, Real h, const StartPlac
   report.projection_depth = -deepest;
   if (deepest >= -slop) return;
 
-  // W G and G's nonzero body blocks from the velocity solve's reduction (a friction-on-demand
-  // sub-problem's keeps the normal rows' columns). N_p = G_Sᵀ W G_S over the body blocks both
-  // rows touch, as reduce_mlcp forms N: O(Σ_k g_k²) for g_k rows on block k, not O(n² n_v).
-  const MatX& wg = ws.solver.WG;
-  const BlockColumns& g = ws.solver.g;
-  const BlockDiagonal& w = ws.solver.W;
+  // N_p = G_Sᵀ W G_S over the body blocks both rows touch: O(Σ_k g_k²) for g_k rows on block k,
+  // not O(n² n_v).
+  const BlockColumns& g = mlcp.g;
+  const BlockDiagonal& w = inverse_mass(ws);
   s.slot.assign(static_cast<std::size_t>(layout.slack_begin()), -1);
   for (int i = 0; i < n; ++i) s.slot[s.rows[i]] = i;
   const auto slot = [&](int column) { return column < layout.slack_begin() ? s.slot[column] : -1; };
   s.lcp.M.setZero(n, n);
   for (std::size_t k = 0; k < w.blocks.size(); ++k) {
-    const int nb = static_cast<int>(w.blocks[k].rows()), offset = w.offsets[k];
-    for (int e = g.block_begin[k]; e < g.block_begin[k + 1]; ++e) {
-      const int a = slot(g.column[g.by_block[e]]);
-      if (a < 0) continue;
-      const auto ga = g.values[g.by_block[e]].head(nb);
-      for (int f = g.block_begin[k]; f < g.block_begin[k + 1]; ++f) {
-        const int b = slot(g.column[g.by_block[f]]);
-        if (b >= 0) s.lcp.M(a, b) += ga.dot(wg.col(s.rows[b]).segment(offset, nb));
+    const int nb = static_cast<int>(w.blocks[k].rows());
+    for (int f = g.block_begin[k]; f < g.block_begin[k + 1]; ++f) {
+      const int b = slot(g.column[g.by_block[f]]);
+      if (b < 0) continue;
+      const VecX wg = w.blocks[k] * g.values[g.by_block[f]].head(nb);
+      for (int e = g.block_begin[k]; e < g.block_begin[k + 1]; ++e) {
+        const int a = slot(g.column[g.by_block[e]]);
+        if (a >= 0) s.lcp.M(a, b) += g.values[g.by_block[e]].head(nb).dot(wg);
       }
     }
   }
@@ -230,9 +230,14 @@ void project_positions(const World& world, State& state, Real h, const StartPlac
   // solved by the dual active-set method, whose Farkas vector names the contradictory push-outs
   // of a wedge (y >= 0, G_S y = 0, b_pᵀ y < 0). Each of them in y's support is relaxed to b_i = 0
   // (it may not deepen, but is not pushed out) and the QP solved again.
-  s.g.resize(mlcp.G.rows(), n);
-  for (int i = 0; i < n; ++i) s.g.col(i) = mlcp.G.col(s.rows[i]);
-  s.no_force.setZero(mlcp.G.rows());
+  const int nv = mlcp.M.size();
+  s.g.setZero(nv, n);
+  for (int i = 0; i < n; ++i)
+    for (int e = g.begin[s.rows[i]]; e < g.begin[s.rows[i] + 1]; ++e) {
+      const int k = g.block[e], nb = static_cast<int>(mlcp.M.blocks[k].rows());
+      s.g.col(i).segment(mlcp.M.offsets[k], nb) = g.values[e].head(nb);
+    }
+  s.no_force.setZero(nv);
   for (int round = 0;; ++round) {
     const Real tol = projection_tolerance(s.lcp.q, slop / h, world.solver);
     const DualActiveSetResult qp = solve_dual_active_set(
@@ -260,8 +265,9 @@ void project_positions(const World& world, State& state, Real h, const StartPlac
   report.projection_solved = s.certificate.ok();
   if (!report.projection_solved) return;
 
-  s.nu.setZero(wg.rows());  // the pseudo-velocity W G_S p of the certified p
-  for (int i = 0; i < n; ++i) s.nu += s.z[i] * wg.col(s.rows[i]);
+  s.impulse.setZero(nv);  // the pseudo-velocity W G_S p of the certified p
+  s.impulse.noalias() = s.g * s.z;
+  w.apply(s.impulse, s.nu);
   // A nearly contradictory LCP verifies with a move far beyond the overlap it removes (a channel
   // that opens slowly needs a long lift to clear a small overlap; a body of the hull pours was
   // moved 3.8 m for a predicted overlap of 0.23 m): no point of a body may move more than

@@ -19,6 +19,7 @@
 #include "exactsim/metrics/overlap.h"
 #include "exactsim/stepping/friction_on_demand.h"
 #include "exactsim/stepping/islands.h"
+#include "exactsim/stepping/memory_budget.h"
 #include "exactsim/stepping/peg_general_form.h"
 #include "exactsim/stepping/position_projection.h"
 #include "exactsim/stepping/sleep.h"
@@ -128,7 +129,7 @@ Real island_energy(const World& world, const State& state, const MlcpLayout& lay
 // still holds the velocities at the start of the step.
 EnergyBalance energy_balance(const State& state, const IslandWorkspace& ws, Real lcp_tolerance) {
   const MlcpLayout& layout = ws.layout;
-  const Mlcp& mlcp = ws.mlcp;
+  const SparseMlcp& mlcp = ws.problem;
   const VecX& z = ws.solution.z;
   EnergyBalance e;
   e.checked = true;
@@ -138,7 +139,7 @@ EnergyBalance energy_balance(const State& state, const IslandWorkspace& ws, Real
     const MatX& b = mlcp.M.blocks[k];
     for (int r = 0; r < nb; ++r) e.before += 0.5 * v[r] * b.row(r).dot(v);
   }
-  e.free_flight = 0.5 * mlcp.c.dot(ws.solver.Wc);
+  e.free_flight = 0.5 * mlcp.c.dot(free_velocity(ws));
   e.after = block_kinetic_energy(mlcp.M, ws.solution.nu);
   // Push-out work: U rows and the impulse-carrying I rows (their G column is the primary's).
   for (int j = 0; j < layout.slack_begin(); ++j) {
@@ -351,6 +352,62 @@ OnDemand solve_with_friction_on_demand(const World& world, IslandWorkspace& ws, 
   return OnDemand::kSolveWhole;
 }
 
+// The dense path (islands up to StepOptions::dense_max_unknowns; docs/solvers.md "Which
+// solver"): the MLCP written out dense, then friction on demand or the whole problem through
+// solve_island_mlcp. Returns the basis the warm start remembers (null: the solution's active set).
+const std::vector<bool>* solve_dense(const World& world, IslandWorkspace& ws, bool warm,
+                                     StepReport& report) {
+  const MlcpLayout& layout = ws.layout;
+  check_step_memory_budget(ws.problem.M.size(), layout.size(),
+                           layout.n_unilateral + layout.n_intercontact,
+                           static_cast<int>(layout.active_bodies.size()), world.solver,
+                           world.stepping.memory_budget_bytes);  // before the dense copy
+  dense_of(ws.problem, ws.mlcp);
+  const StepOptions& o = world.stepping;
+  const bool on_demand = o.friction_on_demand_min_unknowns > 0 &&
+                         report.lcp_size >= o.friction_on_demand_min_unknowns &&
+                         layout.n_friction_contacts > 0;
+  const OnDemand outcome =
+      on_demand ? solve_with_friction_on_demand(world, ws, warm, report) : OnDemand::kSolveWhole;
+  if (outcome == OnDemand::kSolveWhole) {
+    solve_island_mlcp(world, ws.mlcp, layout, warm ? &ws.warm.guess : nullptr,
+                      warm ? &ws.warm.z : nullptr, ws, ws.solution, report);
+    if (on_demand) ws.solution.certificate.pivots += ws.friction.pivots;  // the rounds' effort too
+  }
+  // Lemke's final basis (or the verified guess) keeps its degenerate basics: without them the
+  // next guess of a frictional pile at rest is singular and falls back to a cold solve.
+  return outcome == OnDemand::kSolved ? &ws.friction.full_basis
+                                      : solver_basis(ws, ws.solution.certificate);
+}
+
+// The sparse path (docs/solvers.md "Large islands: the sparse path"): the body-space MLCP as
+// assembled, never written out dense. The working set first; an answer that does not certify goes
+// to the sparse Lemke on the whole problem, then to the dense path when that fits the memory
+// budget.
+const std::vector<bool>* solve_sparse(const World& world, IslandWorkspace& ws, bool warm,
+                                      StepReport& report) {
+  const std::vector<bool>* guess = warm ? &ws.warm.guess : nullptr;
+  solve_on_working_set(ws.problem, ws.layout, ws.island, world.solver, guess, ws.working, ws.sparse,
+                       ws.lemke, ws.solution);
+  report.solved_unknowns = static_cast<int>(ws.working.columns.size());
+  if (ws.solution.certificate.ok()) return &ws.working.basis;
+  int iterations = ws.solution.certificate.iterations;
+  report.solved_unknowns = report.lcp_size;
+  solve_sparse_lemke(ws.problem, world.solver, ws.lemke, ws.solution, guess);
+  ws.solution.certificate.iterations += iterations;
+  if (ws.solution.certificate.ok()) return &ws.lemke.active;
+  const MlcpLayout& layout = ws.layout;
+  const double dense_bytes =
+      step_lcp_bytes(ws.problem.M.size(), layout.size(),
+                     layout.n_unilateral + layout.n_intercontact, world.solver);
+  if (dense_bytes > static_cast<double>(world.stepping.memory_budget_bytes)) return nullptr;
+  iterations = ws.solution.certificate.iterations;
+  ws.dense = true;
+  const std::vector<bool>* basis = solve_dense(world, ws, warm, report);
+  ws.solution.certificate.iterations += iterations;
+  return basis;
+}
+
 // What every island of a step reads and none writes: the last step's warm-start bases and friction
 // directions, and the bodies as placed at the start of the step.
 struct IslandInputs {
@@ -371,25 +428,16 @@ void solve_island(const World& world, State& state, Real h, const IslandInputs& 
   ws.projection.lambda.resize(0);  // no approach stopped yet (record_contact_impulses reads it)
   auto clock = Clock::now();
   const long ray_restarts = ws.solver.lcp.ray_restarts;
-  assemble_stewart_trinkle(world, state, ws.island, h, ws.layout, ws.mlcp, in.friction);
+  assemble_stewart_trinkle(world, state, ws.island, h, ws.layout, ws.problem, in.friction);
   const Real energy_before = island_energy(world, state, ws.layout);
   report.active_bodies = static_cast<int>(ws.layout.active_bodies.size());
-  report.lcp_size = ws.layout.size();
+  report.lcp_size = report.solved_unknowns = ws.layout.size();
   report.seconds.assemble = seconds_since(clock);
   const bool warm =
       world.stepping.warm_start && guess_active_set(ws.island, ws.layout, previous, ws.warm);
-  const StepOptions& o = world.stepping;
-  const bool on_demand = o.friction_on_demand_min_unknowns > 0 &&
-                         report.lcp_size >= o.friction_on_demand_min_unknowns &&
-                         ws.layout.n_friction_contacts > 0;
-  const OnDemand outcome =
-      on_demand ? solve_with_friction_on_demand(world, ws, warm, report) : OnDemand::kSolveWhole;
-  const bool solved_on_demand = outcome == OnDemand::kSolved;
-  if (outcome == OnDemand::kSolveWhole) {
-    solve_island_mlcp(world, ws.mlcp, ws.layout, warm ? &ws.warm.guess : nullptr,
-                      warm ? &ws.warm.z : nullptr, ws, ws.solution, report);
-    if (on_demand) ws.solution.certificate.pivots += ws.friction.pivots;  // the rounds' effort too
-  }
+  ws.dense = report.lcp_size <= world.stepping.dense_max_unknowns;
+  const std::vector<bool>* basis =
+      ws.dense ? solve_dense(world, ws, warm, report) : solve_sparse(world, ws, warm, report);
   report.solver_called = true;
   report.solver = ws.solution.certificate;
   report.ray_restarts = static_cast<int>(ws.solver.lcp.ray_restarts - ray_restarts);
@@ -403,14 +451,12 @@ void solve_island(const World& world, State& state, Real h, const IslandInputs& 
   // this step.
   const bool usable =
       report.status == StepStatus::kOk ||
-      (world.stepping.continue_on_solver_failure && recover_by_regularisation(world, ws, report) &&
-       certify_energy(state, ws, world, report));
+      (world.stepping.continue_on_solver_failure && ws.dense &&
+       recover_by_regularisation(world, ws, report) && certify_energy(state, ws, world, report));
   report.solution_applied = usable;
   if (world.stepping.warm_start && report.status == StepStatus::kOk) {
     // Lemke's final basis (or the verified guess) keeps its degenerate basics: without them the
     // next guess of a frictional pile at rest is singular and falls back to a cold solve.
-    const std::vector<bool>* basis =
-        solved_on_demand ? &ws.friction.full_basis : solver_basis(ws, ws.solution.certificate);
     remember_active_set(ws.solution.z, ws.solution.w, basis, ws.warm);
   }
   report.seconds.solve = seconds_since(clock);
@@ -452,6 +498,7 @@ void add_island(const StepReport& i, int k, StepReport& r, IslandTotals& t) {
   r.active_bodies += i.active_bodies;
   r.lcp_size += i.lcp_size;
   r.largest_island_lcp = std::max(r.largest_island_lcp, i.lcp_size);
+  r.solved_unknowns += i.solved_unknowns;
   const int pivots = r.solver.pivots + i.solver.pivots;
   const int iterations = r.solver.iterations + i.solver.iterations;
   const bool first_failure = r.status == StepStatus::kOk && i.status != StepStatus::kOk;
@@ -596,6 +643,14 @@ void end_friction_step(Workspace& ws) {
 }
 
 }  // namespace
+
+const BlockDiagonal& inverse_mass(const IslandWorkspace& ws) {
+  return ws.dense ? ws.solver.W : ws.sparse.W;
+}
+
+const VecX& free_velocity(const IslandWorkspace& ws) {
+  return ws.dense ? ws.solver.Wc : ws.sparse.Wc;
+}
 
 bool has_spawned(const Body& body, Real time, Real h) { return body.spawn_time <= time + 1e-9 * h; }
 

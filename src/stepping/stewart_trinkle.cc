@@ -6,7 +6,6 @@
 
 #include "exactsim/collision/contact_jacobian.h"
 #include "exactsim/dynamics/mass_matrix.h"
-#include "exactsim/stepping/memory_budget.h"
 
 namespace exactsim {
 namespace {
@@ -16,18 +15,24 @@ Real body_friction(const World& w, int i) {
   return std::isnan(mu) ? w.contact.friction : mu;
 }
 
-// Writes the column of direction d at contact c into column `col` of `g` (blocks of active
-// bodies only; static bodies have no unknowns, docs/collision.md "Conventions").
+// Adds the column of direction d at contact c, times sign, to column `col` of `a` (blocks of
+// active bodies only; static bodies have no unknowns, docs/collision.md "Conventions").
 void write_column(const World& w, const State& s, const MlcpLayout& layout, const Contact& c,
-                  const Vec3& d, Real sign, MatX& g, int col) {
+                  const Vec3& d, Real sign, BlockColumns& a, int col) {
   Vec6 g_a, g_b;
   direction_jacobian(d, c.point_a, c.point_b(), w.dimension, body_position(s, c.body_a),
                      body_position(s, c.body_b), g_a, g_b);
   const int nb = velocity_size(w.dimension);
-  if (const int k = layout.block_of_body[c.body_a]; k >= 0)
-    g.col(col).segment(k * nb, nb) += sign * g_a.head(nb);
-  if (const int k = layout.block_of_body[c.body_b]; k >= 0)
-    g.col(col).segment(k * nb, nb) += sign * g_b.head(nb);
+  if (const int k = layout.block_of_body[c.body_a]; k >= 0) {
+    Vec6 v = Vec6::Zero();
+    v.head(nb) = sign * g_a.head(nb);
+    a.add(col, k, v);
+  }
+  if (const int k = layout.block_of_body[c.body_b]; k >= 0) {
+    Vec6 v = Vec6::Zero();
+    v.head(nb) = sign * g_b.head(nb);
+    a.add(col, k, v);
+  }
 }
 
 }  // namespace
@@ -37,7 +42,7 @@ Real pair_friction(const World& world, int a, int b) {
 }
 
 void assemble_stewart_trinkle(const World& world, const State& state, const ConstraintSet& set,
-                              Real h, MlcpLayout& layout, Mlcp& mlcp,
+                              Real h, MlcpLayout& layout, SparseMlcp& mlcp,
                               std::span<const FrictionDirection> previous_friction) {
   const int dim = world.dimension, nb = velocity_size(dim);
   const auto& contacts = set.contacts;
@@ -92,9 +97,6 @@ void assemble_stewart_trinkle(const World& world, const State& state, const Cons
 
   const int nv = nb * static_cast<int>(layout.active_bodies.size());
   const int m = layout.size();
-  check_step_memory_budget(nv, m, layout.n_unilateral + layout.n_intercontact,
-                           static_cast<int>(layout.active_bodies.size()), world.solver,
-                           world.stepping.memory_budget_bytes);  // before G, H, D are allocated
 
   // M and c = M ν + h F_ext (PEG paper ≈ eq. 8).
   // (blocks are assigned in place, not re-appended: their storage survives from step to step)
@@ -109,8 +111,8 @@ void assemble_stewart_trinkle(const World& world, const State& state, const Cons
     mlcp.c.segment(k * nb, nb) =
         mb * state.v_of(b) + external_impulse(world.bodies[b], state, b, h, world.gravity);
   }
-  mlcp.G.setZero(nv, m);
-  mlcp.H.setZero(nv, m);
+  mlcp.g.pending.clear();
+  mlcp.h.pending.clear();
   std::vector<MlcpLayout::Entry>& d = layout.d_entries;
   d.clear();
   auto set_d = [&d](int row, int col, Real value) {
@@ -130,8 +132,8 @@ void assemble_stewart_trinkle(const World& world, const State& state, const Cons
   // U rows: 0 <= ψ/h + Gᵀν ⊥ p_n >= 0 (PEG paper ≈ eq. 7).
   for (int j = 0; j < layout.n_unilateral; ++j) {
     const Contact& c = contacts[set.unilateral[j]];
-    write_column(world, state, layout, c, c.normal, 1.0, mlcp.G, j);
-    mlcp.H.col(j) = mlcp.G.col(j);
+    write_column(world, state, layout, c, c.normal, 1.0, mlcp.g, j);
+    write_column(world, state, layout, c, c.normal, 1.0, mlcp.h, j);
     mlcp.r[j] = gap_rate(c);
   }
   // I rows (PEG paper eqs. 39–40): p_I carries G_{j1}; slack rows use G_{j1} − G_{js} and E_I1.
@@ -139,13 +141,14 @@ void assemble_stewart_trinkle(const World& world, const State& state, const Cons
     const IntercontactConstraint& ic = set.intercontacts[j];
     const Contact& primary = contacts[ic.primary];
     const int row = layout.pi_begin() + j;
-    write_column(world, state, layout, primary, primary.normal, 1.0, mlcp.H, row);
-    if (ic.carries_impulse) mlcp.G.col(row) = mlcp.H.col(row);
+    write_column(world, state, layout, primary, primary.normal, 1.0, mlcp.h, row);
+    if (ic.carries_impulse)
+      write_column(world, state, layout, primary, primary.normal, 1.0, mlcp.g, row);
     mlcp.r[row] = gap_rate(primary);
     for (int s = 0; s < ic.secondary_count; ++s, ++slack) {
       const Contact& sec = contacts[set.secondaries[ic.first_secondary + s]];
-      mlcp.H.col(slack) = mlcp.H.col(row);
-      write_column(world, state, layout, sec, sec.normal, -1.0, mlcp.H, slack);
+      write_column(world, state, layout, primary, primary.normal, 1.0, mlcp.h, slack);
+      write_column(world, state, layout, sec, sec.normal, -1.0, mlcp.h, slack);
       mlcp.r[slack] = slack_rate(primary, sec);
       set_d(row, slack, 1.0);                                         // E_I2
       for (int t = 0; t <= s; ++t) set_d(slack, slack - s + t, 1.0);  // E_I1 (lower ones)
@@ -162,8 +165,8 @@ void assemble_stewart_trinkle(const World& world, const State& state, const Cons
     set_d(sigma, layout.friction_impulse[f], layout.friction_mu[f]);  // U p
     for (int r = 0; r < k; ++r) {
       const int col = layout.beta_begin() + f * k + r;
-      write_column(world, state, layout, c, dirs[r], 1.0, mlcp.G, col);
-      mlcp.H.col(col) = mlcp.G.col(col);
+      write_column(world, state, layout, c, dirs[r], 1.0, mlcp.g, col);
+      write_column(world, state, layout, c, dirs[r], 1.0, mlcp.h, col);
       set_d(col, sigma, 1.0);
       set_d(sigma, col, -1.0);
     }
@@ -183,6 +186,17 @@ void assemble_stewart_trinkle(const World& world, const State& state, const Cons
         mlcp.D.insertBack(i, d[e].col) = d[e].value;
   }
   mlcp.D.finalize();
+  const int blocks = static_cast<int>(layout.active_bodies.size());
+  mlcp.g.compress(m, blocks);
+  mlcp.h.compress(m, blocks);
+}
+
+void assemble_stewart_trinkle(const World& world, const State& state, const ConstraintSet& set,
+                              Real h, MlcpLayout& layout, Mlcp& mlcp,
+                              std::span<const FrictionDirection> previous_friction) {
+  SparseMlcp sparse;
+  assemble_stewart_trinkle(world, state, set, h, layout, sparse, previous_friction);
+  dense_of(sparse, mlcp);
 }
 
 }  // namespace exactsim

@@ -5,6 +5,8 @@
 
 #include <vector>
 
+#include <Eigen/SparseCore>
+
 #include "exactsim/math/types.h"
 
 namespace exactsim {
@@ -23,6 +25,9 @@ struct BlockDiagonal {
   void apply(const MatX& x, MatX& y) const;
   // The dense matrix (for tests and small problems).
   MatX dense() const;
+  // Appends the blocks' entries as triplets (row, column, value); zeros too when `zeros` (a
+  // pattern that does not depend on the values).
+  void append_triplets(std::vector<Eigen::Triplet<Real>>& t, bool zeros = false) const;
 };
 
 // The nonzero parts of the columns of a matrix with rows blocked like a BlockDiagonal (G or H of
@@ -35,9 +40,32 @@ struct BlockColumns {
   std::vector<int> column;    // (entries) the column of each entry
   std::vector<int> by_block;  // entry indices, grouped by block (block_begin delimits)
   std::vector<int> block_begin;
-  std::vector<int> fill;  // scratch of from_dense
+  std::vector<int> fill;  // scratch of from_dense and compress
   // Reads a (rows = layout.size()); exact zeros are left out.
   void from_dense(const MatX& a, const BlockDiagonal& layout);
+
+  // Columns written in any order: add() collects entries, compress() sums those of one column
+  // on one block in the order they were added and stores the result (all-zero blocks left out,
+  // as from_dense does; the sums are bit for bit those of a dense column written the same way).
+  struct Entry {
+    int column, block;
+    Vec6 values;
+  };
+  std::vector<Entry> pending, sorted;
+  void add(int column, int block, const Vec6& values) {
+    pending.push_back({column, block, values});
+  }
+  void compress(int columns, int blocks);
+
+  int cols() const { return static_cast<int>(begin.size()) - 1; }
+  // y += A x (y sized layout.size()).
+  void multiply_add(const BlockDiagonal& layout, const VecX& x, VecX& y) const;
+  // y = Aᵀ v (sized cols()).
+  void transpose_multiply(const BlockDiagonal& layout, const VecX& v, VecX& y) const;
+  // A_jᵀ v.
+  Real column_dot(const BlockDiagonal& layout, int j, const VecX& v) const;
+  // The dense matrix (layout.size() × cols()).
+  void to_dense(const BlockDiagonal& layout, MatX& a) const;
 };
 
 // Throws InputError unless offsets match the block sizes and blocks are square, finite and

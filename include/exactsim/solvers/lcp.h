@@ -43,6 +43,8 @@ enum class SolveMethod {
   kExactLemke,         // lexicographic Lemke in exact integer arithmetic (solve_lemke_exact)
   kDualActiveSet,      // the frictionless MLCP as a QP, Goldfarb–Idnani (solve_dual_active_set)
   kRegularisationPath,  // M + δI followed as δ falls, certified on M (solve_by_regularisation_path)
+  kBlockPivoting,       // block principal pivoting on the sparse basis system (solve_sparse_mlcp)
+  kInteriorPoint,       // primal–dual interior point in body space (solve_sparse_mlcp)
 };
 
 // A method that ran only after Lemke failed (the stack's fallbacks).

@@ -101,6 +101,12 @@ SolveCertificate verify_mlcp(const Mlcp& mlcp, const VecX& nu, const VecX& z, Re
 SolveCertificate verify_mlcp(const Mlcp& mlcp, const VecX& nu, const VecX& z, Real tol,
                              const SolverOptions& options, VecX& w, MlcpScratch& scratch);
 
+// The certificate's judgement of a point whose rows w = Hᵀν + D z + r and Newton–Euler residual
+// momentum = M ν − G z − c were computed (dense or sparse): the bounds above, from c's size.
+SolveCertificate judge_mlcp_point(const VecX& nu, const VecX& z, const VecX& w,
+                                  const VecX& momentum, const VecX& c, Real tol, Real impulse_scale,
+                                  const SolverOptions& options);
+
 // Throws InputError unless all dimensions agree and entries are finite (definiteness of M is
 // checked when it is inverted).
 void validate_mlcp(const Mlcp& mlcp, const char* who);

@@ -40,7 +40,7 @@ struct PositionProjectionScratch {
   LcpScratch solver;             // the polish's and the Lemke fallback's buffers
   LcpSolution lemke;             // the Lemke fallback's answer
   SolveCertificate certificate;  // of p on (N_p, b_p)
-  VecX nu;                       // the pseudo-velocity W G_S p
+  VecX impulse, nu;              // G_S p and the pseudo-velocity W G_S p
   // stop_approach: the pushed rows that still approach (indices into rows), their LCP
   // (N_A, G_Aᵀν⁺), G_A, and the answer δ, λ (λ empty when no correction was applied).
   std::vector<int> pushed;
@@ -57,11 +57,11 @@ struct PositionProjectionScratch {
 // ψ⁺ = max(ψ, −d) + h Gᵀν⁺ of every impulse-carrying normal row, d the exact penetration depth of
 // its body pair at the start of the step (`start`): a row behind its plane by more than the
 // bodies overlap (a vertex beside a face, edges apart whose lines have passed) is no overlap to
-// push out by that much; an I row's is the largest of its contacts'; when one is below −split_slop()
-// solves 0 <= p ⊥ N_p p + b_p >= 0 with b_p = max(ψ⁺/h, −cap) for ψ⁺ < 0 and ψ⁺/h otherwise
-// (cap = max_stabilisation_speed), then moves the positions by h W G_S p. The LCP is solved as
-// the QP it is (solve_dual_active_set). When it is infeasible, with a Farkas vector y (y >= 0,
-// G_S y = 0, b_pᵀ y < 0: the rows of a wedge asking for push-outs that no motion gives), the
+// push out by that much; an I row's is the largest of its contacts'; when one is below
+// −split_slop() solves 0 <= p ⊥ N_p p + b_p >= 0 with b_p = max(ψ⁺/h, −cap) for ψ⁺ < 0 and ψ⁺/h
+// otherwise (cap = max_stabilisation_speed), then moves the positions by h W G_S p. The LCP is
+// solved as the QP it is (solve_dual_active_set). When it is infeasible, with a Farkas vector y (y
+// >= 0, G_S y = 0, b_pᵀ y < 0: the rows of a wedge asking for push-outs that no motion gives), the
 // push-out of every penetrating row in y's support is relaxed to b_i = 0, so that row may not
 // deepen but is not pushed out, and the QP is solved again (docs/robustness.md "Stabilisation").
 // What the QP leaves unsolved, Lemke solves from the relaxed b_p, relaxing the support of the ray

@@ -15,6 +15,7 @@
 #include "exactsim/metrics/overlap.h"
 #include "exactsim/metrics/penetration_depth.h"
 #include "exactsim/solvers/mlcp.h"
+#include "exactsim/solvers/sparse_mlcp.h"
 #include "exactsim/stepping/friction_on_demand.h"
 #include "exactsim/stepping/islands.h"
 #include "exactsim/stepping/position_projection.h"
@@ -22,6 +23,7 @@
 #include "exactsim/stepping/stewart_trinkle.h"
 #include "exactsim/stepping/swept_crossing.h"
 #include "exactsim/stepping/warm_start.h"
+#include "exactsim/stepping/working_set.h"
 #include "exactsim/stepping/world.h"
 
 namespace exactsim {
@@ -97,6 +99,9 @@ struct StepReport {
   int lcp_size = 0;            // unknowns of the reduced LCPs, summed over the islands
   int islands = 0;             // independent MLCPs the step solved (docs/stepping.md "Islands")
   int largest_island_lcp = 0;  // unknowns of the largest island's LCP
+  // Unknowns the solves worked on, summed over the islands: lcp_size less what the sparse path's
+  // working sets left out (docs/solvers.md "Large islands: the sparse path").
+  int solved_unknowns = 0;
   // Sleeping (StepOptions::sleep, docs/stepping.md "Sleeping"): islands left out of the solve
   // because all their bodies sleep, and the bodies asleep after the step.
   int islands_asleep = 0;
@@ -135,10 +140,11 @@ struct StepReport {
   bool projection_solved = false;
   int projection_relaxed_rows = 0;
   Real projection_scale = 1;  // α < 1 when the push-out was scaled down to its move bound
-  Real projection_lift = 0;   // J: Σ m |g| |Δx| of the projection's moves (EnergyBalance::projection)
+  Real projection_lift =
+      0;  // J: Σ m |g| |Δx| of the projection's moves (EnergyBalance::projection)
   int approach_stopped_rows = 0;  // pushed-out rows whose approach the projection then stopped
-  int substeps = 1;  // advance(): sub-steps the step was split into (adaptive_step.h)
-  Real overlap = 0;  // total exact overlap area (m²) / volume (m³) after the step
+  int substeps = 1;               // advance(): sub-steps the step was split into (adaptive_step.h)
+  Real overlap = 0;               // total exact overlap area (m²) / volume (m³) after the step
   Real kinetic_energy = 0, potential_energy = 0;  // J, after the step
   StepTimings seconds;
   // PEG general form (PegOptions::general_form, 2D): primaries moved by primary switching, and
@@ -162,16 +168,28 @@ struct IslandWorkspace {
   std::vector<int> island_contacts;  // index in `constraints` of each of island's contacts
   std::vector<int> contact_local;    // scratch of extract_island
   MlcpLayout layout;
+  SparseMlcp problem;  // the island's MLCP in body space (stewart_trinkle.h)
+  // Islands up to StepOptions::dense_max_unknowns: the MLCP written out dense and the dense
+  // solvers' buffers (docs/solvers.md "Large islands: the sparse path").
+  bool dense = false;
   Mlcp mlcp;
   MlcpScratch solver;
   MlcpSolution solution;
-  WarmStart warm;                   // the guess, and the bases this lane remembered this step
+  WarmStart warm;  // the guess, and the bases this lane remembered this step
   std::vector<FrictionDirection> friction_current;  // the friction directions this lane remembered
   std::vector<Vec3> cone_impulses;  // scratch: the friction impulse of each cone of the island
   GaussSeidelScratch gauss_seidel;  // large islands' active-set guess
   FrictionOnDemand friction;        // large islands' sub-problem of loaded cones
   PositionProjectionScratch projection;
+  SparseMlcpScratch sparse;  // the sparse solve's buffers (solvers/sparse_mlcp.h)
+  WorkingSet working;        // the sparse path's working set (working_set.h)
+  SparseLemkeScratch lemke;  // the sparse Lemke's basis and buffers (solvers/sparse_lemke.h)
 };
+
+// W = M⁻¹ and the free velocities W c of the island's last solve (the dense reduction's or the
+// sparse solve's).
+const BlockDiagonal& inverse_mass(const IslandWorkspace& ws);
+const VecX& free_velocity(const IslandWorkspace& ws);
 
 // Per-step scratch, reused between steps (docs/stepping.md "Memory": no reallocation in the steady
 // state). Its IslandWorkspace part is the calling thread's; `lanes` are the other threads'.

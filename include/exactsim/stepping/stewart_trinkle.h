@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "exactsim/contact/constraint_set.h"
-#include "exactsim/solvers/mlcp.h"
+#include "exactsim/solvers/sparse_mlcp.h"
 #include "exactsim/stepping/friction_directions.h"
 #include "exactsim/stepping/world.h"
 
@@ -42,9 +42,14 @@ struct MlcpLayout {
 // Pair friction: √(μ_A μ_B) of the bodies' coefficients (the scene default where a body has none).
 Real pair_friction(const World& world, int a, int b);
 
-// Builds the MLCP of one step of size h. `layout` and `mlcp` are overwritten (storage reused).
+// Builds the MLCP of one step of size h in body space (G and H as their columns' body blocks,
+// solvers/sparse_mlcp.h). `layout` and `mlcp` are overwritten (storage reused).
 // `previous_friction` (sorted by contact): the friction directions of the last step, which turn
 // the cones of contacts without tangential motion or load (first_friction_direction).
+void assemble_stewart_trinkle(const World& world, const State& state, const ConstraintSet& set,
+                              Real h, MlcpLayout& layout, SparseMlcp& mlcp,
+                              std::span<const FrictionDirection> previous_friction = {});
+// The same, written out dense (tests, small problems).
 void assemble_stewart_trinkle(const World& world, const State& state, const ConstraintSet& set,
                               Real h, MlcpLayout& layout, Mlcp& mlcp,
                               std::span<const FrictionDirection> previous_friction = {});

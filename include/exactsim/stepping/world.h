@@ -97,6 +97,10 @@ struct StepOptions {
   // the left-out cones are completed (β = 0, σ from ν) and the whole MLCP is verified
   // (docs/stepping.md "Friction on demand"). 0: never.
   int friction_on_demand_min_unknowns = 200;
+  // Islands with at most this many LCP unknowns are solved dense (the MLCP written out, Lemke on
+  // the reduced LCP); larger ones sparse, in body space (docs/solvers.md "Large islands: the sparse
+  // path"). 0: every island sparse.
+  int dense_max_unknowns = 2000;
   // Threads that solve the islands of a step in parallel (docs/stepping.md "Parallel islands"),
   // the calling one included; 0: one per core. The result is bit for bit the serial one's.
   int threads = 1;

@@ -1,0 +1,104 @@
+// The time-step MLCP in body space, without its dense Jacobians (docs/solvers.md "Large islands:
+// the sparse path"):
+//
+//   M ν = G z + c,   w = Hᵀ ν + D z + r,   0 <= z ⊥ w >= 0,
+//
+// with the columns of G and H kept as their few nonzero body blocks (BlockColumns): a contact's
+// column touches at most two bodies. Nothing of size m² or n_v × m is formed, so memory is O(nnz).
+// solve_sparse_mlcp finds a complementary basis by block principal pivoting (min-map semismooth
+// Newton), each iteration one sparse factorisation of the basis system
+//
+//   [ M      −G_B        ] [ν  ]   [ c   ]
+//   [ H_Bᵀ   D_BB + δ I  ] [z_B] = [ −r_B ],
+//
+// (δ keeps a rank-deficient basis solvable; iterative refinement takes the answer back to δ = 0),
+// and certifies the answer on the whole, unregularised problem with sparse products.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include <Eigen/SparseCore>
+#include <Eigen/SparseLU>
+
+#include "exactsim/solvers/mlcp.h"
+
+namespace exactsim {
+
+struct SparseMlcp {
+  BlockDiagonal M;    // n_v × n_v, SPD blocks
+  BlockColumns g, h;  // the columns of G and H (m each), blocked like M
+  SparseRowMatX D;    // m × m
+  VecX c, r;          // n_v, m
+  int size() const { return static_cast<int>(r.size()); }
+};
+
+// The dense MLCP's columns as blocks (tests, and problems assembled dense), and back.
+SparseMlcp sparse_of(const Mlcp& mlcp);
+void dense_of(const SparseMlcp& p, Mlcp& out);
+
+// The rows coupled through D (one contact's friction cone, one PEG group): the connected
+// components of D's pattern, and the bodies each touches.
+struct CoupledRows {
+  std::vector<int> group_of;             // (m) the group of each row
+  std::vector<int> begin, rows;          // rows of group g: rows[begin[g] .. begin[g+1])
+  std::vector<int> block_begin, blocks;  // bodies (blocks of M) of group g, ascending
+};
+void couple_rows(const SparseMlcp& p, CoupledRows& out);
+
+// Buffers reused across solves.
+struct SparseMlcpScratch {
+  BlockDiagonal W;     // M⁻¹
+  VecX Wc, b, n_diag;  // W c; b = Hᵀ W c + r and the diagonal of N = Hᵀ W G + D (never formed)
+  std::vector<int> slot;  // z index → its row in the basis system (−1: nonbasic)
+  std::vector<int> basic;
+  std::vector<Eigen::Triplet<Real>> triplets;
+  Eigen::SparseMatrix<Real> kkt;
+  using Lu = Eigen::SparseLU<Eigen::SparseMatrix<Real>, Eigen::COLAMDOrdering<int>>;
+  std::shared_ptr<Lu> lu;          // (held by pointer: Eigen's factorisations cannot be copied)
+  VecX rhs, x, momentum, impulse;  // the basis system's right-hand side and solution; residuals
+  std::vector<bool> active;
+  CoupledRows coupled;
+  MlcpSolution crossover;       // the basis solve after the interior point
+  VecX z_previous, w_previous;  // the interior point's iterate before its last (Tapia's indicators)
+};
+
+// w = Hᵀν + D z + r (sized m).
+void sparse_rows(const SparseMlcp& p, const VecX& nu, const VecX& z, VecX& w);
+
+// The impulse scale Z of the problem (as mlcp_impulse_scale: the free momentum ‖c‖₁, the impulse
+// of the largest free velocity Σ_k max diag M_k · ‖b‖∞, and n ‖b‖∞ / max diag N), from s.b and
+// s.n_diag (prepare_sparse_mlcp).
+Real sparse_mlcp_impulse_scale(const SparseMlcp& p, const SparseMlcpScratch& s);
+
+// W, Wc, b and N's diagonal in s.
+void prepare_sparse_mlcp(const SparseMlcp& p, SparseMlcpScratch& s);
+
+// The certificate of (ν, z) on the whole problem (as verify_mlcp), with sparse products; writes w.
+SolveCertificate verify_sparse_mlcp(const SparseMlcp& p, const VecX& nu, const VecX& z, Real tol,
+                                    Real impulse_scale, const SolverOptions& options,
+                                    SparseMlcpScratch& s, VecX& w);
+
+// Block principal pivoting from the basic set s.active (block_principal_pivoting.cc), at most
+// max_iterations basis solves, the basis system regularised by +δ on its z block: all sign
+// violations (below −tol) are flipped at once while their count falls, then one at a time. True
+// when every sign is right; then out holds the basis's ν, z, w (not yet certified) and s.active
+// the basis.
+bool block_pivoting(const SparseMlcp& p, Real tol, Real delta, int max_iterations,
+                    SparseMlcpScratch& s, MlcpSolution& out, int& iterations);
+
+// Mehrotra's predictor–corrector (interior_point.cc) from the free motion; true when z∘w, the
+// row and the momentum residuals fell below 1e-2 of the certificate's bounds (tolerance tol,
+// impulse scale `scale`). (ν, z, w) is where it ended either way.
+bool interior_point(const SparseMlcp& p, Real tol, Real scale, int max_iterations,
+                    SparseMlcpScratch& s, VecX& nu, VecX& z, VecX& w, int& iterations);
+
+// The sparse solve (sparse_solve.cc; docs/solvers.md "Large islands: the sparse path"): the guessed
+// basis (`guess`, size m: z_i expected positive, e.g. last step's by contact; null or the wrong
+// size: none) by block pivoting, else the interior-point method and the basis its answer lies on.
+// The answer in out (ν, z, w) is certified on the whole problem whatever its status (method: the
+// attempt that produced it); s.active is its basis (z_i > w_i where no basis was solved).
+void solve_sparse_mlcp(const SparseMlcp& p, const SolverOptions& options, SparseMlcpScratch& s,
+                       MlcpSolution& out, const std::vector<bool>* guess = nullptr);
+
+}  // namespace exactsim

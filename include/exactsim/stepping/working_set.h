@@ -1,0 +1,49 @@
+// The working set of a large island (docs/solvers.md "Large islands: the sparse path"): its MLCP is
+// solved on the contacts and friction cones expected to matter, with every other unknown at the
+// value that keeps its own rows complementary, and the answer is certified on the whole MLCP.
+//
+// Units are the impulse-carrying rows with what belongs to them: a U row, or an I row with its
+// slacks (PEG paper eq. 20); cones are a contact's β rows and σ. A left-out unit has p = 0 and
+// its slacks at their closed form c_s = max(−(ψ̇_1 − ψ̇_s + Σ_{r<s} c_r), 0) (forward substitution
+// through E_I1), so its slack rows hold; its own row must then be w >= 0 (the contact does not
+// close). A left-out cone has β = 0 and σ = max(0, −min_r G_rᵀν), so its β rows hold; its σ row is
+// μ p, complementary when p = 0 or σ = 0 (the contact does not slide under load). Rows that
+// violate this join the set and the set is solved again: z = 0 outside the set is then part of a
+// solution of the whole problem, certified by verify_sparse_mlcp on all of it.
+#pragma once
+
+#include <vector>
+
+#include "exactsim/contact/constraint_set.h"
+#include "exactsim/solvers/sparse_lemke.h"
+#include "exactsim/solvers/sparse_mlcp.h"
+#include "exactsim/stepping/stewart_trinkle.h"
+
+namespace exactsim {
+
+struct WorkingSet {
+  std::vector<char> unit_in, cone_in;  // (units: U and I rows) (cones) in the set
+  std::vector<int> unit_of_row;        // (m) the unit a row belongs to, −1: a cone's row
+  std::vector<int> cone_of_row;        // (m) the cone a β or σ row belongs to, −1: none
+  std::vector<int> slack_begin;        // (I rows + 1) their slacks' first z index
+  std::vector<int> columns;            // (set unknowns) the full z index of each
+  std::vector<int> sub_of;             // (m) the set's index of a full unknown, −1: left out
+  SparseMlcp problem;                  // the MLCP on the set
+  MlcpSolution solution;               // of the set's problem
+  std::vector<bool> guess;             // a full-size guess mapped to the set
+  std::vector<bool> basis;             // the last round's basis, full size
+  std::vector<char> joined;            // (m) scratch: rows that joined the set this round
+  VecX b;                              // the full problem's free rows Hᵀ W c + r
+  int rounds = 0;                      // solves of the last island
+};
+
+// Solves the island's MLCP `full` (layout, constraints `set`) on a working set: first the units
+// and cones that `guess` (full size, last step's basis by contact; null: none) names or that the
+// free motion closes (b_i < 0), then rounds that add what the whole problem's rows reject. out
+// holds the whole problem's (ν, z, w) and its certificate; s its basis (full size).
+void solve_on_working_set(const SparseMlcp& full, const MlcpLayout& layout,
+                          const ConstraintSet& set, const SolverOptions& options,
+                          const std::vector<bool>* guess, WorkingSet& s, SparseMlcpScratch& scratch,
+                          SparseLemkeScratch& lemke, MlcpSolution& out);
+
+}  // namespace exactsim

@@ -1,0 +1,307 @@
+// A primal–dual interior-point method on the body-space MLCP (docs/solvers.md "Large islands: the
+// sparse path"; Mehrotra's predictor–corrector for the LCP, Wright 1997 ch. 8): iterates (ν, z, w)
+// with z, w > 0 towards M ν = G z + c, w = Hᵀ ν + D z + r, z∘w = 0. Each iteration eliminates z and
+// w through the blocks of D + Z⁻¹W (D couples only the rows of one contact's cone or one PEG group,
+// so they are small) and solves the body-space system
+//
+//   S Δν = …,   S = M + G (D + Z⁻¹W)⁻¹ Hᵀ   (n_v × n_v, the pattern of the body graph)
+//
+// with one sparse LU, analysed once per solve. It needs no basis and is indifferent to degenerate
+// rows (coplanar contacts of a patch); where it ends is certified on the whole problem.
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numeric>
+
+#include <Eigen/Dense>
+
+#include "exactsim/solvers/sparse_mlcp.h"
+
+namespace exactsim {
+namespace {
+
+// The neighbourhood of the central path the iterates keep (Wright 1997, algorithm IPF): every
+// z_i w_i >= γ μ, and the residual relative to its start at most β μ/μ₀.
+constexpr Real kCentrality = 1e-4;
+constexpr Real kInfeasibility = 10;
+// It stops where the certificate holds with this margin.
+constexpr Real kMargin = 1e-2;
+
+int find(std::vector<int>& parent, int i) {
+  while (parent[i] != i) i = parent[i] = parent[parent[i]];
+  return i;
+}
+
+}  // namespace
+
+void couple_rows(const SparseMlcp& p, CoupledRows& out) {
+  const int m = p.size();
+  std::vector<int> parent(m);
+  std::iota(parent.begin(), parent.end(), 0);
+  for (int i = 0; i < m; ++i)
+    for (SparseRowMatX::InnerIterator e(p.D, i); e; ++e) {
+      const int a = find(parent, i), b = find(parent, static_cast<int>(e.col()));
+      if (a != b) parent[std::max(a, b)] = std::min(a, b);
+    }
+  out.group_of.assign(m, -1);
+  out.begin.clear();
+  out.rows.clear();
+  std::vector<int> root_group(m, -1), count;
+  for (int i = 0; i < m; ++i) {
+    const int root = find(parent, i);
+    if (root_group[root] < 0) {
+      root_group[root] = static_cast<int>(count.size());
+      count.push_back(0);
+    }
+    out.group_of[i] = root_group[root];
+    ++count[root_group[root]];
+  }
+  out.begin.assign(count.size() + 1, 0);
+  for (std::size_t g = 0; g < count.size(); ++g) out.begin[g + 1] = out.begin[g] + count[g];
+  out.rows.resize(m);
+  std::vector<int> fill(out.begin.begin(), out.begin.end() - 1);
+  for (int i = 0; i < m; ++i) out.rows[fill[out.group_of[i]]++] = i;
+  // Each group's bodies: the blocks its columns of G and H touch.
+  out.block_begin.assign(count.size() + 1, 0);
+  out.blocks.clear();
+  std::vector<int> seen;
+  for (std::size_t g = 0; g < count.size(); ++g) {
+    seen.clear();
+    for (int q = out.begin[g]; q < out.begin[g + 1]; ++q) {
+      const int j = out.rows[q];
+      for (const BlockColumns* a : {&p.g, &p.h})
+        for (int e = a->begin[j]; e < a->begin[j + 1]; ++e)
+          if (std::find(seen.begin(), seen.end(), a->block[e]) == seen.end())
+            seen.push_back(a->block[e]);
+    }
+    std::sort(seen.begin(), seen.end());
+    out.blocks.insert(out.blocks.end(), seen.begin(), seen.end());
+    out.block_begin[g + 1] = static_cast<int>(out.blocks.size());
+  }
+}
+
+namespace {
+
+struct Group {
+  Eigen::PartialPivLU<MatX> lu;  // of K = D_gg + Λ_g
+  MatX g, h;                     // the group's columns of G and H on its bodies (local rows)
+  MatX k, kinv_ht;
+};
+
+struct Ipm {
+  std::vector<Group> groups;
+  VecX rp, rd, rc, t, dnu, dz, dw, dz_aff, dw_aff, dnu_aff, y, lambda;
+};
+
+// Local rows of a group: its bodies' blocks stacked.
+int local_size(const SparseMlcp& p, const CoupledRows& c, int g, std::vector<int>& local) {
+  local.clear();
+  int n = 0;
+  for (int q = c.block_begin[g]; q < c.block_begin[g + 1]; ++q) {
+    local.push_back(n);
+    n += static_cast<int>(p.M.blocks[c.blocks[q]].rows());
+  }
+  return n;
+}
+
+void gather_columns(const SparseMlcp& p, const CoupledRows& c, int g, const BlockColumns& a,
+                    MatX& out) {
+  std::vector<int> local;
+  const int n = local_size(p, c, g, local);
+  const int q0 = c.begin[g], nq = c.begin[g + 1] - q0;
+  out.setZero(n, nq);
+  for (int q = 0; q < nq; ++q) {
+    const int j = c.rows[q0 + q];
+    for (int e = a.begin[j]; e < a.begin[j + 1]; ++e) {
+      const int k = a.block[e];
+      int slot = 0;
+      while (c.blocks[c.block_begin[g] + slot] != k) ++slot;
+      const int nb = static_cast<int>(p.M.blocks[k].rows());
+      out.col(q).segment(local[slot], nb) = a.values[e].head(nb);
+    }
+  }
+}
+
+// Factorises every group's K = D_gg + diag(w/z) and assembles S in s.kkt.
+bool factor(const SparseMlcp& p, const CoupledRows& c, const VecX& z, const VecX& w, Ipm& ipm,
+            SparseMlcpScratch& s, bool analyse) {
+  const int nv = p.M.size();
+  auto& t = s.triplets;
+  t.clear();
+  p.M.append_triplets(t, true);  // (the pattern the analysis was made for)
+  std::vector<int> local, global;
+  for (int g = 0; g + 1 < static_cast<int>(c.begin.size()); ++g) {
+    Group& grp = ipm.groups[g];
+    const int q0 = c.begin[g], nq = c.begin[g + 1] - q0;
+    grp.k.setZero(nq, nq);
+    for (int a = 0; a < nq; ++a) {
+      const int i = c.rows[q0 + a];
+      for (SparseRowMatX::InnerIterator e(p.D, i); e; ++e) {
+        int b = 0;
+        while (c.rows[q0 + b] != e.col()) ++b;
+        grp.k(a, b) = e.value();
+      }
+      grp.k(a, a) += w[i] / z[i];
+    }
+    grp.lu.compute(grp.k);
+    grp.kinv_ht = grp.lu.solve(grp.h.transpose());
+    const MatX contribution = grp.g * grp.kinv_ht;
+    const int n = local_size(p, c, g, local);
+    global.resize(n);
+    for (int q = c.block_begin[g], slot = 0; q < c.block_begin[g + 1]; ++q, ++slot) {
+      const int k = c.blocks[q], nb = static_cast<int>(p.M.blocks[k].rows());
+      for (int a = 0; a < nb; ++a) global[local[slot] + a] = p.M.offsets[k] + a;
+    }
+    for (int a = 0; a < n; ++a)
+      for (int b = 0; b < n; ++b)
+        if (contribution(a, b) != 0) t.emplace_back(global[a], global[b], contribution(a, b));
+  }
+  s.kkt.resize(nv, nv);
+  s.kkt.setFromTriplets(t.begin(), t.end());
+  if (!s.lu) s.lu = std::make_shared<SparseMlcpScratch::Lu>();
+  if (analyse) s.lu->analyzePattern(s.kkt);
+  s.lu->factorize(s.kkt);
+  return s.lu->info() == Eigen::Success;
+}
+
+// Per group: y_g = K_g⁻¹ v_g.
+void solve_groups(const CoupledRows& c, Ipm& ipm, const VecX& v, VecX& y) {
+  y.resize(v.size());
+  for (int g = 0; g + 1 < static_cast<int>(c.begin.size()); ++g) {
+    const int q0 = c.begin[g], nq = c.begin[g + 1] - q0;
+    VecX local(nq);
+    for (int a = 0; a < nq; ++a) local[a] = v[c.rows[q0 + a]];
+    local = ipm.groups[g].lu.solve(local);
+    for (int a = 0; a < nq; ++a) y[c.rows[q0 + a]] = local[a];
+  }
+}
+
+// The Newton direction of the linearised equations
+//   M Δν − G Δz = −rp,  −Hᵀ Δν − D Δz + Δw = −rd,  W Δz + Z Δw = rc,
+// through K = D + Z⁻¹W: Δz = K⁻¹ (rd + Z⁻¹ rc − Hᵀ Δν), S Δν = −rp + G K⁻¹ (rd + Z⁻¹ rc),
+// Δw = Z⁻¹ (rc − W Δz); then one step of iterative refinement on the unreduced equations (S is
+// ill-conditioned once z_i/w_i spans many orders of magnitude).
+bool solve_direction(const SparseMlcp& p, const CoupledRows& c, const VecX& z, const VecX& w,
+                     Ipm& ipm, SparseMlcpScratch& s, const VecX& rp, const VecX& rd, const VecX& rc,
+                     VecX& dnu, VecX& dz, VecX& dw) {
+  ipm.t = rd + rc.cwiseQuotient(z);
+  solve_groups(c, ipm, ipm.t, ipm.y);
+  VecX rhs = -rp;
+  p.g.multiply_add(p.M, ipm.y, rhs);
+  dnu = s.lu->solve(rhs);
+  if (!dnu.allFinite()) return false;
+  VecX htdnu;
+  p.h.transpose_multiply(p.M, dnu, htdnu);
+  solve_groups(c, ipm, ipm.t - htdnu, dz);
+  dw = (rc - w.cwiseProduct(dz)).cwiseQuotient(z);
+  return dz.allFinite() && dw.allFinite();
+}
+
+bool direction(const SparseMlcp& p, const CoupledRows& c, const VecX& z, const VecX& w, Ipm& ipm,
+               SparseMlcpScratch& s, const VecX& rc, VecX& dnu, VecX& dz, VecX& dw) {
+  if (!solve_direction(p, c, z, w, ipm, s, ipm.rp, ipm.rd, rc, dnu, dz, dw)) return false;
+  // Residual of the unreduced equations: e1 = M Δν − G Δz + rp, e2 = −Hᵀ Δν − D Δz + Δw + rd.
+  VecX e1, e2, gdz = VecX::Zero(p.M.size());
+  p.M.apply(dnu, e1);
+  p.g.multiply_add(p.M, dz, gdz);
+  e1 += ipm.rp - gdz;
+  p.h.transpose_multiply(p.M, dnu, e2);
+  e2 = dw + ipm.rd - e2 - p.D * dz;
+  VecX cnu, cz, cw;
+  if (!solve_direction(p, c, z, w, ipm, s, e1, e2, VecX::Zero(z.size()), cnu, cz, cw)) return false;
+  dnu += cnu;
+  dz += cz;
+  dw += cw;
+  return true;
+}
+
+Real step_to_boundary(const VecX& x, const VecX& dx) {
+  Real alpha = 1;
+  for (Eigen::Index i = 0; i < x.size(); ++i)
+    if (dx[i] < 0) alpha = std::min(alpha, -x[i] / dx[i]);
+  return alpha;
+}
+
+}  // namespace
+
+bool interior_point(const SparseMlcp& p, Real tol, Real scale, int max_iterations,
+                    SparseMlcpScratch& s, VecX& nu, VecX& z, VecX& w, int& iterations) {
+  const int m = p.size(), nv = p.M.size();
+  CoupledRows& c = s.coupled;
+  couple_rows(p, c);
+  Ipm ipm;
+  const int n_groups = static_cast<int>(c.begin.size()) - 1;
+  ipm.groups.resize(n_groups);
+  for (int g = 0; g < n_groups; ++g) {
+    gather_columns(p, c, g, p.g, ipm.groups[g].g);
+    gather_columns(p, c, g, p.h, ipm.groups[g].h);
+  }
+  // Start: ν free, z and w a velocity V and the impulse that makes it.
+  const Real v_scale = std::max<Real>(s.b.lpNorm<Eigen::Infinity>(), 1e-3);
+  const Real mobility = std::max<Real>(s.n_diag.cwiseAbs().maxCoeff(), 1e-12);
+  z.setConstant(m, v_scale / mobility);
+  w.setConstant(m, v_scale);
+  nu = s.Wc;
+  {
+    VecX gz = VecX::Zero(nv);
+    p.g.multiply_add(p.M, z, gz);
+    VecX wgz;
+    s.W.apply(gz, wgz);
+    nu += wgz;
+  }
+  const Real stop_c = kMargin * tol * scale, stop_r = kMargin * tol;
+  const Real stop_p = kMargin * tol * std::max<Real>(1, scale);
+  Real mu0 = 1, residual0 = 1;
+  for (int it = 0; it < max_iterations; ++it, ++iterations) {
+    // Residuals.
+    VecX gz = VecX::Zero(nv), mnu;
+    p.g.multiply_add(p.M, z, gz);
+    p.M.apply(nu, mnu);
+    ipm.rp = mnu - gz - p.c;
+    VecX wt;
+    sparse_rows(p, nu, z, wt);
+    ipm.rd = w - wt;
+    const Real mu = z.dot(w) / m;
+    const Real residual = std::max(ipm.rp.lpNorm<Eigen::Infinity>() / stop_p,
+                                   ipm.rd.lpNorm<Eigen::Infinity>() / stop_r);
+    if (it == 0) mu0 = mu, residual0 = std::max<Real>(residual, 1);
+    // The certificate's quantities at this iterate: w − rd is the true row value.
+    const Real true_comp = z.cwiseProduct(wt).cwiseAbs().maxCoeff();
+    if (true_comp <= stop_c && wt.minCoeff() >= -stop_r &&
+        ipm.rp.lpNorm<Eigen::Infinity>() <= stop_p)
+      return true;
+    if (!factor(p, c, z, w, ipm, s, it == 0)) return false;
+    // Predictor.
+    VecX rc = -z.cwiseProduct(w);
+    if (!direction(p, c, z, w, ipm, s, rc, ipm.dnu_aff, ipm.dz_aff, ipm.dw_aff)) return false;
+    const Real a_aff = std::min(step_to_boundary(z, ipm.dz_aff), step_to_boundary(w, ipm.dw_aff));
+    const Real mu_aff = (z + a_aff * ipm.dz_aff).dot(w + a_aff * ipm.dw_aff) / m;
+    const Real sigma = std::pow(std::clamp<Real>(mu_aff / mu, 0, 1), 3);
+    // Corrector.
+    rc = -z.cwiseProduct(w) - ipm.dz_aff.cwiseProduct(ipm.dw_aff);
+    rc.array() += sigma * mu;
+    if (!direction(p, c, z, w, ipm, s, rc, ipm.dnu, ipm.dz, ipm.dw)) return false;
+    // Step: the largest α (from 0.995 of the boundary) that keeps every product z_i w_i above
+    // γ μ(α) and the residual within β μ(α)/μ₀ of where it started (Wright 1997, algorithm IPF:
+    // the residual may not outlive the complementarity).
+    Real alpha = std::min<Real>(
+        1, 0.995 * std::min(step_to_boundary(z, ipm.dz), step_to_boundary(w, ipm.dw)));
+    for (; alpha > 1e-10; alpha *= 0.8) {
+      const VecX zt = z + alpha * ipm.dz, wt2 = w + alpha * ipm.dw;
+      const Real mu_t = zt.dot(wt2) / m;
+      if (zt.cwiseProduct(wt2).minCoeff() < kCentrality * mu_t) continue;
+      if ((1 - alpha) * residual > kInfeasibility * mu_t / mu0 * residual0) continue;
+      break;
+    }
+    s.z_previous = z;
+    s.w_previous = w;
+    nu += alpha * ipm.dnu;
+    z += alpha * ipm.dz;
+    w += alpha * ipm.dw;
+    z = z.cwiseMax(std::numeric_limits<Real>::min());
+    w = w.cwiseMax(std::numeric_limits<Real>::min());
+  }
+  return false;
+}
+
+}  // namespace exactsim

@@ -1,0 +1,217 @@
+// The working set of a large island (working_set.h; docs/solvers.md "Large islands: the sparse
+// path").
+#include "exactsim/stepping/working_set.h"
+
+#include <algorithm>
+
+namespace exactsim {
+namespace {
+
+// Rounds of adding rejected units and cones (the pile's islands need 1–3).
+constexpr int kMaxRounds = 8;
+
+// Row → unit and row → cone maps, and the slacks' ranges.
+void map_rows(const MlcpLayout& layout, const ConstraintSet& set, WorkingSet& s) {
+  const int m = layout.size(), n_u = layout.n_unilateral, n_i = layout.n_intercontact;
+  s.unit_of_row.assign(m, -1);
+  s.cone_of_row.assign(m, -1);
+  s.slack_begin.assign(n_i + 1, layout.slack_begin());
+  for (int j = 0; j < n_u; ++j) s.unit_of_row[j] = j;
+  for (int j = 0; j < n_i; ++j) {
+    s.slack_begin[j + 1] = s.slack_begin[j] + set.intercontacts[j].secondary_count;
+    s.unit_of_row[layout.pi_begin() + j] = n_u + j;
+    for (int r = s.slack_begin[j]; r < s.slack_begin[j + 1]; ++r) s.unit_of_row[r] = n_u + j;
+  }
+  const int k = layout.friction_directions;
+  for (int f = 0; f < layout.n_friction_contacts; ++f) {
+    for (int r = 0; r < k; ++r) s.cone_of_row[layout.beta_begin() + f * k + r] = f;
+    s.cone_of_row[layout.sigma_begin() + f] = f;
+  }
+}
+
+// The unit's impulse row (its U row or I row).
+int impulse_row(const MlcpLayout& layout, int unit) {
+  return unit < layout.n_unilateral ? unit : layout.pi_begin() + unit - layout.n_unilateral;
+}
+
+// The set's MLCP: the full problem's rows and columns of the set (D couples only rows of one unit
+// or one cone, and a cone's σ row its unit's impulse: nothing in the set refers to a left-out
+// unknown).
+void restrict_problem(const SparseMlcp& full, WorkingSet& s) {
+  const int m = full.size();
+  s.columns.clear();
+  s.sub_of.assign(m, -1);
+  for (int i = 0; i < m; ++i) {
+    const bool in =
+        s.cone_of_row[i] >= 0 ? s.cone_in[s.cone_of_row[i]] != 0 : s.unit_in[s.unit_of_row[i]] != 0;
+    if (!in) continue;
+    s.sub_of[i] = static_cast<int>(s.columns.size());
+    s.columns.push_back(i);
+  }
+  const int n = static_cast<int>(s.columns.size());
+  SparseMlcp& p = s.problem;
+  p.M = full.M;
+  p.c = full.c;
+  p.r.resize(n);
+  const int blocks = static_cast<int>(full.M.blocks.size());
+  for (auto [from, to] : {std::pair{&full.g, &p.g}, std::pair{&full.h, &p.h}}) {
+    to->pending.clear();
+    for (int q = 0; q < n; ++q)
+      for (int e = from->begin[s.columns[q]]; e < from->begin[s.columns[q] + 1]; ++e)
+        to->add(q, from->block[e], from->values[e]);
+    to->compress(n, blocks);
+  }
+  p.D.resize(n, n);
+  p.D.reserve(full.D.nonZeros());
+  for (int q = 0; q < n; ++q) {
+    p.r[q] = full.r[s.columns[q]];
+    p.D.startVec(q);
+    for (SparseRowMatX::InnerIterator e(full.D, s.columns[q]); e; ++e)
+      if (const int col = s.sub_of[e.col()]; col >= 0)  // (ascending with the full columns)
+        p.D.insertBack(q, col) = e.value();
+  }
+  p.D.finalize();
+}
+
+// z of the left-out unknowns from ν: the slacks of a left-out unit by forward substitution, σ of
+// a left-out cone as the largest backward tangential speed (working_set.h).
+void complete(const SparseMlcp& full, const MlcpLayout& layout, const WorkingSet& s, const VecX& nu,
+              VecX& z) {
+  const int n_u = layout.n_unilateral;
+  for (int j = 0; j < layout.n_intercontact; ++j) {
+    if (s.unit_in[n_u + j]) continue;
+    Real sum = 0;
+    for (int r = s.slack_begin[j]; r < s.slack_begin[j + 1]; ++r) {
+      const Real base = full.h.column_dot(full.M, r, nu) + full.r[r];
+      z[r] = std::max<Real>(0, -(base + sum));
+      sum += z[r];
+    }
+  }
+  const int k = layout.friction_directions;
+  for (int f = 0; f < layout.n_friction_contacts; ++f) {
+    if (s.cone_in[f]) continue;
+    Real sigma = 0;
+    for (int r = 0; r < k; ++r)
+      sigma = std::max(sigma, -full.h.column_dot(full.M, layout.beta_begin() + f * k + r, nu));
+    z[layout.sigma_begin() + f] = sigma;
+  }
+}
+
+// Adds the left-out units whose row closes (w < −tol) and the left-out cones that slide under
+// load (σ w_σ > tol Z); returns how many.
+int add_rejected(const MlcpLayout& layout, const VecX& z, const VecX& w, Real tol, Real scale,
+                 WorkingSet& s) {
+  int added = 0;
+  const int units = layout.n_unilateral + layout.n_intercontact;
+  for (int u = 0; u < units; ++u)
+    if (!s.unit_in[u] && w[impulse_row(layout, u)] < -tol) s.unit_in[u] = 1, ++added;
+  for (int f = 0; f < layout.n_friction_contacts; ++f) {
+    const int sigma = layout.sigma_begin() + f;
+    if (s.cone_in[f] || z[sigma] * w[sigma] <= tol * scale) continue;
+    s.cone_in[f] = 1;
+    s.unit_in[s.unit_of_row[layout.friction_impulse[f]]] = 1;
+    ++added;
+  }
+  return added;
+}
+
+// The basis in full coordinates: the set's solve's, and the left-out unknowns' (z_i > w_i).
+void record_basis(const MlcpSolution& out, const std::vector<bool>& active, WorkingSet& s) {
+  const int m = static_cast<int>(s.sub_of.size());
+  s.basis.assign(m, false);
+  for (int i = 0; i < m; ++i)
+    s.basis[i] = s.sub_of[i] >= 0 ? static_cast<bool>(active[s.sub_of[i]]) : out.z[i] > out.w[i];
+}
+
+// The set's guess (s.guess): in the first round the last step's basis (`previous`, full size, or
+// none), then the last round's (s.basis) with the impulse rows of the units and σ of the cones
+// that joined since.
+const std::vector<bool>* round_guess(const MlcpLayout& layout, const std::vector<bool>* previous,
+                                     WorkingSet& s) {
+  const std::vector<bool>* full = s.rounds == 1 ? previous : &s.basis;
+  if (full == nullptr) return nullptr;
+  s.guess.resize(s.columns.size());
+  for (std::size_t q = 0; q < s.columns.size(); ++q) {
+    const int i = s.columns[q];
+    bool basic = (*full)[i];
+    if (s.rounds > 1 && s.joined[i]) {
+      const int f = s.cone_of_row[i];
+      basic = f >= 0 ? i == layout.sigma_begin() + f : i == impulse_row(layout, s.unit_of_row[i]);
+    }
+    s.guess[q] = basic;
+  }
+  return &s.guess;
+}
+
+}  // namespace
+
+void solve_on_working_set(const SparseMlcp& full, const MlcpLayout& layout,
+                          const ConstraintSet& set, const SolverOptions& options,
+                          const std::vector<bool>* guess, WorkingSet& s, SparseMlcpScratch& scratch,
+                          SparseLemkeScratch& lemke, MlcpSolution& out) {
+  const int m = full.size();
+  map_rows(layout, set, s);
+  prepare_sparse_mlcp(full, scratch);
+  s.b = scratch.b;
+  const Real tol =
+      options.tolerance * std::max<Real>(1.0, m > 0 ? s.b.lpNorm<Eigen::Infinity>() : 0.0);
+  SolverOptions sub = options;
+  sub.impulse_scale =
+      options.impulse_scale > 0 ? options.impulse_scale : sparse_mlcp_impulse_scale(full, scratch);
+  const bool guessed = guess != nullptr && static_cast<int>(guess->size()) == m;
+  // The first set: what the guess names, and what the free motion closes or slides under load.
+  s.unit_in.assign(layout.n_unilateral + layout.n_intercontact, 0);
+  s.cone_in.assign(layout.n_friction_contacts, 0);
+  // (A guessed impulse p or friction β names its unit or cone; a basic slack or σ does not: a
+  // secondary ahead of its primary, or a contact sliding apart, carries nothing.)
+  if (guessed) {
+    for (int u = 0; u < static_cast<int>(s.unit_in.size()); ++u)
+      s.unit_in[u] = (*guess)[impulse_row(layout, u)];
+    const int k = layout.friction_directions;
+    for (int f = 0; f < layout.n_friction_contacts; ++f)
+      for (int r = 0; r < k; ++r)
+        if ((*guess)[layout.beta_begin() + f * k + r]) {
+          s.cone_in[f] = 1;
+          s.unit_in[s.unit_of_row[layout.friction_impulse[f]]] = 1;
+        }
+  }
+  out.nu = scratch.Wc;
+  out.z.setZero(m);
+  complete(full, layout, s, out.nu, out.z);
+  sparse_rows(full, out.nu, out.z, out.w);
+  add_rejected(layout, out.z, out.w, tol, sub.impulse_scale, s);
+  int iterations = 0;
+  for (s.rounds = 1;; ++s.rounds) {
+    s.joined.assign(m, 0);
+    for (int i = 0; i < m; ++i) s.joined[i] = s.rounds > 1 && s.sub_of[i] < 0;
+    restrict_problem(full, s);
+    // The guess: the last step's basis, then the last round's with the impulse rows of the units
+    // it added and σ of the cones it added (they close, or slide under load).
+    const std::vector<bool>* start = round_guess(layout, guessed ? guess : nullptr, s);
+    solve_sparse_mlcp(s.problem, sub, scratch, s.solution, start);
+    iterations += s.solution.certificate.iterations;
+    const std::vector<bool>* active = &scratch.active;
+    if (!s.solution.certificate.ok()) {
+      // Lemke's pivoting from the basis the interior point ended near (docs/solvers.md "Sparse
+      // Lemke"): it ends at a solution or with a reason, where the interior point can stall.
+      solve_sparse_lemke(s.problem, sub, lemke, s.solution, &scratch.active);
+      iterations += s.solution.certificate.iterations;
+      if (s.solution.certificate.ok()) active = &lemke.active;
+    }
+    out.nu = s.solution.nu;
+    out.z.setZero(m);
+    for (std::size_t q = 0; q < s.columns.size(); ++q) out.z[s.columns[q]] = s.solution.z[q];
+    complete(full, layout, s, out.nu, out.z);
+    const SolveMethod method = s.solution.certificate.method;
+    out.certificate =
+        verify_sparse_mlcp(full, out.nu, out.z, tol, sub.impulse_scale, options, scratch, out.w);
+    out.certificate.method = method;
+    out.certificate.iterations = iterations;
+    record_basis(out, *active, s);
+    if (!s.solution.certificate.ok() || s.rounds == kMaxRounds) break;
+    const int added = add_rejected(layout, out.z, out.w, tol, sub.impulse_scale, s);
+    if (added == 0) break;
+  }
+}
+
+}  // namespace exactsim

@@ -1,0 +1,125 @@
+// The sparse solve of the body-space MLCP (docs/solvers.md "Large islands: the sparse path"): block
+// principal pivoting from a guessed basis, else the interior point and the basis its answer lies
+// on. Its answers are checked against the dense path: the same certificate recomputed with dense
+// products (verify_mlcp on the written-out MLCP), and where the answer is unique (frictionless: ν)
+// the dense Lemke's.
+#include <gtest/gtest.h>
+
+#include <random>
+#include <string>
+
+#include "exactsim/solvers/mlcp.h"
+#include "exactsim/solvers/sparse_lemke.h"
+#include "exactsim/solvers/sparse_mlcp.h"
+#include "pile_step.h"
+
+namespace exactsim::sparse_mlcp_test {
+namespace {
+
+using solvers_test::pile_step;
+
+// The certificate of the sparse answer recomputed on the dense MLCP, with its tolerance and scale.
+SolveCertificate dense_certificate(const Mlcp& p, const MlcpSolution& x) {
+  SolverOptions o;
+  o.impulse_scale = x.certificate.impulse_scale;
+  VecX w;
+  return verify_mlcp(p, x.nu, x.z, x.certificate.tolerance, o, w);
+}
+
+TEST(SparseMlcp, FrictionlessPilesMatchTheDenseSolve) {
+  // Frictionless: ν is the minimiser of a strictly convex QP, unique.
+  std::mt19937 rng(3);
+  MlcpScratch dense_scratch;
+  SparseMlcpScratch s;
+  for (int trial = 0; trial < 30; ++trial) {
+    const int bodies = 1 + trial % 6;
+    const Mlcp p = pile_step(bodies, 2 + (trial * 7) % 40, 0, rng);
+    MlcpSolution dense, sparse;
+    solve_mlcp(p, {}, dense_scratch, dense);
+    ASSERT_TRUE(dense.certificate.ok()) << trial;
+    solve_sparse_mlcp(sparse_of(p), {}, s, sparse);
+    ASSERT_TRUE(sparse.certificate.ok()) << trial << " " << to_string(sparse.certificate.status);
+    EXPECT_TRUE(dense_certificate(p, sparse).ok()) << trial;
+    EXPECT_LT((sparse.nu - dense.nu).lpNorm<Eigen::Infinity>(),
+              1e-7 * (1 + dense.nu.lpNorm<Eigen::Infinity>()))
+        << trial;
+  }
+}
+
+TEST(SparseMlcp, FrictionalPilesCertifyAndStayInTheirCones) {
+  std::mt19937 rng(17);
+  SparseMlcpScratch s;
+  for (int trial = 0; trial < 40; ++trial) {
+    const int bodies = 1 + trial % 8;
+    const int contacts = 1 + (trial * 5) % (4 * bodies + 1);
+    const Real mu = 0.2 + 0.1 * (trial % 8);
+    const Mlcp p = pile_step(bodies, contacts, mu, rng);
+    MlcpSolution x;
+    solve_sparse_mlcp(sparse_of(p), {}, s, x);
+    const std::string what = std::to_string(trial);
+    ASSERT_TRUE(x.certificate.ok()) << what << " " << to_string(x.certificate.status);
+    EXPECT_TRUE(dense_certificate(p, x).ok()) << what;
+    const Real tol = 1e-8 * (1 + x.z.norm());
+    for (int j = 0; j < contacts; ++j)
+      EXPECT_LE(x.z.segment(contacts + 4 * j, 4).sum(), mu * x.z(j) + tol) << what;
+  }
+}
+
+TEST(SparseMlcp, ACertifiedBasisIsAWarmStartThatEndsInOneSolve) {
+  // The sparse Lemke's final basis (a complementary basis, degenerate basics included) as the
+  // guess: one basis solve, certified.
+  std::mt19937 rng(41);  // (the sparse Lemke solves all twelve: sparse_lemke_test.cc)
+  SparseMlcpScratch s;
+  SparseLemkeScratch lemke;
+  for (int trial = 0; trial < 12; ++trial) {
+    const SparseMlcp p =
+        sparse_of(pile_step(2 + trial % 5, 3 + 3 * trial, trial % 3 ? 0.4 : 0, rng));
+    MlcpSolution pivoted, warm;
+    solve_sparse_lemke(p, {}, lemke, pivoted);
+    ASSERT_TRUE(pivoted.certificate.ok()) << trial;
+    solve_sparse_mlcp(p, {}, s, warm, &lemke.active);
+    ASSERT_TRUE(warm.certificate.ok()) << trial;
+    EXPECT_EQ(warm.certificate.method, SolveMethod::kWarmStart) << trial;
+    EXPECT_EQ(warm.certificate.iterations, 1) << trial;
+    EXPECT_LT((warm.nu - pivoted.nu).lpNorm<Eigen::Infinity>(),
+              1e-8 * (1 + pivoted.nu.lpNorm<Eigen::Infinity>()))
+        << trial;
+  }
+}
+
+TEST(SparseMlcp, ARankDeficientBasisStaysBoundedAndCertifies) {
+  // A box on the ground on eight contacts, every normal row basic: N_BB has rank 3 (p_z, two
+  // tilts), so the basis system is singular. Regularised by +δ and refined, the basis's answer
+  // carries the box's weight with bounded impulses (docs/solvers.md "Large islands: the sparse
+  // path").
+  Mlcp p;
+  const Real mass = 2, h = 0.01;
+  MatX block = MatX::Identity(6, 6) * mass;
+  block.bottomRightCorner(3, 3) = Mat3::Identity() * 0.05;
+  p.M.add_block(block);
+  const int contacts = 8;
+  p.G = MatX::Zero(6, contacts);
+  for (int j = 0; j < contacts; ++j) {
+    const Real a = 2 * 3.14159265358979 * j / contacts;
+    const Vec3 arm(0.1 * std::cos(a), 0.1 * std::sin(a), -0.1), n(0, 0, 1);
+    p.G.col(j).head<3>() = n;
+    p.G.col(j).tail<3>() = arm.cross(n);
+  }
+  p.H = p.G;
+  p.D.resize(contacts, contacts);
+  p.r = VecX::Zero(contacts);
+  p.c = VecX::Zero(6);
+  p.c[2] = -9.81 * mass * h;
+  SparseMlcpScratch s;
+  MlcpSolution x;
+  const std::vector<bool> all(contacts, true);
+  solve_sparse_mlcp(sparse_of(p), {}, s, x, &all);
+  ASSERT_TRUE(x.certificate.ok()) << to_string(x.certificate.status);
+  EXPECT_EQ(x.certificate.method, SolveMethod::kWarmStart);
+  EXPECT_NEAR(x.z.sum(), 9.81 * mass * h, 1e-9);
+  EXPECT_LT(x.z.maxCoeff(), 9.81 * mass * h);
+  EXPECT_LT(x.nu.lpNorm<Eigen::Infinity>(), 1e-12);
+}
+
+}  // namespace
+}  // namespace exactsim::sparse_mlcp_test
