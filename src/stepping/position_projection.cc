@@ -14,6 +14,8 @@ constexpr Real kSupport = 1e-9;
 // Rounds of relaxation before the QP gives up. Each relaxes at least one penetrating row; the PEG
 // hull pours need 1–2, the standard model's 3D pours up to 63.
 constexpr int kMaxRelaxRounds = 64;
+// Rounds of the projection's working set (rows the move would carry below −tol join it).
+constexpr int kMaxSetRounds = 8;
 // Rounds of the Lemke fallback (session 15's solver of the projection; docs/robustness.md).
 constexpr int kMaxLemkeRounds = 4;
 // A row whose normal is independent of the active rows' by less than this fraction (in the M⁻¹
@@ -126,6 +128,84 @@ int solve_by_lemke(const World& world, PositionProjectionScratch& s) {
   return relaxed;
 }
 
+// The position LCP on the rows in s.in_set (indices into s.all_rows): s.rows, s.lcp (N_p and b_p
+// of the set, relaxations written back to s.all_q), s.g = G_S and the answer s.z with its
+// certificate.
+void solve_projection_set(const World& world, IslandWorkspace& ws, Real floor,
+                          StepReport& report) {
+  PositionProjectionScratch& s = ws.projection;
+  const MlcpLayout& layout = ws.layout;
+  const SparseMlcp& mlcp = ws.problem;
+  s.rows.clear();
+  s.set_index.clear();
+  for (std::size_t i = 0; i < s.all_rows.size(); ++i)
+    if (s.in_set[i]) {
+      s.rows.push_back(s.all_rows[i]);
+      s.set_index.push_back(static_cast<int>(i));
+    }
+  const int n = static_cast<int>(s.rows.size());
+  s.lcp.q.resize(n);
+  for (int i = 0; i < n; ++i) s.lcp.q[i] = s.all_q[s.set_index[i]];
+  // N_p = G_Sᵀ W G_S over the body blocks both rows touch: O(Σ_k g_k²) for g_k rows on block k,
+  // not O(n² n_v).
+  const BlockColumns& g = mlcp.g;
+  const BlockDiagonal& w = inverse_mass(ws);
+  s.slot.assign(static_cast<std::size_t>(layout.slack_begin()), -1);
+  for (int i = 0; i < n; ++i) s.slot[s.rows[i]] = i;
+  const auto slot = [&](int column) { return column < layout.slack_begin() ? s.slot[column] : -1; };
+  s.lcp.M.setZero(n, n);
+  for (std::size_t k = 0; k < w.blocks.size(); ++k) {
+    const int nb = static_cast<int>(w.blocks[k].rows());
+    for (int f = g.block_begin[k]; f < g.block_begin[k + 1]; ++f) {
+      const int b = slot(g.column[g.by_block[f]]);
+      if (b < 0) continue;
+      const VecX wg = w.blocks[k] * g.values[g.by_block[f]].head(nb);
+      for (int e = g.block_begin[k]; e < g.block_begin[k + 1]; ++e) {
+        const int a = slot(g.column[g.by_block[e]]);
+        if (a >= 0) s.lcp.M(a, b) += g.values[g.by_block[e]].head(nb).dot(wg);
+      }
+    }
+  }
+  // The position LCP is the QP  min ½ pᵀ M p  s.t.  G_Sᵀ p + b_p >= 0  (pseudo-velocity p):
+  // solved by the dual active-set method, whose Farkas vector names the contradictory push-outs
+  // of a wedge (y >= 0, G_S y = 0, b_pᵀ y < 0). Each of them in y's support is relaxed to b_i = 0
+  // (it may not deepen, but is not pushed out) and the QP solved again.
+  const int nv = mlcp.M.size();
+  s.g.setZero(nv, n);
+  for (int i = 0; i < n; ++i)
+    for (int e = g.begin[s.rows[i]]; e < g.begin[s.rows[i] + 1]; ++e) {
+      const int k = g.block[e], nb = static_cast<int>(mlcp.M.blocks[k].rows());
+      s.g.col(i).segment(mlcp.M.offsets[k], nb) = g.values[e].head(nb);
+    }
+  s.no_force.setZero(nv);
+  s.certificate = SolveCertificate{};
+  for (int round = 0;; ++round) {
+    const Real tol = projection_tolerance(s.lcp.q, floor, world.solver);
+    const DualActiveSetResult qp = solve_dual_active_set(
+        mlcp.M, s.g, s.no_force, s.lcp.q, 0.1 * tol, kIndependence, 0, s.dual, s.nu, s.z);
+    if (qp.status == SolveStatus::kSolved) {
+      s.certificate =
+          verify_lcp(s.lcp, s.z, tol, certificate_impulse_scale(s.lcp, world.solver), s.w);
+      // The active rows hold with equality in the QP's ν; in N_p z + b_p, formed apart, they
+      // carry its round-off times |z|. Solving the active block of (N_p, b_p) directly removes it.
+      s.active.assign(n, false);
+      for (const int i : s.dual.active) s.active[i] = true;
+      polish_complementary_basis(s.lcp, tol, s.solver, s.z, s.w, s.certificate, &s.active);
+      break;
+    }
+    s.certificate.status = qp.status;
+    const int relaxed =
+        qp.status == SolveStatus::kInfeasible ? relax_push_outs(qp.farkas, s.lcp.q) : 0;
+    report.projection_relaxed_rows += relaxed;
+    if (relaxed == 0 || round + 1 == kMaxRelaxRounds) break;
+  }
+  // Left unsolved (nothing in the Farkas vector's support to relax — its dependence is only to
+  // kIndependence —, the iteration cap, or an answer that fails the certificate, e.g. a row
+  // carried past equality by a partial step): Lemke from the relaxed b_p.
+  if (!s.certificate.ok()) report.projection_relaxed_rows += solve_by_lemke(world, s);
+  for (int i = 0; i < n; ++i) s.all_q[s.set_index[i]] = s.lcp.q[i];  // (relaxed push-outs)
+}
+
 // After the projection: the velocities ν⁺ must not keep approaching the contacts it pushed the
 // bodies out of (rows with p_i > 0), or the next step overlaps them again and the projection
 // pushes again, each step adding the potential energy of its lift. The smallest change in the M
@@ -205,69 +285,36 @@ void project_positions(const World& world, State& state, Real h, const StartPlac
   report.projection_depth = -deepest;
   if (deepest >= -slop) return;
 
-  // N_p = G_Sᵀ W G_S over the body blocks both rows touch: O(Σ_k g_k²) for g_k rows on block k,
-  // not O(n² n_v).
-  const BlockColumns& g = mlcp.g;
-  const BlockDiagonal& w = inverse_mass(ws);
-  s.slot.assign(static_cast<std::size_t>(layout.slack_begin()), -1);
-  for (int i = 0; i < n; ++i) s.slot[s.rows[i]] = i;
-  const auto slot = [&](int column) { return column < layout.slack_begin() ? s.slot[column] : -1; };
-  s.lcp.M.setZero(n, n);
-  for (std::size_t k = 0; k < w.blocks.size(); ++k) {
-    const int nb = static_cast<int>(w.blocks[k].rows());
-    for (int f = g.block_begin[k]; f < g.block_begin[k + 1]; ++f) {
-      const int b = slot(g.column[g.by_block[f]]);
-      if (b < 0) continue;
-      const VecX wg = w.blocks[k] * g.values[g.by_block[f]].head(nb);
-      for (int e = g.block_begin[k]; e < g.block_begin[k + 1]; ++e) {
-        const int a = slot(g.column[g.by_block[e]]);
-        if (a >= 0) s.lcp.M(a, b) += g.values[g.by_block[e]].head(nb).dot(wg);
-      }
-    }
-  }
   report.projection_ran = true;
-  // The position LCP is the QP  min ½ pᵀ M p  s.t.  G_Sᵀ p + b_p >= 0  (pseudo-velocity p):
-  // solved by the dual active-set method, whose Farkas vector names the contradictory push-outs
-  // of a wedge (y >= 0, G_S y = 0, b_pᵀ y < 0). Each of them in y's support is relaxed to b_i = 0
-  // (it may not deepen, but is not pushed out) and the QP solved again.
+  // The position LCP on a working set of its rows (docs/robustness.md "Stabilisation"): first the
+  // rows that ask for a push-out (b_i < 0), then, round by round, every left-out row the move
+  // would carry below −tol. A left-out row has p_i = 0, so the solution of the set with every
+  // left-out row's N_p p + b_p >= −tol is the whole LCP's, and only the set's N_p and G_S are
+  // formed: a pile's projection stays O(set²), not O(n²).
+  s.all_rows.swap(s.rows);
+  s.all_q.swap(s.lcp.q);
+  s.in_set.assign(n, 0);
+  for (int i = 0; i < n; ++i) s.in_set[i] = s.all_q[i] < 0;
   const int nv = mlcp.M.size();
-  s.g.setZero(nv, n);
-  for (int i = 0; i < n; ++i)
-    for (int e = g.begin[s.rows[i]]; e < g.begin[s.rows[i] + 1]; ++e) {
-      const int k = g.block[e], nb = static_cast<int>(mlcp.M.blocks[k].rows());
-      s.g.col(i).segment(mlcp.M.offsets[k], nb) = g.values[e].head(nb);
-    }
-  s.no_force.setZero(nv);
   for (int round = 0;; ++round) {
-    const Real tol = projection_tolerance(s.lcp.q, slop / h, world.solver);
-    const DualActiveSetResult qp = solve_dual_active_set(
-        mlcp.M, s.g, s.no_force, s.lcp.q, 0.1 * tol, kIndependence, 0, s.dual, s.nu, s.z);
-    if (qp.status == SolveStatus::kSolved) {
-      s.certificate =
-          verify_lcp(s.lcp, s.z, tol, certificate_impulse_scale(s.lcp, world.solver), s.w);
-      // The active rows hold with equality in the QP's ν; in N_p z + b_p, formed apart, they
-      // carry its round-off times |z|. Solving the active block of (N_p, b_p) directly removes it.
-      s.active.assign(n, false);
-      for (const int i : s.dual.active) s.active[i] = true;
-      polish_complementary_basis(s.lcp, tol, s.solver, s.z, s.w, s.certificate, &s.active);
+    solve_projection_set(world, ws, slop / h, report);
+    if (!s.certificate.ok()) break;
+    const Real tol = projection_tolerance(s.all_q, slop / h, world.solver);
+    s.impulse.setZero(nv);  // the pseudo-velocity W G_S p of the set's certified p
+    s.impulse.noalias() = s.g * s.z;
+    inverse_mass(ws).apply(s.impulse, s.nu);
+    int added = 0;
+    for (int i = 0; i < n; ++i)
+      if (!s.in_set[i] && mlcp.g.column_dot(mlcp.M, s.all_rows[i], s.nu) + s.all_q[i] < -tol)
+        s.in_set[i] = 1, ++added;
+    if (added == 0) break;
+    if (round + 1 == kMaxSetRounds) {
+      s.certificate.status = SolveStatus::kMaxIterations;
       break;
     }
-    s.certificate.status = qp.status;
-    const int relaxed =
-        qp.status == SolveStatus::kInfeasible ? relax_push_outs(qp.farkas, s.lcp.q) : 0;
-    report.projection_relaxed_rows += relaxed;
-    if (relaxed == 0 || round + 1 == kMaxRelaxRounds) break;
   }
-  // Left unsolved (nothing in the Farkas vector's support to relax — its dependence is only to
-  // kIndependence —, the iteration cap, or an answer that fails the certificate, e.g. a row
-  // carried past equality by a partial step): Lemke from the relaxed b_p.
-  if (!s.certificate.ok()) report.projection_relaxed_rows += solve_by_lemke(world, s);
   report.projection_solved = s.certificate.ok();
   if (!report.projection_solved) return;
-
-  s.impulse.setZero(nv);  // the pseudo-velocity W G_S p of the certified p
-  s.impulse.noalias() = s.g * s.z;
-  w.apply(s.impulse, s.nu);
   // A nearly contradictory LCP verifies with a move far beyond the overlap it removes (a channel
   // that opens slowly needs a long lift to clear a small overlap; a body of the hull pours was
   // moved 3.8 m for a predicted overlap of 0.23 m): no point of a body may move more than

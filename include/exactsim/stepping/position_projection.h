@@ -29,7 +29,11 @@ struct StartPlacement {
 };
 
 struct PositionProjectionScratch {
-  std::vector<int> rows;  // z indices of the impulse-carrying normal rows (U, carrying I)
+  std::vector<int> all_rows;  // z indices of the impulse-carrying normal rows (U, carrying I)
+  VecX all_q;                 // their b_p (relaxed push-outs at 0)
+  std::vector<char> in_set;   // (all_rows) in the working set of the position LCP
+  std::vector<int> set_index;  // (rows) the index into all_rows of each set row
+  std::vector<int> rows;       // z indices of the set's rows
   std::vector<int> slot;  // z index → its row of the position LCP (−1: none)
   Lcp lcp;                // N_p = G_Sᵀ W G_S, b_p = predicted gap rates
   MatX g;                 // G_S
