@@ -16,6 +16,28 @@ constexpr int kInteriorPointIterations = 100;
 // by a few degenerate pairs, which block pivoting moves).
 constexpr int kCrossoverIterations = 5;
 
+// A friction cone's σ basic in the crossover's basis needs a row that decides it: one of its β
+// basic (then that β row holds with equality, w_β = Gᵀν + σ = 0, at β >= 0). At a contact that
+// separates or stops loading, the interior point ends with σ > 0 and every β and w_σ near 0
+// (σ's own row, μ p − Σ β, is then 0 whatever σ), and a basis with σ alone is singular. Adds the
+// β whose row is smallest (the direction σ bounds: the largest backward tangential speed).
+// A σ row is one with no column in G whose D entries reach rows that have one (its β rows).
+void decide_sigmas(const SparseMlcp& p, const VecX& w, std::vector<bool>& active) {
+  const int m = p.size();
+  for (int i = 0; i < m; ++i) {
+    if (!active[i] || p.g.begin[i + 1] != p.g.begin[i]) continue;
+    int best = -1;
+    bool decided = false;
+    for (SparseRowMatX::InnerIterator e(p.D, i); e; ++e) {
+      const int j = static_cast<int>(e.col());
+      if (j == i || p.g.begin[j + 1] == p.g.begin[j] || p.D.coeff(j, i) == 0) continue;
+      decided = decided || active[j];
+      if (best < 0 || w[j] < w[best]) best = j;
+    }
+    if (!decided && best >= 0) active[best] = true;
+  }
+}
+
 }  // namespace
 
 void solve_sparse_mlcp(const SparseMlcp& p, const SolverOptions& options, SparseMlcpScratch& s,
@@ -71,6 +93,7 @@ void solve_sparse_mlcp(const SparseMlcp& p, const SolverOptions& options, Sparse
   for (int i = 0; i < m; ++i)
     s.active[i] =
         indicators ? out.z[i] * s.w_previous[i] > out.w[i] * s.z_previous[i] : out.z[i] > out.w[i];
+  decide_sigmas(p, out.w, s.active);
   MlcpSolution& basis = s.crossover;
   std::vector<bool> active = s.active;
   if (block_pivoting(p, tol, delta, kCrossoverIterations, s, basis, iterations) &&

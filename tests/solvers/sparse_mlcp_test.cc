@@ -87,6 +87,25 @@ TEST(SparseMlcp, ACertifiedBasisIsAWarmStartThatEndsInOneSolve) {
   }
 }
 
+TEST(SparseMlcp, TheInteriorPointsBasisIsAWarmStartThatEndsInOneSolve) {
+  // The crossover turns the interior point's answer into a complementary basis: a separated
+  // contact's σ (free in the middle of its face of solutions) gets the β row that decides it. The
+  // basis it returns must then certify at once when solved again.
+  std::mt19937 rng(7);
+  SparseMlcpScratch s;
+  for (int trial = 0; trial < 20; ++trial) {
+    const SparseMlcp p = sparse_of(pile_step(10 + trial, 3 * (10 + trial), 0.3, rng));
+    MlcpSolution cold, warm;
+    solve_sparse_mlcp(p, {}, s, cold);
+    ASSERT_TRUE(cold.certificate.ok()) << trial;
+    const std::vector<bool> basis = s.active;
+    solve_sparse_mlcp(p, {}, s, warm, &basis);
+    ASSERT_TRUE(warm.certificate.ok()) << trial;
+    EXPECT_EQ(warm.certificate.method, SolveMethod::kWarmStart) << trial;
+    EXPECT_EQ(warm.certificate.iterations, 1) << trial;
+  }
+}
+
 TEST(SparseMlcp, ARankDeficientBasisStaysBoundedAndCertifies) {
   // A box on the ground on eight contacts, every normal row basic: N_BB has rank 3 (p_z, two
   // tilts), so the basis system is singular. Regularised by +δ and refined, the basis's answer
