@@ -162,18 +162,18 @@ void solve_on_working_set(const SparseMlcp& full, const MlcpLayout& layout,
   // The first set: what the guess names, and what the free motion closes or slides under load.
   s.unit_in.assign(layout.n_unilateral + layout.n_intercontact, 0);
   s.cone_in.assign(layout.n_friction_contacts, 0);
-  // (A guessed impulse p or friction β names its unit or cone; a basic slack or σ does not: a
-  // secondary ahead of its primary, or a contact sliding apart, carries nothing.)
+  // (A guessed impulse p names its unit, and a guessed β the cone of a unit so named; a basic
+  // slack or σ names nothing, and neither does a β of a separated contact: it only decides σ, at
+  // 0.)
   if (guessed) {
     for (int u = 0; u < static_cast<int>(s.unit_in.size()); ++u)
       s.unit_in[u] = (*guess)[impulse_row(layout, u)];
     const int k = layout.friction_directions;
-    for (int f = 0; f < layout.n_friction_contacts; ++f)
+    for (int f = 0; f < layout.n_friction_contacts; ++f) {
+      if (!(*guess)[layout.friction_impulse[f]]) continue;
       for (int r = 0; r < k; ++r)
-        if ((*guess)[layout.beta_begin() + f * k + r]) {
-          s.cone_in[f] = 1;
-          s.unit_in[s.unit_of_row[layout.friction_impulse[f]]] = 1;
-        }
+        if ((*guess)[layout.beta_begin() + f * k + r]) s.cone_in[f] = 1;
+    }
   }
   out.nu = scratch.Wc;
   out.z.setZero(m);
