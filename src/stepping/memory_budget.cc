@@ -45,11 +45,13 @@ double step_lcp_bytes(double n_v, double m, double n_normal, const SolverOptions
   // The regularised recovery (step.cc): a copy of N, solved on the step's solver buffers (a
   // Lemke-only solve, within what the step's own solve holds).
   bytes += kDouble * m * m;
-  // The split stabilisation's position LCP on the normal rows, its G_S (n_v × n_normal), and the
-  // dual active-set method's J and R (n_v × n_v each) there and in the frictionless fallback.
-  bytes += lcp_solve_bytes(n_normal, options);
-  bytes += kDouble * (n_v * n_normal + 4 * n_v * n_v);
-  return bytes;
+  return bytes + projection_lcp_bytes(n_v, n_normal, options);
+}
+
+double projection_lcp_bytes(double n_v, double n, const SolverOptions& options) {
+  // The split stabilisation's position LCP on n normal rows, its G_S (n_v × n), and the dual
+  // active-set method's J and R (n_v × n_v each) there and in the frictionless fallback.
+  return lcp_solve_bytes(n, options) + sizeof(double) * (n_v * n + 4 * n_v * n_v);
 }
 
 std::string format_bytes(double bytes) {

@@ -1,9 +1,11 @@
 #include "exactsim/stepping/position_projection.h"
 
 #include <algorithm>
+#include <string>
 
 #include "detect.h"
 #include "exactsim/dynamics/integrate.h"
+#include "exactsim/stepping/memory_budget.h"
 #include "exactsim/stepping/step.h"
 
 namespace exactsim {
@@ -131,8 +133,7 @@ int solve_by_lemke(const World& world, PositionProjectionScratch& s) {
 // The position LCP on the rows in s.in_set (indices into s.all_rows): s.rows, s.lcp (N_p and b_p
 // of the set, relaxations written back to s.all_q), s.g = G_S and the answer s.z with its
 // certificate.
-void solve_projection_set(const World& world, IslandWorkspace& ws, Real floor,
-                          StepReport& report) {
+void solve_projection_set(const World& world, IslandWorkspace& ws, Real floor, StepReport& report) {
   PositionProjectionScratch& s = ws.projection;
   const MlcpLayout& layout = ws.layout;
   const SparseMlcp& mlcp = ws.problem;
@@ -144,6 +145,11 @@ void solve_projection_set(const World& world, IslandWorkspace& ws, Real floor,
       s.set_index.push_back(static_cast<int>(i));
     }
   const int n = static_cast<int>(s.rows.size());
+  const double needed = projection_lcp_bytes(mlcp.M.size(), n, world.solver);
+  if (needed > static_cast<double>(world.stepping.memory_budget_bytes))
+    check_memory_budget(needed, world.stepping.memory_budget_bytes,
+                        "the split projection's position LCP (" + std::to_string(n) + " rows, " +
+                            std::to_string(layout.active_bodies.size()) + " bodies)");
   s.lcp.q.resize(n);
   for (int i = 0; i < n; ++i) s.lcp.q[i] = s.all_q[s.set_index[i]];
   // N_p = G_Sᵀ W G_S over the body blocks both rows touch: O(Σ_k g_k²) for g_k rows on block k,

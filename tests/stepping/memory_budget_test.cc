@@ -118,5 +118,41 @@ TEST(MemoryBudget, AStepOverTheBudgetThrowsBeforeAllocatingAndOneWithinItRuns) {
   EXPECT_LE(kept, need);
 }
 
+TEST(MemoryBudget, TheSparsePathsProjectionIsCheckedForItsOwnRows) {
+  // Twelve boxes 1 cm into the floor, every island on the sparse path (no dense MLCP, no
+  // estimate of one): the split projection's position LCP over the rows that push out is what
+  // the budget checks, before it forms N_p.
+  const auto sunk = [] {
+    Sim s;
+    s.world.contact.model = ContactModel::kStandard;
+    s.world.contact.friction = 0.5;
+    s.world.stepping.dense_max_unknowns = 0;
+    s.add(box(-1, -1, 1.01 * 12 + 1, 0), true);
+    for (int i = 0; i < 12; ++i) s.add(box(1.001 * i, -0.01, 1.001 * i + 1, 0.99), false);
+    return s;
+  };
+  Sim within = sunk();
+  const StepReport r = within.step(0.005);
+  ASSERT_TRUE(r.projection_ran);
+  ASSERT_TRUE(r.projection_solved);
+  // (Each box is an island of its own; all alike.)
+  const int rows = static_cast<int>(within.ws.projection.rows.size());
+  ASSERT_GT(rows, 0);
+  const double need = projection_lcp_bytes(
+      3 * static_cast<double>(within.ws.layout.active_bodies.size()), rows, within.world.solver);
+
+  Sim over = sunk();
+  over.world.stepping.memory_budget_bytes = static_cast<std::uint64_t>(need) - 1;
+  try {
+    over.step(0.005);
+    FAIL() << "no MemoryBudgetError";
+  } catch (const MemoryBudgetError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("the split projection's position LCP (" + std::to_string(rows) + " rows"),
+              std::string::npos)
+        << what;
+  }
+}
+
 }  // namespace
 }  // namespace exactsim

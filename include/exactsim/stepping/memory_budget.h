@@ -53,6 +53,10 @@ double lcp_solve_bytes(double n, const SolverOptions& options);
 // the regularised recovery (continue_on_solver_failure) and the position LCP.
 double step_lcp_bytes(double n_v, double m, double n_normal, const SolverOptions& options);
 
+// Bytes of the split projection's position LCP on n rows (part of step_lcp_bytes; on the sparse
+// path checked alone, for the rows of its working set).
+double projection_lcp_bytes(double n_v, double n, const SolverOptions& options);
+
 // Throws MemoryBudgetError naming the step's problem ("the step's contact problem (m unknowns,
 // k bodies in contact) needs ...") when step_lcp_bytes exceeds the budget. Allocates nothing
 // when it passes.
