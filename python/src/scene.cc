@@ -271,7 +271,7 @@ void bind_scene(pb::module_& m) {
             for (const Body& b : s.world.bodies) m.push_back(b.is_static ? 0.0 : b.mass);
             return m;
           },
-          "Body masses in kg (0 for static bodies).")
+          "Body masses in kg (0 for static and kinematic bodies).")
       .def("__repr__", [](const Scene& s) {
         return "<exactsim.Scene '" + s.name + "' " + std::to_string(s.world.dimension) + "D, " +
                std::to_string(s.world.body_count()) + " bodies, model " +

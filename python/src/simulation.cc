@@ -357,7 +357,7 @@ void bind_simulation(pb::module_& m) {
             for (const Body& b : s.world().bodies) m.push_back(b.is_static ? 0.0 : b.mass);
             return m;
           },
-          "Body masses in kg (0 for static bodies).")
+          "Body masses in kg (0 for static and kinematic bodies).")
       .def_property_readonly(
           "present",
           [](const Simulation& s) {

@@ -89,6 +89,30 @@ TEST(Kinematic, PlateCarriesBoxAtItsSpeedOnceItSticks) {
     }
 }
 
+// In 3D the friction cone turns toward the slip against the moving plate (docs/stepping.md
+// "Friction directions"), so the closed form holds along any direction, not only along a cone's
+// fixed directions.
+TEST(Kinematic, PlateCarriesBoxAlongAnyDirectionIn3D) {
+  for (ContactModel model : {ContactModel::kStandard, ContactModel::kPeg}) {
+    SCOPED_TRACE(to_string(model));
+    const Real mu = 0.5, V = 0.5;
+    const Vec3 along(std::cos(0.5), std::sin(0.5), 0);  // between the cone's directions
+    Scene s = plate_and_box(3, model, mu, V);
+    s.initial.v_of(0).head<3>() = V * along;
+    Simulation sim(std::move(s));
+    const int plate = sim.body("plate"), box = sim.body("box");
+    const Real h = sim.step_size();
+    Real v = 0;
+    for (int k = 1; k <= 40; ++k) {
+      ASSERT_EQ(sim.step().status, StepStatus::kOk) << "step " << k;
+      v = std::min(v + h * mu * kG, V);
+      EXPECT_NEAR((sim.velocity(box) - v * along).norm(), 0, 1e-9) << "step " << k;
+      ASSERT_EQ(sim.velocity(plate), V * along);
+    }
+    EXPECT_EQ(v, V);
+  }
+}
+
 Scene paddle_and_box(int dimension, Real paddle_speed) {
   Scene s = make_scene(dimension, 0.01);
   s.world.contact.friction = 0;
@@ -233,6 +257,43 @@ TEST(Kinematic, SetVelocityDrivesItAndForcesAreRefused) {
   EXPECT_EQ(ErrorOf([&] { sim.apply_torque(plate, 1.0); }),
             "bodies[0] (plate).torque: a kinematic body moves with its set velocity: forces do not "
             "act on it");
+}
+
+// A lift going down slower than the box would fall: the box rides it, touching, at its speed
+// (the split projection predicts the gap with the plate's motion and pushes nothing out).
+TEST(Kinematic, BoxRidesADescendingPlate) {
+  for (int d : {2, 3}) {
+    SCOPED_TRACE(d);
+    const Real V = -0.05;
+    Scene s = plate_and_box(d, ContactModel::kPeg, 0.5, 0);
+    s.initial.v_of(0)[d - 1] = V;  // along −y in 2D, −z in 3D
+    Simulation sim(std::move(s));
+    const int plate = sim.body("plate"), box = sim.body("box");
+    const Real offset = sim.position(box)[d - 1] - sim.position(plate)[d - 1];
+    for (int k = 1; k <= 50; ++k) {
+      const StepReport& r = sim.step();
+      ASSERT_EQ(r.status, StepStatus::kOk) << "step " << k;
+      EXPECT_FALSE(r.projection_ran) << "step " << k;
+      EXPECT_NEAR(sim.velocity(box)[d - 1], V, 1e-9) << "step " << k;
+      EXPECT_NEAR(sim.position(box)[d - 1] - sim.position(plate)[d - 1], offset, 1e-9)
+          << "step " << k;
+    }
+  }
+}
+
+// docs/stepping.md "Sleeping": a box asleep on a kinematic plate at rest wakes when the plate
+// is set moving, and is carried.
+TEST(Kinematic, ABoxAsleepOnAPlateWakesWhenThePlateMoves) {
+  Scene s = plate_and_box(2, ContactModel::kStandard, 0.5, 0);
+  s.world.stepping.sleep = true;
+  Simulation sim(std::move(s));
+  const int plate = sim.body("plate"), box = sim.body("box");
+  for (int k = 0; k < 80; ++k) ASSERT_EQ(sim.step().status, StepStatus::kOk);
+  ASSERT_EQ(sim.state().asleep[box], 1);
+  sim.set_velocity(plate, {0.5, 0}, 0.0);
+  for (int k = 0; k < 40; ++k) ASSERT_EQ(sim.step().status, StepStatus::kOk);
+  EXPECT_EQ(sim.state().asleep[box], 0);
+  EXPECT_NEAR(sim.velocity(box).x(), 0.5, 1e-9);
 }
 
 TEST(Kinematic, BuilderRules) {
