@@ -28,7 +28,8 @@ ContactModel model_from(const std::string& m) {
 int add_body_py(Scene& s, const PyShape& shape, pb::object density, pb::object mass,
                 pb::object inertia, pb::object position, pb::object angle, pb::object orientation,
                 pb::object velocity, pb::object angular_velocity, bool is_static,
-                const std::string& name, pb::object friction, pb::object spawn_time) {
+                const std::string& name, pb::object friction, pb::object spawn_time,
+                bool kinematic) {
   const int d = s.world.dimension, i = s.world.body_count();
   const std::string at = "bodies[" + std::to_string(i) + "] (" +
                          (name.empty() ? "body" + std::to_string(i) : name) + ").";
@@ -36,6 +37,7 @@ int add_body_py(Scene& s, const PyShape& shape, pb::object density, pb::object m
   b.name = name;
   b.shape = shape.shape;
   b.is_static = is_static;
+  b.kinematic = kinematic;
   if (!density.is_none()) b.density = number(density, at + "density");
   if (!mass.is_none()) b.mass = number(mass, at + "mass");
   if (!inertia.is_none()) {
@@ -179,7 +181,7 @@ void bind_scene(pb::module_& m) {
            pb::arg("angle") = pb::none(), pb::arg("orientation") = pb::none(),
            pb::arg("velocity") = pb::none(), pb::arg("angular_velocity") = pb::none(),
            pb::arg("static") = false, pb::arg("name") = "", pb::arg("friction") = pb::none(),
-           pb::arg("spawn_time") = pb::none(),
+           pb::arg("spawn_time") = pb::none(), pb::arg("kinematic") = false,
            "Adds a body; returns its index.\n\n"
            "shape: a Shape in its own frame (2D polygon or 3D polyhedron).\n"
            "density: kg/m^2 (2D) or kg/m^3 (3D), or mass: kg (inertia then from the shape at "
@@ -190,6 +192,9 @@ void bind_scene(pb::module_& m) {
            "velocity: m/s; angular_velocity: rad/s (a number in 2D, world-axes vector in 3D).\n"
            "static: fixed body (no density or mass needed); name: unique (default 'body<i>');\n"
            "friction: Coulomb mu of this body; spawn_time: s, when the body joins.\n"
+           "kinematic: moves with `velocity` / `angular_velocity`, kept as set across steps\n"
+           "(Simulation.set_velocity changes it); pushes dynamic bodies, is never pushed, needs\n"
+           "no density or mass; not together with static.\n"
            "InputError names the body and the field, e.g. 'bodies[1] (box).density: ...'.")
       .def_property_readonly(
           "dimension", [](const Scene& s) { return s.world.dimension; }, "2 or 3.")
@@ -266,7 +271,7 @@ void bind_scene(pb::module_& m) {
             for (const Body& b : s.world.bodies) m.push_back(b.is_static ? 0.0 : b.mass);
             return m;
           },
-          "Body masses in kg (0 for static bodies).")
+          "Body masses in kg (0 for static and kinematic bodies).")
       .def("__repr__", [](const Scene& s) {
         return "<exactsim.Scene '" + s.name + "' " + std::to_string(s.world.dimension) + "D, " +
                std::to_string(s.world.body_count()) + " bodies, model " +

@@ -267,7 +267,8 @@ void bind_simulation(pb::module_& m) {
           pb::arg("body"), pb::arg("linear") = pb::none(), pb::arg("angular") = pb::none(),
           "Sets a body's velocity: `linear` of its centre of mass (m/s) and `angular` (rad/s: a "
           "number in 2D, world-axes vector in 3D); what is not given is kept. Wakes the body if "
-          "it sleeps; a static body cannot move (InputError).")
+          "it sleeps; a static body cannot move (InputError). A kinematic body keeps the velocity "
+          "set, step after step.")
       .def(
           "apply_force",
           [](Simulation& s, pb::handle body, pb::object force, pb::object point) {
@@ -356,7 +357,7 @@ void bind_simulation(pb::module_& m) {
             for (const Body& b : s.world().bodies) m.push_back(b.is_static ? 0.0 : b.mass);
             return m;
           },
-          "Body masses in kg (0 for static bodies).")
+          "Body masses in kg (0 for static and kinematic bodies).")
       .def_property_readonly(
           "present",
           [](const Simulation& s) {

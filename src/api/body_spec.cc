@@ -65,7 +65,9 @@ int add_body(Scene& scene, const BodySpec& spec) {
   if (planar != std::holds_alternative<ConvexPolygon>(spec.shape))
     fail("shape",
          std::string("a ") + (planar ? "2D scene needs a polygon" : "3D scene needs a polyhedron"));
-  b.is_static = spec.is_static;
+  check("kinematic", [&] { rules::static_or_kinematic(spec.is_static, spec.kinematic); });
+  b.is_static = spec.is_static || spec.kinematic;  // kinematic: infinite mass too
+  b.kinematic = spec.kinematic;
   const bool has_density = spec.density.has_value(), has_mass = spec.mass.has_value();
   if (has_density && has_mass) fail("density", "give either density or mass, not both");
   if (!b.is_static && !has_density && !has_mass)

@@ -72,11 +72,12 @@ int Simulation::index(int b, const char* what) const {
   return b;
 }
 
-std::string Simulation::touch(int b, const char* what, bool moves) {
+std::string Simulation::touch(int b, const char* what, bool moves, bool pushes) {
   const World& w = scene_.world;
   index(b, what);
   const std::string label = body_label(w, b) + "." + what;
-  at(label, [&] { rules::static_at_rest(w.bodies[b].is_static, moves); });
+  at(label, [&] { rules::static_at_rest(is_fixed(w.bodies[b]), moves); });
+  if (pushes) at(label, [&] { rules::not_kinematic(w.bodies[b].kinematic); });
   if (!state_.asleep.empty()) {  // docs/stepping.md "Sleeping": set or pushed, it wakes
     state_.asleep[b] = 0;
     state_.rest_time[b] = 0;
@@ -164,7 +165,7 @@ Eigen::Ref<VecX> Simulation::force_of(int b) {
 }
 
 void Simulation::apply_force(int b, const Coordinates& force) {
-  const std::string label = touch(b, "force", true);
+  const std::string label = touch(b, "force", true, true);
   check_planar(scene_.world, label, force);
   const Vec3 f = force.vec3();
   for (int k = 0; k < 3; ++k)
@@ -174,7 +175,7 @@ void Simulation::apply_force(int b, const Coordinates& force) {
 }
 
 void Simulation::apply_force(int b, const Coordinates& force, const Coordinates& point) {
-  const std::string label = touch(b, "force", true);
+  const std::string label = touch(b, "force", true, true);
   check_planar(scene_.world, label + " point", point);
   const Vec3 p = point.vec3();
   for (int k = 0; k < 3; ++k)
@@ -188,14 +189,14 @@ void Simulation::apply_force(int b, const Coordinates& force, const Coordinates&
 }
 
 void Simulation::apply_torque(int b, Real torque) {
-  const std::string label = touch(b, "torque", true);
+  const std::string label = touch(b, "torque", true, true);
   if (scene_.world.dimension != 2) api::fail(label, "a 3D torque is a vector (N m, world axes)");
   at(label, [&] { rules::finite(torque); });
   force_of(b)[2] += torque;
 }
 
 void Simulation::apply_torque(int b, const Coordinates& torque) {
-  const std::string label = touch(b, "torque", true);
+  const std::string label = touch(b, "torque", true, true);
   if (scene_.world.dimension != 3) {
     if (torque.x != 0 || torque.y != 0) api::fail(label, "a 2D torque is about z (N m)");
     return apply_torque(b, torque.z);

@@ -60,6 +60,8 @@ void validate_body(const World& w, int i) {
     at(label + "shape", [&] { rules::shape(p); });
     r = reach<Vec3>(p.vertices);
   }
+  if (b.kinematic && !b.is_static)
+    fail(label + "kinematic", "a kinematic body has infinite mass: set is_static too");
   if (!b.is_static) {
     at(label + "mass", [&] { rules::mass(b.mass); });
     if (w.dimension == 2)
@@ -126,7 +128,7 @@ void validate_state(const World& w, const State& s) {
         fail(label + "orientation",
              "quaternion norm " + std::to_string(norm).substr(0, 8) + ", must be 1 (normalise it)");
     }
-    if (w.bodies[i].is_static && s.v_of(i).cwiseAbs().maxCoeff() != 0)
+    if (is_fixed(w.bodies[i]) && s.v_of(i).cwiseAbs().maxCoeff() != 0)
       fail(label + "velocity", "a static body cannot move");
   }
 }
@@ -152,7 +154,7 @@ void validate_velocity(const World& w, int i, const Eigen::Ref<const VecX>& v) {
   else
     at(label + "angular_velocity", [&] { rules::angular_speed(v.tail<3>().stableNorm()); });
   at(label + "velocity",
-     [&] { rules::static_at_rest(w.bodies[i].is_static, v.cwiseAbs().maxCoeff() != 0); });
+     [&] { rules::static_at_rest(is_fixed(w.bodies[i]), v.cwiseAbs().maxCoeff() != 0); });
 }
 
 void validate_scene(const Scene& scene) {

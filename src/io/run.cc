@@ -94,6 +94,8 @@ nlohmann::json report_to_json(const StepReport& r) {
                    {"projection_budget", r.energy.projection},
                    {"total_excess", r.energy.total_excess()},
                    {"total_tolerance", r.energy.total_tolerance}};
+  if (r.energy.checked && r.energy.kinematic_work != 0)
+    j["energy"]["kinematic_work"] = r.energy.kinematic_work;
   if (r.diverged_body >= 0) j["diverged_body"] = r.diverged_body;
   j["max_penetration"] = r.max_penetration;
   if (r.substeps > 1) j["substeps"] = r.substeps;

@@ -146,15 +146,22 @@ void read_body(const JsonCursor& c, World& w, State& s, const std::string& scene
                std::set<std::string>& names) {
   const bool planar = w.dimension == 2;
   if (planar)
-    c.expect_object({"name", "static", "shape", "mass", "inertia", "density", "position", "angle",
-                     "velocity", "angular_velocity", "friction", "spawn_time"});
+    c.expect_object({"name", "static", "kinematic", "shape", "mass", "inertia", "density",
+                     "position", "angle", "velocity", "angular_velocity", "friction",
+                     "spawn_time"});
   else
-    c.expect_object({"name", "static", "shape", "mass", "inertia", "density", "position",
-                     "orientation", "velocity", "angular_velocity", "friction", "spawn_time"});
+    c.expect_object({"name", "static", "kinematic", "shape", "mass", "inertia", "density",
+                     "position", "orientation", "velocity", "angular_velocity", "friction",
+                     "spawn_time"});
   Body b;
   b.name = c.at("name").name();
   if (!names.insert(b.name).second) c.at("name").fail("duplicate body name '" + b.name + "'");
   if (c.has("static")) b.is_static = c.at("static").boolean();
+  if (c.has("kinematic")) {
+    b.kinematic = c.at("kinematic").boolean();
+    c.at("kinematic").checked([&] { rules::static_or_kinematic(b.is_static, b.kinematic); });
+    b.is_static = b.is_static || b.kinematic;  // infinite mass too
+  }
   b.shape = read_shape(c.at("shape"), w, scene_dir);
 
   const bool has_mass = c.has("mass"), has_inertia = c.has("inertia"),
@@ -244,7 +251,7 @@ void read_body(const JsonCursor& c, World& w, State& s, const std::string& scene
       c.at("angular_velocity").checked([&] { rules::angular_speed(v.tail<3>().stableNorm()); });
     }
   }
-  if (b.is_static) {
+  if (is_fixed(b)) {
     if (c.has("velocity") && v.norm() != 0) c.at("velocity").fail("a static body cannot move");
     v.setZero();
   }
@@ -465,7 +472,10 @@ nlohmann::json scene_to_json(const Scene& scene) {
     const Body& b = w.bodies[i];
     nlohmann::json j;
     j["name"] = b.name;
-    if (b.is_static) j["static"] = true;
+    if (b.kinematic)
+      j["kinematic"] = true;
+    else if (b.is_static)
+      j["static"] = true;
     nlohmann::json pts = nlohmann::json::array();
     if (planar) {
       for (const Vec2& p : w.polygons[b.shape].vertices) pts.push_back({p.x(), p.y()});

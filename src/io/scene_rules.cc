@@ -179,6 +179,14 @@ void static_at_rest(bool is_static, bool moves) {
   if (is_static && moves) fail("a static body cannot move");
 }
 
+void static_or_kinematic(bool is_static, bool kinematic) {
+  if (is_static && kinematic) fail("a body is static or kinematic, not both");
+}
+
+void not_kinematic(bool kinematic) {
+  if (kinematic) fail("a kinematic body moves with its set velocity: forces do not act on it");
+}
+
 void point_count(std::size_t n) {
   if (n > static_cast<std::size_t>(limits::kMaxVertices))
     fail("too many points (" + std::to_string(n) + "; the limit is " +

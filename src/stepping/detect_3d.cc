@@ -9,12 +9,12 @@ namespace exactsim {
 namespace {
 
 Vec3 linear_velocity(const World& w, const State& s, int i) {
-  return w.bodies[i].is_static ? Vec3::Zero() : Vec3(s.v_of(i).head<3>());
+  return is_fixed(w.bodies[i]) ? Vec3::Zero() : Vec3(s.v_of(i).head<3>());
 }
 
 // Upper bound of how far any point of body i moves in one step: h(|v| + |ω| r).
 Real displacement_bound(const World& w, const State& s, int i, Real h) {
-  if (w.bodies[i].is_static) return 0;
+  if (is_fixed(w.bodies[i])) return 0;
   const auto v = s.v_of(i);
   return h * (v.head<3>().norm() + v.tail<3>().norm() * bounding_radius(w, i));
 }

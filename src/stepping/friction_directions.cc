@@ -22,13 +22,17 @@ Vec3 any_tangent(const Vec3& n) {
   return n.cross(Vec3::Unit(axis)).normalized();
 }
 
-// Velocity of body b's material point p after a free step (ν + h M⁻¹F); zero for static bodies.
+// Velocity of body b's material point p after a free step (ν + h M⁻¹F); zero for static bodies,
+// the prescribed one for kinematic bodies.
 Vec3 free_point_velocity(const World& world, const State& state, Real h, int b, const Vec3& p) {
   const Body& body = world.bodies[b];
+  if (body.kinematic) {
+    const auto v = state.v_of(b);
+    return v.head<3>() + v.tail<3>().cross(p - body_position(state, b));
+  }
   if (body.is_static) return Vec3::Zero();
-  const BodyVector v =
-      state.v_of(b) + inverse_mass_block(body, state, b) * external_impulse(body, state, b, h,
-                                                                             world.gravity);
+  const BodyVector v = state.v_of(b) + inverse_mass_block(body, state, b) *
+                                           external_impulse(body, state, b, h, world.gravity);
   return v.head<3>() + v.tail<3>().cross(p - body_position(state, b));
 }
 

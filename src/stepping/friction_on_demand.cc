@@ -107,7 +107,8 @@ void complete_left_out_cones(const MlcpLayout& full, const Mlcp& mlcp, const Fri
     if (f.keep[c]) continue;
     Real sigma = 0;
     for (int r = 0; r < k; ++r)
-      sigma = std::max(sigma, -mlcp.H.col(full.beta_begin() + c * k + r).dot(nu));
+      sigma = std::max(sigma, -(mlcp.H.col(full.beta_begin() + c * k + r).dot(nu) +
+                                mlcp.r[full.beta_begin() + c * k + r]));
     z[full.sigma_begin() + c] = sigma;
   }
 }

@@ -14,8 +14,8 @@
 namespace exactsim {
 namespace {
 
-// ψ̇ = ψ/h + Gᵀν⁺ of one contact, with the stabilisation cap of the assembly
-// (docs/peg.md "Tricky cases" item 10).
+// ψ̇ = ψ/h + Gᵀν⁺ of one contact (kinematic bodies' velocities included), with the stabilisation cap
+// of the assembly (docs/peg.md "Tricky cases" item 10).
 Real gap_rate_after(const World& world, const State& state, const IslandWorkspace& ws,
                     const Contact& c, Real h) {
   Vec6 g_a, g_b;
@@ -27,6 +27,9 @@ Real gap_rate_after(const World& world, const State& state, const IslandWorkspac
     rate += g_a.head(nb).dot(ws.solution.nu.segment(k * nb, nb));
   if (const int k = ws.layout.block_of_body[c.body_b]; k >= 0)
     rate += g_b.head(nb).dot(ws.solution.nu.segment(k * nb, nb));
+  // Kinematic bodies move with their prescribed velocities.
+  if (world.bodies[c.body_a].kinematic) rate += g_a.head(nb).dot(state.v_of(c.body_a));
+  if (world.bodies[c.body_b].kinematic) rate += g_b.head(nb).dot(state.v_of(c.body_b));
   return rate;
 }
 

@@ -70,13 +70,14 @@ Real intercontact_gap(const World& world, const StartPlacement& start, int j, Re
   const IntercontactConstraint& ic = set.intercontacts[j - layout.pi_begin()];
   const Contact& primary = set.contacts[ic.primary];
   const SparseMlcp& mlcp = ws.problem;
-  const Real rate = mlcp.h.column_dot(mlcp.M, j, nu);
+  const VecX& kin = layout.kinematic_rate;
+  const Real rate = mlcp.h.column_dot(mlcp.M, j, nu) + kin[j];
   int slack = layout.slack_begin();
   for (int k = 0; k < j - layout.pi_begin(); ++k) slack += set.intercontacts[k].secondary_count;
   Real gap = primary.gap + h * rate;
   for (int s = 0; s < ic.secondary_count; ++s, ++slack) {
     const Contact& c = set.contacts[set.secondaries[ic.first_secondary + s]];
-    gap = std::max(gap, c.gap + h * (rate - mlcp.h.column_dot(mlcp.M, slack, nu)));
+    gap = std::max(gap, c.gap + h * (rate - mlcp.h.column_dot(mlcp.M, slack, nu) - kin[slack]));
   }
   return std::max(gap, predicted_gap(primary, rate, h, world, start, ws.projection));
 }
@@ -225,8 +226,9 @@ void stop_approach(const World& world, State& state, Real floor, IslandWorkspace
   const int n = static_cast<int>(s.rows.size());
   s.pushed.clear();
   s.lambda.resize(0);
+  const VecX& kin = ws.layout.kinematic_rate;  // the kinematic bodies keep approaching
   for (int i = 0; i < n; ++i)
-    if (s.z[i] > 0 && mlcp.g.column_dot(mlcp.M, s.rows[i], ws.solution.nu) < 0)
+    if (s.z[i] > 0 && mlcp.g.column_dot(mlcp.M, s.rows[i], ws.solution.nu) + kin[s.rows[i]] < 0)
       s.pushed.push_back(i);
   const int m = static_cast<int>(s.pushed.size());
   if (m == 0) return;
@@ -235,7 +237,7 @@ void stop_approach(const World& world, State& state, Real floor, IslandWorkspace
   s.ga.resize(mlcp.M.size(), m);
   for (int a = 0; a < m; ++a) {
     s.ga.col(a) = s.g.col(s.pushed[a]);
-    s.approach.q[a] = s.ga.col(a).dot(ws.solution.nu);
+    s.approach.q[a] = s.ga.col(a).dot(ws.solution.nu) + kin[s.rows[s.pushed[a]]];
     for (int b = 0; b < m; ++b) s.approach.M(a, b) = s.lcp.M(s.pushed[a], s.pushed[b]);
   }
   const Real tol = projection_tolerance(s.approach.q, floor, world.solver);
@@ -282,8 +284,9 @@ void project_positions(const World& world, State& state, Real h, const StartPlac
                                         : set.intercontacts[j - layout.pi_begin()].primary;
     const Real predicted =
         j < layout.pi_begin()
-            ? predicted_gap(set.contacts[c], mlcp.g.column_dot(mlcp.M, j, ws.solution.nu), h, world,
-                            start, s)
+            ? predicted_gap(set.contacts[c],
+                            mlcp.g.column_dot(mlcp.M, j, ws.solution.nu) + layout.kinematic_rate[j],
+                            h, world, start, s)
             : intercontact_gap(world, start, j, h, ws);
     deepest = std::min(deepest, predicted);
     s.lcp.q[i] = predicted < 0 ? std::max(predicted / h, -cap) : predicted / h;

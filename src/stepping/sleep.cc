@@ -36,6 +36,7 @@ bool island_sleeps(const World& world, const ConstraintSet& island, State& state
   bool any_asleep = false, any_awake = false;
   for (const Contact& c : island.contacts)
     for (const int b : {c.body_a, c.body_b}) {
+      if (world.bodies[b].kinematic && !state.v_of(b).isZero(0)) any_awake = true;  // it pushes
       if (!is_dynamic(world, b)) continue;
       (state.asleep[b] ? any_asleep : any_awake) = true;
     }

@@ -141,12 +141,20 @@ EnergyBalance energy_balance(const State& state, const IslandWorkspace& ws, Real
   }
   e.free_flight = 0.5 * mlcp.c.dot(free_velocity(ws));
   e.after = block_kinetic_energy(mlcp.M, ws.solution.nu);
-  // Push-out work: U rows and the impulse-carrying I rows (their G column is the primary's).
+  // Push-out work: U rows and the impulse-carrying I rows (their G column is the primary's), on
+  // the gap part of r; the kinematic bodies' part is their work on the island, over the friction
+  // rows too (every row with a G column).
+  const VecX& kin = layout.kinematic_rate;
   for (int j = 0; j < layout.slack_begin(); ++j) {
     const bool carries =
         j < layout.pi_begin() || ws.island.intercontacts[j - layout.pi_begin()].carries_impulse;
-    if (carries && mlcp.r[j] < 0) e.stabilisation += std::max<Real>(0, z[j]) * -mlcp.r[j];
+    if (!carries) continue;
+    const Real gap_rate = mlcp.r[j] - kin[j];
+    if (gap_rate < 0) e.stabilisation += std::max<Real>(0, z[j]) * -gap_rate;
+    e.kinematic_work -= z[j] * kin[j];
   }
+  for (int j = layout.beta_begin(); j < layout.sigma_begin(); ++j)
+    e.kinematic_work -= z[j] * kin[j];
   // Round-off of the three sums, and what the LCP tolerance (m/s) lets each impulse do.
   e.tolerance =
       1e-9 * std::max({e.before, e.free_flight, e.after}) + z.lpNorm<1>() * lcp_tolerance + 1e-12;
@@ -516,6 +524,7 @@ void add_island(const StepReport& i, int k, StepReport& r, IslandTotals& t) {
   r.energy.after += i.energy.after;
   r.energy.stabilisation += i.energy.stabilisation;
   r.energy.tolerance += i.energy.tolerance;
+  r.energy.kinematic_work += i.energy.kinematic_work;
   r.energy.total_before += i.energy.total_before;
   r.energy.total_after += i.energy.total_after;
   r.energy.projection += i.energy.projection;
@@ -659,7 +668,7 @@ Aabb3 scene_bounds(const World& world, const Workspace& ws) {
             Vec3::Constant(-std::numeric_limits<Real>::infinity())};
   bool any = false;
   for (int i = 0; i < world.body_count(); ++i) {
-    if (!world.bodies[i].is_static) continue;
+    if (!is_fixed(world.bodies[i])) continue;
     any = true;
     if (world.dimension == 2) {
       box.lo.head<2>() = box.lo.head<2>().cwiseMin(ws.polygons[i].aabb.lo);
@@ -754,9 +763,11 @@ StepReport step(const World& world, State& state, Workspace& ws, Real h, long st
   report.seconds.assemble = totals.assemble_seconds;
   seconds_since(clock);  // (the islands timed their own stages)
   for (int i = 0; i < world.body_count(); ++i) {
-    if (!state.present[i] || world.bodies[i].is_static || ws.body_island[i] >= 0) continue;
+    if (!state.present[i] || is_fixed(world.bodies[i]) || ws.body_island[i] >= 0) continue;
     if (sleeping && state.asleep[i]) continue;
-    integrate_free_velocity(world.bodies[i], state, i, h, world.gravity);
+    // A kinematic body keeps its velocity (after the islands, which read its pose at the start).
+    if (!world.bodies[i].kinematic)
+      integrate_free_velocity(world.bodies[i], state, i, h, world.gravity);
     integrate_position(state, i, h, world.stepping.rotation);
   }
   if (sleeping)

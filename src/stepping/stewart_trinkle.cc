@@ -35,6 +35,21 @@ void write_column(const World& w, const State& s, const MlcpLayout& layout, cons
   }
 }
 
+// The rate at which contact c's kinematic bodies move along direction d (d from a toward b): the
+// column of d times their prescribed velocities; 0 when neither body is kinematic.
+Real kinematic_rate(const World& w, const State& s, const Contact& c, const Vec3& d) {
+  const bool a = w.bodies[c.body_a].kinematic, b = w.bodies[c.body_b].kinematic;
+  if (!a && !b) return 0;
+  Vec6 g_a, g_b;
+  direction_jacobian(d, c.point_a, c.point_b(), w.dimension, body_position(s, c.body_a),
+                     body_position(s, c.body_b), g_a, g_b);
+  const int nb = velocity_size(w.dimension);
+  Real rate = 0;
+  if (a) rate += g_a.head(nb).dot(s.v_of(c.body_a));
+  if (b) rate += g_b.head(nb).dot(s.v_of(c.body_b));
+  return rate;
+}
+
 }  // namespace
 
 Real pair_friction(const World& world, int a, int b) {
@@ -48,7 +63,7 @@ void assemble_stewart_trinkle(const World& world, const State& state, const Cons
   const auto& contacts = set.contacts;
 
   // Active bodies: dynamic bodies touched by a constraint (only they enter the MLCP:
-  // docs/stepping.md stage 4).
+  // docs/stepping.md stage 4); static and kinematic bodies have no unknowns.
   layout.block_of_body.assign(world.body_count(), -1);
   auto mark = [&](int contact) {
     for (int b : {contacts[contact].body_a, contacts[contact].body_b})
@@ -119,6 +134,8 @@ void assemble_stewart_trinkle(const World& world, const State& state, const Cons
     d.push_back({row, col, static_cast<int>(d.size()), value});
   };
   mlcp.r.setZero(m);
+  layout.kinematic_rate.setZero(m);
+  VecX& kin = layout.kinematic_rate;
 
   // ψ/h, or −cap for contacts deeper than h·cap when the stabilisation is capped (docs/peg.md
   // "Tricky cases" item 10); the split stabilisation's cap is 0: max(ψ/h, 0), docs/robustness.md.
@@ -134,6 +151,7 @@ void assemble_stewart_trinkle(const World& world, const State& state, const Cons
     const Contact& c = contacts[set.unilateral[j]];
     write_column(world, state, layout, c, c.normal, 1.0, mlcp.g, j);
     write_column(world, state, layout, c, c.normal, 1.0, mlcp.h, j);
+    kin[j] = kinematic_rate(world, state, c, c.normal);
     mlcp.r[j] = gap_rate(c);
   }
   // I rows (PEG paper eqs. 39–40): p_I carries G_{j1}; slack rows use G_{j1} − G_{js} and E_I1.
@@ -144,9 +162,11 @@ void assemble_stewart_trinkle(const World& world, const State& state, const Cons
     write_column(world, state, layout, primary, primary.normal, 1.0, mlcp.h, row);
     if (ic.carries_impulse)
       write_column(world, state, layout, primary, primary.normal, 1.0, mlcp.g, row);
+    kin[row] = kinematic_rate(world, state, primary, primary.normal);
     mlcp.r[row] = gap_rate(primary);
     for (int s = 0; s < ic.secondary_count; ++s, ++slack) {
       const Contact& sec = contacts[set.secondaries[ic.first_secondary + s]];
+      kin[slack] = kin[row] - kinematic_rate(world, state, sec, sec.normal);
       write_column(world, state, layout, primary, primary.normal, 1.0, mlcp.h, slack);
       write_column(world, state, layout, sec, sec.normal, -1.0, mlcp.h, slack);
       mlcp.r[slack] = slack_rate(primary, sec);
@@ -165,12 +185,15 @@ void assemble_stewart_trinkle(const World& world, const State& state, const Cons
     set_d(sigma, layout.friction_impulse[f], layout.friction_mu[f]);  // U p
     for (int r = 0; r < k; ++r) {
       const int col = layout.beta_begin() + f * k + r;
+      kin[col] = kinematic_rate(world, state, c, dirs[r]);
       write_column(world, state, layout, c, dirs[r], 1.0, mlcp.g, col);
       write_column(world, state, layout, c, dirs[r], 1.0, mlcp.h, col);
       set_d(col, sigma, 1.0);
       set_d(sigma, col, -1.0);
     }
   }
+  // Kinematic bodies have no unknowns: their motion enters each row's constant term.
+  mlcp.r += kin;
   // D row by row from its entries, the last at each place (sorted in place and inserted in
   // order: no allocation once D's storage has grown to the pile's size).
   std::sort(d.begin(), d.end(), [](const MlcpLayout::Entry& a, const MlcpLayout::Entry& b) {

@@ -443,3 +443,46 @@ TEST(SceneJson, WritingASceneCreatesItsFolder) {
 
 }  // namespace
 }  // namespace exactsim::scene_json_test
+
+namespace exactsim::scene_json_test {
+namespace {
+
+// A kinematic body (docs/scene-format.md "Bodies"): read with its velocity, written back as
+// "kinematic", re-read bit for bit; static and kinematic together is an error.
+TEST(SceneJson, KinematicBodyReadsWritesAndRereads) {
+  json d = valid_2d();
+  d["bodies"].push_back(json::parse(R"({"name": "plate", "kinematic": true,
+      "shape": {"box": [2, 0.1]}, "position": [0, 1], "velocity": [0.5, -0.25],
+      "angular_velocity": 0.1})"));
+  const Scene s = parse_scene(d, "scene.json");
+  const Body& plate = s.world.bodies[2];
+  EXPECT_TRUE(plate.kinematic);
+  EXPECT_TRUE(plate.is_static);
+  EXPECT_EQ(s.initial.v_of(2), Eigen::Vector3d(0.5, -0.25, 0.1));
+  const json written = scene_to_json(s);
+  EXPECT_EQ(written["bodies"][2]["kinematic"], true);
+  EXPECT_FALSE(written["bodies"][2].contains("static"));
+  EXPECT_FALSE(written["bodies"][2].contains("mass"));
+  EXPECT_EQ(written["bodies"][0]["static"], true);
+  EXPECT_FALSE(written["bodies"][0].contains("kinematic"));
+  const Scene again = parse_scene(written, "scene.json");
+  EXPECT_TRUE(again.world.bodies[2].kinematic);
+  EXPECT_EQ(again.initial.q, s.initial.q);
+  EXPECT_EQ(again.initial.v, s.initial.v);
+  EXPECT_EQ(scene_to_json(again), written);
+
+  json both = d;
+  both["bodies"][2]["static"] = true;
+  EXPECT_THAT(error_of(both),
+              HasSubstr("bodies[2].kinematic: a body is static or kinematic, not both"));
+  json not_bool = d;
+  not_bool["bodies"][2]["kinematic"] = 1;
+  EXPECT_THAT(error_of(not_bool), HasSubstr("bodies[2].kinematic:"));
+  // "kinematic": false is a dynamic body, which needs a density.
+  json off = d;
+  off["bodies"][2]["kinematic"] = false;
+  EXPECT_THAT(error_of(off), HasSubstr("bodies[2]: a dynamic body needs 'density'"));
+}
+
+}  // namespace
+}  // namespace exactsim::scene_json_test

@@ -33,7 +33,8 @@ struct Coordinates {
 // One body, written with designated initializers, e.g.
 //   add_body(scene, {.name = "box", .shape = make_box(Vec2(0.2, 0.2)), .density = 100,
 //                    .position = {0, 0.1}});
-// Give `density` (kg/m² in 2D, kg/m³ in 3D) or `mass` (kg), not both; a dynamic body needs one.
+// Give `density` (kg/m² in 2D, kg/m³ in 3D) or `mass` (kg), not both; a dynamic body needs one
+// (a static or kinematic body does not).
 // With `mass` alone the inertia is the shape's at uniform density; give `planar_inertia` (2D,
 // kg·m² about the centroid) or `inertia` (3D, body axes) to override it. Every value meets the
 // scene format's rules (io/scene_rules.h, docs/input-validation.md), whichever way it is given.
@@ -41,6 +42,10 @@ struct BodySpec {
   std::string name{};  // unique; empty: "body<index>"
   Shape shape{};
   bool is_static = false;
+  // Moves with `velocity` / `omega` / `angular_velocity`, kept as set across steps (change it
+  // with Simulation::set_velocity), pushes dynamic bodies and is never pushed; needs no density
+  // or mass (docs/stepping.md "Kinematic bodies"). Not together with is_static.
+  bool kinematic = false;
   std::optional<Real> density{};         // kg/m² (2D) or kg/m³ (3D)
   std::optional<Real> mass{};            // kg
   std::optional<Real> planar_inertia{};  // kg·m², 2D, with `mass`

@@ -72,12 +72,13 @@ class Simulation {
   void set_pose(int b, const Coordinates& position, Real angle);
   void set_pose(int b, const Coordinates& position, const Quat& orientation);
   // Sets body b's velocity: its centre of mass's (m/s) and ω (rad/s: a number in 2D, world axes
-  // in 3D). A static body cannot move (InputError).
+  // in 3D). A static body cannot move (InputError); a kinematic body keeps this velocity, step
+  // after step, until it is set again (docs/stepping.md "Kinematic bodies").
   void set_velocity(int b, const Coordinates& linear, Real omega);
   void set_velocity(int b, const Coordinates& linear, const Coordinates& omega);
   // Adds a force (N, world frame) on body b over the next step only: at its centre of mass, or
   // at a world point (m), which adds the torque (point − centre) × force. A force that lasts is
-  // applied again before every step.
+  // applied again before every step. Not on a static or kinematic body (InputError).
   void apply_force(int b, const Coordinates& force);
   void apply_force(int b, const Coordinates& force, const Coordinates& point);
   // Adds a torque (N·m: about z in 2D, world axes in 3D) on body b over the next step only.
@@ -101,9 +102,9 @@ class Simulation {
  private:
   // b, or InputError "WHAT: body index b is not in [0, n)".
   int index(int b, const char* what) const;
-  // Body b checked for a setter: its label, and InputError for a bad index or a static body
-  // where it cannot move; wakes it.
-  std::string touch(int b, const char* what, bool moves);
+  // Body b checked for a setter: its label, and InputError for a bad index, a static body where
+  // it cannot move, or a kinematic body pushed (a force or torque); wakes it.
+  std::string touch(int b, const char* what, bool moves, bool pushes = false);
   Eigen::Ref<VecX> force_of(int b);
   bool stops(const StepReport& r) const;
 

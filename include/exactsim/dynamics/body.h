@@ -18,7 +18,13 @@ inline int velocity_size(int dimension) { return dimension == 2 ? 3 : 6; }
 
 struct Body {
   std::string name;
+  // Infinite mass: the body has no velocity unknowns, is never pushed, and does not collide with
+  // other infinite-mass bodies. Set for static and for kinematic bodies.
   bool is_static = false;
+  // Kinematic (is_static is set too): the body moves with the velocity its State holds, which
+  // stays as set (by the scene, set_velocity or set_state) across steps; gravity and applied
+  // forces do not act on it (docs/stepping.md "Kinematic bodies").
+  bool kinematic = false;
   int shape = -1;               // index into the World's polygons (2D) or polyhedra (3D)
   Real mass = 0;                // kg (unused when static)
   Real planar_inertia = 0;      // kg·m² about the origin, 2D
@@ -26,6 +32,9 @@ struct Body {
   Real friction = std::numeric_limits<Real>::quiet_NaN();  // per-body μ; NaN = scene default
   Real spawn_time = 0;  // s: joins at the first step whose start time is >= this
 };
+
+// A body that never moves: static and not kinematic.
+inline bool is_fixed(const Body& b) { return b.is_static && !b.kinematic; }
 
 // Positions and velocities of every body, stacked in body order.
 struct State {

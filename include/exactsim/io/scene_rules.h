@@ -59,6 +59,10 @@ Real angular_velocity_2d(Real omega);  // rad/s, 2D
 void speed(Real norm);
 void angular_speed(Real norm);
 void static_at_rest(bool is_static, bool moves);
+// A body is static or kinematic (docs/scene-format.md), not both.
+void static_or_kinematic(bool is_static, bool kinematic);
+// Forces and torques do not act on a kinematic body: it moves with its set velocity.
+void not_kinematic(bool kinematic);
 
 // Shapes: the number of points given, the built shape's size (largest side of its bounding box)
 // and fullness (area or volume against size^d).

@@ -64,16 +64,25 @@ struct EnergyBalance {
   Real before = 0;         // T(ν) at the start of the step
   Real free_flight = 0;    // T(ν*) = before + gravity's work over the free step
   Real after = 0;          // T(ν⁺)
-  Real stabilisation = 0;  // budget Σ z_j max(0, −r_j) over impulse-carrying rows
+  Real stabilisation = 0;  // budget Σ z_j max(0, −r_j) over impulse-carrying rows, r_j less k_j
   Real tolerance = 0;      // round-off and the LCP tolerance's share
+  // Work the kinematic bodies do on the island (signed; docs/robustness.md "Energy balance"):
+  // −Σ z_j k_j over the impulse-carrying rows (U, carrying I, friction), k_j the row's kinematic
+  // rate (MlcpLayout::kinematic_rate), i.e. minus the impulse on each kinematic body · its
+  // velocity.
+  Real kinematic_work = 0;
   // The whole step (checked with `checked` once the step is applied).
   Real total_before = 0;     // T + V at the start of the step + the applied forces' work
   Real total_after = 0;      // T + V at its end
   Real projection = 0;       // budget: the projection's lift, StepReport::projection_lift
   Real total_tolerance = 0;  // `tolerance` and the round-off of the energies' sums
-  Real excess() const { return after - (free_flight + stabilisation); }  // <= tolerance to pass
+  Real excess() const {      // <= tolerance to pass
+    return after - (free_flight + stabilisation + kinematic_work);
+  }
   bool ok() const { return !checked || excess() <= tolerance; }
-  Real total_excess() const { return total_after - (total_before + stabilisation + projection); }
+  Real total_excess() const {
+    return total_after - (total_before + stabilisation + kinematic_work + projection);
+  }
   bool step_ok() const { return !checked || total_excess() <= total_tolerance; }
 };
 
@@ -267,8 +276,9 @@ void place_bodies(const World& world, const State& state, Real h, Workspace& ws)
 // Exact total overlap of the current configuration (the paper's metric).
 Real measure_overlap(const World& world, const State& state, Workspace& ws);
 
-// The box a dynamic body's centre must stay in: the AABB of the static bodies grown on every side
-// by its largest side (at least 1 m). Empty (lo > hi) when the scene has no static body.
+// The box a dynamic body's centre must stay in: the AABB of the static (not kinematic) bodies grown
+// on every side by its largest side (at least 1 m). Empty (lo > hi) when the scene has no static
+// body.
 Aabb3 scene_bounds(const World& world, const Workspace& ws);
 
 }  // namespace exactsim

@@ -31,6 +31,9 @@ struct MlcpLayout {
     Real value;
   };
   std::vector<Entry> d_entries;  // scratch: D's entries while they are written
+  // (size()) Each row's share of r from the kinematic bodies' prescribed velocities, Hᵀ-column
+  // times ν_kin (docs/stepping.md "Kinematic bodies"); zero without kinematic bodies.
+  VecX kinematic_rate;
   int p_begin() const { return 0; }
   int pi_begin() const { return n_unilateral; }
   int slack_begin() const { return pi_begin() + n_intercontact; }
