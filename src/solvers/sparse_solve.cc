@@ -8,12 +8,12 @@
 namespace exactsim {
 namespace {
 
-// Basis solves from a guessed basis (at rest the first is the answer).
+// Basis solves from a guessed basis (a basis that certifies ends in the first).
 constexpr int kGuessIterations = 3;
-// Interior-point iterations (the pile's solves take 14–30).
+// Interior-point iterations (the 100-hull pile's working sets take 20–50).
 constexpr int kInteriorPointIterations = 100;
-// Basis solves of the crossover from the interior point's answer (its basis by z_i > w_i is off
-// by a few degenerate pairs, which block pivoting moves).
+// Basis solves of the crossover from the interior point's answer (its basis by Tapia's
+// indicators can be off by a few degenerate pairs, which block pivoting moves).
 constexpr int kCrossoverIterations = 5;
 
 // A friction cone's σ basic in the crossover's basis needs a row that decides it: one of its β
@@ -80,7 +80,7 @@ void solve_sparse_mlcp(const SparseMlcp& p, const SolverOptions& options, Sparse
         certify(out, SolveMethod::kWarmStart))
       return finish(out);
   }
-  // 2. The interior point, then the basis its answer lies on (z_i > w_i): exact where that basis
+  // 2. The interior point, then the basis its answer lies on: exact where that basis
   // is regular and its solution certifies; otherwise the interior point's own answer.
   const int before = iterations;
   interior_point(p, tol, scale, kInteriorPointIterations, s, out.nu, out.z, out.w, iterations);

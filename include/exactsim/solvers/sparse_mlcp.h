@@ -97,7 +97,8 @@ bool interior_point(const SparseMlcp& p, Real tol, Real scale, int max_iteration
 // basis (`guess`, size m: z_i expected positive, e.g. last step's by contact; null or the wrong
 // size: none) by block pivoting, else the interior-point method and the basis its answer lies on.
 // The answer in out (ν, z, w) is certified on the whole problem whatever its status (method: the
-// attempt that produced it); s.active is its basis (z_i > w_i where no basis was solved).
+// attempt that produced it); s.active is its basis (the interior point's estimate of one where
+// no basis was solved).
 void solve_sparse_mlcp(const SparseMlcp& p, const SolverOptions& options, SparseMlcpScratch& s,
                        MlcpSolution& out, const std::vector<bool>* guess = nullptr);
 
