@@ -360,8 +360,8 @@ OnDemand solve_with_friction_on_demand(const World& world, IslandWorkspace& ws, 
   return OnDemand::kSolveWhole;
 }
 
-// The dense path (islands up to StepOptions::dense_max_unknowns; docs/solvers.md "Which
-// solver"): the MLCP written out dense, then friction on demand or the whole problem through
+// The dense path (islands up to StepOptions::dense_max_unknowns; docs/solvers.md "Large
+// islands: the sparse path"): the MLCP written out dense, then friction on demand or the whole problem through
 // solve_island_mlcp. Returns the basis the warm start remembers (null: the solution's active set).
 const std::vector<bool>* solve_dense(const World& world, IslandWorkspace& ws, bool warm,
                                      StepReport& report) {

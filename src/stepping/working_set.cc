@@ -192,8 +192,9 @@ void solve_on_working_set(const SparseMlcp& full, const MlcpLayout& layout,
     iterations += s.solution.certificate.iterations;
     const std::vector<bool>* active = &scratch.active;
     if (!s.solution.certificate.ok()) {
-      // Lemke's pivoting from the basis the interior point ended near (docs/solvers.md "Sparse
-      // Lemke"): it ends at a solution or with a reason, where the interior point can stall.
+      // Lemke's pivoting from the basis the interior point ended near (docs/solvers.md "Large
+      // islands: the sparse path"): it ends at a solution or with a reason, where the interior
+      // point can stall.
       solve_sparse_lemke(s.problem, sub, lemke, s.solution, &scratch.active);
       iterations += s.solution.certificate.iterations;
       if (s.solution.certificate.ok()) active = &lemke.active;
