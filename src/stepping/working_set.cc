@@ -37,7 +37,7 @@ int impulse_row(const MlcpLayout& layout, int unit) {
 // The set's MLCP: the full problem's rows and columns of the set (D couples only rows of one unit
 // or one cone, and a cone's σ row its unit's impulse: nothing in the set refers to a left-out
 // unknown).
-void restrict_problem(const SparseMlcp& full, WorkingSet& s) {
+void restrict_problem(const SparseMlcp& full, bool first, WorkingSet& s) {
   const int m = full.size();
   s.columns.clear();
   s.sub_of.assign(m, -1);
@@ -50,8 +50,10 @@ void restrict_problem(const SparseMlcp& full, WorkingSet& s) {
   }
   const int n = static_cast<int>(s.columns.size());
   SparseMlcp& p = s.problem;
-  p.M = full.M;
-  p.c = full.c;
+  if (first) {  // (M and c are the whole problem's in every round)
+    p.M = full.M;
+    p.c = full.c;
+  }
   p.r.resize(n);
   const int blocks = static_cast<int>(full.M.blocks.size());
   for (auto [from, to] : {std::pair{&full.g, &p.g}, std::pair{&full.h, &p.h}}) {
@@ -184,7 +186,7 @@ void solve_on_working_set(const SparseMlcp& full, const MlcpLayout& layout,
   for (s.rounds = 1;; ++s.rounds) {
     s.joined.assign(m, 0);
     for (int i = 0; i < m; ++i) s.joined[i] = s.rounds > 1 && s.sub_of[i] < 0;
-    restrict_problem(full, s);
+    restrict_problem(full, s.rounds == 1, s);
     // The guess: the last step's basis, then the last round's with the impulse rows of the units
     // it added and σ of the cones it added (they close, or slide under load).
     const std::vector<bool>* start = round_guess(layout, guessed ? guess : nullptr, s);

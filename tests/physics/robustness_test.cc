@@ -332,7 +332,7 @@ TEST(Robustness, FrictionalHullPoursDoNotJamOnTheStabilisation) {
 // have hundreds of rows on a few bodies (rank of N <= n_v), where Lemke's stack ends on rays of
 // the rounded data, on its budget or unverified; the dual active-set QP takes those
 // (tests/solvers/dual_active_set_test.cc). Seed 14 at h = 5 ms, stepped from its start: every step
-// certified, and a step the QP solved only after the primary failed.
+// certified, and any step the QP solved is one whose primary solve failed.
 TEST(Robustness, TheStandardModelsDegenerateFrictionlessPourSolvesEveryStep) {
   Pour3dOptions o;
   o.step = 0.005;
