@@ -17,8 +17,10 @@ void bind_simulation(pybind11::module_& m);  // Simulation: step, run, state, co
 void bind_impact(pybind11::module_& m);      // impact(), EventSimulation
 
 // exactsim.Shape (a struct, not the bare std::variant: pybind11/stl.h would convert that).
+// A body's shape: one convex shape, or the convex parts of a compound body (`parts` non-empty).
 struct PyShape {
   Shape shape;
+  std::vector<Shape> parts;
 };
 
 // A number from Python (int or float; not bool or str): InputError "WHERE: expected a number,

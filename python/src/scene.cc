@@ -35,7 +35,10 @@ int add_body_py(Scene& s, const PyShape& shape, pb::object density, pb::object m
                          (name.empty() ? "body" + std::to_string(i) : name) + ").";
   BodySpec b;
   b.name = name;
-  b.shape = shape.shape;
+  if (shape.parts.empty())
+    b.shape = shape.shape;
+  else
+    b.parts = shape.parts;
   b.is_static = is_static;
   b.kinematic = kinematic;
   if (!density.is_none()) b.density = number(density, at + "density");

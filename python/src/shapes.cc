@@ -1,6 +1,7 @@
 // Shapes for the builder: exactsim.box, regular_polygon, polygon, hull, icosahedron.
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
 
 #include "bindings.h"
 #include "exactsim/api/body_spec.h"
@@ -48,17 +49,37 @@ pb::array_t<double> vertex_array(const Shape& s) {
 
 void bind_shapes(pb::module_& m) {
   pb::class_<PyShape>(m, "Shape",
-                      "A convex shape in its own frame: a polygon (2D) or a polyhedron (3D). Made "
-                      "by box(), regular_polygon(), polygon(), hull() or icosahedron().")
+                      "A convex shape in its own frame: a polygon (2D) or a polyhedron (3D), made "
+                      "by box(), regular_polygon(), polygon(), hull() or icosahedron(); or the "
+                      "convex parts of a compound body, made by compound() or mesh().")
       .def_property_readonly(
           "dimension",
-          [](const PyShape& s) { return std::holds_alternative<ConvexPolygon>(s.shape) ? 2 : 3; },
-          "2 for a polygon, 3 for a polyhedron.")
+          [](const PyShape& s) {
+            const Shape& first = s.parts.empty() ? s.shape : s.parts.front();
+            return std::holds_alternative<ConvexPolygon>(first) ? 2 : 3;
+          },
+          "2 for polygons, 3 for polyhedra.")
       .def_property_readonly(
-          "vertices", [](const PyShape& s) { return vertex_array(s.shape); },
+          "vertices",
+          [](const PyShape& s) {
+            if (!s.parts.empty())
+              throw InputError("a compound shape has no single vertex list: read .parts");
+            return vertex_array(s.shape);
+          },
           "Vertices in the shape's frame, m: a read-only (n, 2) or (n, 3) array (a "
-          "polygon's counter-clockwise).")
+          "polygon's counter-clockwise). InputError for a compound shape (see parts).")
+      .def_property_readonly(
+          "parts",
+          [](const PyShape& s) {
+            std::vector<PyShape> out;
+            if (s.parts.empty()) out.push_back({s.shape, {}});
+            for (const Shape& p : s.parts) out.push_back({p, {}});
+            return out;
+          },
+          "The convex parts: [self] for a convex shape.")
       .def("__repr__", [](const PyShape& ps) {
+        if (!ps.parts.empty())
+          return "<exactsim.Shape compound of " + std::to_string(ps.parts.size()) + " parts>";
         const Shape& s = ps.shape;
         const bool planar = std::holds_alternative<ConvexPolygon>(s);
         const auto n = planar ? std::get<ConvexPolygon>(s).size()
@@ -67,6 +88,24 @@ void bind_shapes(pb::module_& m) {
                std::to_string(n) + " vertices>";
       });
 
+  m.def(
+      "compound",
+      [](const std::vector<PyShape>& shapes) -> PyShape {
+        PyShape out;
+        for (const PyShape& s : shapes) {
+          if (s.parts.empty())
+            out.parts.push_back(s.shape);
+          else
+            out.parts.insert(out.parts.end(), s.parts.begin(), s.parts.end());
+        }
+        if (out.parts.empty()) throw InputError("compound: give at least one shape");
+        return out;
+      },
+      pb::arg("parts"),
+      "The shape of a compound body: convex parts welded in one frame, meeting only at their "
+      "boundaries (add_body checks that they do not overlap). Mass properties are the union's; "
+      "the parts of one body never collide with each other (docs/python.md \"Compound "
+      "bodies\").");
   m.def(
       "box",
       [](pb::args sides) -> PyShape {
@@ -111,12 +150,18 @@ void bind_shapes(pb::module_& m) {
   m.def(
       "mesh",
       [](pb::object path) -> PyShape {
-        return {read_mesh_shape(pb::str(pb::module_::import("os").attr("fspath")(path)))};
+        std::vector<ConvexPolyhedron> parts =
+            read_mesh_parts(pb::str(pb::module_::import("os").attr("fspath")(path)));
+        if (parts.size() == 1) return {std::move(parts.front()), {}};
+        PyShape out;
+        for (ConvexPolyhedron& p : parts) out.parts.emplace_back(std::move(p));
+        return out;
       },
       pb::arg("path"),
-      "The convex polyhedron of an OBJ or STL (ASCII or binary) mesh file, read as a scene "
-      "file's `mesh` shape is (docs/scene-format.md): the hull of its vertices, which must be "
-      "the mesh itself (convex), at most 10,000 vertices. InputError names the file and the "
+      "The shape of an OBJ or STL (ASCII or binary) mesh file, read as a scene file's `mesh` "
+      "shape is (docs/scene-format.md): the hull of its vertices, which must be the mesh "
+      "itself (convex), at most 10,000 vertices; an OBJ file with several objects (`o` lines) "
+      "gives a compound shape, one convex part per object. InputError names the file and the "
       "reason.");
 }
 

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "exactsim/api/validate.h"
+#include "exactsim/geometry/compound.h"
 #include "exactsim/io/scene_rules.h"
 #include "exactsim/math/error.h"
 #include "located.h"
@@ -62,9 +63,6 @@ int add_body(Scene& scene, const BodySpec& spec) {
   check("name", [&] { rules::name(b.name); });
   auto& index = name_index(scene);
   if (index.contains(b.name)) fail("name", "duplicate body name '" + b.name + "'");
-  if (planar != std::holds_alternative<ConvexPolygon>(spec.shape))
-    fail("shape",
-         std::string("a ") + (planar ? "2D scene needs a polygon" : "3D scene needs a polyhedron"));
   check("kinematic", [&] { rules::static_or_kinematic(spec.is_static, spec.kinematic); });
   b.is_static = spec.is_static || spec.kinematic;  // kinematic: infinite mass too
   b.kinematic = spec.kinematic;
@@ -96,60 +94,72 @@ int add_body(Scene& scene, const BodySpec& spec) {
     return rules::orientation(g.w(), g.x(), g.y(), g.z());
   });
 
-  // Mass properties from the shape (geometry/), the origin moved to the centroid and the shape
-  // rebuilt from its shifted vertices, as the scene reader does (io/scene_json.cc): bitwise the
-  // same body as a scene file's.
+  // Mass properties from the shape or parts (geometry/compound.h), the origin moved to the
+  // centroid and each part rebuilt from its shifted vertices, as the scene reader does
+  // (io/scene_json.cc): bitwise the same body as a scene file's.
   Vec3 com_shift = Vec3::Zero();
+  auto build = [&]<class Part>(std::vector<Part> parts, auto& mass_inertia, auto given_inertia) {
+    for (const Part& p : parts) {
+      bool complete;
+      if constexpr (std::is_same_v<Part, ConvexPolygon>)
+        complete = p.size() >= 3 && p.edge_normals.size() == p.vertices.size();
+      else
+        complete = p.num_vertices() >= 4 && p.num_faces() >= 4;
+      if (!complete)
+        fail(spec.parts.empty() ? "shape" : "parts",
+             std::string("a ") + (planar ? "polygon" : "polyhedron") +
+                 " is incomplete; make it with " +
+                 (planar ? "polygon_from_points, make_box or make_regular_polygon"
+                         : "polyhedron_from_points, make_box or make_icosahedron"));
+    }
+    const std::string field = spec.parts.empty() ? "shape" : "parts";
+    check(field, [&] { rules::parts(std::span<const Part>(parts)); });
+    if (has_density || has_mass) {
+      const Real rho = has_density ? *spec.density : *spec.mass / check(field, [&] {
+        const auto unit = compound_mass_properties(std::span<const Part>(parts), 1.0);
+        if constexpr (std::is_same_v<Part, ConvexPolygon>)
+          return unit.area;
+        else
+          return unit.volume;
+      });
+      const auto mp =
+          check(field, [&] { return compound_mass_properties(std::span<const Part>(parts), rho); });
+      b.mass = has_mass ? *spec.mass : mp.mass;
+      mass_inertia = mp.inertia;
+      if constexpr (std::is_same_v<Part, ConvexPolygon>)
+        com_shift.head<2>() = mp.centroid;
+      else
+        com_shift = mp.centroid;
+      check(field, [&] { shift_parts(parts, mp.centroid); });
+    }
+    if (given_inertia) {
+      if (!has_mass) fail("inertia", "give it together with mass");
+      mass_inertia = *given_inertia;
+    }
+    add_body_shapes(w, b, std::move(parts));
+  };
+  std::vector<Shape> shapes = spec.parts;
+  if (shapes.empty())
+    shapes.push_back(spec.shape);
+  else if (!std::visit([](const auto& p) { return p.vertices.empty(); }, spec.shape))
+    fail("parts", "give either shape or parts, not both");
+  for (const Shape& part : shapes)
+    if (planar != std::holds_alternative<ConvexPolygon>(part))
+      fail(spec.parts.empty() ? "shape" : "parts",
+           spec.parts.empty() ? std::string("a ") + (planar ? "2D scene needs a polygon"
+                                                            : "3D scene needs a polyhedron")
+                              : std::string("a ") + (planar ? "2D scene needs polygons"
+                                                            : "3D scene needs polyhedra"));
+  const std::size_t polygons_before = w.polygons.size(), polyhedra_before = w.polyhedra.size();
+  const std::size_t parts_before = w.parts.size();
   if (planar) {
-    ConvexPolygon p = std::get<ConvexPolygon>(spec.shape);
-    if (p.size() < 3 || p.edge_normals.size() != p.vertices.size())
-      fail("shape", "the polygon has " + std::to_string(p.size()) +
-                        " vertices; make it with polygon_from_points, make_box or "
-                        "make_regular_polygon");
-    check("shape", [&] { rules::shape(p); });
-    if (has_density || has_mass) {
-      const Real rho = has_density ? *spec.density : *spec.mass / check("shape", [&] {
-        return polygon_mass_properties(p, 1.0).area;
-      });
-      const auto mp = check("shape", [&] { return polygon_mass_properties(p, rho); });
-      b.mass = has_mass ? *spec.mass : mp.mass;
-      b.planar_inertia = mp.inertia;
-      com_shift.head<2>() = mp.centroid;
-      std::vector<Vec2> shifted = p.vertices;
-      for (Vec2& v : shifted) v -= mp.centroid;
-      p = check("shape", [&] { return polygon_from_points(shifted); });
-    }
-    if (spec.planar_inertia) {
-      if (!has_mass) fail("inertia", "give it together with mass");
-      b.planar_inertia = *spec.planar_inertia;
-    }
-    w.polygons.push_back(std::move(p));
-    b.shape = static_cast<int>(w.polygons.size()) - 1;
+    std::vector<ConvexPolygon> parts;
+    for (const Shape& part : shapes) parts.push_back(std::get<ConvexPolygon>(part));
+    build(std::move(parts), b.planar_inertia, spec.planar_inertia);
   } else {
-    ConvexPolyhedron p = std::get<ConvexPolyhedron>(spec.shape);
-    if (p.num_vertices() < 4 || p.num_faces() < 4)
-      fail("shape", "the polyhedron has " + std::to_string(p.num_vertices()) +
-                        " vertices; make it with polyhedron_from_points, make_box or "
-                        "make_icosahedron");
-    check("shape", [&] { rules::shape(p); });
-    if (has_density || has_mass) {
-      const Real rho = has_density ? *spec.density : *spec.mass / check("shape", [&] {
-        return polyhedron_mass_properties(p, 1.0).volume;
-      });
-      const auto mp = check("shape", [&] { return polyhedron_mass_properties(p, rho); });
-      b.mass = has_mass ? *spec.mass : mp.mass;
-      b.inertia = mp.inertia;
-      com_shift = mp.centroid;
-      std::vector<Vec3> shifted = p.vertices;
-      for (Vec3& v : shifted) v -= mp.centroid;
-      p = check("shape", [&] { return polyhedron_from_points(shifted); });
-    }
-    if (spec.inertia) {
-      if (!has_mass) fail("inertia", "give it together with mass");
-      b.inertia = *spec.inertia;
-    }
-    w.polyhedra.push_back(std::move(p));
-    b.shape = static_cast<int>(w.polyhedra.size()) - 1;
+    std::vector<ConvexPolyhedron> parts;
+    for (const Shape& part : shapes) parts.push_back(std::get<ConvexPolyhedron>(part));
+    build(std::move(parts), b.inertia, spec.inertia);
   }
   if (has_density) check("density", [&] { rules::mass_from_density(b.mass); });
   b.friction = spec.friction.value_or(std::numeric_limits<Real>::quiet_NaN());
@@ -178,10 +188,9 @@ int add_body(Scene& scene, const BodySpec& spec) {
     validate_body(w, i);
   } catch (const InputError&) {
     w.bodies.pop_back();
-    if (planar)
-      w.polygons.pop_back();
-    else
-      w.polyhedra.pop_back();
+    w.polygons.resize(polygons_before);
+    w.polyhedra.resize(polyhedra_before);
+    w.parts.resize(parts_before);
     s.present.pop_back();
     s.q.conservativeResize(i * config_size(w.dimension));
     s.v.conservativeResize(i * velocity_size(w.dimension));

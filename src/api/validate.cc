@@ -15,13 +15,6 @@ namespace {
 using api::at;
 using api::fail;
 
-template <class V>
-Real reach(std::span<const V> vertices) {
-  Real r = 0;
-  for (const V& p : vertices) r = std::max(r, p.norm());
-  return r;
-}
-
 }  // namespace
 
 std::string body_label(const World& world, int i) {
@@ -36,30 +29,39 @@ void validate_body(const World& w, int i) {
   const std::string label = body_label(w, i) + ".";
   at(label + "name", [&] { rules::name(b.name); });
   const int shapes = static_cast<int>(w.dimension == 2 ? w.polygons.size() : w.polyhedra.size());
-  if (b.shape < 0 || b.shape >= shapes)
-    fail(label + "shape", "index " + std::to_string(b.shape) + " names no " +
-                              (w.dimension == 2 ? "polygon" : "polyhedron") + " of the world (" +
-                              std::to_string(shapes) + " given)");
-  Real r = 0;
-  if (w.dimension == 2) {
-    const ConvexPolygon& p = w.polygons[b.shape];
-    if (p.size() < 3 || p.edge_normals.size() != p.vertices.size())
-      fail(label + "shape", "polygon " + std::to_string(b.shape) + " has " +
-                                std::to_string(p.size()) + " vertices and " +
-                                std::to_string(p.edge_normals.size()) +
-                                " edge normals; build it with polygon_from_points");
-    at(label + "shape", [&] { rules::shape(p); });
-    r = reach<Vec2>(p.vertices);
-  } else {
-    const ConvexPolyhedron& p = w.polyhedra[b.shape];
-    if (p.num_vertices() < 4 || p.num_faces() < 4 || p.num_edges() < 6 ||
-        p.vertex_edges.size() != p.vertices.size())
-      fail(label + "shape", "polyhedron " + std::to_string(b.shape) +
-                                " is incomplete (vertices, faces, edges, adjacency); build it with "
-                                "polyhedron_from_points");
-    at(label + "shape", [&] { rules::shape(p); });
-    r = reach<Vec3>(p.vertices);
+  if (b.extra_parts < 0 || b.extra_parts >= limits::kMaxParts || b.first_part < 0 ||
+      b.first_part + b.extra_parts > static_cast<int>(w.parts.size()))
+    fail(label + "parts", "parts [" + std::to_string(b.first_part) + ", " +
+                              std::to_string(b.first_part + b.extra_parts) + ") name no parts of " +
+                              "the world (" + std::to_string(w.parts.size()) + " given)");
+  for (int k = -1; k < b.extra_parts; ++k) {
+    if (k >= 0 && w.parts[b.first_part + k].body != i)
+      fail(label + "parts", "part " + std::to_string(b.first_part + k) + " belongs to bodies[" +
+                                std::to_string(w.parts[b.first_part + k].body) + "]");
+    const int shape = k < 0 ? b.shape : w.parts[b.first_part + k].shape;
+    if (shape < 0 || shape >= shapes)
+      fail(label + "shape", "index " + std::to_string(shape) + " names no " +
+                                (w.dimension == 2 ? "polygon" : "polyhedron") + " of the world (" +
+                                std::to_string(shapes) + " given)");
+    if (w.dimension == 2) {
+      const ConvexPolygon& p = w.polygons[shape];
+      if (p.size() < 3 || p.edge_normals.size() != p.vertices.size())
+        fail(label + "shape", "polygon " + std::to_string(shape) + " has " +
+                                  std::to_string(p.size()) + " vertices and " +
+                                  std::to_string(p.edge_normals.size()) +
+                                  " edge normals; build it with polygon_from_points");
+      at(label + "shape", [&] { rules::shape(p); });
+    } else {
+      const ConvexPolyhedron& p = w.polyhedra[shape];
+      if (p.num_vertices() < 4 || p.num_faces() < 4 || p.num_edges() < 6 ||
+          p.vertex_edges.size() != p.vertices.size())
+        fail(label + "shape", "polyhedron " + std::to_string(shape) +
+                                  " is incomplete (vertices, faces, edges, adjacency); build it "
+                                  "with polyhedron_from_points");
+      at(label + "shape", [&] { rules::shape(p); });
+    }
   }
+  const Real r = bounding_radius(w, i);
   if (b.kinematic && !b.is_static)
     fail(label + "kinematic", "a kinematic body has infinite mass: set is_static too");
   if (!b.is_static) {
@@ -90,7 +92,14 @@ void validate_world(const World& w) {
          "must be > 0 (+inf: off), got " + rules::shown(c.max_stabilisation_speed));
   at("stepping.threads", [&] { rules::threads(w.stepping.threads); });
   at("bodies", [&] { rules::body_count(w.bodies.size()); });
-  for (int i = 0; i < w.body_count(); ++i) validate_body(w, i);
+  std::size_t parts = 0;
+  for (int i = 0; i < w.body_count(); ++i) {
+    validate_body(w, i);
+    parts += static_cast<std::size_t>(w.bodies[i].extra_parts);
+  }
+  if (parts != w.parts.size())
+    fail("parts",
+         std::to_string(w.parts.size()) + " parts, but the bodies list " + std::to_string(parts));
 }
 
 void validate_state(const World& w, const State& s) {

@@ -48,17 +48,31 @@ void add_unique(VertexSet& out, const Vec3& p, const std::string& path, int max_
   out.list.push_back(p);
 }
 
-std::vector<Vec3> read_obj(std::istream& in, const std::string& path, int max_vertices) {
+// The distinct vertices of an OBJ file, and where each of its objects (`o` lines) starts in
+// them: vertices before the first `o` line, or in a file without one, form the first object.
+std::vector<Vec3> read_obj(std::istream& in, const std::string& path, int max_vertices,
+                           std::vector<std::size_t>* object_starts = nullptr) {
   VertexSet out;
   std::string line;
   int n = 0;
+  bool object_opened = false;
   while (std::getline(in, line)) {
     ++n;
+    if (line.rfind("o ", 0) == 0 || line.rfind("o\t", 0) == 0 || line == "o") {
+      object_opened = true;
+      continue;
+    }
     if (line.rfind("v ", 0) != 0 && line.rfind("v\t", 0) != 0) continue;
     std::istringstream ls(line.substr(2));
     Vec3 p;
     if (!(ls >> p.x() >> p.y() >> p.z()))
       throw InputError(path + ": line " + std::to_string(n) + ": a 'v' line needs 3 numbers");
+    if (object_starts && (object_opened || object_starts->empty())) {
+      // An object's vertices are its own: two parts may share a vertex where they touch.
+      out.seen.clear();
+      object_opened = false;
+      object_starts->push_back(out.list.size());
+    }
     add_unique(out, p, path, max_vertices);
   }
   return out.list;
@@ -99,9 +113,11 @@ std::vector<Vec3> read_binary_stl(const std::string& bytes, const std::string& p
 
 }  // namespace
 
-std::vector<Vec3> read_mesh_vertices(const std::string& path, int max_vertices) {
-  // Not a regular file (a FIFO or a device would block or never end): refused before opening
-  // (docs/input-validation.md).
+namespace {
+
+// Not a regular file (a FIFO or a device would block or never end) or over the size limit:
+// refused before opening (docs/input-validation.md).
+void open_mesh_file(const std::string& path) {
   std::error_code ec;
   const auto status = std::filesystem::status(path, ec);
   if (ec || !std::filesystem::exists(status))
@@ -112,8 +128,15 @@ std::vector<Vec3> read_mesh_vertices(const std::string& path, int max_vertices) 
   if (ec) throw InputError(path + ": cannot open the mesh file");
   if (size > kMaxMeshFileBytes)
     throw InputError(path + ": the mesh file is larger than the limit of 256 MiB");
+  if (!std::ifstream(path, std::ios::binary))
+    throw InputError(path + ": cannot open the mesh file");
+}
+
+}  // namespace
+
+std::vector<Vec3> read_mesh_vertices(const std::string& path, int max_vertices) {
+  open_mesh_file(path);
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path + ": cannot open the mesh file");
   return read_mesh_vertices_from(in, path, max_vertices);
 }
 
@@ -159,16 +182,54 @@ void check_mesh_is_convex(const std::vector<Vec3>& vertices, const ConvexPolyhed
   }
 }
 
-ConvexPolyhedron read_mesh_shape(const std::string& path) {
-  const std::vector<Vec3> pts = read_mesh_vertices(path, limits::kMaxVertices);
+namespace {
+
+// The hull of one object's vertices, which must be the object itself (convex), of an accepted
+// size; `what` names the object in messages ("" for a whole file).
+ConvexPolyhedron convex_part(const std::vector<Vec3>& pts, const std::string& path,
+                             const std::string& what) {
   for (std::size_t i = 0; i < pts.size(); ++i)
     if (!(pts[i].cwiseAbs().maxCoeff() <= limits::kMaxCoordinate))
-      throw InputError(path + ": vertex " + std::to_string(i) + " has a coordinate beyond " +
-                       io::format_number(limits::kMaxCoordinate) + " m (docs/input-validation.md)");
+      throw InputError(path + ": " + what + "vertex " + std::to_string(i) +
+                       " has a coordinate beyond " + io::format_number(limits::kMaxCoordinate) +
+                       " m (docs/input-validation.md)");
+  if (pts.size() < 4)
+    throw InputError(path + ": " + what + std::to_string(pts.size()) +
+                     " distinct vertices, a polyhedron needs at least 4");
   ConvexPolyhedron hull = polyhedron_from_points(pts);
-  check_mesh_is_convex(pts, hull, path);
+  check_mesh_is_convex(pts, hull,
+                       path + (what.empty() ? "" : ": " + what.substr(0, what.size() - 2)));
   rules::shape(hull);
   return hull;
+}
+
+}  // namespace
+
+ConvexPolyhedron read_mesh_shape(const std::string& path) {
+  return convex_part(read_mesh_vertices(path, limits::kMaxVertices), path, "");
+}
+
+std::vector<ConvexPolyhedron> read_mesh_parts(const std::string& path) {
+  std::string ext = path.substr(path.find_last_of('.') + 1);
+  std::transform(ext.begin(), ext.end(), ext.begin(),
+                 [](unsigned char c) { return std::tolower(c); });
+  if (ext != "obj") return {read_mesh_shape(path)};
+  open_mesh_file(path);  // the same refusals as read_mesh_vertices
+  std::ifstream in(path, std::ios::binary);
+  std::vector<std::size_t> starts;
+  const std::vector<Vec3> all = read_obj(in, path, limits::kMaxVertices, &starts);
+  if (starts.size() > static_cast<std::size_t>(limits::kMaxParts))
+    throw InputError(path + ": " + std::to_string(starts.size()) + " objects exceed the limit of " +
+                     std::to_string(limits::kMaxParts) + " parts of one body");
+  if (starts.size() <= 1) return {convex_part(all, path, "")};
+  std::vector<ConvexPolyhedron> parts;
+  for (std::size_t k = 0; k < starts.size(); ++k) {
+    const std::size_t end = k + 1 < starts.size() ? starts[k + 1] : all.size();
+    const std::vector<Vec3> pts(all.begin() + static_cast<std::ptrdiff_t>(starts[k]),
+                                all.begin() + static_cast<std::ptrdiff_t>(end));
+    parts.push_back(convex_part(pts, path, "object " + std::to_string(k) + ": "));
+  }
+  return parts;
 }
 
 }  // namespace exactsim

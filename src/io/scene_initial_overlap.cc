@@ -8,13 +8,18 @@
 namespace exactsim {
 namespace {
 
+// Over colliders (stepping/world.h): a compound body's parts are checked one by one against the
+// other bodies' parts, never against each other, and a deep pair is reported by its bodies.
 template <class Box, class Measure, class Intersect>
-InitialOverlapCheck check(std::span<const Box> boxes, std::span<const std::uint8_t> is_static,
+InitialOverlapCheck check(const World& world, std::span<const Box> boxes,
+                          std::span<const std::uint8_t> is_static,
                           std::span<const std::uint8_t> present, Real min_fraction, int max_pairs,
                           long budget, Measure&& measure, Intersect&& intersect) {
   InitialOverlapCheck out;
   BoxSweepScratch scratch;
   for_each_overlapping_box_pair(boxes, is_static, present, scratch, [&](int a, int b) {
+    const int body_a = world.collider_body(a), body_b = world.collider_body(b);
+    if (body_a == body_b) return true;
     if (++out.box_pairs > budget) {
       out.too_dense = true;
       return false;
@@ -22,7 +27,7 @@ InitialOverlapCheck check(std::span<const Box> boxes, std::span<const std::uint8
     const Real smaller = std::min(measure(a), measure(b));
     const Real common = intersect(a, b);
     if (common > min_fraction * smaller) {
-      out.deep.push_back({a, b, common / smaller});
+      out.deep.push_back({std::min(body_a, body_b), std::max(body_a, body_b), common / smaller});
       if (static_cast<int>(out.deep.size()) >= max_pairs) return false;
     }
     return true;
@@ -30,6 +35,11 @@ InitialOverlapCheck check(std::span<const Box> boxes, std::span<const std::uint8
   std::sort(out.deep.begin(), out.deep.end(), [](const InitialOverlap& x, const InitialOverlap& y) {
     return x.a < y.a || (x.a == y.a && x.b < y.b);
   });
+  out.deep.erase(std::unique(out.deep.begin(), out.deep.end(),
+                             [](const InitialOverlap& x, const InitialOverlap& y) {
+                               return x.a == y.a && x.b == y.b;
+                             }),
+                 out.deep.end());
   return out;
 }
 
@@ -38,11 +48,12 @@ InitialOverlapCheck check(std::span<const Box> boxes, std::span<const std::uint8
 InitialOverlapCheck find_initial_overlaps(const World& world, const State& initial,
                                           Real min_fraction, int max_pairs,
                                           int max_pairs_per_body) {
-  const int n = world.body_count();
+  const int n = world.collider_count();
   std::vector<std::uint8_t> is_static(n), present(n);
   for (int i = 0; i < n; ++i) {
-    is_static[i] = world.bodies[i].is_static;
-    present[i] = world.bodies[i].spawn_time == 0;
+    const Body& b = world.bodies[world.collider_body(i)];
+    is_static[i] = b.is_static;
+    present[i] = b.spawn_time == 0;
   }
   const long budget = static_cast<long>(max_pairs_per_body) * n + 10000;
   if (world.dimension == 2) {
@@ -50,13 +61,14 @@ InitialOverlapCheck find_initial_overlaps(const World& world, const State& initi
     std::vector<Aabb2> boxes(n);
     std::vector<Real> area(n);
     for (int i = 0; i < n; ++i) {
-      const auto q = initial.q_of(i);
-      place(world.polygons[world.bodies[i].shape], Pose2{q.head<2>(), q[2]}, placed[i]);
+      const auto q = initial.q_of(world.collider_body(i));
+      place(world.polygons[world.collider_shape(i)], Pose2{q.head<2>(), q[2]}, placed[i]);
       boxes[i] = placed[i].aabb;
-      area[i] = polygon_area(world.polygons[world.bodies[i].shape].vertices);
+      area[i] = polygon_area(world.polygons[world.collider_shape(i)].vertices);
     }
     return check<Aabb2>(
-        boxes, is_static, present, min_fraction, max_pairs, budget, [&](int i) { return area[i]; },
+        world, boxes, is_static, present, min_fraction, max_pairs, budget,
+        [&](int i) { return area[i]; },
         [&](int a, int b) {
           return polygon_intersection_area(placed[a].vertices, placed[b].vertices);
         });
@@ -66,19 +78,20 @@ InitialOverlapCheck find_initial_overlaps(const World& world, const State& initi
   std::vector<Real> volume(n);
   WorldPolyhedron placed;
   for (int i = 0; i < n; ++i) {
-    const auto q = initial.q_of(i);
+    const auto q = initial.q_of(world.collider_body(i));
     poses[i] = Pose3{q.head<3>(), Quat(q[3], q[4], q[5], q[6])};
-    const ConvexPolyhedron& shape = world.polyhedra[world.bodies[i].shape];
+    const ConvexPolyhedron& shape = world.polyhedra[world.collider_shape(i)];
     place(shape, poses[i], placed);
     boxes[i] = placed.aabb;
     volume[i] = polyhedron_mass_properties(shape, 1.0).volume;
   }
   IntersectionScratch scratch;
   return check<Aabb3>(
-      boxes, is_static, present, min_fraction, max_pairs, budget, [&](int i) { return volume[i]; },
+      world, boxes, is_static, present, min_fraction, max_pairs, budget,
+      [&](int i) { return volume[i]; },
       [&](int a, int b) {
-        const ConvexPolyhedron& sa = world.polyhedra[world.bodies[a].shape];
-        const ConvexPolyhedron& sb = world.polyhedra[world.bodies[b].shape];
+        const ConvexPolyhedron& sa = world.polyhedra[world.collider_shape(a)];
+        const ConvexPolyhedron& sb = world.polyhedra[world.collider_shape(b)];
         return polyhedron_intersection_volume(sa, poses[a], sb, poses[b], nullptr, &scratch);
       });
 }

@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "exactsim/geometry/compound.h"
 #include "exactsim/io/event_scene_json.h"
 #include "exactsim/io/mesh_file.h"
 #include "exactsim/io/scene_limits.h"
@@ -74,17 +75,32 @@ void check_extent(const JsonCursor& c, std::span<const V> vertices, Real measure
 // from its edges), so that a scene written and read back has the same shape bit for bit.
 ConvexPolygon as_listed(const std::vector<Vec2>& vertices) { return polygon_from_points(vertices); }
 
-// Builds the shape of one body into the world; returns its index.
-int read_shape(const JsonCursor& c, World& w, const std::string& scene_dir) {
-  c.expect_object({"polygon", "hull", "box", "regular_polygon", "icosahedron", "mesh"});
+// The convex parts of one body's shape: one for a plain shape, several for a `compound` (its
+// items in order) or a `mesh` file with several objects (io/mesh_file.h).
+struct Parts {
+  std::vector<ConvexPolygon> polygons;
+  std::vector<ConvexPolyhedron> polyhedra;
+};
+
+void read_shape(const JsonCursor& c, int dimension, const std::string& scene_dir, Parts& out) {
+  c.expect_object({"polygon", "hull", "box", "regular_polygon", "icosahedron", "mesh", "compound"});
   if (c.value().size() != 1) c.fail("exactly one shape kind must be given");
   const std::string kind = c.value().begin().key();
   const JsonCursor v = c.at(kind.c_str());
-  const bool planar = w.dimension == 2;
+  if (kind == "compound") {
+    v.expect_array();
+    if (v.size() == 0) v.fail("a compound needs at least one part");
+    if (v.size() > static_cast<std::size_t>(limits::kMaxParts))
+      v.fail(std::to_string(v.size()) + " parts exceed the limit of " +
+             std::to_string(limits::kMaxParts));
+    for (std::size_t k = 0; k < v.size(); ++k) read_shape(v.at(k), dimension, scene_dir, out);
+    return;
+  }
+  const bool planar = dimension == 2;
   const bool kind_is_2d = kind == "polygon" || kind == "regular_polygon";
   const bool kind_is_3d = kind == "hull" || kind == "icosahedron" || kind == "mesh";
   if ((planar && kind_is_3d) || (!planar && kind_is_2d))
-    v.fail("shape kind '" + kind + "' is not available in a " + std::to_string(w.dimension) +
+    v.fail("shape kind '" + kind + "' is not available in a " + std::to_string(dimension) +
            "D scene");
   if (planar) {
     ConvexPolygon p = v.checked([&] {
@@ -105,8 +121,14 @@ int read_shape(const JsonCursor& c, World& w, const std::string& scene_dir) {
               .vertices);
     });
     check_extent<Vec2>(v, p.vertices, polygon_area(p.vertices));
-    w.polygons.push_back(std::move(p));
-    return static_cast<int>(w.polygons.size()) - 1;
+    out.polygons.push_back(std::move(p));
+    return;
+  }
+  if (kind == "mesh") {
+    const std::filesystem::path path = std::filesystem::path(scene_dir) / v.string();
+    for (ConvexPolyhedron& part : v.checked([&] { return read_mesh_parts(path.string()); }))
+      out.polyhedra.push_back(std::move(part));
+    return;
   }
   ConvexPolyhedron p = v.checked([&] {
     if (kind == "hull") {
@@ -120,25 +142,20 @@ int read_shape(const JsonCursor& c, World& w, const std::string& scene_dir) {
       const auto s = box_sides(v, 3);
       return make_box(Vec3(s[0], s[1], s[2]));
     }
-    if (kind == "icosahedron") {
-      v.expect_object({"radius"});
-      return make_icosahedron(v.at("radius").in_range(limits::kMinSize, limits::kMaxSize, "m"));
-    }
-    const std::string rel = v.string();
-    const std::filesystem::path path = std::filesystem::path(scene_dir) / rel;
-    return read_mesh_shape(path.string());
+    v.expect_object({"radius"});
+    return make_icosahedron(v.at("radius").in_range(limits::kMinSize, limits::kMaxSize, "m"));
   });
   check_extent<Vec3>(v, p.vertices,
                      v.checked([&] { return polyhedron_mass_properties(p, 1.0).volume; }));
-  w.polyhedra.push_back(std::move(p));
-  return static_cast<int>(w.polyhedra.size()) - 1;
+  out.polyhedra.push_back(std::move(p));
 }
 
-// The largest distance of a shape vertex from the body origin (the r of m r²).
-template <class V>
-Real radius(std::span<const V> vertices) {
+// The largest distance of a vertex of any part from the body origin (the r of m r²).
+template <class Part>
+Real radius(const std::vector<Part>& parts) {
   Real r = 0;
-  for (const V& p : vertices) r = std::max(r, p.norm());
+  for (const Part& part : parts)
+    for (const auto& p : part.vertices) r = std::max(r, p.norm());
   return r;
 }
 
@@ -162,7 +179,13 @@ void read_body(const JsonCursor& c, World& w, State& s, const std::string& scene
     c.at("kinematic").checked([&] { rules::static_or_kinematic(b.is_static, b.kinematic); });
     b.is_static = b.is_static || b.kinematic;  // infinite mass too
   }
-  b.shape = read_shape(c.at("shape"), w, scene_dir);
+  Parts parts;
+  const JsonCursor shape = c.at("shape");
+  read_shape(shape, w.dimension, scene_dir, parts);
+  if (planar)
+    shape.checked([&] { rules::parts(std::span<const ConvexPolygon>(parts.polygons)); });
+  else
+    shape.checked([&] { rules::parts(std::span<const ConvexPolyhedron>(parts.polyhedra)); });
 
   const bool has_mass = c.has("mass"), has_inertia = c.has("inertia"),
              has_density = c.has("density");
@@ -176,25 +199,24 @@ void read_body(const JsonCursor& c, World& w, State& s, const std::string& scene
     const JsonCursor d = c.at("density");
     const Real x = d.number();
     const Real rho = d.checked([&] { return rules::density(x, w.dimension); });
+    // The origin moves to the centroid, each part rebuilt from its shifted vertices (not
+    // translated()): a written scene re-reads to the bitwise-same shape, face planes included.
     if (planar) {
-      const auto mp = d.checked([&] { return polygon_mass_properties(w.polygons[b.shape], rho); });
+      const auto mp = d.checked([&] {
+        return compound_mass_properties(std::span<const ConvexPolygon>(parts.polygons), rho);
+      });
       b.mass = mp.mass;
       b.planar_inertia = mp.inertia;
       com_shift.head<2>() = mp.centroid;
-      std::vector<Vec2> shifted = w.polygons[b.shape].vertices;
-      for (Vec2& p : shifted) p -= mp.centroid;
-      w.polygons[b.shape] = as_listed(shifted);
+      shift_parts(parts.polygons, mp.centroid);
     } else {
-      const auto mp =
-          d.checked([&] { return polyhedron_mass_properties(w.polyhedra[b.shape], rho); });
+      const auto mp = d.checked([&] {
+        return compound_mass_properties(std::span<const ConvexPolyhedron>(parts.polyhedra), rho);
+      });
       b.mass = mp.mass;
       b.inertia = mp.inertia;
       com_shift = mp.centroid;
-      // Rebuilt from the shifted vertices (not translated()): a written scene re-reads to the
-      // bitwise-same shape, face planes included.
-      std::vector<Vec3> shifted = w.polyhedra[b.shape].vertices;
-      for (Vec3& p : shifted) p -= mp.centroid;
-      w.polyhedra[b.shape] = polyhedron_from_points(shifted);
+      shift_parts(parts.polyhedra, mp.centroid);
     }
     d.checked([&] { rules::mass_from_density(b.mass); });
   } else if (has_mass) {
@@ -202,14 +224,16 @@ void read_body(const JsonCursor& c, World& w, State& s, const std::string& scene
     if (planar) {
       const JsonCursor ic = c.at("inertia");
       b.planar_inertia = ic.number();
-      ic.checked([&] {
-        rules::planar_inertia(b.planar_inertia, b.mass, radius<Vec2>(w.polygons[b.shape].vertices));
-      });
+      ic.checked([&] { rules::planar_inertia(b.planar_inertia, b.mass, radius(parts.polygons)); });
     } else {
-      b.inertia = read_inertia3(c.at("inertia"), b.mass,
-                                radius<Vec3>(w.polyhedra[b.shape].vertices), rules::kVertexReach);
+      b.inertia =
+          read_inertia3(c.at("inertia"), b.mass, radius(parts.polyhedra), rules::kVertexReach);
     }
   }
+  if (planar)
+    add_body_shapes(w, b, std::move(parts.polygons));
+  else
+    add_body_shapes(w, b, std::move(parts.polyhedra));
   if (c.has("friction")) b.friction = rule(c.at("friction"), rules::friction);
   if (c.has("spawn_time")) b.spawn_time = rule(c.at("spawn_time"), rules::spawn_time);
 
@@ -476,13 +500,22 @@ nlohmann::json scene_to_json(const Scene& scene) {
       j["kinematic"] = true;
     else if (b.is_static)
       j["static"] = true;
-    nlohmann::json pts = nlohmann::json::array();
-    if (planar) {
-      for (const Vec2& p : w.polygons[b.shape].vertices) pts.push_back({p.x(), p.y()});
-      j["shape"] = {{"polygon", pts}};
+    auto shape_json = [&](int shape) {
+      nlohmann::json pts = nlohmann::json::array();
+      if (planar) {
+        for (const Vec2& p : w.polygons[shape].vertices) pts.push_back({p.x(), p.y()});
+        return nlohmann::json{{"polygon", pts}};
+      }
+      for (const Vec3& p : w.polyhedra[shape].vertices) pts.push_back({p.x(), p.y(), p.z()});
+      return nlohmann::json{{"hull", pts}};
+    };
+    if (b.extra_parts == 0) {
+      j["shape"] = shape_json(b.shape);
     } else {
-      for (const Vec3& p : w.polyhedra[b.shape].vertices) pts.push_back({p.x(), p.y(), p.z()});
-      j["shape"] = {{"hull", pts}};
+      nlohmann::json parts = nlohmann::json::array({shape_json(b.shape)});
+      for (int k = 0; k < b.extra_parts; ++k)
+        parts.push_back(shape_json(w.parts[b.first_part + k].shape));
+      j["shape"] = {{"compound", parts}};
     }
     if (!b.is_static) {
       j["mass"] = b.mass;

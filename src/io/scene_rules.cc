@@ -203,6 +203,52 @@ void shape(const ConvexPolyhedron& p) {
   extent(std::span<const Vec3>(p.vertices), polyhedron_mass_properties(p, 1.0).volume);
 }
 
+namespace {
+
+template <class Part, class Measure, class Common>
+void disjoint_parts(std::span<const Part> parts, Measure&& measure, Common&& common) {
+  if (parts.empty()) fail("a body needs at least one shape");
+  if (parts.size() > static_cast<std::size_t>(limits::kMaxParts))
+    fail(std::to_string(parts.size()) + " parts exceed the limit of " +
+         std::to_string(limits::kMaxParts));
+  if (parts.size() == 1) return shape(parts[0]);
+  for (std::size_t i = 0; i < parts.size(); ++i) {
+    try {
+      shape(parts[i]);
+    } catch (const InputError& e) {
+      fail("part " + std::to_string(i) + ": " + e.what());
+    }
+  }
+  for (std::size_t i = 0; i < parts.size(); ++i)
+    for (std::size_t j = i + 1; j < parts.size(); ++j) {
+      const Real smaller = std::min(measure(parts[i]), measure(parts[j]));
+      const Real c = common(parts[i], parts[j]);
+      if (c > limits::kMaxPartOverlapFraction * smaller)
+        fail("parts " + std::to_string(i) + " and " + std::to_string(j) + " overlap (" +
+             format_number(100 * c / smaller) +
+             " % of the smaller); the parts of a body may only touch");
+    }
+}
+
+}  // namespace
+
+void parts(std::span<const ConvexPolygon> parts) {
+  disjoint_parts(
+      parts, [](const ConvexPolygon& p) { return polygon_area(p.vertices); },
+      [](const ConvexPolygon& a, const ConvexPolygon& b) {
+        return polygon_intersection_area(a.vertices, b.vertices);
+      });
+}
+
+void parts(std::span<const ConvexPolyhedron> parts) {
+  const Pose3 origin{Vec3::Zero(), Quat::Identity()};
+  disjoint_parts(
+      parts, [](const ConvexPolyhedron& p) { return polyhedron_mass_properties(p, 1.0).volume; },
+      [&](const ConvexPolyhedron& a, const ConvexPolyhedron& b) {
+        return polyhedron_intersection_volume(a, origin, b, origin);
+      });
+}
+
 Real step(Real h) { return in_range(h, limits::kMinStep, limits::kMaxStep, "s"); }
 Real duration(Real t) { return in_range(t, 0, limits::kMaxTime, "s"); }
 void step_count(Real h, Real duration) {

@@ -296,14 +296,14 @@ void scene_penetration(std::span<const ConvexPolyhedron* const> shapes,
                        std::span<const std::uint8_t> is_static,
                        std::span<const std::pair<int, int>> pairs, Real threshold,
                        PenetrationScratch& scratch, ScenePenetration& out,
-                       const PenetrationOptions& options) {
+                       const PenetrationOptions& options, std::span<const Vec3> centres) {
   out.clear();
   for (const auto& [i, j] : pairs) {
     record(out, i, j,
            penetration_depth(*shapes[i], placed[i], *shapes[j], placed[j], scratch, options),
            threshold);
     check_centre(out, is_static, i, j, [&](int body, int wall) {
-      return interior_depth(placed[wall], poses[body].position);
+      return interior_depth(placed[wall], centres.empty() ? poses[body].position : centres[body]);
     });
   }
   finish(out);

@@ -15,7 +15,8 @@ constexpr Real kSplitMargin = 0.01;
 bool made_deep_penetration(const StepReport& r, Real before, Real eps) {
   if (r.status != StepStatus::kDeepPenetration) return false;
   if (!r.crossings.empty()) return true;  // deeper than at the start already (swept_crossing.h)
-  return r.max_penetration > eps && (before <= eps || r.max_penetration > before + kSplitMargin * eps);
+  return r.max_penetration > eps &&
+         (before <= eps || r.max_penetration > before + kSplitMargin * eps);
 }
 
 void add_up(StepReport& total, const StepReport& part) {

@@ -18,7 +18,8 @@ Real contact_epsilon(const World& world, Real h) {
   if (world.dimension == 2)
     for (const ConvexPolygon& p : world.polygons) thinnest = std::min(thinnest, minimum_width(p));
   else
-    for (const ConvexPolyhedron& p : world.polyhedra) thinnest = std::min(thinnest, minimum_width(p));
+    for (const ConvexPolyhedron& p : world.polyhedra)
+      thinnest = std::min(thinnest, minimum_width(p));
   return std::min(default_vertex_edge_epsilon(h), 0.5 * thinnest);
 }
 
@@ -31,36 +32,66 @@ Real velocity_stabilisation_cap(const ContactOptions& options) {
 namespace {
 
 void place_all(const World& world, const State& state, Real h, Workspace& ws, bool predicted) {
-  const int n = world.body_count();
+  const int n = world.collider_count();
   ws.is_static.resize(n);
-  for (int i = 0; i < n; ++i) ws.is_static[i] = world.bodies[i].is_static;
+  ws.collider_present.resize(n);
+  for (int c = 0; c < n; ++c) {
+    const int b = world.collider_body(c);
+    ws.is_static[c] = world.bodies[b].is_static;
+    ws.collider_present[c] = state.present[b];
+  }
   if (world.dimension == 2) {
     ws.polygons.resize(n);
     ws.predicted_polygons.resize(n);
-    for (int i = 0; i < n; ++i) {
-      if (!state.present[i]) continue;
-      const auto q = state.q_of(i);
-      const auto v = state.v_of(i);
-      const ConvexPolygon& shape = world.polygons[world.bodies[i].shape];
-      place(shape, Pose2{Vec2(q[0], q[1]), q[2]}, ws.polygons[i]);
+    for (int c = 0; c < n; ++c) {
+      if (!ws.collider_present[c]) continue;
+      const int b = world.collider_body(c);
+      const auto q = state.q_of(b);
+      const auto v = state.v_of(b);
+      const ConvexPolygon& shape = world.polygons[world.collider_shape(c)];
+      place(shape, Pose2{Vec2(q[0], q[1]), q[2]}, ws.polygons[c]);
       if (predicted)
         place(shape, Pose2{Vec2(q[0] + h * v[0], q[1] + h * v[1]), q[2] + h * v[2]},
-              ws.predicted_polygons[i]);
+              ws.predicted_polygons[c]);
     }
     return;
   }
   ws.polyhedra.resize(n);
   ws.poses3.resize(n);
   ws.shapes3.resize(n);
-  for (int i = 0; i < n; ++i) {
-    ws.shapes3[i] = &world.polyhedra[world.bodies[i].shape];
-    if (!state.present[i]) continue;
-    ws.poses3[i] = Pose3{body_position(state, i), body_orientation(state, i)};
-    place(*ws.shapes3[i], ws.poses3[i], ws.polyhedra[i]);
+  for (int c = 0; c < n; ++c) {
+    ws.shapes3[c] = &world.polyhedra[world.collider_shape(c)];
+    if (!ws.collider_present[c]) continue;
+    const int b = world.collider_body(c);
+    ws.poses3[c] = Pose3{body_position(state, b), body_orientation(state, b)};
+    place(*ws.shapes3[c], ws.poses3[c], ws.polyhedra[c]);
   }
 }
 
 }  // namespace
+
+void drop_pairs_within_bodies(const World& world, std::vector<BodyPair>& pairs) {
+  if (world.parts.empty()) return;
+  std::erase_if(pairs, [&](const BodyPair& p) {
+    return world.collider_body(p.a) == world.collider_body(p.b);
+  });
+}
+
+void drop_pairs_within_bodies(const World& world, std::vector<std::pair<int, int>>& pairs) {
+  if (world.parts.empty()) return;
+  std::erase_if(pairs, [&](const std::pair<int, int>& p) {
+    return world.collider_body(p.first) == world.collider_body(p.second);
+  });
+}
+
+void map_contacts_to_bodies(const World& world, std::vector<Contact>& contacts) {
+  for (Contact& c : contacts) {
+    c.part_a = c.body_a;
+    c.part_b = c.body_b;
+    c.body_a = world.collider_body(c.part_a);
+    c.body_b = world.collider_body(c.part_b);
+  }
+}
 
 void place_bodies(const World& world, const State& state, Real h, Workspace& ws) {
   place_all(world, state, h, ws, true);
@@ -70,45 +101,48 @@ void place_current_bodies(const World& world, const State& state, Workspace& ws)
   place_all(world, state, 0, ws, false);
 }
 
-void find_overlapping_pairs(const World& world, const State& state, Workspace& ws,
+void find_overlapping_pairs(const World& world, const State& /*state*/, Workspace& ws,
                             bool from_detection) {
-  const int n = world.body_count();
+  const int n = world.collider_count();
+  const std::span<const std::uint8_t> present = ws.collider_present;
   if (world.dimension == 2) {
     ws.end_boxes2.resize(n);
     for (int i = 0; i < n; ++i)
-      if (state.present[i]) ws.end_boxes2[i] = ws.polygons[i].aabb;
+      if (present[i]) ws.end_boxes2[i] = ws.polygons[i].aabb;
     if (from_detection)
-      overlapping_box_pairs<Aabb2, BodyPair>(ws.end_boxes2, ws.is_static, state.present, ws.boxes2,
+      overlapping_box_pairs<Aabb2, BodyPair>(ws.end_boxes2, ws.is_static, present, ws.boxes2,
                                              ws.pairs, ws.end_sweep, ws.end_pairs);
     else
-      overlapping_box_pairs<Aabb2>(ws.end_boxes2, ws.is_static, state.present, ws.end_sweep,
+      overlapping_box_pairs<Aabb2>(ws.end_boxes2, ws.is_static, present, ws.end_sweep,
                                    ws.end_pairs);
-    return;
+  } else {
+    ws.end_boxes3.resize(n);
+    for (int i = 0; i < n; ++i)
+      if (present[i]) ws.end_boxes3[i] = ws.polyhedra[i].aabb;
+    if (from_detection)
+      overlapping_box_pairs<Aabb3, BodyPair>(ws.end_boxes3, ws.is_static, present, ws.boxes3,
+                                             ws.pairs, ws.end_sweep, ws.end_pairs);
+    else
+      overlapping_box_pairs<Aabb3>(ws.end_boxes3, ws.is_static, present, ws.end_sweep,
+                                   ws.end_pairs);
   }
-  ws.end_boxes3.resize(n);
-  for (int i = 0; i < n; ++i)
-    if (state.present[i]) ws.end_boxes3[i] = ws.polyhedra[i].aabb;
-  if (from_detection)
-    overlapping_box_pairs<Aabb3, BodyPair>(ws.end_boxes3, ws.is_static, state.present, ws.boxes3,
-                                           ws.pairs, ws.end_sweep, ws.end_pairs);
-  else
-    overlapping_box_pairs<Aabb3>(ws.end_boxes3, ws.is_static, state.present, ws.end_sweep,
-                                 ws.end_pairs);
+  drop_pairs_within_bodies(world, ws.end_pairs);
 }
 
 void detect_contacts(const World& world, const State& state, Real h, Real eps, Workspace& ws) {
   const bool predict = world.contact.predict_motion;
-  const int n = world.body_count();
+  const int n = world.collider_count();
   auto& contacts = ws.constraints.contacts;
   contacts.clear();
   ws.pairs.clear();
   if (world.dimension == 2) {
     ws.boxes2.resize(n);
     for (int i = 0; i < n; ++i)
-      if (state.present[i])
+      if (ws.collider_present[i])
         ws.boxes2[i] = predict ? swept_aabb(ws.polygons[i].aabb, ws.predicted_polygons[i].aabb, eps)
                                : ws.polygons[i].aabb.inflated(eps);
-    sweep_and_prune(ws.boxes2, ws.is_static, state.present, ws.pairs, ws.broad_phase);
+    sweep_and_prune(ws.boxes2, ws.is_static, ws.collider_present, ws.pairs, ws.broad_phase);
+    drop_pairs_within_bodies(world, ws.pairs);
     if (world.contact.model == ContactModel::kCorrective) {
       for (const BodyPair& p : ws.pairs)
         corrective_contact_2d(ws.polygons[p.a], p.a, ws.polygons[p.b], p.b, contacts);

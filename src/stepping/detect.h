@@ -6,14 +6,23 @@
 namespace exactsim {
 
 // Fills ws.constraints.contacts for the present bodies with contact distance eps (place_bodies
-// must have run).
+// must have run). The contacts' body_a/body_b are colliders (stepping/world.h) until
+// map_contacts_to_bodies.
 void detect_contacts(const World& world, const State& state, Real h, Real eps, Workspace& ws);
 void detect_contacts_3d(const World& world, const State& state, Real h, Real eps, Workspace& ws);
+
+// Removes the pairs of two colliders of one body: the parts of a compound body never collide.
+void drop_pairs_within_bodies(const World& world, std::vector<BodyPair>& pairs);
+void drop_pairs_within_bodies(const World& world, std::vector<std::pair<int, int>>& pairs);
+
+// After the constraint generators: each contact's colliders go to part_a/part_b and their bodies
+// to body_a/body_b, which the solve, the islands and the results index.
+void map_contacts_to_bodies(const World& world, std::vector<Contact>& contacts);
 
 // place_bodies without the 2D predicted configuration: what the end-of-step metrics need.
 void place_current_bodies(const World& world, const State& state, Workspace& ws);
 
-// ws.end_pairs: every pair (i < j) of present bodies, not both static, whose placed shapes' boxes
+// ws.end_pairs: every pair (i < j) of present colliders of two bodies, not both static, whose boxes
 // overlap, sorted; the one broad phase of the overlap metric and the penetration watchdog
 // (docs/stepping.md stage 7). from_detection: this step's detect_contacts ran on the same
 // present flags, and its broad phase (ws.boxes2 / ws.boxes3, ws.pairs) serves as the cover of

@@ -19,30 +19,33 @@ Real displacement_bound(const World& w, const State& s, int i, Real h) {
   return h * (v.head<3>().norm() + v.tail<3>().norm() * bounding_radius(w, i));
 }
 
-// Upper bound of how much the distance between a point of a and a point of b changes in one
-// step: h(|v_a − v_b| + |ω_a| r_a + |ω_b| r_b), the rotation parts taken from the bodies'
-// displacement bounds `motion` (h|v| + h|ω| r). Bodies falling side by side close nothing, so
-// they get no speculative contacts (which would also merge them into one island).
+// Upper bound of how much the distance between a point of collider a and a point of collider b
+// changes in one step: h(|v_a − v_b| + |ω_a| r_a + |ω_b| r_b), the rotation parts taken from the
+// bodies' displacement bounds `motion` (h|v| + h|ω| r, by collider). Bodies falling side by side
+// close nothing, so they get no speculative contacts (which would also merge them into one island).
 Real relative_displacement_bound(const World& w, const State& s, std::span<const Real> motion,
                                  int a, int b, Real h) {
-  const Vec3 va = linear_velocity(w, s, a), vb = linear_velocity(w, s, b);
+  const Vec3 va = linear_velocity(w, s, w.collider_body(a));
+  const Vec3 vb = linear_velocity(w, s, w.collider_body(b));
   return h * (va - vb).norm() + (motion[a] - h * va.norm()) + (motion[b] - h * vb.norm());
 }
 
 }  // namespace
 
 void detect_contacts_3d(const World& world, const State& state, Real h, Real eps, Workspace& ws) {
-  const int n = world.body_count();
+  const int n = world.collider_count();
   const bool predict = world.contact.predict_motion;
   const Real eps_edge = std::isnan(world.contact.epsilon_edge) ? eps : world.contact.epsilon_edge;
   ws.boxes3.resize(n);
   ws.motion.resize(n);
   for (int i = 0; i < n; ++i) {
-    if (!state.present[i]) continue;
-    ws.motion[i] = predict ? displacement_bound(world, state, i, h) : 0.0;
+    if (!ws.collider_present[i]) continue;
+    const int b = world.collider_body(i);
+    ws.motion[i] = !predict ? 0.0 : b == i ? displacement_bound(world, state, b, h) : ws.motion[b];
     ws.boxes3[i] = ws.polyhedra[i].aabb.inflated(std::max(eps, eps_edge) + ws.motion[i]);
   }
-  sweep_and_prune(ws.boxes3, ws.is_static, state.present, ws.pairs, ws.broad_phase);
+  sweep_and_prune(ws.boxes3, ws.is_static, ws.collider_present, ws.pairs, ws.broad_phase);
+  drop_pairs_within_bodies(world, ws.pairs);
   if (world.contact.model == ContactModel::kCorrective) {  // contacts only after penetration
     for (const BodyPair& p : ws.pairs)
       corrective_contact_3d(*ws.shapes3[p.a], ws.poses3[p.a], ws.polyhedra[p.a], p.a,

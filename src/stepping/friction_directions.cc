@@ -66,11 +66,11 @@ std::uint64_t friction_patch(const Contact& c) {
 Vec3 contact_tangent(const World& world, const State& state, const Contact& c) {
   Vec3 e = Vec3::Zero();
   if (c.type == ContactType::kVertexFace) {
-    const ConvexPolyhedron& shape = world.polyhedra[world.bodies[c.body_b].shape];
+    const ConvexPolyhedron& shape = world.polyhedra[world.collider_shape(c.collider_b())];
     const std::vector<int>& loop = shape.faces[c.feature_b].vertices;
     e = body_orientation(state, c.body_b) * (shape.vertices[loop[1]] - shape.vertices[loop[0]]);
   } else if (c.type == ContactType::kEdgeEdge) {
-    const ConvexPolyhedron& shape = world.polyhedra[world.bodies[c.body_a].shape];
+    const ConvexPolyhedron& shape = world.polyhedra[world.collider_shape(c.collider_a())];
     e = body_orientation(state, c.body_a) * shape.edge_vector(c.feature_a);
   }
   const Vec3 t = e - c.normal.dot(e) * c.normal;

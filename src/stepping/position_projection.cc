@@ -28,7 +28,7 @@ constexpr Real kIndependence = 1e-2;
 // The largest move of a body's point the projection makes, per metre of the deepest overlap.
 constexpr Real kMaxMovePerDepth = 2;
 
-// The exact penetration depth of bodies a and b in `start` (0 when apart), computed once per
+// The exact penetration depth of colliders a and b in `start` (0 when apart), computed once per
 // projection (s.pair_depths).
 Real pair_depth(int a, int b, const World& world, const StartPlacement& start,
                 PositionProjectionScratch& s) {
@@ -54,7 +54,8 @@ Real pair_depth(int a, int b, const World& world, const StartPlacement& start,
 Real predicted_gap(const Contact& c, Real rate, Real h, const World& world,
                    const StartPlacement& start, PositionProjectionScratch& s) {
   const Real gap =
-      c.gap < 0 ? std::max(c.gap, -pair_depth(c.body_a, c.body_b, world, start, s)) : c.gap;
+      c.gap < 0 ? std::max(c.gap, -pair_depth(c.collider_a(), c.collider_b(), world, start, s))
+                : c.gap;
   return gap + h * rate;
 }
 

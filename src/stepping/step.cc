@@ -191,14 +191,44 @@ int first_diverged_body(const World& world, const State& state) {
 void watch_penetration(const World& world, const State& state, Real h, Real eps, Workspace& ws,
                        StepReport& report) {
   ScenePenetration& pen = ws.penetration_scan;
+  // The point that must not be inside a static body: a body's centre of mass, and the vertex
+  // average of each part of a compound body (its centre of mass may lie outside every part).
+  const int n = world.body_count();
+  auto part_centre = [&](const auto& vertices) {
+    auto sum = vertices[0];
+    for (std::size_t k = 1; k < vertices.size(); ++k) sum += vertices[k];
+    sum /= static_cast<Real>(vertices.size());
+    return sum;
+  };
+  auto single = [&](int c) { return c < n && world.bodies[c].extra_parts == 0; };
   if (world.dimension == 2) {
-    ws.centres2.resize(world.body_count());
-    for (int i = 0; i < world.body_count(); ++i)
-      if (state.present[i]) ws.centres2[i] = state.q_of(i).head<2>();
+    ws.centres2.resize(world.collider_count());
+    for (int c = 0; c < world.collider_count(); ++c)
+      if (ws.collider_present[c])
+        ws.centres2[c] =
+            single(c) ? Vec2(state.q_of(c).head<2>()) : part_centre(ws.polygons[c].vertices);
     scene_penetration(ws.polygons, ws.centres2, ws.is_static, ws.end_pairs, eps, pen);
   } else {
+    ws.centres3.clear();
+    if (!world.parts.empty()) {
+      ws.centres3.resize(world.collider_count());
+      for (int c = 0; c < world.collider_count(); ++c)
+        if (ws.collider_present[c])
+          ws.centres3[c] =
+              single(c) ? ws.poses3[c].position : part_centre(ws.polyhedra[c].vertices);
+    }
     scene_penetration(ws.shapes3, ws.polyhedra, ws.poses3, ws.is_static, ws.end_pairs, eps,
-                      ws.penetration, pen);
+                      ws.penetration, pen, {}, ws.centres3);
+  }
+  if (!world.parts.empty()) {  // colliders → bodies
+    for (PenetratingPair& p : pen.deep_pairs) {
+      p.body_a = world.collider_body(p.body_a);
+      p.body_b = world.collider_body(p.body_b);
+    }
+    for (CentreInsideStatic& c : pen.centres_inside) {
+      c.body = world.collider_body(c.body);
+      c.static_body = world.collider_body(c.static_body);
+    }
   }
   report.max_penetration = pen.max_depth;
   report.deep_penetrations = pen.deep_pairs;  // empty in a clean step: no allocation
@@ -361,8 +391,9 @@ OnDemand solve_with_friction_on_demand(const World& world, IslandWorkspace& ws, 
 }
 
 // The dense path (islands up to StepOptions::dense_max_unknowns; docs/solvers.md "Large
-// islands: the sparse path"): the MLCP written out dense, then friction on demand or the whole problem through
-// solve_island_mlcp. Returns the basis the warm start remembers (null: the solution's active set).
+// islands: the sparse path"): the MLCP written out dense, then friction on demand or the whole
+// problem through solve_island_mlcp. Returns the basis the warm start remembers (null: the
+// solution's active set).
 const std::vector<bool>* solve_dense(const World& world, IslandWorkspace& ws, bool warm,
                                      StepReport& report) {
   const MlcpLayout& layout = ws.layout;
@@ -667,8 +698,8 @@ Aabb3 scene_bounds(const World& world, const Workspace& ws) {
   Aabb3 box{Vec3::Constant(std::numeric_limits<Real>::infinity()),
             Vec3::Constant(-std::numeric_limits<Real>::infinity())};
   bool any = false;
-  for (int i = 0; i < world.body_count(); ++i) {
-    if (!is_fixed(world.bodies[i])) continue;
+  for (int i = 0; i < world.collider_count(); ++i) {
+    if (!is_fixed(world.bodies[world.collider_body(i)])) continue;
     any = true;
     if (world.dimension == 2) {
       box.lo.head<2>() = box.lo.head<2>().cwiseMin(ws.polygons[i].aabb.lo);
@@ -734,6 +765,7 @@ StepReport step(const World& world, State& state, Workspace& ws, Real h, long st
   report.seconds.detect = seconds_since(clock);
 
   build_constraints(world, ws);
+  map_contacts_to_bodies(world, ws.constraints.contacts);
   report.unilateral = static_cast<int>(ws.constraints.unilateral.size());
   report.intercontact = static_cast<int>(ws.constraints.intercontacts.size());
   report.cross = ws.constraints.cross_count();

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "detect.h"
 #include "exactsim/geometry/pose.h"
 #include "exactsim/geometry/pose3.h"
 #include "exactsim/metrics/penetration_depth.h"
@@ -84,42 +85,45 @@ class CrossingFinder {
       any_fast = any_fast || s_.fast[b];
     }
     if (!any_fast) return;
+    const int colliders = world_.collider_count();
     if (world_.dimension == 2)
-      s_.boxes2.resize(n);
+      s_.boxes2.resize(colliders);
     else
-      s_.boxes3.resize(n);
-    for (int b = 0; b < n; ++b)
-      if (state_.present[b]) swept_box(b);
+      s_.boxes3.resize(colliders);
+    for (int c = 0; c < colliders; ++c)
+      if (ws_.collider_present[c]) swept_box(c);
     s_.pairs.clear();  // (sweep_and_prune appends)
     if (world_.dimension == 2)
-      sweep_and_prune(s_.boxes2, ws_.is_static, state_.present, s_.pairs, s_.broad_phase);
+      sweep_and_prune(s_.boxes2, ws_.is_static, ws_.collider_present, s_.pairs, s_.broad_phase);
     else
-      sweep_and_prune(s_.boxes3, ws_.is_static, state_.present, s_.pairs, s_.broad_phase);
+      sweep_and_prune(s_.boxes3, ws_.is_static, ws_.collider_present, s_.pairs, s_.broad_phase);
+    drop_pairs_within_bodies(world_, s_.pairs);
     for (const BodyPair& p : s_.pairs)
-      if (s_.fast[p.a] || s_.fast[p.b]) check_pair(p.a, p.b, report);
+      if (s_.fast[world_.collider_body(p.a)] || s_.fast[world_.collider_body(p.b)])
+        check_pair(p.a, p.b, report);
   }
 
  private:
-  // The end pose's box grown by the body's reach: every point of the motion lies within reach of
-  // its end position.
-  void swept_box(int b) {
-    const Real grow = s_.motions[b].reach();
+  // Collider c's end box grown by its body's reach: every point of the motion lies within reach
+  // of its end position.
+  void swept_box(int c) {
+    const Real grow = s_.motions[world_.collider_body(c)].reach();
     if (world_.dimension == 2)
-      s_.boxes2[b] = ws_.polygons[b].aabb.inflated(grow);
+      s_.boxes2[c] = ws_.polygons[c].aabb.inflated(grow);
     else
-      s_.boxes3[b] = ws_.polyhedra[b].aabb.inflated(grow);
+      s_.boxes3[c] = ws_.polyhedra[c].aabb.inflated(grow);
   }
 
-  // Body b placed at fraction f of the step into slot k (0 or 1) of the scratch; static bodies
-  // are read from their placement.
-  void place_at(int b, Real f, int k) {
-    const SweptMotion& m = s_.motions[b];
+  // Collider c placed at fraction f of its body's motion into slot k (0 or 1) of the scratch;
+  // static bodies are read from their placement.
+  void place_at(int c, Real f, int k) {
+    const SweptMotion& m = s_.motions[world_.collider_body(c)];
     if (world_.dimension == 2) {
-      const ConvexPolygon& shape = world_.polygons[world_.bodies[b].shape];
+      const ConvexPolygon& shape = world_.polygons[world_.collider_shape(c)];
       const Vec3 x = m.x0 + f * m.dx;
       place(shape, Pose2{Vec2(x.x(), x.y()), m.theta0 + f * m.dtheta}, s_.polygons[k]);
     } else {
-      place(world_.polyhedra[world_.bodies[b].shape], Pose3{m.x0 + f * m.dx, m.q0.slerp(f, m.q1)},
+      place(world_.polyhedra[world_.collider_shape(c)], Pose3{m.x0 + f * m.dx, m.q0.slerp(f, m.q1)},
             s_.polyhedra[k]);
     }
   }
@@ -128,14 +132,15 @@ class CrossingFinder {
     place_at(a, f, 0);
     place_at(b, f, 1);
     if (world_.dimension == 2) return penetration_depth(s_.polygons[0], s_.polygons[1]).depth;
-    const ConvexPolyhedron& sa = world_.polyhedra[world_.bodies[a].shape];
-    const ConvexPolyhedron& sb = world_.polyhedra[world_.bodies[b].shape];
+    const ConvexPolyhedron& sa = world_.polyhedra[world_.collider_shape(a)];
+    const ConvexPolyhedron& sb = world_.polyhedra[world_.collider_shape(b)];
     return penetration_depth(sa, s_.polyhedra[0], sb, s_.polyhedra[1], ws_.penetration).depth;
   }
 
+  // Colliders a and b; the crossing is reported for their bodies.
   void check_pair(int a, int b, StepReport& report) {
-    const SweptMotion& ma = s_.motions[a];
-    const SweptMotion& mb = s_.motions[b];
+    const SweptMotion& ma = s_.motions[world_.collider_body(a)];
+    const SweptMotion& mb = s_.motions[world_.collider_body(b)];
     const Real relative = (ma.dx - mb.dx).norm() + ma.angle * ma.radius + mb.angle * mb.radius;
     if (!(relative > 0.5 * eps_)) return;
     Real lo = 0, hi = 1;
@@ -150,7 +155,9 @@ class CrossingFinder {
       if (!(depth > eps_)) continue;
       if (start_depth < 0) start_depth = depth_at(a, b, 0);
       if (depth > start_depth + kDeeperThanStart * eps_) {
-        report.crossings.push_back({a, b, state_.time - (1 - f) * h_, depth});
+        report.crossings.push_back({std::min(world_.collider_body(a), world_.collider_body(b)),
+                                    std::max(world_.collider_body(a), world_.collider_body(b)),
+                                    state_.time - (1 - f) * h_, depth});
         return;
       }
     }

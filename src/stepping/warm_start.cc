@@ -19,8 +19,8 @@ enum Role : std::uint64_t { kUnilateral = 1, kIntercontact, kSlack, kFriction, k
 }  // namespace
 
 std::uint64_t contact_name(const Contact& c) {
-  std::uint64_t h = mix(0, static_cast<std::uint64_t>(c.body_a));
-  h = mix(h, static_cast<std::uint64_t>(c.body_b));
+  std::uint64_t h = mix(0, static_cast<std::uint64_t>(c.collider_a()));
+  h = mix(h, static_cast<std::uint64_t>(c.collider_b()));
   h = mix(h, static_cast<std::uint64_t>(c.type));
   h = mix(h, static_cast<std::uint64_t>(c.feature_a));
   return mix(h, static_cast<std::uint64_t>(c.feature_b));

@@ -20,13 +20,40 @@ const char* to_string(ContactModel m) {
 const char* to_string(Stabilisation s) { return s == Stabilisation::kSplit ? "split" : "velocity"; }
 
 Real bounding_radius(const World& world, int i) {
-  const int shape = world.bodies[i].shape;
+  const Body& b = world.bodies[i];
   Real r = 0;
-  if (world.dimension == 2)
-    for (const Vec2& v : world.polygons[shape].vertices) r = std::max(r, v.norm());
-  else
-    for (const Vec3& v : world.polyhedra[shape].vertices) r = std::max(r, v.norm());
+  for (int k = -1; k < b.extra_parts; ++k) {
+    const int shape = k < 0 ? b.shape : world.parts[b.first_part + k].shape;
+    if (world.dimension == 2)
+      for (const Vec2& v : world.polygons[shape].vertices) r = std::max(r, v.norm());
+    else
+      for (const Vec3& v : world.polyhedra[shape].vertices) r = std::max(r, v.norm());
+  }
   return r;
+}
+
+namespace {
+
+template <class Part>
+void add_shapes(World& w, Body& b, std::vector<Part>& parts, std::vector<Part>& shapes) {
+  const int body = w.body_count();
+  b.shape = static_cast<int>(shapes.size());
+  b.first_part = static_cast<int>(w.parts.size());
+  b.extra_parts = static_cast<int>(parts.size()) - 1;
+  for (std::size_t k = 0; k < parts.size(); ++k) {
+    if (k > 0) w.parts.push_back({body, static_cast<int>(shapes.size())});
+    shapes.push_back(std::move(parts[k]));
+  }
+}
+
+}  // namespace
+
+void add_body_shapes(World& w, Body& b, std::vector<ConvexPolygon> parts) {
+  add_shapes(w, b, parts, w.polygons);
+}
+
+void add_body_shapes(World& w, Body& b, std::vector<ConvexPolyhedron> parts) {
+  add_shapes(w, b, parts, w.polyhedra);
 }
 
 int Scene::step_count() const { return static_cast<int>(std::llround(duration / step)); }

@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <variant>
+#include <vector>
 
 #include "exactsim/geometry/polygon.h"
 #include "exactsim/geometry/polyhedron.h"
@@ -41,6 +42,10 @@ struct Coordinates {
 struct BodySpec {
   std::string name{};  // unique; empty: "body<index>"
   Shape shape{};
+  // A compound body (docs/api.md "Compound bodies"): its convex parts, welded, in one frame (as
+  // `shape`'s), meeting only at their boundaries; mass properties are the union's. Give either
+  // `shape` or `parts`.
+  std::vector<Shape> parts{};
   bool is_static = false;
   // Moves with `velocity` / `omega` / `angular_velocity`, kept as set across steps (change it
   // with Simulation::set_velocity), pushes dynamic bodies and is never pushed; needs no density

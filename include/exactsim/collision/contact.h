@@ -19,6 +19,12 @@ enum class ContactType : std::uint8_t {
 struct Contact {
   int body_a = -1;  // caller's body index; n̂ points from A to B
   int body_b = -1;
+  // The colliders (stepping/world.h) whose features these are. Detection and the constraint
+  // generators put collider indices in body_a/body_b; map_contacts_to_bodies (stepping/detect.h)
+  // then moves them here and puts the colliders' bodies in body_a/body_b (a body of one shape is
+  // collider i = body i).
+  int part_a = -1;
+  int part_b = -1;
   ContactType type = ContactType::kVertexEdge;
   int feature_a = -1;           // vertex (ve, vf) or edge (ee) index on A
   int feature_b = -1;           // edge (ve, ee) or face (vf) index on B
@@ -28,7 +34,11 @@ struct Contact {
                                 // ve/vf, n̂·(p_b − p_a) of the segments' closest points for ee
   Real distance = 0;            // Euclidean distance between the two features (point–segment,
                                 // point–face polygon, segment–segment): the proximity value
-  bool patch = false;  // a vertex of a face–face contact patch (collision/face_patch.h)
+  bool patch = false;           // a vertex of a face–face contact patch (collision/face_patch.h)
+
+  // The colliders, where part_a/part_b are not set yet: the body indices.
+  int collider_a() const { return part_a >= 0 ? part_a : body_a; }
+  int collider_b() const { return part_b >= 0 ? part_b : body_b; }
 
   // p_b = p_a + ψ n̂.
   Vec3 point_b() const { return point_a + gap * normal; }

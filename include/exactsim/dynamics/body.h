@@ -25,7 +25,11 @@ struct Body {
   // stays as set (by the scene, set_velocity or set_state) across steps; gravity and applied
   // forces do not act on it (docs/stepping.md "Kinematic bodies").
   bool kinematic = false;
-  int shape = -1;               // index into the World's polygons (2D) or polyhedra (3D)
+  int shape = -1;  // index into the World's polygons (2D) or polyhedra (3D)
+  // A compound body (docs/api.md "Compound bodies") has further convex parts, welded to the first
+  // (`shape`) in the body's frame: World::parts[first_part, first_part + extra_parts).
+  int first_part = 0;
+  int extra_parts = 0;
   Real mass = 0;                // kg (unused when static)
   Real planar_inertia = 0;      // kg·m² about the origin, 2D
   Mat3 inertia = Mat3::Zero();  // kg·m² about the origin in body axes, 3D

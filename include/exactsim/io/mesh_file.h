@@ -31,4 +31,9 @@ void check_mesh_is_convex(const std::vector<Vec3>& vertices, const ConvexPolyhed
 // (docs/input-validation.md). InputError naming the file and the reason.
 ConvexPolyhedron read_mesh_shape(const std::string& path);
 
+// The convex parts of a mesh file, read as a scene file's `mesh` shape is: one per object (`o`
+// line) of an OBJ file with several, each convex and checked as read_mesh_shape checks a file
+// (a compound body, docs/api.md "Compound bodies"); otherwise the one shape of read_mesh_shape.
+std::vector<ConvexPolyhedron> read_mesh_parts(const std::string& path);
+
 }  // namespace exactsim

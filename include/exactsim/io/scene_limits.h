@@ -51,10 +51,15 @@ inline constexpr Real kMaxSteps = 1e9;
 // (volume) make the scene an input error.
 inline constexpr Real kMaxInitialOverlapFraction = 0.5;
 
-// Counts: bodies in a scene, points of one shape (polygon, hull or mesh vertices), directions of
-// a 3D friction cone.
+// The parts of a compound body meet only at their boundaries: two parts whose exact intersection
+// exceeds this fraction of the smaller one's area (volume) are an input error.
+inline constexpr Real kMaxPartOverlapFraction = 1e-9;
+
+// Counts: bodies in a scene, points of one shape (polygon, hull or mesh vertices), convex parts of
+// one compound body, directions of a 3D friction cone.
 inline constexpr int kMaxBodies = 100000;
 inline constexpr int kMaxVertices = 10000;
+inline constexpr int kMaxParts = 256;
 inline constexpr int kMinFrictionDirections = 3;
 inline constexpr int kMaxFrictionDirections = 64;
 

@@ -141,12 +141,13 @@ void scene_penetration(std::span<const WorldPolygon> polygons, std::span<const V
                        std::span<const std::uint8_t> is_static,
                        std::span<const std::pair<int, int>> pairs, Real threshold,
                        ScenePenetration& out);
+// 3D: `centres`, when given, replaces poses[i].position as the point checked against static bodies.
 void scene_penetration(std::span<const ConvexPolyhedron* const> shapes,
                        std::span<const WorldPolyhedron> placed, std::span<const Pose3> poses,
                        std::span<const std::uint8_t> is_static,
                        std::span<const std::pair<int, int>> pairs, Real threshold,
                        PenetrationScratch& scratch, ScenePenetration& out,
-                       const PenetrationOptions& options = {});
+                       const PenetrationOptions& options = {}, std::span<const Vec3> centres = {});
 
 // ---- Point in convex polytope (exposed for tests) ----------------------------------------------
 

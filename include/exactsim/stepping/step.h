@@ -203,14 +203,16 @@ const VecX& free_velocity(const IslandWorkspace& ws);
 // Per-step scratch, reused between steps (docs/stepping.md "Memory": no reallocation in the steady
 // state). Its IslandWorkspace part is the calling thread's; `lanes` are the other threads'.
 struct Workspace : IslandWorkspace {
-  std::vector<WorldPolygon> polygons, predicted_polygons;  // (n_bodies) 2D
-  std::vector<WorldPolyhedron> polyhedra;                  // (n_bodies) 3D
+  // The placed geometry, by collider (stepping/world.h): a compound body's parts after the bodies.
+  std::vector<WorldPolygon> polygons, predicted_polygons;  // (n_colliders) 2D
+  std::vector<WorldPolyhedron> polyhedra;                  // (n_colliders) 3D
   std::vector<Aabb2> boxes2;
   std::vector<Aabb3> boxes3;
-  std::vector<Real> motion;  // (n_bodies) per-step displacement bound, 3D
-  std::vector<Pose3> poses3;
+  std::vector<Real> motion;   // (n_colliders) per-step displacement bound of the body, 3D
+  std::vector<Pose3> poses3;  // (n_colliders) the body's pose
   std::vector<const ConvexPolyhedron*> shapes3;
-  std::vector<std::uint8_t> is_static;
+  std::vector<std::uint8_t> is_static;         // (n_colliders) of the body
+  std::vector<std::uint8_t> collider_present;  // (n_colliders) the body is present
   std::vector<BodyPair> pairs;
   BroadPhaseScratch broad_phase;
   PatchScratch patch;  // 3D detection's face patches
@@ -241,7 +243,8 @@ struct Workspace : IslandWorkspace {
   std::vector<Aabb3> end_boxes3;
   BoxPairScratch end_sweep;
   std::vector<std::pair<int, int>> end_pairs;
-  std::vector<Vec2> centres2;
+  std::vector<Vec2> centres2;  // (n_colliders) watchdog: a point inside each collider
+  std::vector<Vec3> centres3;
   std::vector<int> out_of_bounds;
   std::vector<State> saved_states;  // advance(): the start of each split level
   VecX start_q;                     // the configuration at the start of the step, after spawning

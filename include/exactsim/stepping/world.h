@@ -117,17 +117,33 @@ struct StepOptions {
   std::uint64_t memory_budget_bytes = kDefaultMemoryBudgetBytes;  // 4 GiB
 };
 
+// A convex part of a compound body beyond its first (Body::shape), given in the body's frame.
+struct BodyPart {
+  int body = -1;
+  int shape = -1;  // index into the World's polygons (2D) or polyhedra (3D)
+};
+
+// The World's collision geometry is indexed by collider: collider i < body_count() is body i's
+// shape, and collider body_count() + k is parts[k]. Detection and the PEG constraints run on
+// colliders; a contact's bodies are mapped to the colliders' bodies before the solve, and its
+// colliders kept in Contact::part_a/part_b (docs/api.md "Compound bodies").
 struct World {
   int dimension = 2;
   Vec3 gravity = Vec3(0, -9.81, 0);  // m/s² (2D uses x, y)
   std::vector<Body> bodies;
   std::vector<ConvexPolygon> polygons;      // shapes of 2D bodies, by Body::shape
   std::vector<ConvexPolyhedron> polyhedra;  // shapes of 3D bodies, by Body::shape
+  std::vector<BodyPart> parts;              // compound bodies' further parts, by body
   ContactOptions contact;
   SolverOptions solver;
   StepOptions stepping;
 
   int body_count() const { return static_cast<int>(bodies.size()); }
+  int collider_count() const { return body_count() + static_cast<int>(parts.size()); }
+  int collider_body(int c) const { return c < body_count() ? c : parts[c - body_count()].body; }
+  int collider_shape(int c) const {
+    return c < body_count() ? bodies[c].shape : parts[c - body_count()].shape;
+  }
 };
 
 // The split stabilisation's slop (m), 1e-12 ε: the position projection runs when a predicted gap
@@ -135,9 +151,16 @@ struct World {
 // "Stabilisation"); only overlaps at the round-off of the gaps themselves are left.
 Real split_slop(const World& world, Real h);
 
-// The largest distance of a vertex of body i's shape from its centre of mass (body frame): a
-// point of the body moves at most |Δx| + |Δθ| r when the body moves by (Δx, Δθ).
+// The largest distance of a vertex of body i's shape (every part of a compound body) from its
+// centre of mass (body frame): a point of the body moves at most |Δx| + |Δθ| r when the body
+// moves by (Δx, Δθ).
 Real bounding_radius(const World& world, int i);
+
+// Puts the next body's shapes (body index w.body_count(), pushed after this call) into the world:
+// the first part becomes b.shape, the others World::parts of the body (b.first_part,
+// b.extra_parts). The parts are in the body's frame, origin at its centre of mass.
+void add_body_shapes(World& w, Body& b, std::vector<ConvexPolygon> parts);
+void add_body_shapes(World& w, Body& b, std::vector<ConvexPolyhedron> parts);
 
 // A complete simulation description: what a scene file holds.
 struct Scene {

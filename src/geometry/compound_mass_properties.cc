@@ -1,0 +1,58 @@
+#include "exactsim/geometry/compound.h"
+
+namespace exactsim {
+
+PolygonMassProperties compound_mass_properties(std::span<const ConvexPolygon> parts, Real density) {
+  if (parts.size() == 1) return polygon_mass_properties(parts[0], density);
+  PolygonMassProperties total{0, 0, Vec2::Zero(), 0};
+  std::vector<PolygonMassProperties> each;
+  each.reserve(parts.size());
+  for (const ConvexPolygon& p : parts) {
+    each.push_back(polygon_mass_properties(p, density));
+    total.area += each.back().area;
+    total.mass += each.back().mass;
+    total.centroid += each.back().mass * each.back().centroid;
+  }
+  total.centroid /= total.mass;
+  for (const PolygonMassProperties& e : each)
+    total.inertia += e.inertia + e.mass * (e.centroid - total.centroid).squaredNorm();
+  return total;
+}
+
+PolyhedronMassProperties compound_mass_properties(std::span<const ConvexPolyhedron> parts,
+                                                  Real density) {
+  if (parts.size() == 1) return polyhedron_mass_properties(parts[0], density);
+  PolyhedronMassProperties total{0, 0, Vec3::Zero(), Mat3::Zero()};
+  std::vector<PolyhedronMassProperties> each;
+  each.reserve(parts.size());
+  for (const ConvexPolyhedron& p : parts) {
+    each.push_back(polyhedron_mass_properties(p, density));
+    total.volume += each.back().volume;
+    total.mass += each.back().mass;
+    total.centroid += each.back().mass * each.back().centroid;
+  }
+  total.centroid /= total.mass;
+  for (const PolyhedronMassProperties& e : each) {
+    const Vec3 d = e.centroid - total.centroid;
+    total.inertia += e.inertia + e.mass * (d.squaredNorm() * Mat3::Identity() - d * d.transpose());
+  }
+  return total;
+}
+
+void shift_parts(std::vector<ConvexPolygon>& parts, const Vec2& offset) {
+  for (ConvexPolygon& p : parts) {
+    std::vector<Vec2> shifted = p.vertices;
+    for (Vec2& v : shifted) v -= offset;
+    p = polygon_from_points(shifted);
+  }
+}
+
+void shift_parts(std::vector<ConvexPolyhedron>& parts, const Vec3& offset) {
+  for (ConvexPolyhedron& p : parts) {
+    std::vector<Vec3> shifted = p.vertices;
+    for (Vec3& v : shifted) v -= offset;
+    p = polyhedron_from_points(shifted);
+  }
+}
+
+}  // namespace exactsim
