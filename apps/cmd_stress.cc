@@ -1,4 +1,4 @@
-// `exactsim stress`: the stress campaign of issue 12 (docs/robustness.md "Stress campaign").
+// `exactsim stress`: the stress campaign (docs/robustness.md "Stress campaign").
 #include <chrono>
 #include <cstdio>
 #include <ctime>
@@ -133,7 +133,7 @@ Action register_stress(CLI::App& app) {
   sub->add_flag("--quick", a->quick, "CI-sized subset: pours at seeds 1-3 (hull pours: 1), 1 s");
   sub->add_flag("--penetration-sweep", a->penetration_sweep,
                 "Instead of the campaign: PEG on the random 2D and 3D pours at h = 0.001 ... 0.05 "
-                "(issue #13; docs/penetration.md \"The penetration sweep\")");
+                "(docs/penetration.md \"The penetration sweep\")");
   sub->add_option("--seeds", a->seeds, "Seeds 1..N of the penetration sweep (default 100)")
       ->check(CLI::Range(1, 100000));
   sub->add_option("--hull-seeds", a->hull_seeds,

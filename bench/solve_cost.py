@@ -4,7 +4,7 @@
 Reads the steps.jsonl of one or more `exactsim run` outputs and prints, per bin of the largest
 island's LCP size k: the steps, Lemke pivots per step (summed over the step's islands), the
 solve stage per step, the solve time per pivot, and the other stages per step (detection,
-constraints, assembly, integration, metrics). docs/performance.md "Where issue #14 ends".
+constraints, assembly, integration, metrics). docs/performance.md "Why a pile costs more than in Bullet".
 
   bench/solve_cost.py OUT1/steps.jsonl [OUT2/steps.jsonl ...]
 """

@@ -484,7 +484,7 @@ std::string stress_table(const std::vector<json>& results) {
           .push_back(&r);
     }
   if (!pen.empty()) {
-    s << "\nPenetration (the step watchdog, exact depths; targets of issue #13: depth ≤ ε at every "
+    s << "\nPenetration (the step watchdog, exact depths; targets: depth ≤ ε at every "
          "step, no centre inside a static body, no body lost):\n\n"
       << "| scene family | model | h (s) | runs | steps | ε (m) | max depth (m) | runs deeper "
          "than ε | steps deeper than ε | steps with a centre inside a static body | bodies lost "
@@ -494,7 +494,7 @@ std::string stress_table(const std::vector<json>& results) {
       const auto& [fi, model, hm] = key;
       long steps = 0, deep = 0, deep_runs = 0, inside = 0, lost = 0, failed = 0;
       long projections[4] = {0, 0, 0, 0};
-      bool projections_known = false;  // results from before session 15 lack the counts
+      bool projections_known = false;  // result files without projection_* fields lack the counts
       Real depth = 0, eps = 0;
       for (const json* r : rs) {
         steps += (*r)["steps_done"].get<long>();

@@ -1,5 +1,5 @@
-// The stress campaign (`exactsim stress`, issue 12 part 6, docs/robustness.md "Stress
-// campaign"): the job list, one run's metrics, and the aggregated table.
+// The stress campaign (`exactsim stress`, docs/robustness.md "Stress campaign"): the job list,
+// one run's metrics, and the aggregated table.
 #pragma once
 
 #include <cstdint>
@@ -35,7 +35,7 @@ const std::vector<std::string>& stress_families();
 // seeds under-sample, docs/robustness.md).
 std::vector<StressRun> stress_job_list(bool quick, int hull_seeds = 0);
 
-// Issue #13's penetration sweep (docs/penetration.md "The penetration sweep"): PEG on the random
+// The penetration sweep (docs/penetration.md "The penetration sweep"): PEG on the random
 // 2D and 3D pours, seeds 1–`seeds`, h ∈ {0.001, 0.005, 0.01, 0.016, 0.03, 0.05}, 5 s.
 std::vector<StressRun> penetration_sweep_job_list(int seeds);
 

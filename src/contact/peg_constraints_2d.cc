@@ -188,7 +188,7 @@ class Generator {
     set_.append_unilaterals(unilateral_, in_intercontact_);  // "Algorithm" step 8
   }
 
-  // docs/peg.md "Algorithm" step 7, overlap cover (issue #13): whatever steps 4–6 decided, a vertex
+  // docs/peg.md "Algorithm" step 7, overlap cover: whatever steps 4–6 decided, a vertex
   // strictly inside the other body with none of its contacts against that body in a constraint
   // gets a U on its exit edge (built if not detected), so that the velocity step stops it and the
   // projection pushes it out. Such a pair really overlaps: a U on it cannot be an SM trap.

@@ -303,7 +303,7 @@ class Generator3d {
         continue;
       scratch_.push_back(vertex_face(c.body, c.vertex, c.other, f));
     }
-    if (scratch_.empty()) {  // no face at w holds v: as a vertex near faces (session 17)
+    if (scratch_.empty()) {  // no face at w holds v: as a vertex near faces (docs/peg3d.md step 3)
       emit_vertex_faces(c);
       return;
     }

@@ -7,7 +7,7 @@
 // updates (O(n²) per pivot); the entering column is d = B⁻¹ a_j with a_j = e_j (w_j), −M_j (z_j)
 // or −e (z0).
 //
-// Robustness (docs/solvers.md, "Why Lemke failed"):
+// Robustness (docs/solvers.md, "Why Lemke fails on frictional LCPs"):
 //  * Lexicographic ratio test with tolerances that are consistent with each other: basic values
 //    within rounding of zero count as zero (they are zero in exact arithmetic, and a negative
 //    rounding value must not decide the order), ties are decided on the B⁻¹ columns with the

@@ -18,7 +18,8 @@ constexpr Real kSupport = 1e-9;
 constexpr int kMaxRelaxRounds = 64;
 // Rounds of the projection's working set (rows the move would carry below −tol join it).
 constexpr int kMaxSetRounds = 8;
-// Rounds of the Lemke fallback (session 15's solver of the projection; docs/robustness.md).
+// Rounds of the Lemke fallback for what the dual active set leaves unsolved (docs/robustness.md
+// "Stabilisation" step 2).
 constexpr int kMaxLemkeRounds = 4;
 // A row whose normal is independent of the active rows' by less than this fraction (in the M⁻¹
 // metric, the sine of ~0.6°) counts as dependent on them (solve_dual_active_set): within a wedge

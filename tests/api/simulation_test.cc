@@ -200,14 +200,14 @@ TEST(Api, ValidationNamesBodyAndField) {
   const Scene good = box_on_floor_2d(ContactModel::kPeg, 0.4);
   {
     Scene s = good;
-    s.initial.present.clear();  // issue 16: forgetting State::present used to crash
+    s.initial.present.clear();  // a State without present flags is refused, not read out of bounds
     EXPECT_EQ(ErrorOf([&] { Simulation sim(s); }),
               "state.present: 0 flags for 2 bodies (one per body: 0 until spawned, step() sets "
               "them)");
   }
   {
     Scene s = good;
-    s.initial.dimension = 3;  // issue 16: a wrong State::dimension gave a NaN bound
+    s.initial.dimension = 3;  // refused: a State of the wrong dimension gives a NaN bound
     EXPECT_EQ(ErrorOf([&] { Simulation sim(s); }),
               "state.dimension: 3, but the world is 2D (set State::dimension)");
   }

@@ -91,8 +91,8 @@ TEST(PolyhedronContacts, ABarOverANearlyFlatRidgeIsAnEdgeEdgeContact) {
   // (it falls by 0.5 tan 2° = 17.5 mm over the half-length), so no vertex of either body is inside
   // the other, and the flat ridge is no edge to the ordinary rule: the bar could sink across it
   // with every vertex outside. As a sharp edge pointing into the ridge (APPL_ee > 0), it gets the
-  // pair's ee record, crossed or not (docs/collision.md "Flat ridges"); until session 17 only
-  // crossings deeper than 0.1 ε_ee (5 mm here) got one, so d = 3 mm sank unconstrained.
+  // pair's ee record, crossed or not (docs/collision.md "Flat ridges"); the crossing rule alone
+  // acts only below 0.1 ε_ee (5 mm here), so d = 3 mm would sink unconstrained.
   const Real slope = 2 * M_PI / 180, H = std::tan(slope);
   std::vector<Vec3> pts;
   for (Real y : {-2.0, 2.0}) {

@@ -1,4 +1,4 @@
-// Hostile input at the door (docs/input-validation.md): the reproducers of issue 15 and the
+// Hostile input at the door (docs/input-validation.md): reproducers of hostile files and the
 // accepted ranges. Every rejection is an InputError naming the file, the JSON path and the
 // reason once; the tests compare whole messages.
 #include <sys/stat.h>
@@ -268,8 +268,8 @@ TEST(HostileInput, AcceptedRangesIn3d) {
   EXPECT_NO_THROW(parse_scene(d, "s.json"));
 }
 
-// 20,000 coincident boxes: rejected after naming three pairs, in bounded time (issue 15 asks
-// for 10 s; the sweep stops at the third deep pair).
+// 20,000 coincident boxes: rejected after naming three pairs, in bounded time (under 10 s: the
+// sweep stops at the third deep pair).
 TEST(HostileInput, TwentyThousandCoincidentBoxesAreRejectedQuickly) {
   json d = box_scene_2d();
   for (int i = 0; i < 20000; ++i)

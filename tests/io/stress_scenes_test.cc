@@ -305,7 +305,7 @@ TEST(StressCampaign, QuickJobListIsWhatTheDocsSay) {
   }
 }
 
-// Issue #13's sweep (docs/penetration.md): PEG, both random pours, six h, 5 s, seeds 1..N.
+// The penetration sweep (docs/penetration.md): PEG, both random pours, six h, 5 s, seeds 1..N.
 TEST(StressCampaign, PenetrationSweepJobListIsWhatTheDocsSay) {
   const auto jobs = penetration_sweep_job_list(3);
   EXPECT_EQ(jobs.size(), 36u);
@@ -350,9 +350,10 @@ TEST(StressCampaign, RunRecordsTheMetrics) {
   EXPECT_NE(stress_table({j, k}).find("incline2d-slide-standard-h05-s1"), std::string::npos);
 }
 
-// The 15-box pyramid (issue #12's target: no failed solve, at rest). Its box-on-box supports are
-// flush edge to edge, which PEG's flush-support rule makes U's (docs/peg3d.md "Algorithm" step
-// 4); before it, the first solve failed at step 6 and the pyramid collapsed (docs/robustness.md).
+// The 15-box pyramid (the campaign's target: no failed solve, at rest). Its box-on-box supports
+// are flush edge to edge, which PEG's flush-support rule makes U's (docs/peg3d.md "Algorithm"
+// step 4); without it the solve fails from step 6 and the pyramid collapses (docs/robustness.md
+// "Why the pyramid stands: flush supports").
 // The first 0.5 s: every solve certified, the boxes settled within the 2 mm they start apart.
 TEST(StressCampaign, PyramidStandsWithEverySolveCertified) {
   StackOptions o;

@@ -96,12 +96,13 @@ TEST(PassThrough, SinkThroughFloorReproducer) {
       read_scene_file(EXACTSIM_SOURCE_DIR "/tests/physics/data/pour2d-sink-through-floor.json"));
 }
 
-// Issue #13 in 3D: two hulls of a 10-hull pour (bench_scaling --dims 3 --n 10 --seed 8 / 13,
-// μ = 0.3, h = 0.01, ε = 5 mm) with the floor, from their state at step 17 / 63 of that pour. Edges
-// of the two hulls cross (and in seed 13 have already crossed 4 mm) while an end vertex of each
-// edge is in a vertex–vertex configuration, which replaced the edge–edge contact and constrains
-// neither edge: before the overlap cover of docs/peg3d.md, nothing stopped the edges and the
-// projection never pushed them apart (9.4 / 8.8 mm deep, the run failing at step 1 / 2).
+// Crossing edges in 3D (docs/penetration.md "Overlaps no constraint covers (3D)"): two hulls of a
+// 10-hull pour (bench_scaling --dims 3 --n 10 --seed 8 / 13, μ = 0.3, h = 0.01, ε = 5 mm) with the
+// floor, from their state at step 17 / 63 of that pour. Edges of the two hulls cross (and in seed
+// 13 have already crossed 4 mm) while an end vertex of each edge is in a vertex–vertex
+// configuration, which replaced the edge–edge contact and constrains neither edge: without the
+// overlap cover of docs/peg3d.md nothing stops the edges and the projection never pushes them apart
+// (9.4 / 8.8 mm deep, the run failing at step 1 / 2).
 struct CrossingEdges {
   Real max_penetration = 0, worst_energy_excess = -INFINITY;
   int steps = 0, failed_solves = 0, deep_steps = 0;
@@ -146,12 +147,11 @@ TEST(PassThrough, RandomPour2dSeed4) {
   expect_nothing_passes(scene);
 }
 
-// Issue #13's penetration sweep (docs/penetration.md "The penetration sweep"): runs of the random
-// 2D pour that ended with pairs 0.14-0.32 m deep, a centre inside the container's wall and a body
-// lost, before sub-steps kept the contact distance of their step (a sub-step's own ε, max(h/2, 0.8
-// mm) of the sub-step, was narrower than the overlaps the step had left, which went undetected).
-// The exit-edge contacts and PEG's overlap cover alone rescue the first four; seed 92 at h = 0.05
-// (0.060 m deep) needs the sub-steps' ε as well.
+// The penetration sweep (docs/penetration.md "The sub-steps' contact band (2D)"): runs of the
+// random 2D pour that end with pairs 0.14-0.32 m deep, a centre inside the container's wall and a
+// body lost when sub-steps detect with their own ε, max(h/2, 0.8 mm) of the sub-step, narrower
+// than the overlaps the step left. The exit-edge contacts and PEG's overlap cover alone rescue the
+// first four; seed 92 at h = 0.05 (0.060 m deep) needs the sub-steps' ε as well.
 TEST(PassThrough, RandomPour2dAtLargeSteps) {
   for (const auto& [seed, h] :
        {std::pair{73, 0.01}, {34, 0.016}, {90, 0.03}, {91, 0.05}, {92, 0.05}}) {
@@ -248,8 +248,8 @@ TEST(PassThrough, AVertexWithNoApplicableFaceAtItsNearestVertexIsHeldByTheFaceIt
 
 // The penetration sweep's 3D pour of seed 92 at h = 0.05 (ε = 0.1 m): a pair sat just under ε
 // and crept past it by less than the split rule's margin over the previous step's depth, so the
-// step was not split and ended 0.1007 m deep (docs/penetration.md, session 14). A step that
-// newly crosses ε is now always split; measured since: 0.0998 m.
+// step would not be split and ends 0.1007 m deep (docs/penetration.md "Any step size"). A step
+// that newly crosses ε is always split: 0.0998 m.
 TEST(PassThrough, APairCreepingAcrossEpsilonIsSplit) {
   Pour3dOptions o;
   o.step = 0.05;

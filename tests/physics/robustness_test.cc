@@ -231,13 +231,13 @@ TEST(Robustness, TheProjectionMovesNoBodyFarForASmallOverlap) {
 }
 
 TEST(Robustness, AFrictionalHullPoursProjectionPushesNoHullIntoANeighbour) {
-  // hull-pour2d seed 27 at h = 10 ms, the state after its step 396 in a run of an earlier variant
-  // of this session (relaxation without the move bound), as a scene. From this state the tree
-  // before the move bound verified a projection whose push-out moved a sliver far enough into a
-  // neighbour that no contact constrained (1.14 cm deep, ε = 5 mm; the run went on 102 steps deeper
-  // than ε). Its rows asked for a 4.8 mm push-out the hulls' overlap did not have (rows behind a
-  // line beside the edge): with push-outs no deeper than each pair's overlap, and no move beyond
-  // twice the deepest predicted one, the step stays within ε.
+  // hull-pour2d seed 27 at h = 10 ms, the state after its step 396 in a run with relaxation but
+  // without the move bound, as a scene. From this state, without the move bound, a verified
+  // projection's push-out moves a sliver far enough into a neighbour that no contact constrains
+  // (1.14 cm deep, ε = 5 mm; that run goes on 102 steps deeper than ε). Its rows ask for a 4.8 mm
+  // push-out the hulls' overlap does not have (rows behind a line beside the edge): with push-outs
+  // no deeper than each pair's overlap, and no move beyond twice the deepest predicted one, the
+  // step stays within ε.
   Sim sim(repro("hull-pour2d-projection-push"));
   const StepReport r = sim.advance();
   EXPECT_TRUE(r.projection_solved);
@@ -296,11 +296,11 @@ TEST(Robustness, ABodyLeavingTheSceneIsReported) {
   EXPECT_EQ(r.status, StepStatus::kOk);  // reported, not a failure of the step
 }
 
-// docs/robustness.md "Session 14": the frictional hull pours jammed while the split
-// stabilisation's velocity rows still pushed out the slop (max(ψ/h, −slop/h)). Seed 1 at
-// h = 5 ms failed 8 solves (steps 372–377 on Lemke rays in a wedge of hulls, 402, 732); seed 7
-// solved step 955 with impulses large enough that the push-out gained 67.7 J beyond gravity's
-// work inside its 352 J budget. With max(ψ/h, 0) no step fails and no step has a budget to spend.
+// docs/robustness.md "Stabilisation" step 1: the frictional hull pours jam when the split
+// stabilisation's velocity rows push out the slop (max(ψ/h, −slop/h)). Seed 1 at h = 5 ms then
+// fails 8 solves (steps 372–377 on Lemke rays in a wedge of hulls, 402, 732); seed 7 solves step
+// 955 with impulses large enough that the push-out gains 67.7 J beyond gravity's work inside its
+// 352 J budget. With max(ψ/h, 0) no step fails and no step has a budget to spend.
 TEST(Robustness, FrictionalHullPoursDoNotJamOnTheStabilisation) {
   for (std::uint64_t seed : {1, 7}) {
     HullPourOptions o;

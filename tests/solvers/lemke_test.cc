@@ -220,11 +220,11 @@ Lcp read_gzipped_lcp(const std::string& path, LcpFileInfo* info) {
 TEST(Lemke, SmallPivotsAreDecidedOnARefinedColumn) {
   // Step 5 of the 15-box PEG pyramid (stress campaign, docs/robustness.md), n = 1,184. Without the
   // refinement of small pivots, double-precision Lemke pivots on a rounding residue at pivot 601
-  // (d_r = 2.5e-12; the long-double path has no such pivot) and cycles at 2,394 pivots, so this
-  // run (no retries) ends kMaxIterations; with the default retries only the long-double one solved
-  // it, with 10x the work budget (docs/solvers.md "Why Lemke failed"). With it: 1,480 pivots; in
-  // the revised form (docs/solvers.md "Revised Lemke"), whose updates of G must use G's own
-  // entries, not the refined column, for the same reason: 1,540.
+  // (d_r = 2.5e-12; the long-double path has no such pivot) and cycles at 2,394 pivots, so this run
+  // (no retries) ends kMaxIterations; with the default retries only the long-double one solved it,
+  // with 10x the work budget (docs/solvers.md "Why Lemke fails on frictional LCPs"). With it: 1,480
+  // pivots; in the revised form (docs/solvers.md "Revised Lemke"), whose updates of G must use G's
+  // own entries, not the refined column, for the same reason: 1,540.
   LcpFileInfo info;
   const Lcp p = read_gzipped_lcp(
       EXACTSIM_SOURCE_DIR "/tests/solvers/data/hard/peg3d-pyramid15-step5-small-pivot.lcp.gz",

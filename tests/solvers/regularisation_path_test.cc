@@ -99,10 +99,11 @@ TEST(ExtendedRegularisationPath, ClosedFormsBelowWhatDoubleCanFollow) {
 }
 
 // A standard-model frictional hull pour's failed LCP (2D, μ = 0.3, h = 5 ms; n = 246 on 51
-// velocities) whose double path settles at 0.053 Z to δ = 1e-10 (docs/robustness.md "Session
-// 20"): continued in long double, the path settles to δ = 1e-11, its violation on the original
-// falling tenfold per decade, then grows tenfold per decade with the violation held above the
-// tolerance — no solution within the scale at the certificate's tolerance, as far as it shows.
+// velocities) whose double path settles at 0.053 Z to δ = 1e-10 (docs/robustness.md "Why the
+// standard model's frictional scenes fail"): continued in long double, the path settles to δ =
+// 1e-11, its violation on the original falling tenfold per decade, then grows tenfold per decade
+// with the violation held above the tolerance — no solution within the scale at the certificate's
+// tolerance, as far as it shows.
 TEST(ExtendedRegularisationPath, ACapturedPathThatSettlesThenGrows) {
   SolverOptions options;
   const Lcp lcp = read_captured("path/std2d-hull-pour-h05-settles-then-grows.lcp", options);

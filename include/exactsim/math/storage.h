@@ -8,8 +8,8 @@ namespace exactsim {
 // From this size on a block is resized by reallocation (below). glibc maps a block above its mmap
 // threshold (128 KB, raised to the size of the last mapped block freed, up to 32 MB), so a buffer
 // whose size creeps up from step to step is mapped anew, and faulted in anew, at every resize.
-// 4 MB: on the piles of docs/performance.md "Session 24", 32 MB and 8 MB left more page faults
-// in the 2D pile and the 30-hull pour than 4 MB did.
+// 4 MB: on bench_scaling's 2D pile and 30-hull pour, 32 MB and 8 MB leave more page faults than
+// 4 MB (docs/solvers.md "Allocation").
 inline constexpr std::size_t kLargeBlockBytes = std::size_t(4) << 20;
 
 // Whether `size` doubles make such a block.

@@ -1,5 +1,5 @@
 // Exact penetration depth of convex polygons (2D) and convex polyhedra (3D) in their current
-// poses, and the per-step "penetration watchdog" over a whole scene (issue 13): the largest
+// poses, and the per-step "penetration watchdog" over a whole scene: the largest
 // depth, the pairs deeper than a threshold, and dynamic bodies whose centre of mass lies inside
 // a static body. docs/penetration.md gives the definition, the method and the cost.
 //
