@@ -480,8 +480,8 @@ function drawPlots() {
     ctx.fillRect(Math.round(plotX(p, t)) - 1, PM.t, 2, PH - PM.t - PM.b);
     let html = '<b>' + esc(p.title) + '</b>';
     p.lines.forEach((l, r) => {
-      const v = valueAt(l, t);
-      html += ' &nbsp;<span style="color:' + hex(kRunColours[r]) + '">' + (nR > 1 ? letters[r] + ' ' : '') + (v === null ? '\u2013' : esc(fmt(v))) + '</span>';
+      const v = t > lastTime(R[r]) + 1e-12 ? null : valueAt(l, t);  // none after the run's end
+      html += ' &nbsp;<span style="color:' + hex(kRunColours[r]) + '">' + (nR > 1 ? letters[r] + ' ' : '') + (v === null ? '\u2013' : esc(String(Number(v.toPrecision(4))))) + '</span>';
     });
     p.head.innerHTML = html;
   }
