@@ -7,7 +7,10 @@ headless Chromium over the DevTools protocol (--remote-debugging-pipe), steps to
 compares the page's body poses with trajectory.csv and checks the screenshot's pixels: the body's
 colour where the trajectory puts the body, background where the body was earlier, and (2D) a
 body-coloured area matching the box's size. Also: subsampling of long runs, contact points drawn
-from per-contact data when steps.jsonl carries it, final.svg, and the exit status 2 errors.
+from the per-contact data run records in steps.jsonl, the plots of steps.jsonl (line pixels where
+the series puts them, a cursor that moves with the frame), two runs of the corner trap (PEG and
+the standard model) side by side, JSON panels that fit the window, final.svg, and the exit status 2
+errors.
 
 Usage: replay_test.py EXACTSIM_CLI SOURCE_DIR WORK_DIR. Exit 77 (ctest SKIP) if chromium is absent.
 """
