@@ -270,8 +270,38 @@ void RunRecorder::write_rows(long step, Real time, const State& state,
   }
 }
 
-void RunRecorder::record(const State& state, const StepReport& report, bool last) {
-  steps_ << report_to_json(report).dump() << "\n";
+nlohmann::json report_contacts_json(const Workspace& ws, int dimension) {
+  const auto rounded = [](Real v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.6g", v);
+    return std::strtod(buf, nullptr);
+  };
+  const auto vec = [&](const Vec3& v) {
+    nlohmann::json a = nlohmann::json::array();
+    for (int k = 0; k < dimension; ++k) a.push_back(rounded(v[k]));
+    return a;
+  };
+  nlohmann::json list = nlohmann::json::array();
+  const std::vector<Contact>& contacts = ws.constraints.contacts;
+  for (std::size_t i = 0; i < contacts.size(); ++i) {
+    const Contact& c = contacts[i];
+    Vec3 impulse = Vec3::Zero();
+    if (i < ws.contact_impulses.size())
+      impulse = ws.contact_impulses[i].normal * c.normal + ws.contact_impulses[i].friction;
+    list.push_back({{"a", c.body_a},
+                    {"b", c.body_b},
+                    {"point", vec(c.point_a)},
+                    {"normal", vec(c.normal)},
+                    {"impulse", vec(impulse)}});
+  }
+  return list;
+}
+
+void RunRecorder::record(const State& state, const StepReport& report, bool last,
+                         const Workspace* ws) {
+  nlohmann::json line = report_to_json(report);
+  if (ws) line["contact_list"] = report_contacts_json(*ws, dimension_);
+  steps_ << line.dump() << "\n";
   if (report.step % every_ == 0 || last) write_rows(report.step, report.time, state, state.present);
   if (report.step % 100 == 0 || last) {
     trajectory_.flush();
@@ -457,6 +487,8 @@ RunSummary run_scene(const Scene& given, const RunOptions& options,
     checkpoint_cost = seconds_since(t);
   };
   if (recorder && !options.resume) save_checkpoint();
+  const bool contact_list = options.contact_list > 0 ||
+                            (options.contact_list < 0 && w.body_count() <= kContactListMaxBodies);
   auto last_progress = start;
   // Whatever ends the run, its summary says so: an exception (bad input found mid-run, I/O)
   // still writes summary.json with failed = true before it propagates, keeping the checkpoint.
@@ -480,7 +512,9 @@ RunSummary run_scene(const Scene& given, const RunOptions& options,
       const bool stop = r.status == StepStatus::kDiverged ||
                         ((is_failed_solve(r.status) || r.status == StepStatus::kDeepPenetration) &&
                          !w.stepping.continue_on_solver_failure);
-      if (recorder) recorder->record(state, r, k + 1 == sum.steps_planned || stop);
+      if (recorder)
+        recorder->record(state, r, k + 1 == sum.steps_planned || stop,
+                         contact_list ? &ws : nullptr);
       if (on_step) on_step(state, r);
       if (stop) {
         sum.failed = true;

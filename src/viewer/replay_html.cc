@@ -59,13 +59,23 @@ nlohmann::json bodies_json(const World& w) {
   return bodies;
 }
 
-}  // namespace
+nlohmann::json series_json(const RunResults& r) {
+  nlohmann::json s = {{"steps", r.series_steps}, {"group", r.series_group}};
+  for (const auto& [name, series] : r.series) {
+    nlohmann::json t = nlohmann::json::array(), v = nlohmann::json::array();
+    for (std::size_t i = 0; i < series.time.size(); ++i) {
+      t.push_back(rounded(series.time[i]));
+      v.push_back(rounded(series.value[i]));
+    }
+    s[name] = {{"t", t}, {"v", v}};
+  }
+  return s;
+}
 
-void write_replay_html(const RunResults& r, const std::string& path) {
+nlohmann::json run_json(const RunResults& r) {
   const World& w = r.scene.world;
   nlohmann::json d;
-  d["format"] = "exactsim-replay";
-  d["version"] = 1;
+  d["dir"] = r.dir;
   d["scene"] = r.scene.name;
   d["dimension"] = w.dimension;
   d["gravity"] = vec(w.dimension == 2 ? Vec3(w.gravity.x(), w.gravity.y(), 0) : w.gravity);
@@ -73,8 +83,6 @@ void write_replay_html(const RunResults& r, const std::string& path) {
   d["step_size"] = r.scene.step;
   d["summary"] = r.summary;
   d["frames_in_run"] = r.frames_in_file;
-  d["overlap_threshold"] = kOverlapHighlightFraction;
-  d["background"] = {kBackgroundColour[0], kBackgroundColour[1], kBackgroundColour[2]};
   if (w.dimension == 3) {
     const ViewCamera c = default_camera(w);
     d["camera"] = {{"up", vec(c.up)},
@@ -100,6 +108,29 @@ void write_replay_html(const RunResults& r, const std::string& path) {
   }
   d["frames"] = {{"step", steps}, {"time", times},        {"present", present},
                  {"q", q},        {"overlaps", overlaps}, {"reports", reports}};
+  d["series"] = series_json(r);
+  return d;
+}
+
+}  // namespace
+
+void write_replay_html(const std::vector<const RunResults*>& runs, const std::string& path) {
+  if (runs.empty() || runs.size() > 2)
+    throw InputError(path + ": the replay page shows one run or two, not " +
+                     std::to_string(runs.size()));
+  nlohmann::json d;
+  d["format"] = "exactsim-replay";
+  d["version"] = 2;
+  d["overlap_threshold"] = kOverlapHighlightFraction;
+  d["background"] = {kBackgroundColour[0], kBackgroundColour[1], kBackgroundColour[2]};
+  d["runs"] = nlohmann::json::array();
+  for (const RunResults* r : runs) {
+    if (r->scene.world.dimension != runs[0]->scene.world.dimension)
+      throw InputError(r->dir + ": a " + std::to_string(r->scene.world.dimension) +
+                       "D run cannot be shown beside " + runs[0]->dir + ", a " +
+                       std::to_string(runs[0]->scene.world.dimension) + "D run");
+    d["runs"].push_back(run_json(*r));
+  }
 
   std::ofstream out(path);
   if (!out) throw InputError(path + ": cannot write the replay page");
@@ -107,15 +138,26 @@ void write_replay_html(const RunResults& r, const std::string& path) {
   if (!out) throw InputError(path + ": cannot write the replay page");
 }
 
+void write_replay_html(const RunResults& r, const std::string& path) {
+  write_replay_html(std::vector<const RunResults*>{&r}, path);
+}
+
 ReplayOutput write_replay(const std::string& dir, const ReplayOptions& o) {
-  const RunResults r =
-      read_results(dir, o.scene_file, o.scene, o.max_frames > 0 ? o.max_frames : kAutoFrames);
+  const int max_frames = o.max_frames > 0 ? o.max_frames : kAutoFrames;
+  const RunResults r = read_results(dir, o.scene_file, o.scene, max_frames);
   ReplayOutput out;
-  out.html = (std::filesystem::path(dir) / "replay.html").string();
+  out.html = o.html.empty() ? (std::filesystem::path(dir) / "replay.html").string() : o.html;
   out.picture = (std::filesystem::path(dir) / "final.svg").string();
   out.frames_in_run = r.frames_in_file;
   out.frames_shown = static_cast<long>(r.frames.size());
-  write_replay_html(r, out.html);
+  if (o.compare_dir.empty()) {
+    write_replay_html(r, out.html);
+  } else {
+    const RunResults other = read_results(o.compare_dir, o.scene_file, nullptr, max_frames);
+    out.compare_frames_in_run = other.frames_in_file;
+    out.compare_frames_shown = static_cast<long>(other.frames.size());
+    write_replay_html({&r, &other}, out.html);
+  }
   write_final_picture(r, out.picture);
   return out;
 }

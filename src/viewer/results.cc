@@ -4,8 +4,11 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
+#include <limits>
 #include <map>
 #include <optional>
 #include <set>
@@ -72,6 +75,95 @@ Scene load_scene(const std::string& dir, const std::string& scene_file, std::str
   used = path;
   return read_scene_file(path);
 }
+
+// The report's value of series `name` (kSeriesNames), or none when the line lacks it.
+std::optional<double> series_value(const nlohmann::json& j, const std::string& name) {
+  const nlohmann::json* v = nullptr;
+  if (name == "solve_seconds") {
+    const auto s = j.find("seconds");
+    if (s != j.end() && s->is_object() && s->contains("solve")) v = &(*s)["solve"];
+  } else {
+    const auto it = j.find(name);
+    if (it != j.end()) v = &*it;
+  }
+  if (!v || !v->is_number()) return std::nullopt;
+  return v->get<double>();
+}
+
+// The series of a run, built one line at a time with at most kSeriesGroups groups: when a new
+// group would exceed that, neighbouring groups are merged and the group length doubles.
+class SeriesBuilder {
+ public:
+  SeriesBuilder() : groups_(std::size(kSeriesNames)) {}
+
+  void add(const nlohmann::json& report) {
+    long index = lines_ / length_;
+    if (index >= kSeriesGroups) {
+      for (auto& g : groups_) merge_pairs(g);
+      length_ *= 2;
+      index = lines_ / length_;
+    }
+    const long step = report["step"].get<long>();
+    const double time = report.contains("time") && report["time"].is_number()
+                            ? report["time"].get<double>()
+                            : std::numeric_limits<double>::quiet_NaN();
+    for (std::size_t s = 0; s < groups_.size(); ++s) {
+      std::vector<Group>& g = groups_[s];
+      if (static_cast<long>(g.size()) <= index) g.resize(index + 1);
+      const std::optional<double> v = series_value(report, kSeriesNames[s]);
+      if (!v || !std::isfinite(time)) continue;
+      g[index].add(Point{step, time, *v});
+    }
+    ++lines_;
+  }
+
+  void finish(RunResults& r) const {
+    r.series_steps = lines_;
+    r.series_group = length_;
+    for (std::size_t s = 0; s < groups_.size(); ++s) {
+      StepSeries& out = r.series[kSeriesNames[s]];
+      for (const Group& g : groups_[s]) {
+        if (!g.any) continue;
+        const bool low_first = g.low.step <= g.high.step;
+        const Point& a = low_first ? g.low : g.high;
+        const Point& b = low_first ? g.high : g.low;
+        out.time.push_back(a.time);
+        out.value.push_back(a.value);
+        if (b.step != a.step) {
+          out.time.push_back(b.time);
+          out.value.push_back(b.value);
+        }
+      }
+    }
+  }
+
+ private:
+  struct Point {
+    long step;
+    double time, value;
+  };
+  struct Group {
+    bool any = false;
+    Point low{}, high{};
+    void add(const Point& p) {
+      if (!any || p.value < low.value) low = p;
+      if (!any || p.value > high.value) high = p;
+      any = true;
+    }
+  };
+  static void merge_pairs(std::vector<Group>& g) {
+    std::vector<Group> merged((g.size() + 1) / 2);
+    for (std::size_t i = 0; i < g.size(); ++i) {
+      if (!g[i].any) continue;
+      merged[i / 2].add(g[i].low);
+      merged[i / 2].add(g[i].high);
+    }
+    g = std::move(merged);
+  }
+
+  long lines_ = 0, length_ = 1;
+  std::vector<std::vector<Group>> groups_;
+};
 
 }  // namespace
 
@@ -198,6 +290,7 @@ RunResults read_results(const std::string& dir, const std::string& scene_file, c
   std::map<long, nlohmann::json> reports;
   const std::string steps_path = (fs::path(dir) / "steps.jsonl").string();
   std::ifstream steps(steps_path);
+  SeriesBuilder series;
   line_no = 0;
   while (steps && std::getline(steps, line)) {
     ++line_no;
@@ -206,9 +299,11 @@ RunResults read_results(const std::string& dir, const std::string& scene_file, c
     if (j.is_discarded() || !j.is_object() || !j.contains("step") || !j["step"].is_number())
       throw InputError(steps_path + ": line " + std::to_string(line_no) +
                        ": not a step report (a JSON object with a \"step\" number)");
+    series.add(j);
     const long s = j["step"].get<long>();
     if (wanted.count(s)) reports[s] = std::move(j);
   }
+  series.finish(res);
   for (ReplayFrame& f : res.frames) {
     const auto it = reports.find(f.step);
     if (it != reports.end()) f.report = it->second;

@@ -7,7 +7,10 @@ headless Chromium over the DevTools protocol (--remote-debugging-pipe), steps to
 compares the page's body poses with trajectory.csv and checks the screenshot's pixels: the body's
 colour where the trajectory puts the body, background where the body was earlier, and (2D) a
 body-coloured area matching the box's size. Also: subsampling of long runs, contact points drawn
-from per-contact data when steps.jsonl carries it, final.svg, and the exit status 2 errors.
+from the per-contact data run records in steps.jsonl, the plots of steps.jsonl (line pixels where
+the series puts them, a cursor that moves with the frame), two runs of the corner trap (PEG and
+the standard model) side by side, JSON panels that fit the window, final.svg, and the exit status 2
+errors.
 
 Usage: replay_test.py EXACTSIM_CLI SOURCE_DIR WORK_DIR. Exit 77 (ctest SKIP) if chromium is absent.
 """
@@ -79,6 +82,17 @@ class Image:
     def __init__(self, png):
         self.width, self.height, self.bpp, self.rows = decode_png(png)
 
+    def count(self, colour, x0, y0, x1, y1, tol=40):
+        """Pixels of this colour in the box [x0, x1] x [y0, y1] (page pixels, inclusive)."""
+        n = 0
+        for y in range(max(0, int(round(y0))), min(self.height - 1, int(round(y1))) + 1):
+            row = self.rows[y]
+            for x in range(max(0, int(round(x0))), min(self.width - 1, int(round(x1))) + 1):
+                o = x * self.bpp
+                if all(abs(row[o + c] - colour[c]) <= tol for c in range(3)):
+                    n += 1
+        return n
+
     def pixel(self, x, y):
         x, y = int(round(x)), int(round(y))
         o = x * self.bpp
@@ -94,6 +108,23 @@ class Image:
                     sx += x // self.bpp
                     sy += y
         return n, ((sx / n, sy / n) if n else (float("nan"), float("nan")))
+
+
+def steps_series(path):
+    """The step reports of steps.jsonl as {name: ([times], [values])}, as the page plots them."""
+    out = {}
+    for line in open(path):
+        if not line.strip():
+            continue
+        r = json.loads(line)
+        for name, v in (("overlap", r.get("overlap")), ("kinetic_energy", r.get("kinetic_energy")),
+                        ("potential_energy", r.get("potential_energy")),
+                        ("contacts", r.get("contacts")),
+                        ("solve_seconds", 1000 * r["seconds"]["solve"])):
+            out.setdefault(name, ([], []))
+            out[name][0].append(r["time"])
+            out[name][1].append(v)
+    return out
 
 
 def near(p, q, tol=3):
@@ -191,7 +222,7 @@ class Browser:
 # ---- the runs ----
 def run(cmd, expect=0):
     p = subprocess.run(cmd, capture_output=True, text=True)
-    if p.returncode != expect:
+    if p.returncode not in (expect if isinstance(expect, tuple) else (expect,)):
         print(p.stdout, p.stderr)
         raise RuntimeError("%s exited %d (expected %d)" % (" ".join(cmd), p.returncode, expect))
     return p
@@ -210,16 +241,16 @@ def trajectory(path):
     return frames, steps
 
 
-def check_page_against_trajectory(b, label, traj, step, k, dim):
-    """Page frame k shows trajectory step `step`: its time and every body's pose."""
+def check_page_against_trajectory(b, label, traj, step, k, dim, r=0):
+    """Page frame k shows trajectory step `step` in run r: its time and every body's pose."""
     api = "window.exactsimReplay"
     b.eval(api + ".setFrame(%d)" % k)
-    check(b.eval(api + ".step()") == step, "%s: frame %d shows step %d" % (label, k, step))
+    check(b.eval(api + ".step(%d)" % r) == step, "%s: frame %d shows step %d" % (label, k, step))
     row0 = next(iter(traj[step].values()))
-    check(abs(b.eval(api + ".time()") - row0["time"]) < 1e-12,
+    check(abs(b.eval(api + ".time(%d)" % r) - row0["time"]) < 1e-12,
           "%s: frame %d shows the trajectory's time %.4f s" % (label, k, row0["time"]))
     worst = 0.0
-    for body in b.eval(api + ".bodyPositions()"):
+    for body in b.eval(api + ".bodyPositions(%d)" % r):
         row = traj[step].get(body["name"])
         if not check(body["present"] == (row is not None),
                      "%s: body %s present as in the trajectory" % (label, body["name"])):
@@ -235,6 +266,102 @@ def check_page_against_trajectory(b, label, traj, step, k, dim):
             worst = max(worst, max(abs(a - c) for a, c in zip(body["orientation"], q)))
     check(worst < 1e-7, "%s: frame %d poses equal trajectory.csv (worst difference %.1e)"
           % (label, k, worst))
+
+
+def plot_point(a, t, v):
+    """Page pixel of (time, value) in a plot area (plotArea)."""
+    return (a["left"] + (t - a["t0"]) / (a["t1"] - a["t0"]) * a["width"],
+            a["top"] + (a["v1"] - v) / (a["v1"] - a["v0"]) * a["height"])
+
+
+def check_plot_line(b, img, label, name, r, ts, vs, other=None):
+    """Plot `name` draws run r's series (ts, vs), read from steps.jsonl by this test: the plot's
+    ranges cover it tightly, the page's series equals it, and at sample points (away from the
+    cursor and, with two runs, from the other run's line `other`) a pixel of the run's colour
+    lies within 2 px of where the plot's ranges put the point. The line is a line, not a fill."""
+    api = "window.exactsimReplay"
+    a = b.eval(api + ".plotArea('%s')" % name)
+    colour = b.eval(api + ".plotColours")[r]
+    both = vs + (list(other[1]) if other else [])
+    lo, hi = min(both), max(both)
+    check(a["t0"] <= ts[0] + 1e-9 and a["t1"] >= ts[-1] - 1e-9 and a["v0"] <= lo and a["v1"] >= hi
+          and (hi == lo or a["v1"] - a["v0"] <= 1.25 * (hi - lo)),
+          "%s: plot %s spans the series (t %.3g..%.3g, v %.4g..%.4g, both runs) tightly (%s)"
+          % (label, name, ts[0], ts[-1], lo, hi, a))
+    page = b.eval(api + ".plotSeries('%s', %d)" % (name, r))
+    check(len(page["t"]) == len(ts) and all(
+        abs(x - y) <= 1e-7 * max(1.0, abs(y)) for x, y in zip(page["v"] + page["t"], vs + ts)),
+          "%s: plot %s has the %d values of steps.jsonl" % (label, name, len(ts)))
+    t_now = b.eval(api + ".time()")
+    cursor_x = plot_point(a, t_now, 0)[0]
+    tested = hits = 0
+    n = len(ts)
+    for j in range(1, 24):
+        i = round(j * (n - 1) / 24)
+        x, y = plot_point(a, ts[i], vs[i])
+        if abs(x - cursor_x) < 5:
+            continue
+        if other is not None:  # skip where the other run's line passes within 6 px
+            ot, ov = other
+            oi = min(range(len(ot)), key=lambda m: abs(ot[m] - ts[i]))
+            if abs(ot[oi] - ts[i]) > 1e-9 or abs(plot_point(a, ot[oi], ov[oi])[1] - y) < 6:
+                continue
+        tested += 1
+        hits += img.count(colour, x - 2, y - 2, x + 2, y + 2) > 0
+    check(tested >= 5 and hits >= 0.9 * tested,
+          "%s: plot %s: run %d's colour %s at %d of %d sampled points of its series"
+          % (label, name, r, colour, hits, tested))
+    area = a["width"] * a["height"]
+    painted = img.count(colour, a["left"], a["top"], a["left"] + a["width"], a["top"] + a["height"])
+    check(0 < painted < 0.25 * area, "%s: plot %s: a line, %d of %d plot pixels in the run's "
+          "colour" % (label, name, painted, area))
+
+
+def check_cursor(b, label, name, k1, k2):
+    """The plot's cursor is at the time of frame k1, then moves to frame k2's."""
+    api = "window.exactsimReplay"
+    cursor = b.eval(api + ".cursorColour")
+    xs, imgs, areas = [], [], []
+    for k in (k1, k2):
+        b.eval(api + ".setFrame(%d)" % k)
+        areas.append(b.eval(api + ".plotArea('%s')" % name))
+        xs.append(plot_point(areas[-1], b.eval(api + ".time()"), 0)[0])
+        imgs.append(b.screenshot())
+    a = areas[0]
+    check(areas[0] == areas[1], "%s: plot %s stays in place when the frame changes" % (label, name))
+
+    def column(img, x):
+        return img.count(cursor, x - 2, a["top"] + 1, x + 1, a["top"] + a["height"] - 1, tol=30)
+    h = a["height"]
+    check(abs(xs[0] - xs[1]) > 10, "%s: frames %d and %d are %.0f px apart on the time axis"
+          % (label, k1, k2, abs(xs[0] - xs[1])))
+    check(column(imgs[0], xs[0]) >= 0.8 * h and column(imgs[0], xs[1]) <= 0.1 * h,
+          "%s: plot %s: at frame %d the cursor is the column at its time (x %.0f: %d px; x %.0f: "
+          "%d px)" % (label, name, k1, xs[0], column(imgs[0], xs[0]), xs[1],
+                      column(imgs[0], xs[1])))
+    check(column(imgs[1], xs[1]) >= 0.8 * h and column(imgs[1], xs[0]) <= 0.1 * h,
+          "%s: plot %s: at frame %d the cursor has moved to x %.0f (%d px; %d px left at x %.0f)"
+          % (label, name, k2, xs[1], column(imgs[1], xs[1]), column(imgs[1], xs[0]), xs[0]))
+
+
+def check_panels_fit(b, label):
+    """No part of the page overflows the window sideways; the JSON panels scroll within."""
+    geo = b.eval("""(() => {
+      const pres = [...document.querySelectorAll('pre')].map((p) => {
+        const r = p.getBoundingClientRect();
+        return {id: p.id, right: r.right, height: r.height, scrolls: p.scrollHeight > p.clientHeight};
+      });
+      return {width: innerWidth, height: innerHeight, scrollWidth: document.documentElement.scrollWidth, pres};
+    })()""")
+    check(geo["scrollWidth"] <= geo["width"],
+          "%s: the page is no wider than the window (%d <= %d px)"
+          % (label, geo["scrollWidth"], geo["width"]))
+    check(all(p["right"] <= geo["width"] and p["height"] <= 0.3 * geo["height"]
+              for p in geo["pres"]) and len(geo["pres"]) >= 2,
+          "%s: every JSON panel is inside the window and at most 30 %% of its height (%s)"
+          % (label, [(p["id"], round(p["right"]), round(p["height"])) for p in geo["pres"]]))
+    summary = [p for p in geo["pres"] if p["id"] == "summary"]
+    check(summary and summary[0]["scrolls"], "%s: the run summary scrolls within its panel" % label)
 
 
 def main():
@@ -286,8 +413,38 @@ def main():
     check("7 frames of 51" in p.stdout, "view --max-frames 7 reports 7 of 51 frames (%s)"
           % p.stdout.strip())
 
-    # Per-contact data (the format the page reads if run writes it): a copy of the 2D run whose
-    # last step carries one contact at a point in empty space.
+    # run records each step's contacts for a small scene: steps.jsonl's contact_list.
+    reports2 = [json.loads(line) for line in open(os.path.join(d2, "steps.jsonl")) if line.strip()]
+    recorded = reports2[-1].get("contact_list", [])
+    check(len(recorded) == reports2[-1]["contacts"] > 0 and all(
+        len(c["point"]) == 2 and abs(math.hypot(*c["normal"]) - 1) < 1e-5
+        and len(c["impulse"]) == 2 for c in recorded),
+          "run --out: the last step's contact_list has its %d contacts with 2D point, unit "
+          "normal and impulse" % reports2[-1]["contacts"])
+    # A copy without per-contact data: the page hides the contacts checkbox.
+    dnc = os.path.join(work, "box2d-no-contacts")
+    shutil.copytree(d2, dnc)
+    with open(os.path.join(dnc, "steps.jsonl"), "w") as f:
+        for r in reports2:
+            r.pop("contact_list", None)
+            f.write(json.dumps(r) + "\n")
+    run([cli, "view", dnc, "--scene", scene2])
+
+    # Two runs on one page: the corner trap with PEG (A) and the standard model (B).
+    trap = os.path.join(src, "scenes", "corner-trap-2d.json")
+    da, db = os.path.join(work, "trap-peg"), os.path.join(work, "trap-standard")
+    run([cli, "run", trap, "--out", da, "--quiet"])
+    run([cli, "run", trap, "--model", "standard", "--continue-on-failure", "--out", db, "--quiet"],
+        expect=(0, 3))
+    p = run([cli, "view", da, db])
+    check(os.path.join(da, "replay.html") in p.stdout and da in p.stdout and db in p.stdout,
+          "view A B writes A/replay.html and names both runs (%s)" % p.stdout.strip())
+    p = run([cli, "view", da, d3], expect=2)
+    check("cannot be shown beside" in p.stderr,
+          "view of a 2D and a 3D run: exit 2 (%s)" % p.stderr.strip())
+
+    # Per-contact data in the other form the page reads (`contacts` as a list): a copy of the 2D
+    # run whose last step carries one contact at a point in empty space.
     dcon = os.path.join(work, "box2d-contacts")
     shutil.copytree(d2, dcon)
     lines = open(os.path.join(dcon, "steps.jsonl")).read().splitlines()
@@ -323,6 +480,7 @@ def main():
         traj, steps = trajectory(os.path.join(d2, "trajectory.csv"))
         b.open("file://" + os.path.abspath(os.path.join(d2, "replay.html")))
         api = "window.exactsimReplay"
+        b.eval(api + ".setOption('contacts', false)")  # arrows would cover parts of the box
         n = b.eval(api + ".frameCount")
         # The initial state (step -1) and the 50 steps.
         check(n == len(steps) == 51 and steps[0] == -1,
@@ -370,6 +528,86 @@ def main():
         check(near(img0.pixel(*at_then), colour) and near(img0.pixel(*at_now), bg),
               "2D frame 0: the box is at its initial position and gone from its last one")
 
+        # The run's recorded contacts: a dark dot at a contact point of the last step, gone when
+        # the checkbox is off; the checkbox is shown.
+        check(b.eval(api + ".hasContacts()") and b.eval(
+            "getComputedStyle(document.getElementById('contacts-label')).display") != "none",
+              "contacts: the checkbox is shown for a run that recorded contacts")
+        b.eval(api + ".setFrame(%d)" % (n - 1))
+        b.eval(api + ".setOption('contacts', true)")
+        shown = b.eval(api + ".contacts()")
+        check(len(shown) == len(recorded), "contacts: the page has the last step's %d recorded "
+              "contacts (%d)" % (len(recorded), len(shown)))
+        at_c = b.eval(api + ".toPage(%s)" % json.dumps(recorded[0]["point"]))
+        img = b.screenshot()
+        check(near(img.pixel(*at_c), (0, 0, 0), 40),
+              "contacts: a dark dot at the recorded contact point (pixel %s)" % (img.pixel(*at_c),))
+        b.eval(api + ".setOption('contacts', false)")
+        img = b.screenshot()
+        check(not near(img.pixel(*at_c), (0, 0, 0), 60),
+              "contacts: no dot there with the checkbox off (pixel %s)" % (img.pixel(*at_c),))
+
+        # Plots of steps.jsonl, and the cursor following the frame.
+        series2 = steps_series(os.path.join(d2, "steps.jsonl"))
+        check(b.eval(api + ".plotNames") == ["overlap", "max_penetration", "kinetic_energy",
+                                             "potential_energy", "contacts", "solve_seconds"],
+              "plots: overlap, max penetration, kinetic and potential energy, contacts, solve time")
+        b.eval("document.getElementById('plots').scrollIntoView()")
+        b.eval(api + ".setFrame(10)")
+        img = b.screenshot()
+        for name in ("kinetic_energy", "potential_energy", "contacts"):
+            check_plot_line(b, img, "2D", name, 0, *series2[name])
+        check_cursor(b, "2D", "kinetic_energy", 10, 40)
+        b.eval("window.scrollTo(0, 0)")
+        check_panels_fit(b, "2D")
+
+        # Without per-contact data the checkbox is hidden.
+        b.open("file://" + os.path.abspath(os.path.join(dnc, "replay.html")))
+        check(not b.eval(api + ".hasContacts()") and b.eval(
+            "getComputedStyle(document.getElementById('contacts-label')).display") == "none",
+              "contacts: the checkbox is hidden for a run without per-contact data")
+
+        # Two runs side by side.
+        b.open("file://" + os.path.abspath(os.path.join(da, "replay.html")))
+        b.eval(api + ".setOption('contacts', false)")
+        check(b.eval(api + ".runCount") == 2, "two runs: the page has both")
+        rects = b.eval("[...document.querySelectorAll('canvas.view')].map((c) => "
+                       "{const r = c.getBoundingClientRect(); return [r.left, r.top, r.right];})")
+        check(len(rects) == 2 and rects[1][0] >= rects[0][2] and abs(rects[1][1] - rects[0][1]) < 1
+              and rects[1][2] <= 1400,
+              "two runs: two canvases side by side within the window (%s)" % rects)
+        for r, d in enumerate((da, db)):
+            tr, st = trajectory(os.path.join(d, "trajectory.csv"))
+            nr = b.eval(api + ".runFrameCount(%d)" % r)
+            check(nr == len(st), "two runs: run %d has its %d frames (%d)" % (r, len(st), nr))
+            k = min(nr, b.eval(api + ".frameCount")) - 1
+            check_page_against_trajectory(b, "two runs, run %d" % r, tr, st[k], k, 2, r)
+            slider = b.eval(api + ".bodyNames").index("slider")
+            colour = b.eval(api + ".bodyColour(%d, %d)" % (slider, r))
+            at = b.eval(api + ".toPage([%r, %r], %d)" % (tr[st[k]]["slider"]["x"],
+                                                        tr[st[k]]["slider"]["y"], r))
+            img = b.screenshot()
+            check(near(img.pixel(*at), colour) and rects[r][0] <= at[0] <= rects[r][2],
+                  "two runs: run %d's slider drawn in its own canvas at its trajectory position "
+                  "(pixel %s)" % (r, img.pixel(*at)))
+        sa = steps_series(os.path.join(da, "steps.jsonl"))
+        sb = steps_series(os.path.join(db, "steps.jsonl"))
+        b.eval("document.getElementById('plots').scrollIntoView()")
+        b.eval(api + ".setFrame(0)")
+        img = b.screenshot()
+        check(max(abs(x - y) for x, y in zip(sa["kinetic_energy"][1], sb["kinetic_energy"][1]))
+              > 0.05, "two runs: the models' kinetic energies differ (the trap)")
+        check_plot_line(b, img, "two runs", "kinetic_energy", 0, *sa["kinetic_energy"],
+                        other=sb["kinetic_energy"])
+        check_plot_line(b, img, "two runs", "kinetic_energy", 1, *sb["kinetic_energy"],
+                        other=sa["kinetic_energy"])
+        check_cursor(b, "two runs", "kinetic_energy", 5, 30)
+        b.eval("window.scrollTo(0, 0)")
+        check_panels_fit(b, "two runs")
+        b.eval(api + ".setFrame(20)")
+        check(b.eval(api + ".step(0)") == b.eval(api + ".step(1)") == 19,
+              "two runs: one clock, both at step 19 at frame 20")
+
         # Subsampled page.
         tsub, ssub = trajectory(os.path.join(dsub, "trajectory.csv"))
         b.open("file://" + os.path.abspath(os.path.join(dsub, "replay.html")))
@@ -396,6 +634,7 @@ def main():
 
         # Overlapping pair in red.
         b.open("file://" + os.path.abspath(os.path.join(dred, "replay.html")))
+        b.eval(api + ".setOption('contacts', false)")
         b.eval(api + ".setFrame(%d)" % (n - 1))
         pairs = b.eval(api + ".overlappingPairs()")
         check(len(pairs) == 1 and {pairs[0]["a"], pairs[0]["b"]} == {"floor", "box"}
@@ -429,6 +668,7 @@ def main():
         # ---- 3D ----
         traj, steps = trajectory(os.path.join(d3, "trajectory.csv"))
         b.open("file://" + os.path.abspath(os.path.join(d3, "replay.html")))
+        b.eval(api + ".setOption('contacts', false)")
         n = b.eval(api + ".frameCount")
         check(n == len(steps) == 61, "3D: the page has all %d frames (%s)" % (len(steps), n))
         check(b.eval(api + ".dimension") == 3, "3D: the page is 3D")

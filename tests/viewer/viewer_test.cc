@@ -5,6 +5,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -105,6 +106,61 @@ TEST(ViewerResults, ErrorsNameTheFolderAndTheReason) {
   fs::remove(fs::path(dir) / "impacts.jsonl");
   fs::remove(fs::path(dir) / "trajectory.csv");
   EXPECT_THAT(ErrorOf([&] { read_results(dir, kScene2d); }), HasSubstr("has no trajectory.csv"));
+}
+
+// The plotted series hold every line of steps.jsonl, not only the kept frames' steps.
+TEST(ViewerResults, SeriesHoldEveryStepReport) {
+  const std::string dir = make_run(kScene2d, 10, "series");
+  const RunResults r = read_results(dir, kScene2d, nullptr, 3);
+  ASSERT_EQ(r.frames.size(), 3u);
+  EXPECT_EQ(r.series_steps, 10);
+  EXPECT_EQ(r.series_group, 1);
+  std::ifstream in(fs::path(dir) / "steps.jsonl");
+  std::vector<nlohmann::json> lines;
+  for (std::string line; std::getline(in, line);) lines.push_back(nlohmann::json::parse(line));
+  ASSERT_EQ(lines.size(), 10u);
+  for (const char* name : kSeriesNames) {
+    const StepSeries& s = r.series.at(name);
+    ASSERT_EQ(s.time.size(), 10u) << name;
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+      const nlohmann::json& v =
+          std::string(name) == "solve_seconds" ? lines[i]["seconds"]["solve"] : lines[i][name];
+      EXPECT_EQ(s.time[i], lines[i]["time"].get<double>()) << name;
+      EXPECT_EQ(s.value[i], v.get<double>()) << name << " step " << i;
+    }
+  }
+}
+
+// A long run's series keeps each group's smallest and largest value: a one-step spike survives.
+TEST(ViewerResults, LongSeriesKeepEachGroupsExtremes) {
+  const std::string dir = make_run(kScene2d, 1, "long-series");
+  {
+    std::ofstream out(fs::path(dir) / "steps.jsonl");
+    for (int k = 0; k < 5000; ++k)
+      out << nlohmann::json{{"step", k},
+                            {"time", 0.01 * (k + 1)},
+                            {"overlap", k == 3001   ? 7.0
+                                        : k == 4444 ? -1.0
+                                                    : 0.5},
+                            {"contacts", k}}
+                 .dump()
+          << "\n";
+  }
+  const RunResults r = read_results(dir, kScene2d);
+  EXPECT_EQ(r.series_steps, 5000);
+  EXPECT_EQ(r.series_group, 4);  // 2000 groups of 1, then of 2, then 1250 of 4
+  const StepSeries& o = r.series.at("overlap");
+  EXPECT_LE(o.time.size(), 2u * kSeriesGroups);
+  EXPECT_EQ(*std::max_element(o.value.begin(), o.value.end()), 7.0);
+  EXPECT_EQ(*std::min_element(o.value.begin(), o.value.end()), -1.0);
+  const auto spike = std::find(o.value.begin(), o.value.end(), 7.0) - o.value.begin();
+  EXPECT_DOUBLE_EQ(o.time[spike], 0.01 * 3002);  // at its own step's time
+  EXPECT_TRUE(std::is_sorted(o.time.begin(), o.time.end()));
+  const StepSeries& c = r.series.at("contacts");  // increasing: each group's first and last step
+  EXPECT_EQ(c.value.front(), 0);
+  EXPECT_EQ(c.value.back(), 4999);
+  EXPECT_EQ(c.value.size(), 2500u);
+  EXPECT_TRUE(r.series.at("kinetic_energy").time.empty());  // not in these lines
 }
 
 TEST(ViewerOverlaps, PairsAreTheExactIntersectionOfTheShapes) {

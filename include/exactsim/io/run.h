@@ -32,7 +32,12 @@ struct RunOptions {
   // With out_dir: wall seconds between checkpoints, and at least 50 times the last one's cost, so
   // that writing them takes at most 2 % of the run.
   double checkpoint_seconds = 2;
+  // Per-contact data in steps.jsonl, as "contact_list" (report_contacts_json; the replay page
+  // draws it): 1 always, 0 never, −1 (default) when the scene has at most kContactListMaxBodies
+  // bodies, since the list grows with the contacts of every step.
+  int contact_list = -1;
 };
+inline constexpr int kContactListMaxBodies = 32;
 
 struct RunSummary {
   std::string scene;
@@ -92,6 +97,12 @@ void tally_step(const StepReport& r, std::size_t overlap_cap, RunTally& tally);
 
 nlohmann::json summary_to_json(const RunSummary& s);
 nlohmann::json report_to_json(const StepReport& r);
+// The contacts of the step just taken in ws (the last sub-step's, when it was split), one object
+// each: "a", "b" (body indices; the normal points from a to b), "point" (on a, world frame, at the
+// start of the step), "normal" (unit) and "impulse" (the vector applied to b over the step, N·s:
+// normal part plus friction; zero where the island's solve failed and was not recovered). 2 or 3
+// components by dimension, 6 significant digits.
+nlohmann::json report_contacts_json(const Workspace& ws, int dimension);
 
 // The files a run writes into its folder, the viewer's included (docs/viewer.md): a new run
 // removes those of an earlier run before its first step.
@@ -115,7 +126,10 @@ class RunRecorder {
   // The run of checkpoint c, resumed: trajectory.csv and steps.jsonl are cut back to the
   // checkpoint's step, the summary and the viewer's files of the interrupted part removed.
   RunRecorder(const std::string& out_dir, const Scene& scene, const Checkpoint& c);
-  void record(const State& state, const StepReport& report, bool last);
+  // One step's line of steps.jsonl and its trajectory rows; with ws, the line carries the step's
+  // contacts (report_contacts_json) as "contact_list".
+  void record(const State& state, const StepReport& report, bool last,
+              const Workspace* ws = nullptr);
   // Flushes the files and writes c (completed with the scene's hash, the files' lengths and
   // trajectory_every) as DIR/checkpoint.bin, atomically.
   void save_checkpoint(Checkpoint& c);

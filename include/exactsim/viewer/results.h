@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,20 @@ struct ReplayFrame {
   nlohmann::json report;              // this step's line of steps.jsonl, null if missing
 };
 
+// One quantity of steps.jsonl over the run, as the page plots it: points (time, value) in step
+// order. A run of more than kSeriesGroups steps is cut into at most kSeriesGroups runs of
+// consecutive steps, each giving its smallest and its largest value (in step order), so that no
+// spike is lost at the page's resolution.
+struct StepSeries {
+  std::vector<double> time, value;
+};
+inline constexpr int kSeriesGroups = 2000;
+
+// The plotted quantities, by their name on the page, and where each comes from in a step report.
+inline constexpr const char* kSeriesNames[] = {"overlap",        "max_penetration",
+                                               "kinetic_energy", "potential_energy",
+                                               "contacts",       "solve_seconds"};
+
 struct RunResults {
   std::string dir;         // the results folder
   std::string scene_file;  // where the shapes came from ("" if given as a Scene)
@@ -28,6 +43,12 @@ struct RunResults {
   nlohmann::json summary;           // summary.json, null if the folder has none (run interrupted)
   long frames_in_file = 0;          // trajectory frames before subsampling
   std::vector<ReplayFrame> frames;  // subsampled evenly, first and last always kept
+  // Every line of steps.jsonl (not only the kept frames' steps), by kSeriesNames: "overlap",
+  // "max_penetration", "kinetic_energy", "potential_energy", "contacts" (potential contacts) and
+  // "solve_seconds" (the report's seconds.solve). A field missing from a line is left out.
+  std::map<std::string, StepSeries> series;
+  long series_steps = 0;  // lines of steps.jsonl
+  long series_group = 1;  // consecutive steps per group (1: every step is a point)
 };
 
 // Reads DIR/trajectory.csv, DIR/steps.jsonl (optional) and DIR/summary.json (optional). The
