@@ -34,11 +34,11 @@ void validate_body(const World& w, int i) {
     fail(label + "parts", "parts [" + std::to_string(b.first_part) + ", " +
                               std::to_string(b.first_part + b.extra_parts) + ") name no parts of " +
                               "the world (" + std::to_string(w.parts.size()) + " given)");
-  for (int k = -1; k < b.extra_parts; ++k) {
-    if (k >= 0 && w.parts[b.first_part + k].body != i)
-      fail(label + "parts", "part " + std::to_string(b.first_part + k) + " belongs to bodies[" +
-                                std::to_string(w.parts[b.first_part + k].body) + "]");
-    const int shape = k < 0 ? b.shape : w.parts[b.first_part + k].shape;
+  for (int k = 0; k < part_count(w, i); ++k) {
+    if (k > 0 && w.parts[b.first_part + k - 1].body != i)
+      fail(label + "parts", "part " + std::to_string(b.first_part + k - 1) + " belongs to bodies[" +
+                                std::to_string(w.parts[b.first_part + k - 1].body) + "]");
+    const int shape = part_shape(w, i, k);
     if (shape < 0 || shape >= shapes)
       fail(label + "shape", "index " + std::to_string(shape) + " names no " +
                                 (w.dimension == 2 ? "polygon" : "polyhedron") + " of the world (" +

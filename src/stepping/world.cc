@@ -20,10 +20,9 @@ const char* to_string(ContactModel m) {
 const char* to_string(Stabilisation s) { return s == Stabilisation::kSplit ? "split" : "velocity"; }
 
 Real bounding_radius(const World& world, int i) {
-  const Body& b = world.bodies[i];
   Real r = 0;
-  for (int k = -1; k < b.extra_parts; ++k) {
-    const int shape = k < 0 ? b.shape : world.parts[b.first_part + k].shape;
+  for (int k = 0; k < part_count(world, i); ++k) {
+    const int shape = part_shape(world, i, k);
     if (world.dimension == 2)
       for (const Vec2& v : world.polygons[shape].vertices) r = std::max(r, v.norm());
     else

@@ -90,19 +90,23 @@ void write_final_picture(const RunResults& results, const std::string& path) {
   if (w.dimension == 2) {
     for (int i = 0; i < n; ++i) {
       if (!f.present[i]) continue;
-      WorldPolygon wp;
-      place(w.polygons[w.bodies[i].shape], frame_pose2(f, i), wp);
-      (w.bodies[i].is_static ? static_points : dynamic_points).push_back(wp.vertices);
+      for (int k = 0; k < part_count(w, i); ++k) {
+        WorldPolygon wp;
+        place(w.polygons[part_shape(w, i, k)], frame_pose2(f, i), wp);
+        (w.bodies[i].is_static ? static_points : dynamic_points).push_back(wp.vertices);
+      }
     }
     // Static bodies first, then moving ones in body order (2D shapes of a valid run barely
     // overlap, so order matters only for the outline of red pairs).
     for (int pass = 0; pass < 2; ++pass)
       for (int i = 0; i < n; ++i) {
         if (!f.present[i] || w.bodies[i].is_static != (pass == 0)) continue;
-        WorldPolygon wp;
-        place(w.polygons[w.bodies[i].shape], frame_pose2(f, i), wp);
-        shapes.push_back({wp.vertices, rgb(body_colour(w, i)),
-                          red[i] ? "#e00000" : rgb(body_colour(w, i), 0.6), red[i] ? 3.0 : 1.0});
+        for (int k = 0; k < part_count(w, i); ++k) {
+          WorldPolygon wp;
+          place(w.polygons[part_shape(w, i, k)], frame_pose2(f, i), wp);
+          shapes.push_back({wp.vertices, rgb(body_colour(w, i)),
+                            red[i] ? "#e00000" : rgb(body_colour(w, i), 0.6), red[i] ? 3.0 : 1.0});
+        }
       }
   } else {
     struct Item {
@@ -116,8 +120,9 @@ void write_final_picture(const RunResults& results, const std::string& path) {
       const Pose3 pose = frame_pose3(f, i);
       order.push_back({i, w.bodies[i].is_static, cam.depth(pose.position)});
       std::vector<Vec2> pts;
-      for (const Vec3& v : w.polyhedra[w.bodies[i].shape].vertices)
-        pts.push_back(cam.project(pose.apply(v)));
+      for (int k = 0; k < part_count(w, i); ++k)
+        for (const Vec3& v : w.polyhedra[part_shape(w, i, k)].vertices)
+          pts.push_back(cam.project(pose.apply(v)));
       (w.bodies[i].is_static ? static_points : dynamic_points).push_back(pts);
     }
     // Painter's order: static bodies first and translucent (floors and walls never hide a
@@ -127,17 +132,19 @@ void write_final_picture(const RunResults& results, const std::string& path) {
       return a.depth < b.depth;
     });
     for (const Item& it : order) {
-      const ConvexPolyhedron& s = w.polyhedra[w.bodies[it.body].shape];
       const Pose3 pose = frame_pose3(f, it.body);
-      for (const PolyhedronFace& face : s.faces) {
-        const Vec3 nrm = pose.rotate(face.normal);
-        if (nrm.dot(cam.toward_camera) <= 0) continue;  // back face of a convex body
-        std::vector<Vec2> pts;
-        for (int v : face.vertices) pts.push_back(cam.project(pose.apply(s.vertices[v])));
-        const Real shade = cam.shade(nrm);
-        shapes.push_back({pts, rgb(body_colour(w, it.body), shade),
-                          red[it.body] ? "#e00000" : rgb(body_colour(w, it.body), 0.55 * shade),
-                          red[it.body] ? 2.5 : 0.8, it.is_static ? kStaticAlpha : 1});
+      for (int k = 0; k < part_count(w, it.body); ++k) {
+        const ConvexPolyhedron& s = w.polyhedra[part_shape(w, it.body, k)];
+        for (const PolyhedronFace& face : s.faces) {
+          const Vec3 nrm = pose.rotate(face.normal);
+          if (nrm.dot(cam.toward_camera) <= 0) continue;  // back face of a convex body
+          std::vector<Vec2> pts;
+          for (int v : face.vertices) pts.push_back(cam.project(pose.apply(s.vertices[v])));
+          const Real shade = cam.shade(nrm);
+          shapes.push_back({pts, rgb(body_colour(w, it.body), shade),
+                            red[it.body] ? "#e00000" : rgb(body_colour(w, it.body), 0.55 * shade),
+                            red[it.body] ? 2.5 : 0.8, it.is_static ? kStaticAlpha : 1});
+        }
       }
     }
   }
@@ -148,14 +155,16 @@ void write_final_picture(const RunResults& results, const std::string& path) {
     for (int i = 0; i < n; ++i) {
       if (!g.present[i] || w.bodies[i].is_static) continue;
       std::vector<Vec2> pts;
-      if (w.dimension == 2) {
-        const Pose2 pose = frame_pose2(g, i);
-        for (const Vec2& v : w.polygons[w.bodies[i].shape].vertices) pts.push_back(pose.apply(v));
-      } else {
-        const Pose3 pose = frame_pose3(g, i);
-        for (const Vec3& v : w.polyhedra[w.bodies[i].shape].vertices)
-          pts.push_back(cam.project(pose.apply(v)));
-      }
+      for (int k = 0; k < part_count(w, i); ++k)
+        if (w.dimension == 2) {
+          const Pose2 pose = frame_pose2(g, i);
+          for (const Vec2& v : w.polygons[part_shape(w, i, k)].vertices)
+            pts.push_back(pose.apply(v));
+        } else {
+          const Pose3 pose = frame_pose3(g, i);
+          for (const Vec3& v : w.polyhedra[part_shape(w, i, k)].vertices)
+            pts.push_back(cam.project(pose.apply(v)));
+        }
       dynamic_points.push_back(std::move(pts));
     }
   }

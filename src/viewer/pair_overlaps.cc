@@ -9,11 +9,16 @@
 namespace exactsim {
 
 Real body_size(const World& world, int i) {
-  const Body& b = world.bodies[i];
-  if (world.dimension == 2) return std::abs(polygon_area(world.polygons[b.shape].vertices));
-  return polyhedron_mass_properties(world.polyhedra[b.shape], 1.0).volume;
+  Real size = 0;
+  for (int k = 0; k < part_count(world, i); ++k)
+    size += world.dimension == 2
+                ? std::abs(polygon_area(world.polygons[part_shape(world, i, k)].vertices))
+                : polyhedron_mass_properties(world.polyhedra[part_shape(world, i, k)], 1.0).volume;
+  return size;
 }
 
+// Bodies i < j overlap by the sum over their parts' pairs (parts of one body meet only at their
+// boundaries).
 std::vector<PairOverlap> pair_overlaps(const World& world, const ReplayFrame& f) {
   std::vector<PairOverlap> out;
   const int n = world.body_count();
@@ -25,16 +30,23 @@ std::vector<PairOverlap> pair_overlaps(const World& world, const ReplayFrame& f)
   BoxPairScratch sweep;
   std::vector<std::pair<int, int>> pairs;
   if (world.dimension == 2) {
-    std::vector<WorldPolygon> placed(n);
+    std::vector<std::vector<WorldPolygon>> placed(n);
     std::vector<Aabb2> boxes(n);
-    for (int i = 0; i < n; ++i)
-      if (f.present[i]) {
-        place(world.polygons[world.bodies[i].shape], frame_pose2(f, i), placed[i]);
-        boxes[i] = placed[i].aabb;
+    for (int i = 0; i < n; ++i) {
+      if (!f.present[i]) continue;
+      placed[i].resize(part_count(world, i));
+      for (int k = 0; k < part_count(world, i); ++k) {
+        place(world.polygons[part_shape(world, i, k)], frame_pose2(f, i), placed[i][k]);
+        const Aabb2& b = placed[i][k].aabb;
+        boxes[i] = k == 0 ? b : Aabb2{boxes[i].lo.cwiseMin(b.lo), boxes[i].hi.cwiseMax(b.hi)};
       }
+    }
     overlapping_box_pairs<Aabb2>(boxes, is_static, present, sweep, pairs);
     for (const auto& [i, j] : pairs) {
-      const Real a = polygon_intersection_area(placed[i].vertices, placed[j].vertices);
+      Real a = 0;
+      for (const WorldPolygon& pi : placed[i])
+        for (const WorldPolygon& pj : placed[j])
+          a += polygon_intersection_area(pi.vertices, pj.vertices);
       if (a > 0) out.push_back({i, j, a});
     }
     return out;
@@ -44,20 +56,24 @@ std::vector<PairOverlap> pair_overlaps(const World& world, const ReplayFrame& f)
   for (int i = 0; i < n; ++i) {
     if (!f.present[i]) continue;
     poses[i] = frame_pose3(f, i);
-    const ConvexPolyhedron& s = world.polyhedra[world.bodies[i].shape];
-    boxes[i] = {poses[i].apply(s.vertices[0]), poses[i].apply(s.vertices[0])};
-    for (const Vec3& v : s.vertices) {
-      const Vec3 p = poses[i].apply(v);
-      boxes[i].lo = boxes[i].lo.cwiseMin(p);
-      boxes[i].hi = boxes[i].hi.cwiseMax(p);
-    }
+    const Vec3 first = poses[i].apply(world.polyhedra[world.bodies[i].shape].vertices[0]);
+    boxes[i] = {first, first};
+    for (int k = 0; k < part_count(world, i); ++k)
+      for (const Vec3& v : world.polyhedra[part_shape(world, i, k)].vertices) {
+        const Vec3 p = poses[i].apply(v);
+        boxes[i].lo = boxes[i].lo.cwiseMin(p);
+        boxes[i].hi = boxes[i].hi.cwiseMax(p);
+      }
   }
   IntersectionScratch scratch;
   overlapping_box_pairs<Aabb3>(boxes, is_static, present, sweep, pairs);
   for (const auto& [i, j] : pairs) {
-    const Real v = polyhedron_intersection_volume(world.polyhedra[world.bodies[i].shape], poses[i],
-                                                  world.polyhedra[world.bodies[j].shape], poses[j],
-                                                  nullptr, &scratch);
+    Real v = 0;
+    for (int a = 0; a < part_count(world, i); ++a)
+      for (int b = 0; b < part_count(world, j); ++b)
+        v += polyhedron_intersection_volume(world.polyhedra[part_shape(world, i, a)], poses[i],
+                                            world.polyhedra[part_shape(world, j, b)], poses[j],
+                                            nullptr, &scratch);
     if (v > 0) out.push_back({i, j, v});
   }
   return out;

@@ -39,19 +39,36 @@ nlohmann::json bodies_json(const World& w) {
                         {"static", b.is_static},
                         {"colour", {c[0], c[1], c[2]}},
                         {"size", body_size(w, i)}};
+    // The parts' vertices one after the other; a compound 2D body lists each part's outline
+    // (`loops`), a 3D body's faces index the whole list.
     nlohmann::json verts = nlohmann::json::array();
-    if (w.dimension == 2) {
-      for (const Vec2& v : w.polygons[b.shape].vertices) verts.push_back(vec(v));
-    } else {
-      const ConvexPolyhedron& s = w.polyhedra[b.shape];
+    nlohmann::json loops = nlohmann::json::array(), faces = nlohmann::json::array(),
+                   normals = nlohmann::json::array();
+    for (int k = 0; k < part_count(w, i); ++k) {
+      const int first = static_cast<int>(verts.size());
+      if (w.dimension == 2) {
+        nlohmann::json loop = nlohmann::json::array();
+        for (const Vec2& v : w.polygons[part_shape(w, i, k)].vertices) {
+          loop.push_back(static_cast<int>(verts.size()));
+          verts.push_back(vec(v));
+        }
+        loops.push_back(loop);
+        continue;
+      }
+      const ConvexPolyhedron& s = w.polyhedra[part_shape(w, i, k)];
       for (const Vec3& v : s.vertices) verts.push_back(vec(v));
-      nlohmann::json faces = nlohmann::json::array(), normals = nlohmann::json::array();
       for (const PolyhedronFace& f : s.faces) {
-        faces.push_back(f.vertices);
+        nlohmann::json face = nlohmann::json::array();
+        for (const int v : f.vertices) face.push_back(first + v);
+        faces.push_back(face);
         normals.push_back(vec(f.normal));
       }
+    }
+    if (w.dimension == 3) {
       j["faces"] = faces;
       j["normals"] = normals;
+    } else if (loops.size() > 1) {
+      j["loops"] = loops;
     }
     j["vertices"] = verts;
     bodies.push_back(j);

@@ -270,12 +270,15 @@ function drawRun(u) {
     for (let pass = 0; pass < 2; ++pass)
       for (let i = 0; i < u.nb; ++i) {
         if (!isPresent(u, k, i) || B[i].static !== (pass === 0)) continue;
-        polygonPath(ctx, worldVertices(u, k, i).map(screenOf));
-        ctx.fillStyle = css(B[i].colour);
-        ctx.fill();
-        ctx.strokeStyle = red.has(i) ? '#e00000' : css(B[i].colour, 0.6);
-        ctx.lineWidth = red.has(i) ? 3 : 1;
-        ctx.stroke();
+        const pts = worldVertices(u, k, i).map(screenOf);
+        for (const loop of B[i].loops || [pts.map((_, v) => v)]) {  // a compound: each part
+          polygonPath(ctx, loop.map((v) => pts[v]));
+          ctx.fillStyle = css(B[i].colour);
+          ctx.fill();
+          ctx.strokeStyle = red.has(i) ? '#e00000' : css(B[i].colour, 0.6);
+          ctx.lineWidth = red.has(i) ? 3 : 1;
+          ctx.stroke();
+        }
       }
   } else {
     const order = [];

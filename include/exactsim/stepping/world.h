@@ -156,6 +156,14 @@ Real split_slop(const World& world, Real h);
 // moves by (Δx, Δθ).
 Real bounding_radius(const World& world, int i);
 
+// The convex parts of body i: 1 + Body::extra_parts, part 0 being Body::shape; part_shape gives
+// the shape index of part k.
+inline int part_count(const World& w, int i) { return 1 + w.bodies[i].extra_parts; }
+inline int part_shape(const World& w, int i, int k) {
+  const Body& b = w.bodies[i];
+  return k == 0 ? b.shape : w.parts[b.first_part + k - 1].shape;
+}
+
 // Puts the next body's shapes (body index w.body_count(), pushed after this call) into the world:
 // the first part becomes b.shape, the others World::parts of the body (b.first_part,
 // b.extra_parts). The parts are in the body's frame, origin at its centre of mass.
