@@ -15,6 +15,7 @@
 #include "exactsim/solvers/lcp.h"
 #include "exactsim/solvers/lcp_io.h"
 #include "exactsim/solvers/regularisation_path.h"
+#include "solvers/lcp_scratch.h"
 
 namespace exactsim::cli {
 

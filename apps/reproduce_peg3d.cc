@@ -17,6 +17,7 @@
 #include "commands.h"
 #include "exactsim/io/run.h"
 #include "exactsim/math/error.h"
+#include "exactsim/stepping/step.h"
 #include "experiments/scenarios.h"
 #include "experiments/sweep.h"
 #include "sweep_format.h"

@@ -47,6 +47,7 @@
 #include "exactsim/io/scene_json.h"
 #include "exactsim/stepping/adaptive_step.h"
 #include "scaling_scene.h"
+#include "solvers/lcp_scratch.h"
 
 namespace exactsim::bench {
 namespace {

@@ -13,6 +13,7 @@
 #include "exactsim/solvers/lcp.h"
 #include "exactsim/solvers/lcp_io.h"
 #include "exactsim/solvers/mlcp.h"
+#include "solvers/lcp_scratch.h"
 
 namespace exactsim {
 namespace {

@@ -95,12 +95,14 @@ pb::object contact_array(const Simulation& sim) {
 // The state object of the Python module: the C++ SimulationState, pickled through
 // encode_state (io/checkpoint.h); a pickled state has no report.
 pb::bytes state_bytes(const SimulationState& s) {
-  return pb::bytes(encode_state(s.state, s.steps, s.memory));
+  return pb::bytes(encode_state(s.state, s.steps, s.memory ? *s.memory : StepperMemory{}));
 }
 
 SimulationState state_from_bytes(const pb::bytes& b) {
   SimulationState s;
-  decode_state(std::string(b), s.state, s.steps, s.memory);
+  auto memory = std::make_shared<StepperMemory>();
+  decode_state(std::string(b), s.state, s.steps, *memory);
+  s.memory = std::move(memory);
   return s;
 }
 

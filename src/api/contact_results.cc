@@ -1,5 +1,7 @@
 #include "exactsim/api/contact_results.h"
 
+#include "exactsim/stepping/step.h"
+
 namespace exactsim {
 
 const char* to_string(ContactRole role) {

@@ -8,13 +8,18 @@
 #include "exactsim/math/error.h"
 #include "exactsim/metrics/energy.h"
 #include "exactsim/stepping/adaptive_step.h"
+#include "exactsim/stepping/snapshot.h"
 #include "located.h"
 
 namespace exactsim {
 
 using api::at;
 
-Simulation::Simulation(Scene scene) : scene_(std::move(scene)) {
+Simulation::Simulation(Simulation&&) noexcept = default;
+Simulation& Simulation::operator=(Simulation&&) noexcept = default;
+Simulation::~Simulation() = default;
+
+Simulation::Simulation(Scene scene) : scene_(std::move(scene)), ws_(std::make_unique<Workspace>()) {
   validate_scene(scene_);
   state_ = scene_.initial;
 }
@@ -25,7 +30,7 @@ Simulation Simulation::from_file(const std::string& path) {
 
 const StepReport& Simulation::step() {
   // The step index is ours: time is (index + 1) h after the step, never frozen (stepping/step.h).
-  report_ = advance(scene_.world, state_, ws_, scene_.step, steps_);  // as run_scene
+  report_ = advance(scene_.world, state_, *ws_, scene_.step, steps_);  // as run_scene
   ++steps_;
   contacts_valid_ = true;
   if (state_.force.size() > 0) state_.force.resize(0);  // applied for this step only
@@ -207,26 +212,28 @@ void Simulation::apply_torque(int b, const Coordinates& torque) {
   force_of(b).tail<3>() += t;
 }
 
-SimulationState Simulation::get_state() const { return {state_, steps_, capture(ws_), report_}; }
+SimulationState Simulation::get_state() const {
+  return {state_, steps_, std::make_shared<const StepperMemory>(capture(*ws_)), report_};
+}
 
 void Simulation::set_state(const SimulationState& s) {
   validate_state(scene_.world, s.state);
   if (s.steps < 0) throw InputError("steps: must be >= 0, got " + std::to_string(s.steps));
   state_ = s.state;
   steps_ = s.steps;
-  restore(s.memory, ws_);
+  restore(s.memory ? *s.memory : StepperMemory{}, *ws_);
   report_ = s.report;
   contacts_valid_ = false;
 }
 
 std::vector<ContactResult> Simulation::contacts() const {
   if (!contacts_valid_) return {};
-  return contact_results(ws_);
+  return contact_results(*ws_);
 }
 
 Real Simulation::overlap() {
-  place_bodies(scene_.world, state_, scene_.step, ws_);
-  return measure_overlap(scene_.world, state_, ws_);
+  place_bodies(scene_.world, state_, scene_.step, *ws_);
+  return measure_overlap(scene_.world, state_, *ws_);
 }
 
 Real Simulation::kinetic_energy() const {

@@ -9,6 +9,7 @@
 #include "dense_lapack.h"
 #include "exactsim/math/storage.h"
 #include "exactsim/solvers/lcp.h"
+#include "solvers/lcp_scratch.h"
 
 namespace exactsim {
 

@@ -12,6 +12,7 @@
 
 #include "exactsim/math/error.h"
 #include "exactsim/solvers/lcp.h"
+#include "solvers/lcp_scratch.h"
 
 namespace exactsim {
 namespace {
@@ -31,7 +32,7 @@ int fischer_burmeister_iterations(Eigen::Index n, const SolverOptions& options) 
   const Real cube = static_cast<Real>(n) * static_cast<Real>(n) * static_cast<Real>(n);
   const Real by_work = std::floor(options.fb_max_work / cube);
   return by_work < static_cast<Real>(options.fb_max_iterations) ? static_cast<int>(by_work)
-                                                                 : options.fb_max_iterations;
+                                                                : options.fb_max_iterations;
 }
 
 void solve_fischer_burmeister(const Lcp& lcp, const VecX& z0, const SolverOptions& options,

@@ -30,6 +30,7 @@
 
 #include "exactsim/math/error.h"
 #include "exactsim/math/storage.h"
+#include "solvers/lcp_scratch.h"
 #ifdef EXACTSIM_LEMKE_TRACE  // diagnostics for docs/solvers.md (not built by CMake)
 #include <cstdio>
 #include <cstdlib>

@@ -11,6 +11,7 @@
 #include "exactsim/solvers/dual_active_set.h"
 #include "exactsim/solvers/lcp_io.h"
 #include "exactsim/solvers/mlcp.h"
+#include "solvers/lcp_scratch.h"
 
 namespace exactsim {
 namespace {

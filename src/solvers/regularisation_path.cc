@@ -1,5 +1,6 @@
 // docs/solvers.md "Regularisation path".
 #include "exactsim/solvers/regularisation_path.h"
+#include "solvers/lcp_scratch.h"
 
 #include <algorithm>
 #include <cmath>

@@ -5,6 +5,7 @@
 #include "exactsim/solvers/lcp.h"
 #include "exactsim/solvers/mlcp.h"
 #include "exactsim/solvers/regularisation_path.h"
+#include "solvers/lcp_scratch.h"
 
 namespace exactsim {
 namespace {
@@ -235,8 +236,7 @@ void solve_lcp(const Lcp& lcp, const SolverOptions& options, LcpScratch& s, LcpS
   if (guess.active == start) {
     if (basis != nullptr && wrong_signs <= std::max<Eigen::Index>(2, n / 32)) {
       from_checked_basis();
-      if (lemke_from(*basis, nullptr, std::max<Eigen::Index>(kBriefPivots, n / 16)))
-        return done();
+      if (lemke_from(*basis, nullptr, std::max<Eigen::Index>(kBriefPivots, n / 16))) return done();
     }
     if (lemke_from(*start, priority,
                    basis != nullptr ? std::max<Eigen::Index>(kBriefPivots, n / 4) : 0))

@@ -12,6 +12,7 @@
 // pivots and rays decided again on a refined column and then on a fresh factorisation, cycle
 // detection by basis fingerprints, and the Farkas test of a secondary ray.
 #include "exactsim/solvers/sparse_lemke.h"
+#include "solvers/lcp_scratch.h"
 
 #include <algorithm>
 #include <chrono>

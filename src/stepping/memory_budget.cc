@@ -1,4 +1,5 @@
 #include "exactsim/stepping/memory_budget.h"
+#include "solvers/lcp_scratch.h"
 
 #include <algorithm>
 #include <cmath>

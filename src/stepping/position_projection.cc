@@ -1,4 +1,5 @@
 #include "exactsim/stepping/position_projection.h"
+#include "solvers/lcp_scratch.h"
 
 #include <algorithm>
 #include <string>

@@ -1,6 +1,7 @@
 // The Stewart–Trinkle time step (docs/stepping.md), as the algorithm reads:
 //   spawn → detect → constraints → assemble → solve + verify → velocities → positions → report.
 #include "exactsim/stepping/step.h"
+#include "solvers/lcp_scratch.h"
 
 #include <algorithm>
 #include <atomic>

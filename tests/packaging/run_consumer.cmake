@@ -13,6 +13,22 @@ file(GLOB_RECURSE experiment_headers ${inc}/*/scenarios.h ${inc}/*/sweep.h ${inc
 if(experiment_headers OR EXISTS ${inc}/experiments)
   message(FATAL_ERROR "experiment headers were installed: ${experiment_headers}")
 endif()
+# Only the public headers (exactsim.h and what it includes): no stepper workspace, no solver
+# scratch, no narrow phase. The consumer below includes exactsim.h, so the set is closed.
+file(GLOB_RECURSE installed RELATIVE ${inc} ${inc}/exactsim/*.h)
+foreach(h ${installed})
+  file(READ ${inc}/${h} text)
+  if(text MATCHES "struct (Workspace|IslandWorkspace|LcpScratch|RevisedLemkeScratch|MlcpScratch|PegScratch2d|PegScratch3d|SparseLemkeScratch) {")
+    message(FATAL_ERROR "${h} defines the internal type ${CMAKE_MATCH_1}")
+  endif()
+endforeach()
+list(LENGTH installed count)
+message(STATUS "installed headers: ${count}")
+foreach(internal stepping/step.h solvers/mlcp.h collision/vertex_edge.h contact/peg.h)
+  if(EXISTS ${inc}/exactsim/${internal})
+    message(FATAL_ERROR "the internal header ${internal} was installed")
+  endif()
+endforeach()
 execute_process(COMMAND ${CMAKE_COMMAND} -S ${SOURCE_DIR} -B ${WORK_DIR}/build
   -DCMAKE_PREFIX_PATH=${WORK_DIR}/prefix -DCMAKE_BUILD_TYPE=Release RESULT_VARIABLE rc)
 if(rc)

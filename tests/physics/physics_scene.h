@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "exactsim/api/contact_results.h"
 #include "exactsim/io/scene_json.h"
 #include "exactsim/stepping/step.h"
 
@@ -56,6 +57,8 @@ struct Sim {
   explicit Sim(Scene s) : scene(std::move(s)), state(scene.initial) {}
 
   StepReport advance() { return step(scene.world, state, ws, scene.step, steps++); }
+  // The last step's contacts and their impulses, as Simulation::contacts() gives them.
+  std::vector<ContactResult> contacts() const { return contact_results(ws); }
 };
 
 }  // namespace exactsim::physics_test

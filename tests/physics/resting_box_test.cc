@@ -20,12 +20,13 @@ constexpr Real kG = 9.81;
 // Σ of the normal impulses of the step just taken, checking that every normal is vertical.
 Real normal_impulse_sum(const Sim& sim, int up_axis) {
   const auto& set = sim.ws.constraints;
+  const std::vector<ContactResult> contacts = sim.contacts();
   Real sum = 0;
   for (int j : set.unilateral) {
     const Contact& c = set.contacts[j];
     EXPECT_NEAR(std::abs(c.normal[up_axis]), 1.0, 1e-12)
         << "contact " << j << " normal not vertical";
-    sum += sim.ws.contact_impulses[j].normal;
+    sum += contacts[j].normal_impulse;
   }
   return sum;
 }

@@ -5,6 +5,7 @@
 #include <random>
 
 #include "exactsim/solvers/mlcp.h"
+#include "solvers/lcp_scratch.h"
 
 #include "malloc_counter.h"
 

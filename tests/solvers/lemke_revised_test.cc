@@ -9,6 +9,7 @@
 
 #include "exactsim/solvers/lcp.h"
 #include "exactsim/solvers/lcp_io.h"
+#include "solvers/lcp_scratch.h"
 
 namespace exactsim {
 namespace {

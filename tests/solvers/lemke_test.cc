@@ -12,6 +12,7 @@
 #include "exactsim/math/error.h"
 #include "exactsim/solvers/lcp.h"
 #include "exactsim/solvers/lcp_io.h"
+#include "solvers/lcp_scratch.h"
 
 namespace exactsim {
 namespace {

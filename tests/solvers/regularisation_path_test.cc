@@ -1,6 +1,7 @@
 // regularisation_path (docs/solvers.md "Regularisation path"): closed forms, and the captured LCPs
 // whose verdicts the exact Lemke established (tests/solvers/data).
 #include "exactsim/solvers/regularisation_path.h"
+#include "solvers/lcp_scratch.h"
 
 #include <gtest/gtest.h>
 

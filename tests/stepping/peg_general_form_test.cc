@@ -210,8 +210,9 @@ TEST(PegGeneralForm, ApexThrowSolvesAndNamesTheLoadedContact) {
   auto loads = [&](const Sim& s) {
     std::string out;
     const ConstraintSet& set = s.ws.constraints;
+    const std::vector<ContactResult> contacts = s.contacts();
     for (const IntercontactConstraint& ic : set.intercontacts) {
-      const Real lambda = ic.carries_impulse ? s.ws.contact_impulses[ic.primary].normal : 0.0;
+      const Real lambda = ic.carries_impulse ? contacts[ic.primary].normal_impulse : 0.0;
       if (lambda > 1e-12)
         out += std::string(ic.is_cross ? "X(" : "I(") + name(set.contacts[ic.primary]) + "; " +
                name(set.contacts[set.secondaries[ic.first_secondary]]) + ") " +

@@ -4,6 +4,7 @@
 
 #include <vector>
 
+#include "exactsim/api/contact_results.h"
 #include "exactsim/geometry/polygon.h"
 #include "exactsim/stepping/step.h"
 
@@ -51,10 +52,11 @@ struct Sim {
   // Largest normal impulse (U and I primaries) of the last step, over all islands.
   Real max_impulse() const {
     Real largest = 0;
-    for (const ContactImpulse& p : ws.contact_impulses)
-      largest = std::max(largest, std::abs(p.normal));
+    for (const ContactResult& c : contacts()) largest = std::max(largest, c.normal_impulse);
     return largest;
   }
+  // The last step's contacts and their impulses, as Simulation::contacts() gives them.
+  std::vector<ContactResult> contacts() const { return contact_results(ws); }
 };
 
 inline std::vector<Vec2> box(Real x0, Real y0, Real x1, Real y1) {

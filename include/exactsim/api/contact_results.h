@@ -6,9 +6,11 @@
 #include <cstdint>
 #include <vector>
 
-#include "exactsim/stepping/step.h"
+#include "exactsim/math/types.h"
 
 namespace exactsim {
+
+struct Workspace;
 
 // How the contact model used a detected contact (docs/peg.md "Constraint types").
 enum class ContactRole : std::uint8_t {

@@ -5,24 +5,30 @@
 #pragma once
 
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "exactsim/api/body_spec.h"
 #include "exactsim/api/contact_results.h"
-#include "exactsim/stepping/snapshot.h"
-#include "exactsim/stepping/step.h"
+#include "exactsim/stepping/step_report.h"
+#include "exactsim/stepping/world.h"
 
 namespace exactsim {
+
+struct Workspace;      // the stepper's scratch (internal)
+struct StepperMemory;  // what the stepper carries across steps (internal, stepping/snapshot.h)
 
 // Everything that makes the coming steps what they are (docs/api.md "Saving and restoring"):
 // set_state() of it into a Simulation of the same scene, then stepping, gives bit for bit what
 // stepping on from get_state() gave.
 struct SimulationState {
-  State state;           // time, poses, velocities, presence, sleep flags, forces to apply
-  long steps = 0;        // steps taken
-  StepperMemory memory;  // what the stepper carries across steps (stepping/snapshot.h)
-  StepReport report;     // the last step's report
+  State state;     // time, poses, velocities, presence, sleep flags, forces to apply
+  long steps = 0;  // steps taken
+  // What the stepper carries across steps (warm-start bases, friction directions, the last
+  // penetration depth): opaque, shared by copies of this state, never changed after capture.
+  std::shared_ptr<const StepperMemory> memory;
+  StepReport report;  // the last step's report
 };
 
 class Simulation {
@@ -30,6 +36,9 @@ class Simulation {
   // Validates the scene (validate_scene: InputError naming body and field) and starts at its
   // initial state, time 0.
   explicit Simulation(Scene scene);
+  Simulation(Simulation&&) noexcept;
+  Simulation& operator=(Simulation&&) noexcept;
+  ~Simulation();
   // Reads a scene file (io/scene_json.h; InputError "FILE: bodies[1].shape.box: ...").
   static Simulation from_file(const std::string& path);
 
@@ -110,7 +119,7 @@ class Simulation {
 
   Scene scene_;
   State state_;
-  Workspace ws_;
+  std::unique_ptr<Workspace> ws_;  // the step's scratch, kept between steps
   StepReport report_;
   long steps_ = 0;
   bool contacts_valid_ = false;  // ws_ holds the last step's contacts

@@ -7,18 +7,13 @@
 #include <vector>
 
 #include "exactsim/collision/contact.h"
+#include "exactsim/collision/proximity_rule.h"
 #include "exactsim/geometry/polygon.h"
 
 namespace exactsim {
 
 // The authors' 2D contact distance ε = max(h/2, 0.8 mm) (docs/collision.md "ε parameters and
 // defaults"), metres.
-enum class ProximityRule {
-  kCurrent,             // distance ≤ ε in the current configuration only
-  kCurrentOrPredicted,  // the authors' 2D rule: ≤ ε now or in the predicted config
-  kSwept,               // ≤ ε anywhere along the vertex's relative path over the step
-};
-
 // The record of vertex i (at v) of body A against edge j of body B (tail point, outward unit
 // normal η̂), docs/collision.md "Conventions": ψ = η̂·(v − tail) to the LINE, n̂ = −η̂, p_a = v.
 Contact vertex_edge_contact(int body_a, int vertex, const Vec2& v, int body_b, int edge,

@@ -11,9 +11,12 @@
 
 #include <nlohmann/json_fwd.hpp>
 
-#include "exactsim/stepping/step.h"
+#include "exactsim/stepping/step_report.h"
+#include "exactsim/stepping/world.h"
 
 namespace exactsim {
+
+struct Workspace;
 
 struct RunOptions {
   std::string out_dir;       // empty: write nothing

@@ -21,6 +21,7 @@
 #include "exactsim/solvers/block_diagonal.h"
 #include "exactsim/solvers/dual_active_set.h"
 #include "exactsim/solvers/lcp.h"
+#include "solvers/lcp_scratch.h"
 
 namespace exactsim {
 

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "exactsim/solvers/lcp.h"
+#include "solvers/lcp_scratch.h"
 
 namespace exactsim {
 

@@ -14,6 +14,7 @@
 #include "exactsim/solvers/dual_active_set.h"
 #include "exactsim/solvers/lcp.h"
 #include "exactsim/stepping/world.h"
+#include "solvers/lcp_scratch.h"
 
 namespace exactsim {
 
@@ -29,15 +30,15 @@ struct StartPlacement {
 };
 
 struct PositionProjectionScratch {
-  std::vector<int> all_rows;  // z indices of the impulse-carrying normal rows (U, carrying I)
-  VecX all_q;                 // their b_p (relaxed push-outs at 0)
-  std::vector<char> in_set;   // (all_rows) in the working set of the position LCP
+  std::vector<int> all_rows;   // z indices of the impulse-carrying normal rows (U, carrying I)
+  VecX all_q;                  // their b_p (relaxed push-outs at 0)
+  std::vector<char> in_set;    // (all_rows) in the working set of the position LCP
   std::vector<int> set_index;  // (rows) the index into all_rows of each set row
   std::vector<int> rows;       // z indices of the set's rows
-  std::vector<int> slot;  // z index → its row of the position LCP (−1: none)
-  Lcp lcp;                // N_p = G_Sᵀ W G_S, b_p = predicted gap rates
-  MatX g;                 // G_S
-  VecX no_force;          // c = 0 of the QP
+  std::vector<int> slot;       // z index → its row of the position LCP (−1: none)
+  Lcp lcp;                     // N_p = G_Sᵀ W G_S, b_p = predicted gap rates
+  MatX g;                      // G_S
+  VecX no_force;               // c = 0 of the QP
   DualActiveSetScratch dual;
   VecX z, w;                     // p and N_p p + b_p
   std::vector<bool> active;      // the QP's active rows, for the polish

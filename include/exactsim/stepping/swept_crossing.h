@@ -9,19 +9,13 @@
 #include "exactsim/collision/sweep_and_prune.h"
 #include "exactsim/geometry/polygon.h"
 #include "exactsim/geometry/polyhedron.h"
+#include "exactsim/stepping/step_report.h"
 #include "exactsim/stepping/world.h"
 
 namespace exactsim {
 
 struct Workspace;
 struct StepReport;
-
-// A pair that crossed: the first sample of the motion at which it was deeper than ε.
-struct SweptCrossing {
-  int body_a = -1, body_b = -1;  // body_a < body_b
-  Real time = 0;                 // s, of the sample
-  Real depth = 0;                // m, exact penetration depth there
-};
 
 // A body's motion over the step: from its start pose to its end pose (positions linear, the
 // rotation along the geodesic).

@@ -7,8 +7,8 @@
 #include <unordered_map>
 #include <vector>
 
-#include "exactsim/collision/vertex_edge.h"
-#include "exactsim/contact/peg.h"
+#include "exactsim/collision/proximity_rule.h"
+#include "exactsim/contact/peg_options.h"
 #include "exactsim/dynamics/body.h"
 #include "exactsim/dynamics/integrate.h"
 #include "exactsim/geometry/polygon.h"
