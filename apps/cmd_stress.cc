@@ -131,7 +131,7 @@ Action register_stress(CLI::App& app) {
       "stress",
       "Stress campaign: pours, stacks and inclines, PEG and standard (docs/robustness.md). The "
       "full campaign is 854 runs and takes well over an hour on 2 cores (the pyramid and the "
-      "standard model's stacks take 4-30 min each); --quick is the CI subset");
+      "standard model's stack and tower take 3 to over 35 min each); --quick is the CI subset");
   sub->add_flag("--quick", a->quick,
                 "The CI subset, under 30 s on 2 cores: 38 of the campaign's runs, "
                 "unchanged: the random pours at seeds 1-3 and PEG's hull pours at seed 1 (5 s "
