@@ -42,7 +42,7 @@ run: configure
 	    --out results/pour2d-a-$$m >results/pour2d-a-$$m/run.txt || exit 1; done
 	@/usr/bin/python3 scripts/verdict.py --trap results/corner-trap-peg results/corner-trap-standard \
 	  --pour results/pour2d-a-peg results/pour2d-a-standard
-	@echo "summaries: results/{corner-trap,pour2d-a}-{peg,standard}/run.txt; replays: .../replay.html"
+	@echo "each run's summary and replay: results/<run>/run.txt, results/<run>/replay.html"
 
 # Builds what the tests and the experiments need (not the benchmarks: `make bench` builds those).
 test: configure
