@@ -7,7 +7,6 @@
 #include <optional>
 
 #include "commands.h"
-#include "exactsim/collision/vertex_edge.h"
 #include "exactsim/geometry/polygon.h"
 #include "exactsim/geometry/polyhedron.h"
 #include "exactsim/io/checkpoint.h"
@@ -173,14 +172,14 @@ void warn_if_step_is_large(const Scene& scene) {
         w.dimension == 2 ? minimum_width(w.polygons[shape]) : minimum_width(w.polyhedra[shape]);
     if (width < thinnest) thinnest = width, body = i;
   }
-  const double wanted = default_vertex_edge_epsilon(scene.step);
-  if (body < 0 || !(scene.step / 2 > thinnest / 2) || !(wanted > thinnest / 2)) return;
+  if (body < 0 || !(scene.step > thinnest)) return;
   std::fprintf(stderr,
                "exactsim run: warning: h = %g s is large for the thinnest body, '%s' (%.3g m "
                "across): the contact distance h/2 = %.3g m would reach past its middle, so it is "
                "capped at %.3g m (docs/collision.md \"eps parameters and defaults\"); h <= %.3g "
                "s keeps eps = h/2\n",
-               scene.step, w.bodies[body].name.c_str(), thinnest, wanted, thinnest / 2, thinnest);
+               scene.step, w.bodies[body].name.c_str(), thinnest, scene.step / 2, thinnest / 2,
+               thinnest);
 }
 
 int run(const RunArgs& a) {
