@@ -19,7 +19,8 @@ build: configure
 	@cmake --build $(BUILD) -j $(JOBS)
 
 # The main job: two scenes where the standard model fails and PEG does not, each run with both.
-# The corner trap (scenes/corner-trap-2d.json, 0.15 s: a slider crosses a static apex at 3 m/s);
+# The corner trap (scenes/corner-trap-2d.json: a slider crosses a static apex at 3 m/s; 0.15 s,
+# the crossing: at t = 0.32 s PEG's slider lands on the apex's slope, a real impact);
 # the paper's 2D pour on archived set a with the paper's settings (20 polygons, h = 5 ms, 5 s,
 # psi/h stabilisation uncapped, fixed steps without the watchdog: apps/reproduce_peg2d.cc), the
 # standard model going on past its failed solves. Each run writes results/<name>/ (its printed

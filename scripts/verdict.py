@@ -4,10 +4,11 @@
 usage: verdict.py --trap PEG_DIR STANDARD_DIR --pour PEG_DIR STANDARD_DIR [--body slider]
 
 --trap: two `exactsim run --out` folders of the corner trap (scenes/corner-trap-2d.json), PEG
-and the standard model, run while the slider crosses the apex. From trajectory.csv, the body's
-sliding speed |vx| at the start, its largest drop in one step, and its largest upward velocity vy. --pour: two folders of the same pour, PEG and the
-standard model; from summary.json, the failed solves. Prints one line per run and the verdict
-(the failed solves are the pour's, and the trap's when it has any).
+and the standard model, run while the slider crosses the apex. From trajectory.csv: the body's
+sliding speed |vx| at the start, its largest drop in one step, and its largest upward velocity
+vy. --pour: two folders of the same pour, PEG and the standard model; from summary.json, the
+failed solves. Prints one line per run, then the verdict (the failed solves it gives are the
+pour's, and the trap's when it has any).
 Exit status 2 when a folder or file is missing or malformed.
 """
 import argparse
@@ -16,8 +17,8 @@ import json
 import os
 import sys
 
-# Below these the slider's speed and height count as kept: a step may change the speed by this
-# fraction, and a body at rest on a surface moves up by no more than this fraction of its speed.
+# A one-step loss of sliding speed, or an upward velocity, smaller than this fraction of the
+# starting speed counts as none.
 KEPT_FRACTION = 0.01
 
 
