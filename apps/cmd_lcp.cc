@@ -36,7 +36,7 @@ Action register_lcp(CLI::App& app) {
       ->check(CLI::IsMember({"stack", "lemke", "exact"}));
   sub->add_option("--exact-max-work", *exact_work,
                   "exact Lemke's work budget (word multiplications; 0: none)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(at_least(0, "(0 = no budget)"));
   sub->add_flag("--verbose", *verbose, "also print each certificate (min z, min w, |z w|, tol)");
   sub->add_flag("--regularisation-path", *path,
                 "instead, print max z / Z of the solutions of M + delta I for delta = 1e-2 ... "
@@ -51,12 +51,16 @@ Action register_lcp(CLI::App& app) {
     if (*path) {
       const std::span<const Real> deltas =
           *extended ? std::span<const Real>(kExtendedPathDeltas) : kDefaultPathDeltas;
-      std::printf("%-48s %5s", "file", "n");
-      for (const Real delta : deltas) std::printf(" %10.0e", delta);
-      std::printf("\n");
+      bool header = false;  // printed before the first row, so that an error comes alone
       for (const std::string& file : *files) {
         LcpFileInfo info;
         const Lcp lcp = read_lcp(file, &info);
+        if (!header) {
+          header = true;
+          std::printf("%-48s %5s", "file", "n");
+          for (const Real delta : deltas) std::printf(" %10.0e", delta);
+          std::printf("\n");
+        }
         SolverOptions options;
         options.impulse_scale = info.impulse_scale;
         const auto points = *extended ? extended_regularisation_path(lcp, options)
@@ -74,12 +78,16 @@ Action register_lcp(CLI::App& app) {
       }
       return 0;
     }
-    std::printf("%-48s %5s  %-36s %-18s %7s %9s %10s\n", "file", "n", "status", "method", "pivots",
-                "seconds", "max z / Z");
     int unsolved = 0;
+    bool header = false;  // printed before the first row, so that an error comes alone
     for (const std::string& path : *files) {
       LcpFileInfo info;
       const Lcp lcp = read_lcp(path, &info);
+      if (!header) {
+        header = true;
+        std::printf("%-48s %5s  %-36s %-18s %7s %9s %10s\n", "file", "n", "status", "method",
+                    "pivots", "seconds", "max z / Z");
+      }
       SolverOptions options;
       options.impulse_scale = info.impulse_scale;
       options.exact_retry = true;

@@ -1,10 +1,14 @@
 // `exactsim run`: simulate a scene file or a built-in scenario; write trajectory and reports.
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <limits>
 #include <optional>
 
 #include "commands.h"
+#include "exactsim/geometry/polygon.h"
+#include "exactsim/geometry/polyhedron.h"
 #include "exactsim/io/checkpoint.h"
 #include "exactsim/io/run.h"
 #include "exactsim/io/scene_json.h"
@@ -36,7 +40,7 @@ struct RunArgs {
   std::optional<int> friction_on_demand;
   std::optional<int> threads;
   bool continue_on_failure = false, quiet = false, general_form = false, one_mlcp = false,
-       cold_start = false, sleep = false;
+       cold_start = false, sleep = false, no_watchdog = false;
   bool seed_given = false, set_given = false, bodies_given = false;  // to refuse what is ignored
   std::vector<std::string> given;  // the options given, to refuse them with --resume
 };
@@ -114,6 +118,7 @@ Scene build_scene(const RunArgs& a) {
   if (a.one_mlcp) scene.world.stepping.islands = false;
   if (a.cold_start) scene.world.stepping.warm_start = false;
   if (a.sleep) scene.world.stepping.sleep = true;
+  if (a.no_watchdog) scene.world.stepping.watch_penetration = false;
   if (a.threads) scene.world.stepping.threads = *a.threads;
   if (a.gauss_seidel) scene.world.stepping.gauss_seidel_min_unknowns = *a.gauss_seidel;
   if (a.friction_on_demand)
@@ -152,6 +157,31 @@ Scene resumed_scene(const RunArgs& a) {
   return read_scene_file(a.resume + "/scene.json");
 }
 
+// A step large for the thinnest body: its default contact distance ε = h/2 would reach past half
+// of that body, so contact_epsilon caps ε at half its width (docs/collision.md "ε parameters and
+// defaults"). Said on stderr; the run goes on.
+void warn_if_step_is_large(const Scene& scene) {
+  const World& w = scene.world;
+  if (!std::isnan(w.contact.epsilon)) return;  // the scene chose its ε
+  double thinnest = std::numeric_limits<double>::infinity();
+  int body = -1;
+  for (int i = 0; i < w.body_count(); ++i) {
+    const int shape = w.bodies[i].shape;
+    if (shape < 0) continue;
+    const double width =
+        w.dimension == 2 ? minimum_width(w.polygons[shape]) : minimum_width(w.polyhedra[shape]);
+    if (width < thinnest) thinnest = width, body = i;
+  }
+  if (body < 0 || !(scene.step > thinnest)) return;
+  std::fprintf(stderr,
+               "exactsim run: warning: h = %g s is large for the thinnest body, '%s' (%.3g m "
+               "across): the contact distance h/2 = %.3g m would reach past its middle, so it is "
+               "capped at %.3g m (docs/collision.md \"eps parameters and defaults\"); h <= %.3g "
+               "s keeps eps = h/2\n",
+               scene.step, w.bodies[body].name.c_str(), thinnest, scene.step / 2, thinnest / 2,
+               thinnest);
+}
+
 int run(const RunArgs& a) {
   // The backstop while the scene is read (the option's budget or the default), then from the
   // scene's own budget (docs/input-validation.md "Memory budget").
@@ -160,6 +190,7 @@ int run(const RunArgs& a) {
   const bool resume = !a.resume.empty();
   const Scene scene = resume ? resumed_scene(a) : build_scene(a);
   set_memory_backstop(scene.world.stepping.memory_budget_bytes);
+  warn_if_step_is_large(scene);
   if (!a.write_scene.empty()) write_scene_file(scene, a.write_scene);
   RunOptions o;
   std::string replay;
@@ -201,17 +232,37 @@ int run(const RunArgs& a) {
   if (s.model == "peg")
     std::printf("  PEG changed the standard model's constraints in %ld of %ld steps\n",
                 s.peg_changed_steps, s.steps_done);
-  std::printf(
-      "  watchdog: max penetration %.3e m, deep-penetration steps %ld, bodies lost %d; max "
-      "energy gain beyond its budgets %.3g J\n",
-      s.max_penetration, s.deep_penetration_steps, s.bodies_lost, s.max_energy_gain);
+  if (scene.world.stepping.watch_penetration)
+    std::printf(
+        "  watchdog: max penetration %.3e m, deep-penetration steps %ld, bodies lost %d; max "
+        "energy gain beyond its budgets %.3g J\n",
+        s.max_penetration, s.deep_penetration_steps, s.bodies_lost, s.max_energy_gain);
+  else
+    std::printf(
+        "  watchdog off (penetration and lost bodies not checked); max energy "
+        "gain beyond its budgets %.3g J\n",
+        s.max_energy_gain);
   if (scene.world.stepping.sleep)
     std::printf("  asleep at the end: %d bodies (docs/stepping.md \"Sleeping\")\n",
                 s.bodies_asleep);
+  if (s.bodies_falling > 0 || s.bodies_not_spawned > 0) {
+    std::string what;
+    if (s.bodies_falling > 0)
+      what = std::to_string(s.bodies_falling) +
+             (s.bodies_falling == 1 ? " body is still falling" : " bodies are still falling");
+    if (s.bodies_not_spawned > 0)
+      what += (what.empty() ? "" : ", ") + std::to_string(s.bodies_not_spawned) +
+              (s.bodies_not_spawned == 1 ? " body has not spawned yet"
+                                         : " bodies have not spawned yet");
+    std::printf("  at the end, t = %.3f s: %s (a longer --duration lets them settle)\n",
+                s.step * static_cast<double>(s.steps_done), what.c_str());
+  }
   std::printf("  peak memory: %.1f MB\n", s.peak_memory_mb);
   if (!o.out_dir.empty())
     std::printf("  written: %s/{scene.json, trajectory.csv, steps.jsonl, summary.json}\n%s",
                 o.out_dir.c_str(), replay.c_str());
+  else
+    std::printf("  nothing written (no --out DIR)\n");
   if (s.failed) {
     std::fprintf(stderr, "exactsim run: failed at %s\n", s.failure.c_str());
     return 3;
@@ -246,7 +297,7 @@ Action register_run(CLI::App& app) {
                   "checkpoint, bit for bit as if it had not stopped (docs/robustness.md "
                   "\"Interrupted runs\")");
   sub->add_option("--every", a->every, "Write the trajectory every N steps")
-      ->check(CLI::PositiveNumber);
+      ->check(at_least(1, "(the trajectory is written every N steps)"));
   sub->add_option("--write-scene", a->write_scene, "Also write the scene as a scene file");
   sub->add_flag(
       "--continue-on-failure", a->continue_on_failure,
@@ -276,16 +327,20 @@ Action register_run(CLI::App& app) {
   sub->add_flag("--sleep", a->sleep,
                 "Let islands at rest sleep: left out of the solve until an awake body touches "
                 "them, as stepping.sleep (docs/stepping.md \"Sleeping\")");
+  sub->add_flag("--no-watchdog", a->no_watchdog,
+                "Step at the fixed h without the penetration watchdog, as the paper "
+                "reproductions do: no step is split and deep penetrations are not reported "
+                "(stepping.watch_penetration = false; docs/penetration.md)");
   sub->add_option("--gauss-seidel", a->gauss_seidel,
                   "Islands with at least this many LCP unknowns start Lemke from a projected "
                   "Gauss-Seidel estimate (default 200; 0 = never; docs/stepping.md \"Iterate, "
                   "then certify\")")
-      ->check(CLI::NonNegativeNumber);
+      ->check(at_least(0, "(0 = never)"));
   sub->add_option("--friction-on-demand", a->friction_on_demand,
                   "Islands with at least this many LCP unknowns are solved with the friction "
                   "unknowns of loaded contacts only, then verified whole (default 200; 0 = never; "
                   "docs/stepping.md \"Friction on demand\")")
-      ->check(CLI::NonNegativeNumber);
+      ->check(at_least(0, "(0 = never)"));
   add_memory_budget_option(sub, a->memory_budget);
   sub->add_flag("--quiet", a->quiet, "No progress line");
   return [a, sub] {

@@ -3,7 +3,9 @@
 
 #include <CLI/CLI.hpp>
 
+#include <cstdio>
 #include <functional>
+#include <string>
 
 namespace exactsim::cli {
 
@@ -17,6 +19,25 @@ Action register_events(CLI::App& app);
 Action register_view(CLI::App& app);
 Action register_stress(CLI::App& app);
 Action register_lcp(CLI::App& app);
+
+// An option's check that its value is a number >= min, with a message a person reads ("--every:
+// must be >= 1, got 0") instead of CLI11's range up to the largest double. `meaning` (may be
+// empty) follows the bound in the message, e.g. "(the trajectory is written every N steps)".
+inline CLI::Validator at_least(double min, const std::string& meaning = "") {
+  char text[32];
+  std::snprintf(text, sizeof text, "%g", min);
+  const std::string bound = text;
+  return CLI::Validator(
+      [min, bound, meaning](std::string& input) -> std::string {
+        double value = 0;
+        if (!CLI::detail::lexical_cast(input, value))
+          return "expected a number, got '" + input + "'";
+        if (!(value >= min))
+          return "must be >= " + bound + (meaning.empty() ? "" : " " + meaning) + ", got " + input;
+        return "";
+      },
+      ">= " + bound);
+}
 
 // The folder of the archived data shipped with exactsim (data/), overridable by $EXACTSIM_DATA.
 std::string data_dir();

@@ -26,7 +26,11 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    return app.exit(e);
+    // --help and --version end with 0; every error of the command line itself (an unknown or
+    // missing option, a missing value, a value out of range) is bad input: exit status 2
+    // (docs/input-validation.md "Exit codes").
+    const int status = app.exit(e);
+    return status == 0 ? 0 : 2;
   }
   for (auto* sub : app.get_subcommands()) {
     try {

@@ -99,19 +99,27 @@ std::vector<StressRun> stress_job_list(bool quick, int hull_seeds) {
   const std::vector<std::string> models = {"peg", "standard"};
   if (hull_seeds <= 0) hull_seeds = quick ? 1 : 5;
   const int pour_seeds = quick ? 3 : 100;
-  const Real pour_duration = quick ? 1.0 : 5.0;
+  // The CI subset leaves out the runs whose failing solves take minutes each (docs/robustness.md
+  // "Running it"): the pyramid, and the standard model's stack, tower and hull pours.
+  const auto in_subset = [quick](const std::string& family, const std::string& model) {
+    if (!quick) return true;
+    if (family == "pyramid3d") return false;
+    return model == "peg" || is_incline(family) || family.find("random") != std::string::npos;
+  };
   for (const std::string& family : stress_families()) {
     if (is_pour(family)) continue;
     for (const std::string& model : models)
-      jobs.push_back({family, model, 0.005, is_incline(family) ? 1.0 : 3.0, 1});
+      if (in_subset(family, model))
+        jobs.push_back({family, model, 0.005, is_incline(family) ? 1.0 : 3.0, 1});
   }
   for (int seed = 1; seed <= std::max(pour_seeds, hull_seeds); ++seed)
     for (const std::string& family : stress_families()) {
       if (!is_pour(family)) continue;
       if (seed > (family.rfind("hull", 0) == 0 ? hull_seeds : pour_seeds)) continue;
       for (const std::string& model : models)
-        for (Real h : {0.005, 0.01})
-          jobs.push_back({family, model, h, pour_duration, static_cast<std::uint64_t>(seed)});
+        if (in_subset(family, model))
+          for (Real h : {0.005, 0.01})
+            jobs.push_back({family, model, h, 5.0, static_cast<std::uint64_t>(seed)});
     }
   return jobs;
 }
@@ -517,11 +525,10 @@ std::string stress_table(const std::vector<json>& results) {
         << fmt(hm / 1000.0) << " | " << rs.size() << " | " << steps << " | " << fmt(eps) << " | "
         << fmt(depth) << " | " << deep_runs << " | " << deep << " | " << inside << " | " << lost
         << " | " << failed << " | "
-        << (projections_known ? std::to_string(projections[0]) + " / " +
-                                    std::to_string(projections[1]) + " / " +
-                                    std::to_string(projections[2]) + " / " +
-                                    std::to_string(projections[3])
-                              : "–")
+        << (projections_known
+                ? std::to_string(projections[0]) + " / " + std::to_string(projections[1]) + " / " +
+                      std::to_string(projections[2]) + " / " + std::to_string(projections[3])
+                : "–")
         << " |\n";
     }
   }

@@ -29,10 +29,13 @@ const std::vector<std::string>& stress_families();
 
 // The campaign. Full: the random pours at seeds 1–100, h ∈ {0.005, 0.01}, 5 s; the hull pours at
 // seeds 1–5, both h, 5 s; stack, tower, pyramid at h = 0.005 for 3 s; the four inclines at
-// h = 0.005 for 1 s; each for PEG and for the standard model. Quick: pours at seeds 1–3 (hull
-// pours: seed 1) for 1 s, the rest as in the full campaign. `hull_seeds` > 0 runs the hull pours
-// at seeds 1–hull_seeds instead (`stress --hull-seeds`: their failures are rare events that five
-// seeds under-sample, docs/robustness.md).
+// h = 0.005 for 1 s; each for PEG and for the standard model. Quick, the CI subset: runs of the
+// full campaign, unchanged, that take about a minute together on two cores: the pours at seeds 1–3
+// (hull pours: seed 1), the inclines, and PEG's stack and tower. The pyramid (both models) and the
+// standard model's stack and tower are the campaign's only: their failing solves take 4 to 30 min
+// per run (docs/robustness.md "Running it"). `hull_seeds` > 0 runs the hull pours at seeds
+// 1–hull_seeds instead (`stress --hull-seeds`: their failures are rare events that five seeds
+// under-sample, docs/robustness.md).
 std::vector<StressRun> stress_job_list(bool quick, int hull_seeds = 0);
 
 // The penetration sweep (docs/penetration.md "The penetration sweep"): PEG on the random

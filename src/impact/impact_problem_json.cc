@@ -357,8 +357,10 @@ json impact_result_to_json(const ImpactResult& r) {
     jr["cor"] = round.cor;
     jr["expansion"] = round.expansion;
     jr["impulse"] = vec_json(round.impulse);
-    jr["kinetic_energy_before"] = round.kinetic_energy_before;
-    jr["kinetic_energy_after"] = round.kinetic_energy_after;
+    // Both are changes since the impact began (J), not energies: "energy_change_at_start" of the
+    // first round is 0.
+    jr["energy_change_at_start"] = round.kinetic_energy_before;
+    jr["energy_change_at_end"] = round.kinetic_energy_after;
     jr["intervals"] = json::array();
     for (const IntervalLog& in : round.intervals) {
       std::vector<std::string> normal, friction;

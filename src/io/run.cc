@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <iomanip>
 #include <sstream>
@@ -162,6 +164,8 @@ nlohmann::json summary_fields(const RunSummary& s) {
           {"kinetic_energy", s.kinetic_energy},
           {"potential_energy", s.potential_energy},
           {"bodies_asleep", s.bodies_asleep},
+          {"bodies_not_spawned", s.bodies_not_spawned},
+          {"bodies_falling", s.bodies_falling},
           {"failed", s.failed},
           {"failure", s.failure}};
 }
@@ -329,6 +333,31 @@ void RunRecorder::finish(const RunSummary& summary, bool keep_checkpoint) {
   if (!keep_checkpoint) fs::remove(dir_ + "/" + kCheckpointFile, ec);
 }
 
+std::string format_duration(double seconds) {
+  char text[64];
+  const long s = std::lround(std::max(0.0, seconds));
+  if (s < 60)
+    std::snprintf(text, sizeof text, "%ld s", s);
+  else if (s < 3600)
+    std::snprintf(text, sizeof text, "%ld min %02ld s", s / 60, s % 60);
+  else
+    std::snprintf(text, sizeof text, "%ld h %02ld min", s / 3600, s % 3600 / 60);
+  return text;
+}
+
+std::string progress_line(const std::string& scene, long step, long planned, Real time,
+                          int contacts, double elapsed, long first_step) {
+  char text[512];
+  std::snprintf(text, sizeof text, "%s: step %ld/%ld (%.0f%%), t = %.3f s, %d contacts, %s elapsed",
+                scene.c_str(), step, planned, 100.0 * step / std::max(1L, planned), time, contacts,
+                format_duration(elapsed).c_str());
+  std::string line = text;
+  const long done = step - first_step;
+  if (done > 0 && step < planned)
+    line += ", about " + format_duration(elapsed / done * (planned - step)) + " left";
+  return line;
+}
+
 std::string describe_failure(const Scene& scene, const StepReport& r) {
   std::ostringstream msg;
   // The step's start time k h (r.time is its end, and 0 when the state was refused before the
@@ -490,6 +519,7 @@ RunSummary run_scene(const Scene& given, const RunOptions& options,
   const bool contact_list = options.contact_list > 0 ||
                             (options.contact_list < 0 && w.body_count() <= kContactListMaxBodies);
   auto last_progress = start;
+  const long first_step = sum.steps_done;
   // Whatever ends the run, its summary says so: an exception (bad input found mid-run, I/O)
   // still writes summary.json with failed = true before it propagates, keeping the checkpoint.
   const auto finish = [&](bool keep_checkpoint) {
@@ -502,6 +532,20 @@ RunSummary run_scene(const Scene& given, const RunOptions& options,
     sum.kinetic_energy = kinetic_energy(w.bodies, state);
     sum.potential_energy = potential_energy(w.bodies, state, w.gravity);
     sum.bodies_asleep = static_cast<int>(std::count(state.asleep.begin(), state.asleep.end(), 1));
+    sum.bodies_not_spawned = sum.bodies_falling = 0;
+    const Real g = w.gravity.norm();
+    for (int i = 0; i < state.body_count(); ++i) {
+      if (w.bodies[i].is_static) continue;
+      if (!state.present[i]) {  // (before the first step, bodies due at t = 0 are absent too)
+        sum.bodies_not_spawned += w.bodies[i].spawn_time > 0;
+        continue;
+      }
+      if (g == 0) continue;
+      const auto v = state.v_of(i);
+      const Real down = w.dimension == 2 ? (v[0] * w.gravity[0] + v[1] * w.gravity[1]) / g
+                                         : v.head<3>().dot(w.gravity) / g;
+      sum.bodies_falling += down > 0.5 * g * scene.step;
+    }
     if (recorder) recorder->finish(sum, keep_checkpoint);
   };
   const auto interrupted = [&] { return options.interrupt != nullptr && *options.interrupt != 0; };
@@ -527,10 +571,10 @@ RunSummary run_scene(const Scene& given, const RunOptions& options,
         save_checkpoint();
       if (options.progress && now - last_progress > std::chrono::seconds(2)) {
         last_progress = now;
-        std::fprintf(stderr, "\r%s: step %ld/%ld (%.0f%%), t = %.3f s, %d contacts   ",
-                     scene.name.c_str(), k + 1, sum.steps_planned,
-                     100.0 * (k + 1) / std::max(1L, sum.steps_planned), r.time,
-                     r.potential_contacts);
+        std::fprintf(stderr, "\r%s   ",
+                     progress_line(scene.name, k + 1, sum.steps_planned, r.time,
+                                   r.potential_contacts, seconds_since(start), first_step)
+                         .c_str());
         std::fflush(stderr);
       }
     }

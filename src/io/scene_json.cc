@@ -328,7 +328,7 @@ void read_stepping(const JsonCursor& c, World& w) {
   c.expect_object({"rotation_update", "continue_on_solver_failure", "measure_overlap",
                    "memory_budget_gib", "gauss_seidel_min_unknowns", "gauss_seidel_sweeps",
                    "friction_on_demand_min_unknowns", "dense_max_unknowns", "threads", "sleep",
-                   "sleep_speed", "sleep_time", "islands", "warm_start"});
+                   "sleep_speed", "sleep_time", "islands", "warm_start", "watch_penetration"});
   if (c.has("rotation_update")) {
     const JsonCursor r = c.at("rotation_update");
     const std::string s = r.string();
@@ -342,6 +342,8 @@ void read_stepping(const JsonCursor& c, World& w) {
   if (c.has("continue_on_solver_failure"))
     w.stepping.continue_on_solver_failure = c.at("continue_on_solver_failure").boolean();
   if (c.has("measure_overlap")) w.stepping.measure_overlap = c.at("measure_overlap").boolean();
+  if (c.has("watch_penetration"))
+    w.stepping.watch_penetration = c.at("watch_penetration").boolean();
   if (c.has("memory_budget_gib"))
     w.stepping.memory_budget_bytes = memory_budget_from_gib(
         c.at("memory_budget_gib")
@@ -487,6 +489,7 @@ nlohmann::json scene_to_json(const Scene& scene) {
   }
   if (!w.stepping.islands) doc["stepping"]["islands"] = false;  // written only when off
   if (!w.stepping.warm_start) doc["stepping"]["warm_start"] = false;
+  if (!w.stepping.watch_penetration) doc["stepping"]["watch_penetration"] = false;  // when off
   if (w.stepping.memory_budget_bytes != kDefaultMemoryBudgetBytes)  // written only when set
     doc["stepping"]["memory_budget_gib"] =
         static_cast<double>(w.stepping.memory_budget_bytes) / 1073741824.0;

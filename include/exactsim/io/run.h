@@ -73,7 +73,11 @@ struct RunSummary {
   long peg_changed_steps = 0;  // steps where PEG's constraints differ from the standard model's
   double peak_memory_mb = 0;   // peak resident memory of the whole process so far (getrusage)
   Real kinetic_energy = 0, potential_energy = 0;  // at the end
-  int bodies_asleep = 0;     // at the end (StepOptions::sleep, docs/stepping.md "Sleeping")
+  int bodies_asleep = 0;  // at the end (StepOptions::sleep, docs/stepping.md "Sleeping")
+  // At the end: dynamic bodies whose spawn time has not come, and present dynamic bodies moving
+  // along gravity faster than half of what gravity adds in one step (|g| h / 2), i.e. still
+  // falling rather than at rest on something (the run may be too short to settle).
+  int bodies_not_spawned = 0, bodies_falling = 0;
   bool failed = false;       // ended early: a failed solve or deep penetration (not continued), a
                              // numerical failure, an error, or an interrupt
   std::string failure;       // why ("interrupted" after RunOptions::interrupt)
@@ -159,6 +163,16 @@ class RunRecorder {
 // options.interrupt is set. `on_step` (optional) sees every report.
 RunSummary run_scene(const Scene& scene, const RunOptions& options,
                      const std::function<void(const State&, const StepReport&)>& on_step = {});
+
+// The progress line of a run (without the leading carriage return): step `step` of `planned`
+// done at simulated time `time` with `contacts` contacts, `elapsed` wall seconds after this
+// invocation's first step, which was step `first_step` (0, or where a resumed run continued),
+// and an estimate of the time left at this invocation's mean rate.
+std::string progress_line(const std::string& scene, long step, long planned, Real time,
+                          int contacts, double elapsed, long first_step);
+
+// A duration for people: "42 s", "3 min 05 s", "2 h 07 min".
+std::string format_duration(double seconds);
 
 // One line saying why step r ended the run (solver, energy balance or divergence).
 std::string describe_failure(const Scene& scene, const StepReport& r);
