@@ -879,10 +879,13 @@ void solve_sparse_lemke(const SparseMlcp& p, const SolverOptions& options, Spars
     SolveStatus status = res.status;
     if (status == SolveStatus::kRay) status = run.ray_status(res.entering);
     if (status != SolveStatus::kSolved && !sol.certificate.ok()) sol.certificate.status = status;
-    if (res.status == SolveStatus::kSolved) {
+    // The basis that comes with the point: the run's final one when z₀ left it, else (a run
+    // stopped on its budget or a ray whose iterate certifies anyway) the point's own.
+    if (res.status == SolveStatus::kSolved)
       basis_of_state();
-      solved_basis = s.active;
-    }
+    else if (sol.certificate.ok())
+      active_set(sol.z, sol.w, s.active);
+    if (res.status == SolveStatus::kSolved || sol.certificate.ok()) solved_basis = s.active;
     return true;
   };
   const auto final_status = [](const MlcpSolution& sol) {

@@ -1,0 +1,37 @@
+// A captured state on the sparse path (docs/solvers.md "Large islands: the sparse path"): the
+// stress campaign's hull pour (tests/api/data/hull-pour3d-standard-step470: 3D, standard model,
+// μ = 0.5, h = 0.01, seed 1) after 470 steps, as `exactsim run` checkpointed it. Its next step
+// (474) solves an island of about 2,000 unknowns on a working set, where the sparse Lemke certifies
+// a round's answer from an iterate whose run stopped before z₀ left the basis. The basis that comes
+// with a certified answer is the iterate's own (z_i > w_i), which the working set's next round
+// and the next step's warm start read; the step must go on, whatever it certifies.
+#include <gtest/gtest.h>
+
+#include <memory>
+
+#include "exactsim/exactsim.h"
+#include "exactsim/io/checkpoint.h"
+
+namespace exactsim::sparse_path_regression_test {
+namespace {
+
+TEST(SparsePath, AnAnswerCertifiedFromAStoppedRunKeepsItsBasis) {
+  const std::string dir =
+      std::string(EXACTSIM_SOURCE_DIR) + "/tests/api/data/hull-pour3d-standard-step470/";
+  const Scene scene = read_scene_file(dir + "scene.json");
+  const Checkpoint c = read_checkpoint(dir + "checkpoint.bin", scene, dir + "scene.json");
+  ASSERT_EQ(c.tally.summary.steps_done, 470);
+  Simulation sim(scene);
+  sim.set_state({c.state, c.tally.summary.steps_done,
+                 std::make_shared<const StepperMemory>(c.memory), StepReport{}});
+  bool sparse = false;  // step 474 has an island beyond dense_max_unknowns
+  for (int k = 0; k < 5; ++k) {
+    const StepReport& r = sim.step();
+    EXPECT_NE(r.status, StepStatus::kDiverged) << "step " << 471 + k;
+    sparse = sparse || r.largest_island_lcp > scene.world.stepping.dense_max_unknowns;
+  }
+  EXPECT_TRUE(sparse) << "no step reached the sparse path: the capture no longer tests it";
+}
+
+}  // namespace
+}  // namespace exactsim::sparse_path_regression_test
