@@ -41,9 +41,14 @@ run: configure
 	@for m in peg standard; do mkdir -p results/pour2d-a-$$m && \
 	  $(EXACTSIM) run $(POUR) --model $$m --continue-on-failure --quiet \
 	    --out results/pour2d-a-$$m >results/pour2d-a-$$m/run.txt || exit 1; done
+	@$(EXACTSIM) view results/corner-trap-peg results/corner-trap-standard \
+	  --html results/corner-trap.html >/dev/null
+	@$(EXACTSIM) view results/pour2d-a-peg results/pour2d-a-standard \
+	  --html results/pour2d-a.html >/dev/null
+	@echo "both models side by side: results/corner-trap.html, results/pour2d-a.html;" \
+	  "each run's summary: results/<run>/run.txt"
 	@/usr/bin/python3 scripts/verdict.py --trap results/corner-trap-peg results/corner-trap-standard \
 	  --pour results/pour2d-a-peg results/pour2d-a-standard
-	@echo "each run's summary and replay: results/<run>/run.txt, results/<run>/replay.html"
 
 # Builds what the tests and the experiments need (not the benchmarks: `make bench` builds those).
 test: configure
