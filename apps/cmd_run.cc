@@ -43,6 +43,7 @@ struct RunArgs {
        cold_start = false, sleep = false, no_watchdog = false;
   bool seed_given = false, set_given = false, bodies_given = false;  // to refuse what is ignored
   std::vector<std::string> given;  // the options given, to refuse them with --resume
+  std::string contacts = "auto";   // RunOptions::contact_list: auto, on, off
 };
 
 Scene build_scene(const RunArgs& a) {
@@ -198,6 +199,7 @@ int run(const RunArgs& a) {
   o.resume = resume;
   o.trajectory_every = a.every;
   o.progress = !a.quiet;
+  o.contact_list = a.contacts == "on" ? 1 : a.contacts == "off" ? 0 : -1;
   catch_interrupts();
   o.interrupt = interrupt_flag();
   const RunSummary s = run_scene(scene, o);
@@ -342,6 +344,10 @@ Action register_run(CLI::App& app) {
                   "docs/stepping.md \"Friction on demand\")")
       ->check(at_least(0, "(0 = never)"));
   add_memory_budget_option(sub, a->memory_budget);
+  sub->add_option("--contacts", a->contacts,
+                  "Each step's contacts (bodies, point, normal, impulse) in steps.jsonl, drawn by "
+                  "the replay page: auto (scenes of at most 32 bodies), on or off")
+      ->check(CLI::IsMember({"auto", "on", "off"}));
   sub->add_flag("--quiet", a->quiet, "No progress line");
   return [a, sub] {
     a->seed_given = sub->get_option("--seed")->count() > 0;

@@ -134,6 +134,18 @@ def main():
     code, out, _ = run(cli, "run", unsettled, "--quiet")
     expect(code == 0 and "watchdog: max penetration" in out, f"with the watchdog: {out!r}")
 
+    # --contacts: each step's contacts in steps.jsonl, by default for a small scene; off: none.
+    for choice, wanted in (("auto", True), ("on", True), ("off", False)):
+        out_dir = os.path.join(work, "contacts-" + choice)
+        code, _, err = run(cli, "run", unsettled, "--quiet", "--contacts", choice, "--out", out_dir)
+        with open(os.path.join(out_dir, "steps.jsonl")) as f:
+            lines = [json.loads(line) for line in f]
+        has = ["contact_list" in line for line in lines]
+        expect(code == 0 and lines and all(h == wanted for h in has),
+               f"--contacts {choice}: exit {code}, contact_list in {sum(has)} of {len(lines)} lines")
+    code, _, err = run(cli, "run", unsettled, "--quiet", "--contacts", "always")
+    expect(code == 2 and "--contacts" in err, f"--contacts always: exit {code}, {err!r}")
+
     # impact: the per-round energies are changes since the impact began.
     code, out, err = run(cli, "impact", os.path.join(source, "scenes/plus/example3_cradle.json"),
                          "--indent", "-1")
