@@ -70,20 +70,6 @@ void place_all(const World& world, const State& state, Real h, Workspace& ws, bo
 
 }  // namespace
 
-void drop_pairs_within_bodies(const World& world, std::vector<BodyPair>& pairs) {
-  if (world.parts.empty()) return;
-  std::erase_if(pairs, [&](const BodyPair& p) {
-    return world.collider_body(p.a) == world.collider_body(p.b);
-  });
-}
-
-void drop_pairs_within_bodies(const World& world, std::vector<std::pair<int, int>>& pairs) {
-  if (world.parts.empty()) return;
-  std::erase_if(pairs, [&](const std::pair<int, int>& p) {
-    return world.collider_body(p.first) == world.collider_body(p.second);
-  });
-}
-
 void map_contacts_to_bodies(const World& world, std::vector<Contact>& contacts) {
   for (Contact& c : contacts) {
     c.part_a = c.body_a;

@@ -11,9 +11,16 @@ namespace exactsim {
 void detect_contacts(const World& world, const State& state, Real h, Real eps, Workspace& ws);
 void detect_contacts_3d(const World& world, const State& state, Real h, Real eps, Workspace& ws);
 
-// Removes the pairs of two colliders of one body: the parts of a compound body never collide.
-void drop_pairs_within_bodies(const World& world, std::vector<BodyPair>& pairs);
-void drop_pairs_within_bodies(const World& world, std::vector<std::pair<int, int>>& pairs);
+// Removes the pairs of two colliders of one body (BodyPair or std::pair<int, int>): the parts of
+// a compound body never collide.
+template <class Pair>
+void drop_pairs_within_bodies(const World& world, std::vector<Pair>& pairs) {
+  if (world.parts.empty()) return;
+  std::erase_if(pairs, [&](const Pair& p) {
+    const auto [a, b] = p;
+    return world.collider_body(a) == world.collider_body(b);
+  });
+}
 
 // After the constraint generators: each contact's colliders go to part_a/part_b and their bodies
 // to body_a/body_b, which the solve, the islands and the results index.
