@@ -287,9 +287,10 @@ TEST(StressCampaign, QuickJobListIsWhatTheDocsSay) {
       EXPECT_EQ(r.duration, r.family.rfind("incline", 0) == 0 ? 1.0 : 3.0) << r.name();
     }
     // The standard model's minutes-long failing runs are the campaign's only.
-    if (r.model == "standard")
+    if (r.model == "standard") {
       EXPECT_TRUE(r.family.rfind("incline", 0) == 0 || r.family.find("random") != std::string::npos)
           << r.name();
+    }
     const Scene s = build_stress_scene(r);
     EXPECT_TRUE(s.world.stepping.continue_on_solver_failure);
     EXPECT_EQ(to_string(s.world.contact.model), r.model);
