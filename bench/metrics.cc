@@ -1,4 +1,4 @@
-// bench_metrics (issue #15): the cost of the end-of-step metrics stage (the overlap metric and the
+// bench_metrics: the cost of the end-of-step metrics stage (the overlap metric and the
 // penetration watchdog) against the step itself, on bench_scaling's pour (scaling_scene.h) of
 // up to 100,000 bodies, and the stage as it was before it shared one broad phase, timed on the
 // very same end-of-step states in the same run.

@@ -1,4 +1,4 @@
-// bench_paired (issue #14): two settings of one scene on the same states. Whole runs of a pile
+// bench_paired: two settings of one scene on the same states. Whole runs of a pile
 // part trajectories within a few steps, and one run's time is one sample of a chaotic system: it
 // cannot resolve a change of 10–30 % in the solve (docs/performance.md "Scaling"). Here each step
 // is taken by both settings on copies of the same state and workspace (the warm start's memory of

@@ -1,4 +1,4 @@
-// bench_safeguards (issue #13): what the nothing-passes-through safeguards cost, on the scenes of
+// bench_safeguards: what the nothing-passes-through safeguards cost, on the scenes of
 // the penetration sweep (`exactsim stress --penetration-sweep`: PEG on the random 2D and 3D
 // pours, docs/penetration.md "The penetration sweep"), every scene stepped three ways in the same
 // run, one after the other:

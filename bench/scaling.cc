@@ -1,4 +1,4 @@
-// bench_scaling (tracker issue #14): step time against the number of bodies N on a pour of random
+// bench_scaling: step time against the number of bodies N on a pour of random
 // convex hulls (scaling_scene.h), exactsim against Bullet on the very same scenes, in one run.
 //
 // Every (engine, N) runs in a forked child: its peak memory is the child's ru_maxrss (wait4),
@@ -626,7 +626,7 @@ int main(int argc, char** argv) {
   Options o;
   CLI::App app{
       "bench_scaling: step time against N on a pour of random convex hulls, exactsim "
-      "and Bullet on the same scenes (tracker issue #14)"};
+      "and Bullet on the same scenes"};
   app.add_option("--n", o.n, "numbers of bodies")->delimiter(',')->check(CLI::PositiveNumber);
   app.add_option("--dims", o.dims, "dimensions, 2 and/or 3")
       ->delimiter(',')

@@ -1,4 +1,4 @@
-// The scene of bench_scaling (tracker issue #14): a pour of N random convex hulls, placed
+// The scene of bench_scaling: a pour of N random convex hulls, placed
 // without overlap on a grid above the floor of a static box sized for N, left to fall.
 // Deterministic: the same options give a bit-identical Scene on every platform.
 #pragma once
