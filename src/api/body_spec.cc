@@ -136,7 +136,8 @@ int add_body(Scene& scene, const BodySpec& spec) {
       if (!has_mass) fail("inertia", "give it together with mass");
       mass_inertia = *given_inertia;
     }
-    add_body_shapes(w, b, std::move(parts));
+    if (has_density) check("density", [&] { rules::mass_from_density(b.mass); });
+    add_body_shapes(w, b, std::move(parts));  // last: nothing above has changed the world
   };
   std::vector<Shape> shapes = spec.parts;
   if (shapes.empty())
@@ -161,7 +162,6 @@ int add_body(Scene& scene, const BodySpec& spec) {
     for (const Shape& part : shapes) parts.push_back(std::get<ConvexPolyhedron>(part));
     build(std::move(parts), b.inertia, spec.inertia);
   }
-  if (has_density) check("density", [&] { rules::mass_from_density(b.mass); });
   b.friction = spec.friction.value_or(std::numeric_limits<Real>::quiet_NaN());
   b.spawn_time = spec.spawn_time;
 

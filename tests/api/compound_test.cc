@@ -248,6 +248,16 @@ TEST(Compound, OverlappingPartsAreRejectedWithTheirIndices) {
   EXPECT_EQ(s.world.body_count(), 1);  // the failed call left the scene as it was
   EXPECT_TRUE(s.world.parts.empty());
   EXPECT_EQ(s.world.polygons.size(), 1u);
+  // Parts that are fine but whose mass is out of range (2e12 kg): nothing of them stays either.
+  EXPECT_NE(ErrorOf([&] {
+              add_body(s, {.name = "heavy",
+                           .parts = {rectangle(0, 0, 1000, 1000), rectangle(1000, 0, 2000, 1000)},
+                           .density = 1e6});
+            }),
+            "(no InputError)");
+  EXPECT_EQ(s.world.body_count(), 1);
+  EXPECT_TRUE(s.world.parts.empty());
+  EXPECT_EQ(s.world.polygons.size(), 1u);
   EXPECT_EQ(ErrorOf([&] {
               add_body(s, {.name = "both",
                            .shape = rectangle(0, 0, 1, 1),
