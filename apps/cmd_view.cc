@@ -54,7 +54,7 @@ Action register_view(CLI::App& app) {
   sub->add_option("--max-frames", a->max_frames,
                   "Frames on the page per run, evenly spaced (default: all up to 2000, fewer for "
                   "many bodies)")
-      ->check(CLI::PositiveNumber);
+      ->check(at_least(1, "(frames on the page)"));
   return [a] { return view(*a); };
 }
 

@@ -68,7 +68,9 @@ def main():
                        (["run", resting, "--gauss-seidel", "-3"],
                         "--gauss-seidel: must be >= 0 (0 = never), got -3"),
                        (["stress", "--jobs", "-1"], "--jobs: must be >= 0"),
-                       (["lcp", "x.lcp", "--exact-max-work", "-1"], "--exact-max-work: must be >= 0")]:
+                       (["lcp", "x.lcp", "--exact-max-work", "-1"], "--exact-max-work: must be >= 0"),
+                       (["view", work, "--max-frames", "0"],
+                        "--max-frames: must be >= 1 (frames on the page), got 0")]:
         code, _, err = run(cli, *args)
         expect(code == 2, f"{args}: exit {code}, expected 2 ({err!r})")
         expect(want in err, f"{args}: message {err!r}, expected {want!r}")
