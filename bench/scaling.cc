@@ -673,7 +673,8 @@ int main(int argc, char** argv) {
       o.friction_on_demand >= 0 ? o.friction_on_demand
                                 : exactsim::StepOptions{}.friction_on_demand_min_unknowns,
       o.revised_min_size >= 0 ? o.revised_min_size : exactsim::SolverOptions{}.revised_min_size,
-      o.sleep ? "on" : "off", o.threads, bullet ? (std::string("3.24, ") + bullet_precision()).c_str()
+      o.sleep ? "on" : "off", o.threads,
+      bullet ? (std::string("3.24, ") + bullet_precision()).c_str()
              : (o.bullet ? "not built in" : "off"));
   std::vector<RunResult> all;
   try {

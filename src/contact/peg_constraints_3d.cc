@@ -428,7 +428,8 @@ class Generator3d {
       const bool replaces =
           (c->near == Near::kEdge && c->feature == other_edge) ||
           (c->near == Near::kVertex && (c->feature == f.tail || c->feature == f.head));
-      if (replaces && !(distance < kInteriorCloser * point_segment_distance(vertex(body, v), f0, f1)))
+      if (replaces &&
+          !(distance < kInteriorCloser * point_segment_distance(vertex(body, v), f0, f1)))
         return true;
     }
     return false;
