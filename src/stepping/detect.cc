@@ -91,27 +91,23 @@ void find_overlapping_pairs(const World& world, const State& /*state*/, Workspac
                             bool from_detection) {
   const int n = world.collider_count();
   const std::span<const std::uint8_t> present = ws.collider_present;
-  if (world.dimension == 2) {
-    ws.end_boxes2.resize(n);
+  // The same for both dimensions: the placed shapes' boxes, then the pairs (the detection's broad
+  // phase as the cover when it ran on these present flags).
+  auto pairs = [&]<class Box>(std::vector<Box>& boxes, const auto& placed,
+                              const std::vector<Box>& cover) {
+    boxes.resize(n);
     for (int i = 0; i < n; ++i)
-      if (present[i]) ws.end_boxes2[i] = ws.polygons[i].aabb;
+      if (present[i]) boxes[i] = placed[i].aabb;
     if (from_detection)
-      overlapping_box_pairs<Aabb2, BodyPair>(ws.end_boxes2, ws.is_static, present, ws.boxes2,
-                                             ws.pairs, ws.end_sweep, ws.end_pairs);
+      overlapping_box_pairs<Box, BodyPair>(boxes, ws.is_static, present, cover, ws.pairs,
+                                           ws.end_sweep, ws.end_pairs);
     else
-      overlapping_box_pairs<Aabb2>(ws.end_boxes2, ws.is_static, present, ws.end_sweep,
-                                   ws.end_pairs);
-  } else {
-    ws.end_boxes3.resize(n);
-    for (int i = 0; i < n; ++i)
-      if (present[i]) ws.end_boxes3[i] = ws.polyhedra[i].aabb;
-    if (from_detection)
-      overlapping_box_pairs<Aabb3, BodyPair>(ws.end_boxes3, ws.is_static, present, ws.boxes3,
-                                             ws.pairs, ws.end_sweep, ws.end_pairs);
-    else
-      overlapping_box_pairs<Aabb3>(ws.end_boxes3, ws.is_static, present, ws.end_sweep,
-                                   ws.end_pairs);
-  }
+      overlapping_box_pairs<Box>(boxes, ws.is_static, present, ws.end_sweep, ws.end_pairs);
+  };
+  if (world.dimension == 2)
+    pairs(ws.end_boxes2, ws.polygons, ws.boxes2);
+  else
+    pairs(ws.end_boxes3, ws.polyhedra, ws.boxes3);
   drop_pairs_within_bodies(world, ws.end_pairs);
 }
 

@@ -12,6 +12,8 @@ import subprocess
 import sys
 import time
 
+from expectations import Expectations
+
 
 def row_of_boxes(n):
     bodies = [{"name": "floor", "static": True, "shape": {"box": [1.01 * n + 2, 1]},
@@ -33,11 +35,8 @@ def run(cli, *args):
 def main():
     cli, source, work = sys.argv[1:4]
     os.makedirs(work, exist_ok=True)
-    failures = []
-
-    def expect(cond, what):
-        if not cond:
-            failures.append(what)
+    check = Expectations()
+    expect = check.expect
 
     scene = os.path.join(work, "row10.json")
     with open(scene, "w") as f:
@@ -83,10 +82,7 @@ def main():
     expect(code == 2 and "starts deeply inside" in err, f"coincident2d-200: exit {code} ({err!r})")
     expect(seconds < 5, f"coincident2d-200 took {seconds:.1f} s")
 
-    for f in failures:
-        print("FAIL:", f)
-    print(f"{len(failures)} failure(s)")
-    return 1 if failures else 0
+    return check.report()
 
 
 if __name__ == "__main__":

@@ -12,6 +12,8 @@ import os
 import subprocess
 import sys
 
+from expectations import Expectations
+
 
 def run(cli, *args):
     p = subprocess.run([cli, *args], capture_output=True, text=True, timeout=300)
@@ -37,11 +39,8 @@ def write_json(path, doc):
 def main():
     cli, source, work = sys.argv[1:4]
     os.makedirs(work, exist_ok=True)
-    failures = []
-
-    def expect(cond, what):
-        if not cond:
-            failures.append(what)
+    check = Expectations()
+    expect = check.expect
 
     box = {"name": "box", "shape": {"box": [0.2, 0.2]}, "density": 100, "position": [0, 0.1]}
     resting = write_json(os.path.join(work, "resting.json"), scene_2d([box]))
@@ -180,10 +179,7 @@ def main():
            and "box-on-floor-2d.lcp" in lines[1] and " solved" in lines[1],
            f"lcp sample: exit {code}, {out!r} {err!r}")
 
-    for f in failures:
-        print("FAIL:", f)
-    print(f"{len(failures)} failures")
-    return 1 if failures else 0
+    return check.report()
 
 
 if __name__ == "__main__":

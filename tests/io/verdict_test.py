@@ -10,6 +10,8 @@ import os
 import subprocess
 import sys
 
+from expectations import Expectations
+
 
 def make_run(folder, model, failures, slider):
     """slider: [(vx, vy)] per row, the initial state first."""
@@ -27,11 +29,8 @@ def make_run(folder, model, failures, slider):
 def main():
     source, work = sys.argv[1:3]
     script = os.path.join(source, "scripts/verdict.py")
-    failures = []
-
-    def expect(cond, what):
-        if not cond:
-            failures.append(what)
+    check = Expectations()
+    expect = check.expect
 
     d = {name: os.path.join(work, name) for name in ("trap-peg", "trap-std", "pour-peg", "pour-std")}
     make_run(d["trap-peg"], "peg", 0, [(3, 0), (3, -0.05), (3.01, -0.1), (3.02, -0.2)])
@@ -74,10 +73,7 @@ def main():
     expect(p.returncode == 2 and "trap-std/trajectory.csv" in p.stderr,
            f"missing trajectory: exit {p.returncode}, {p.stderr!r}")
 
-    for f in failures:
-        print("FAIL:", f)
-    print(f"{len(failures)} failures")
-    return 1 if failures else 0
+    return check.report()
 
 
 if __name__ == "__main__":
