@@ -34,7 +34,15 @@ int main(int argc, char** argv) {
   }
   for (auto* sub : app.get_subcommands()) {
     try {
-      return actions.at(sub->get_name())();
+      const int status = actions.at(sub->get_name())();
+      // What was printed must have reached standard output (a full disk, a closed descriptor):
+      // otherwise the results are lost, an I/O failure (docs/input-validation.md "Exit codes").
+      if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
+        std::fprintf(stderr, "exactsim %s: failed: cannot write to standard output\n",
+                     sub->get_name().c_str());
+        return status == 0 ? 1 : status;
+      }
+      return status;
     } catch (const exactsim::InputError& e) {
       std::fprintf(stderr, "exactsim %s: error: %s\n", sub->get_name().c_str(), e.what());
       return 2;

@@ -75,6 +75,13 @@ def main():
         expect(want in err, f"{args}: message {err!r}, expected {want!r}")
         expect(len(err) < 200, f"{args}: a message of {len(err)} characters: {err!r}")
 
+    # Standard output that cannot be written (a full disk): the printed results are lost, exit 1.
+    with open("/dev/full", "w") as full:
+        p = subprocess.run([cli, "run", resting, "--quiet"], stdout=full, stderr=subprocess.PIPE,
+                           text=True)
+    expect(p.returncode == 1 and "cannot write to standard output" in p.stderr,
+           f"stdout on /dev/full: exit {p.returncode}, {p.stderr!r}")
+
     # run without --out says that nothing was written; with --out it names the files.
     code, out, err = run(cli, "run", resting, "--quiet")
     expect(code == 0, f"run without --out: exit {code} ({err!r})")
