@@ -20,7 +20,7 @@ std::uint64_t memory_budget_bytes(double gib);
 // process to concurrent_runs × 2 × budget + 1 GiB (never above the hard limit; never raised
 // above a lower limit the user set), so that memory the estimates do not cover ends in
 // std::bad_alloc (exit 4) rather than in the kernel's OOM killer. Returns the limit set, 0 when
-// none could be set.
+// none could be set or in a sanitizer build (its shadow memory needs the address space).
 std::uint64_t set_memory_backstop(std::uint64_t budget_bytes, int concurrent_runs = 1);
 
 // The soft address-space limit of the process (0: unlimited).
