@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "exactsim/solvers/sparse_mlcp.h"
+#include "solvers/sparse_lu.h"
 
 namespace exactsim {
 namespace {
@@ -47,17 +48,18 @@ bool solve_basis(const SparseMlcp& p, Real delta, SparseMlcpScratch& s) {
     t.emplace_back(row, row, delta);
     s.rhs[row] = -p.r[j];
   }
-  s.kkt.resize(nv + nb, nv + nb);
-  s.kkt.setFromTriplets(t.begin(), t.end());
-  if (!s.lu) s.lu = std::make_shared<SparseMlcpScratch::Lu>();
-  s.lu->analyzePattern(s.kkt);
-  s.lu->factorize(s.kkt);
-  if (s.lu->info() != Eigen::Success) return false;
-  s.x = s.lu->solve(s.rhs);
+  if (!s.lu) s.lu = std::make_shared<SparseBasisLu>();
+  SparseBasisLu& lu = *s.lu;
+  lu.matrix.resize(nv + nb, nv + nb);
+  lu.matrix.setFromTriplets(t.begin(), t.end());
+  if (!lu.factor(SparseLuBackend::kAuto, false, 0)) return false;
+  s.x = s.rhs;
+  lu.solve(s.x);
   for (int k = 0; k < kRefinements && s.x.allFinite(); ++k) {
-    VecX residual = s.rhs - s.kkt * s.x;  // rhs − K₀ x = rhs − K_δ x + δ [0; z_B]
+    VecX residual = s.rhs - lu.matrix * s.x;  // rhs − K₀ x = rhs − K_δ x + δ [0; z_B]
     residual.tail(nb) += delta * s.x.tail(nb);
-    s.x += s.lu->solve(residual);
+    lu.solve(residual);
+    s.x += residual;
   }
   return s.x.allFinite();
 }

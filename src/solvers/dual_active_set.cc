@@ -62,15 +62,13 @@ void drop_row(Eigen::Index k, Eigen::Index q, DualActiveSetScratch& s) {
   }
 }
 
-}  // namespace
-
-DualActiveSetResult solve_dual_active_set(const BlockDiagonal& M, const MatX& G, const VecX& c,
-                                          const VecX& r, Real tolerance, Real independence,
-                                          int max_iterations, DualActiveSetScratch& s, VecX& nu,
-                                          VecX& z) {
+// The method on one connected program (every block reached through the rows).
+DualActiveSetResult solve_connected(const BlockDiagonal& M, const MatX& G, const VecX& c,
+                                    const VecX& r, Real tolerance, Real independence,
+                                    int max_iterations, DualActiveSetScratch& s, VecX& nu,
+                                    VecX& z) {
   const Eigen::Index n = M.size(), m = G.cols();
   DualActiveSetResult result;
-  if (max_iterations <= 0) max_iterations = static_cast<int>(10 * (n + m) + 100);
   // J = L⁻ᵀ block by block; the unconstrained minimum x = M⁻¹ c = J Jᵀ c.
   s.J.setZero(n, n);
   for (std::size_t k = 0; k < M.blocks.size(); ++k) {
@@ -154,6 +152,101 @@ DualActiveSetResult solve_dual_active_set(const BlockDiagonal& M, const MatX& G,
   nu = s.x;
   z.setZero(m);
   for (Eigen::Index j = 0; j < q; ++j) z[s.active[j]] = std::max<Real>(0, s.u[j]);
+  result.status = SolveStatus::kSolved;
+  return result;
+}
+
+int find_root(std::vector<int>& parent, int i) {
+  while (parent[i] != i) i = parent[i] = parent[parent[i]];
+  return i;
+}
+
+}  // namespace
+
+DualActiveSetResult solve_dual_active_set(const BlockDiagonal& M, const MatX& G, const VecX& c,
+                                          const VecX& r, Real tolerance, Real independence,
+                                          int max_iterations, DualActiveSetScratch& s, VecX& nu,
+                                          VecX& z) {
+  const Eigen::Index n = M.size(), m = G.cols();
+  if (max_iterations <= 0) max_iterations = static_cast<int>(10 * (n + m) + 100);
+  // The program separates over the components of the graph of M's blocks joined by the rows
+  // (a row touches the blocks of its column's nonzeros): each is solved on its own, with J and R
+  // of its own size, and a block that no row touches rests at its unconstrained minimum M_k⁻¹ c_k.
+  // A pile's push-outs touch few bodies each; solved whole, J alone is n_v × n_v.
+  const int nb = static_cast<int>(M.blocks.size());
+  std::vector<int>& parent = s.component;
+  parent.resize(nb);
+  for (int k = 0; k < nb; ++k) parent[k] = k;
+  std::vector<int>& first_block = s.row_block;  // per row: a block it touches (−1: none)
+  first_block.assign(m, -1);
+  for (Eigen::Index i = 0; i < m; ++i)
+    for (int k = 0; k < nb; ++k) {
+      if (G.col(i).segment(M.offsets[k], M.blocks[k].rows()).isZero(0)) continue;
+      if (first_block[i] < 0) {
+        first_block[i] = k;
+      } else {
+        const int a = find_root(parent, first_block[i]), b = find_root(parent, k);
+        if (a != b) parent[std::max(a, b)] = std::min(a, b);
+      }
+    }
+  int roots = 0;
+  for (int k = 0; k < nb; ++k) roots += find_root(parent, k) == k;
+  if (roots <= 1)
+    return solve_connected(M, G, c, r, tolerance, independence, max_iterations, s, nu, z);
+
+  DualActiveSetResult result;
+  nu.resize(n);
+  z.setZero(m);
+  std::vector<int>& blocks = s.component_blocks;
+  std::vector<int>& rows = s.component_rows;
+  std::vector<int>& local = s.local_offset;
+  local.assign(nb, -1);
+  s.all_active.clear();
+  for (int root = 0; root < nb; ++root) {
+    if (find_root(parent, root) != root) continue;
+    blocks.clear();
+    rows.clear();
+    for (int k = root; k < nb; ++k)
+      if (find_root(parent, k) == root) blocks.push_back(k);
+    for (Eigen::Index i = 0; i < m; ++i)
+      if (first_block[i] >= 0 && find_root(parent, first_block[i]) == root)
+        rows.push_back(static_cast<int>(i));
+    BlockDiagonal& sub = s.sub_m;
+    sub.offsets.clear();
+    sub.blocks.clear();
+    for (const int k : blocks) {
+      local[k] = sub.size();
+      sub.add_block(M.blocks[k]);
+    }
+    const int sn = sub.size(), sm = static_cast<int>(rows.size());
+    s.sub_g.setZero(sn, sm);
+    s.sub_c.resize(sn);
+    s.sub_r.resize(sm);
+    for (const int k : blocks) {
+      const Eigen::Index b = M.blocks[k].rows();
+      s.sub_c.segment(local[k], b) = c.segment(M.offsets[k], b);
+      for (int q = 0; q < sm; ++q)
+        s.sub_g.col(q).segment(local[k], b) = G.col(rows[q]).segment(M.offsets[k], b);
+    }
+    for (int q = 0; q < sm; ++q) s.sub_r[q] = r[rows[q]];
+    const DualActiveSetResult part =
+        solve_connected(sub, s.sub_g, s.sub_c, s.sub_r, tolerance, independence,
+                        max_iterations - result.iterations, s, s.sub_nu, s.sub_z);
+    result.iterations += part.iterations;
+    if (part.status == SolveStatus::kInfeasible) {  // its Farkas vector is the whole program's
+      result.farkas.setZero(m);
+      for (int q = 0; q < sm; ++q) result.farkas[rows[q]] = part.farkas[q];
+    }
+    if (part.status != SolveStatus::kSolved) {
+      result.status = part.status;
+      return result;
+    }
+    for (const int k : blocks)
+      nu.segment(M.offsets[k], M.blocks[k].rows()) = s.sub_nu.segment(local[k], M.blocks[k].rows());
+    for (int q = 0; q < sm; ++q) z[rows[q]] = s.sub_z[q];
+    for (const int j : s.active) s.all_active.push_back(rows[j]);
+  }
+  s.active.swap(s.all_active);
   result.status = SolveStatus::kSolved;
   return result;
 }

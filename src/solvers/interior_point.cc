@@ -16,6 +16,7 @@
 #include <Eigen/Dense>
 
 #include "exactsim/solvers/sparse_mlcp.h"
+#include "solvers/sparse_lu.h"
 
 namespace exactsim {
 namespace {
@@ -122,7 +123,7 @@ void gather_columns(const SparseMlcp& p, const CoupledRows& c, int g, const Bloc
   }
 }
 
-// Factorises every group's K = D_gg + diag(w/z) and assembles S in s.kkt.
+// Factorises every group's K = D_gg + diag(w/z), and S (assembled in s.lu->matrix).
 bool factor(const SparseMlcp& p, const CoupledRows& c, const VecX& z, const VecX& w, Ipm& ipm,
             SparseMlcpScratch& s, bool analyse) {
   const int nv = p.M.size();
@@ -152,16 +153,13 @@ bool factor(const SparseMlcp& p, const CoupledRows& c, const VecX& z, const VecX
       const int k = c.blocks[q], nb = static_cast<int>(p.M.blocks[k].rows());
       for (int a = 0; a < nb; ++a) global[local[slot] + a] = p.M.offsets[k] + a;
     }
-    for (int a = 0; a < n; ++a)
-      for (int b = 0; b < n; ++b)
-        if (contribution(a, b) != 0) t.emplace_back(global[a], global[b], contribution(a, b));
+    for (int a = 0; a < n; ++a)  // zeros too: the pattern is the analysis's at every iteration
+      for (int b = 0; b < n; ++b) t.emplace_back(global[a], global[b], contribution(a, b));
   }
-  s.kkt.resize(nv, nv);
-  s.kkt.setFromTriplets(t.begin(), t.end());
-  if (!s.lu) s.lu = std::make_shared<SparseMlcpScratch::Lu>();
-  if (analyse) s.lu->analyzePattern(s.kkt);
-  s.lu->factorize(s.kkt);
-  return s.lu->info() == Eigen::Success;
+  if (!s.lu) s.lu = std::make_shared<SparseBasisLu>();
+  s.lu->matrix.resize(nv, nv);
+  s.lu->matrix.setFromTriplets(t.begin(), t.end());
+  return s.lu->factor(SparseLuBackend::kAuto, !analyse, 0);
 }
 
 // Per group: y_g = K_g⁻¹ v_g.
@@ -188,7 +186,8 @@ bool solve_direction(const SparseMlcp& p, const CoupledRows& c, const VecX& z, c
   solve_groups(c, ipm, ipm.t, ipm.y);
   VecX rhs = -rp;
   p.g.multiply_add(p.M, ipm.y, rhs);
-  dnu = s.lu->solve(rhs);
+  s.lu->solve(rhs);
+  dnu.swap(rhs);
   if (!dnu.allFinite()) return false;
   VecX htdnu;
   p.h.transpose_multiply(p.M, dnu, htdnu);

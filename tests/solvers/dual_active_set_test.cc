@@ -4,6 +4,7 @@
 // its Farkas vector on contradictory rows.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
 
 #include "exactsim/solvers/dual_active_set.h"
@@ -140,6 +141,82 @@ TEST(DualActiveSet, NamesContradictoryRowsWithAFarkasVector) {
   EXPECT_NEAR(res.farkas[0], 1, 1e-15);
   EXPECT_NEAR(res.farkas[1], 1, 1e-15);
   EXPECT_EQ(res.farkas[2], 0);
+}
+
+// Two programs on disjoint bodies, stacked into one (bodies interleaved, rows shuffled): the
+// separable program's answer is each part's, its active rows are both parts', a body no row
+// touches rests at M⁻¹ c, J is no larger than a part's, and a contradiction in one part is named by
+// a Farkas vector on that part's rows alone.
+TEST(DualActiveSet, SolvesASeparableProgramPartByPart) {
+  std::mt19937 rng(11);
+  for (int trial = 0; trial < 10; ++trial) {
+    const Mlcp a = random_frictionless(2, 10 + trial, rng), b = random_frictionless(3, 14, rng);
+    // Bodies: a0, b0, (free), a1, b1, b2; rows: a's and b's alternating where both remain.
+    const int blocks_of[2][3] = {{0, 3, -1}, {1, 4, 5}};
+    const Mlcp* part[2] = {&a, &b};
+    Mlcp p;
+    MatX free_block = 3.0 * MatX::Identity(6, 6);
+    for (int k = 0; k < 6; ++k) {
+      if (k == 2) {
+        p.M.add_block(free_block);
+        continue;
+      }
+      const int which = (k == 1 || k >= 4) ? 1 : 0;
+      const int local = which == 0 ? (k == 0 ? 0 : 1) : (k == 1 ? 0 : k - 3);
+      p.M.add_block(part[which]->M.blocks[local]);
+    }
+    const int ma = static_cast<int>(a.r.size()), mb = static_cast<int>(b.r.size()), m = ma + mb;
+    p.G = MatX::Zero(36, m);
+    p.c = VecX::Zero(36);
+    p.c.segment(12, 6) = VecX::LinSpaced(6, -1, 1);
+    p.r.resize(m);
+    std::vector<std::pair<int, int>> origin;  // (part, row) of each row
+    for (int i = 0, ia = 0, ib = 0; i < m; ++i) {
+      const int which = (ib < mb && (i % 2 == 1 || ia == ma)) ? 1 : 0;
+      origin.push_back({which, which == 0 ? ia++ : ib++});
+    }
+    for (int which = 0; which < 2; ++which)
+      for (int local = 0; local < (which == 0 ? 2 : 3); ++local)
+        p.c.segment(6 * blocks_of[which][local], 6) = part[which]->c.segment(6 * local, 6);
+    for (int i = 0; i < m; ++i) {
+      const auto [which, row] = origin[i];
+      p.r[i] = part[which]->r[row];
+      for (int local = 0; local < (which == 0 ? 2 : 3); ++local)
+        p.G.block<6, 1>(6 * blocks_of[which][local], i) =
+            part[which]->G.block<6, 1>(6 * local, row);
+    }
+    DualActiveSetScratch s, sa, sb;
+    VecX nu, z, nu_a, z_a, nu_b, z_b;
+    const auto whole = solve_dual_active_set(p.M, p.G, p.c, p.r, 1e-12, 1e-8, 0, s, nu, z);
+    const auto ra = solve_dual_active_set(a.M, a.G, a.c, a.r, 1e-12, 1e-8, 0, sa, nu_a, z_a);
+    const auto rb = solve_dual_active_set(b.M, b.G, b.c, b.r, 1e-12, 1e-8, 0, sb, nu_b, z_b);
+    if (ra.status != SolveStatus::kSolved || rb.status != SolveStatus::kSolved) {
+      ASSERT_NE(whole.status, SolveStatus::kSolved);
+      if (whole.status == SolveStatus::kInfeasible) {
+        const int bad = ra.status == SolveStatus::kSolved ? 1 : 0;
+        for (int i = 0; i < m; ++i)
+          if (origin[i].first != bad) EXPECT_EQ(whole.farkas[i], 0) << "row " << i;
+      }
+      continue;
+    }
+    ASSERT_EQ(whole.status, SolveStatus::kSolved);
+    EXPECT_LE(s.J.rows(), 18);  // J and R are a part's, not the whole program's (36 × 36)
+    EXPECT_LT((nu.segment(12, 6) - p.c.segment(12, 6) / 3.0).norm(), 1e-14);
+    std::vector<int> active_expected;
+    for (int i = 0; i < m; ++i) {
+      const auto [which, row] = origin[i];
+      EXPECT_EQ(z[i], (which == 0 ? z_a : z_b)[row]) << "row " << i;
+      const auto& act = (which == 0 ? sa : sb).active;
+      if (std::find(act.begin(), act.end(), row) != act.end()) active_expected.push_back(i);
+    }
+    std::vector<int> active = s.active;
+    std::sort(active.begin(), active.end());
+    EXPECT_EQ(active, active_expected);
+    for (int which = 0; which < 2; ++which)
+      for (int local = 0; local < (which == 0 ? 2 : 3); ++local)
+        EXPECT_EQ(nu.segment(6 * blocks_of[which][local], 6),
+                  (which == 0 ? nu_a : nu_b).segment(6 * local, 6));
+  }
 }
 
 }  // namespace

@@ -26,9 +26,14 @@ struct DualActiveSetScratch {
   MatX J;  // J = L⁻ᵀ Q: Jᵀ M J = I, Jᵀ G_A = [R; 0]
   MatX R;  // upper triangular, active rows' columns in the top-left q × q
   VecX x, s, d, step, dual, u;
-  std::vector<int> active;  // active rows, in the order of R's columns
+  std::vector<int> active;  // active rows (of the last solve: all of them, component by component)
   std::vector<char> is_active;
   Eigen::SparseMatrix<Real> sparse_g;  // G's nonzeros, for Gᵀ ν over all rows
+  // The program's components (solve_dual_active_set) and the one being solved.
+  std::vector<int> component, row_block, component_blocks, component_rows, local_offset, all_active;
+  BlockDiagonal sub_m;
+  MatX sub_g;
+  VecX sub_c, sub_r, sub_nu, sub_z;
 };
 
 struct DualActiveSetResult {
@@ -45,7 +50,8 @@ struct DualActiveSetResult {
 // multiplier's fall makes room for, and whose column's part independent of the active rows' is
 // below `independence` × its length (in the M⁻¹ metric), ends the solve kInfeasible: satisfying
 // it would take multipliers up to 1 / independence² of the problem's scale. At most
-// max_iterations additions and drops (0: 10 (n_v + m) + 100).
+// max_iterations additions and drops (0: 10 (n_v + m) + 100). The program separates over the
+// groups of M's blocks that rows join, and each group is solved on its own.
 DualActiveSetResult solve_dual_active_set(const BlockDiagonal& M, const MatX& G, const VecX& c,
                                           const VecX& r, Real tolerance, Real independence,
                                           int max_iterations, DualActiveSetScratch& scratch,

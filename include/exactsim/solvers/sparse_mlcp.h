@@ -19,11 +19,12 @@
 #include <vector>
 
 #include <Eigen/SparseCore>
-#include <Eigen/SparseLU>
 
 #include "exactsim/solvers/mlcp.h"
 
 namespace exactsim {
+
+struct SparseBasisLu;
 
 struct SparseMlcp {
   BlockDiagonal M;    // n_v × n_v, SPD blocks
@@ -53,9 +54,9 @@ struct SparseMlcpScratch {
   std::vector<int> slot;  // z index → its row in the basis system (−1: nonbasic)
   std::vector<int> basic;
   std::vector<Eigen::Triplet<Real>> triplets;
-  Eigen::SparseMatrix<Real> kkt;
-  using Lu = Eigen::SparseLU<Eigen::SparseMatrix<Real>, Eigen::COLAMDOrdering<int>>;
-  std::shared_ptr<Lu> lu;          // (held by pointer: Eigen's factorisations cannot be copied)
+  // The LU of the basis system or the interior point's body-space system, and that matrix
+  // (src/solvers/sparse_lu.h; held by pointer: factorisations cannot be copied).
+  std::shared_ptr<SparseBasisLu> lu;
   VecX rhs, x, momentum, impulse;  // the basis system's right-hand side and solution; residuals
   std::vector<bool> active;
   CoupledRows coupled;

@@ -1,0 +1,195 @@
+#include "solvers/sparse_lu.h"
+
+#include <cmath>
+#include <limits>
+
+#ifdef EXACTSIM_HAVE_SUITESPARSE
+#include <klu.h>
+#include <umfpack.h>
+#endif
+
+namespace exactsim {
+
+struct SparseBasisLu::SuiteSparse {
+#ifdef EXACTSIM_HAVE_SUITESPARSE
+  klu_common klu{};
+  klu_symbolic* klu_symbolic_ = nullptr;
+  klu_numeric* klu_numeric_ = nullptr;
+  void* umf_symbolic = nullptr;
+  void* umf_numeric = nullptr;
+  double umf_control[UMFPACK_CONTROL];
+  double umf_info[UMFPACK_INFO];
+#endif
+};
+
+SparseBasisLu::SparseBasisLu() = default;
+SparseBasisLu::~SparseBasisLu() { release(); }
+
+bool sparse_lu_available(SparseLuBackend backend) {
+#ifdef EXACTSIM_HAVE_SUITESPARSE
+  (void)backend;
+  return true;
+#else
+  return backend == SparseLuBackend::kAuto || backend == SparseLuBackend::kEigen;
+#endif
+}
+
+const char* to_string(SparseLuBackend backend) {
+  switch (backend) {
+    case SparseLuBackend::kAuto:
+      return "auto";
+    case SparseLuBackend::kEigen:
+      return "eigen-sparselu";
+    case SparseLuBackend::kKlu:
+      return "klu";
+    case SparseLuBackend::kUmfpack:
+      return "umfpack";
+  }
+  return "unknown";
+}
+
+namespace {
+
+void release_numeric(SparseBasisLu::SuiteSparse* ss) {
+#ifdef EXACTSIM_HAVE_SUITESPARSE
+  if (ss == nullptr) return;
+  if (ss->klu_numeric_ != nullptr) klu_free_numeric(&ss->klu_numeric_, &ss->klu);
+  if (ss->umf_numeric != nullptr) umfpack_di_free_numeric(&ss->umf_numeric);
+#else
+  (void)ss;
+#endif
+}
+
+}  // namespace
+
+void SparseBasisLu::release() {
+  release_numeric(suitesparse.get());
+#ifdef EXACTSIM_HAVE_SUITESPARSE
+  if (suitesparse) {
+    if (suitesparse->klu_symbolic_ != nullptr)
+      klu_free_symbolic(&suitesparse->klu_symbolic_, &suitesparse->klu);
+    if (suitesparse->umf_symbolic != nullptr) umfpack_di_free_symbolic(&suitesparse->umf_symbolic);
+  }
+#endif
+  analysed = false;
+}
+
+bool SparseBasisLu::factor(SparseLuBackend which, bool same_pattern, Real min_pivot_ratio) {
+  if (which == SparseLuBackend::kAuto || !sparse_lu_available(which))
+    which = sparse_lu_available(SparseLuBackend::kKlu) ? SparseLuBackend::kKlu
+                                                       : SparseLuBackend::kEigen;
+  const bool reuse = same_pattern && analysed && which == backend;
+  if (reuse)
+    release_numeric(suitesparse.get());
+  else
+    release();
+  backend = which;
+  pivot_ratio = 0;
+  nonzeros = 0;
+  const int n = static_cast<int>(matrix.rows());
+  if (n == 0) {
+    pivot_ratio = 1;
+    return true;
+  }
+  matrix.makeCompressed();
+#ifdef EXACTSIM_HAVE_SUITESPARSE
+  if (!suitesparse) suitesparse = std::make_unique<SuiteSparse>();
+  auto& [klu, klu_symbolic_, klu_numeric_, umf_symbolic, umf_numeric, umf_control, umf_info] =
+      *suitesparse;
+#endif
+  switch (backend) {
+#ifdef EXACTSIM_HAVE_SUITESPARSE
+    case SparseLuBackend::kKlu: {
+      if (!reuse) {
+        klu_defaults(&klu);
+        klu_symbolic_ = klu_analyze(n, matrix.outerIndexPtr(), matrix.innerIndexPtr(), &klu);
+        if (klu_symbolic_ == nullptr) return false;
+        analysed = true;
+      }
+      klu_numeric_ = klu_factor(matrix.outerIndexPtr(), matrix.innerIndexPtr(), matrix.valuePtr(),
+                                klu_symbolic_, &klu);
+      if (klu_numeric_ == nullptr || klu.status != KLU_OK) return false;
+      if (klu_rcond(klu_symbolic_, klu_numeric_, &klu) != 1) return false;
+      pivot_ratio = klu.rcond;
+      nonzeros = static_cast<long>(klu_numeric_->lnz) + klu_numeric_->unz + klu_numeric_->nzoff;
+      break;
+    }
+    case SparseLuBackend::kUmfpack: {
+      if (!reuse) {
+        umfpack_di_defaults(umf_control);
+        umf_control[UMFPACK_IRSTEP] = 0;  // refinement is the caller's
+        if (umfpack_di_symbolic(n, n, matrix.outerIndexPtr(), matrix.innerIndexPtr(),
+                                matrix.valuePtr(), &umf_symbolic, umf_control,
+                                umf_info) != UMFPACK_OK)
+          return false;
+        analysed = true;
+      }
+      if (umfpack_di_numeric(matrix.outerIndexPtr(), matrix.innerIndexPtr(), matrix.valuePtr(),
+                             umf_symbolic, &umf_numeric, umf_control, umf_info) != UMFPACK_OK)
+        return false;  // UMFPACK_WARNING_singular_matrix included
+      pivot_ratio = umf_info[UMFPACK_RCOND];
+      nonzeros = static_cast<long>(umf_info[UMFPACK_LNZ] + umf_info[UMFPACK_UNZ]);
+      out.resize(n);
+      break;
+    }
+#endif
+    default: {
+      backend = SparseLuBackend::kEigen;
+      if (!eigen) eigen = std::make_unique<EigenLu>();
+      if (!reuse) {
+        eigen->analyzePattern(matrix);
+        analysed = true;
+      }
+      eigen->factorize(matrix);
+      if (eigen->info() != Eigen::Success) return false;
+      // U's diagonal sits in the supernodes of L (SparseLU::logAbsDeterminant reads it so).
+      const auto& l = eigen->matrixL().m_mapL;
+      Real least = std::numeric_limits<Real>::infinity(), largest = 0;
+      for (Eigen::Index j = 0; j < n; ++j)
+        for (EigenLu::SCMatrix::InnerIterator it(l, j); it; ++it) {
+          if (it.row() != j) continue;
+          least = std::min(least, std::abs(it.value()));
+          largest = std::max(largest, std::abs(it.value()));
+          break;
+        }
+      pivot_ratio = largest > 0 ? least / largest : 0;
+      nonzeros = static_cast<long>(eigen->nnzL() + eigen->nnzU());
+      break;
+    }
+  }
+  return std::isfinite(pivot_ratio) && pivot_ratio > min_pivot_ratio;
+}
+
+void SparseBasisLu::solve(VecX& x, bool transpose) {
+  if (x.size() == 0) return;
+#ifdef EXACTSIM_HAVE_SUITESPARSE
+  auto& [klu, klu_symbolic_, klu_numeric_, umf_symbolic, umf_numeric, umf_control, umf_info] =
+      *suitesparse;
+#endif
+  switch (backend) {
+#ifdef EXACTSIM_HAVE_SUITESPARSE
+    case SparseLuBackend::kKlu: {
+      const int n = static_cast<int>(x.size());
+      if (transpose)
+        klu_tsolve(klu_symbolic_, klu_numeric_, n, 1, x.data(), &klu);
+      else
+        klu_solve(klu_symbolic_, klu_numeric_, n, 1, x.data(), &klu);
+      return;
+    }
+    case SparseLuBackend::kUmfpack:
+      umfpack_di_solve(transpose ? UMFPACK_At : UMFPACK_A, matrix.outerIndexPtr(),
+                       matrix.innerIndexPtr(), matrix.valuePtr(), out.data(), x.data(), umf_numeric,
+                       umf_control, umf_info);
+      x.swap(out);
+      return;
+#endif
+    default:
+      if (transpose)
+        x = eigen->transpose().solve(x);
+      else
+        x = eigen->solve(x);
+      return;
+  }
+}
+
+}  // namespace exactsim

@@ -1,0 +1,44 @@
+// The sparse LU of one square matrix by one of the backends (KLU, UMFPACK or Eigen's SparseLU):
+// the basis matrices of the sparse Lemke and block pivoting, and the interior point's body-space
+// system (docs/solvers.md "Large islands: the sparse path").
+#pragma once
+
+#include <memory>
+
+#include <Eigen/SparseCore>
+#include <Eigen/SparseLU>
+
+#include "exactsim/solvers/sparse_lemke.h"
+
+namespace exactsim {
+
+struct SparseBasisLu {
+  using EigenLu = Eigen::SparseLU<Eigen::SparseMatrix<Real>, Eigen::COLAMDOrdering<int>>;
+  SparseLuBackend backend = SparseLuBackend::kEigen;
+  Eigen::SparseMatrix<Real> matrix;  // the factorised matrix (UMFPACK's solves read it)
+  std::unique_ptr<EigenLu> eigen;
+  struct SuiteSparse;  // KLU's and UMFPACK's objects (sparse_lu.cc: only it sees SuiteSparse)
+  std::unique_ptr<SuiteSparse> suitesparse;
+  bool analysed = false;  // a symbolic analysis of `matrix`'s pattern is held
+  VecX out;               // UMFPACK's solution buffer
+  Real pivot_ratio = 0;   // min |u_ii| / max |u_ii|
+  long nonzeros = 0;      // nnz(L + U)
+
+  SparseBasisLu();
+  SparseBasisLu(const SparseBasisLu&) = delete;
+  SparseBasisLu& operator=(const SparseBasisLu&) = delete;
+  ~SparseBasisLu();
+
+  void release();
+
+  // Factorises `matrix` (kAuto: KLU where SuiteSparse was found, else Eigen's). With
+  // `same_pattern`, the analysis of the last factorisation is reused: the caller promises that
+  // `matrix` has its pattern. False when the backend fails or the pivot ratio is not above
+  // `min_pivot_ratio` (numerically singular; 0: any finite ratio).
+  bool factor(SparseLuBackend which, bool same_pattern = false, Real min_pivot_ratio = 1e-14);
+
+  // x = A⁻¹ x, or A⁻ᵀ x.
+  void solve(VecX& x, bool transpose = false);
+};
+
+}  // namespace exactsim
