@@ -58,6 +58,7 @@ void solve_sparse_mlcp(const SparseMlcp& p, const SolverOptions& options, Sparse
     return x.certificate.ok();
   };
   auto finish = [&](MlcpSolution& x) {
+    s.basis_solved = &x != &out || x.certificate.method == SolveMethod::kWarmStart;
     x.certificate.iterations = iterations;
     if (&x != &out) {
       out.nu.swap(x.nu);

@@ -127,10 +127,11 @@ void record_basis(const MlcpSolution& out, const std::vector<bool>& active, Work
 
 // The set's guess (s.guess): in the first round the last step's basis (`previous`, full size, or
 // none), then the last round's (s.basis) with the impulse rows of the units and σ of the cones
-// that joined since.
+// that joined since, where that round solved a basis (an interior point's estimate of one is no
+// start for block pivoting: on the 100-hull pile such guesses certified in 0 of 130 rounds).
 const std::vector<bool>* round_guess(const MlcpLayout& layout, const std::vector<bool>* previous,
                                      WorkingSet& s) {
-  const std::vector<bool>* full = s.rounds == 1 ? previous : &s.basis;
+  const std::vector<bool>* full = s.rounds == 1 ? previous : s.basis_solved ? &s.basis : nullptr;
   if (full == nullptr) return nullptr;
   s.guess.resize(s.columns.size());
   for (std::size_t q = 0; q < s.columns.size(); ++q) {
@@ -193,13 +194,15 @@ void solve_on_working_set(const SparseMlcp& full, const MlcpLayout& layout,
     solve_sparse_mlcp(s.problem, sub, scratch, s.solution, start);
     iterations += s.solution.certificate.iterations;
     const std::vector<bool>* active = &scratch.active;
+    s.basis_solved = scratch.basis_solved;
     if (!s.solution.certificate.ok()) {
       // Lemke's pivoting from the basis the interior point ended near (docs/solvers.md "Large
       // islands: the sparse path"): it ends at a solution or with a reason, where the interior
       // point can stall.
       solve_sparse_lemke(s.problem, sub, lemke, s.solution, &scratch.active);
       iterations += s.solution.certificate.iterations;
-      if (s.solution.certificate.ok()) active = &lemke.active;
+      s.basis_solved = s.solution.certificate.ok();
+      if (s.basis_solved) active = &lemke.active;
     }
     out.nu = s.solution.nu;
     out.z.setZero(m);

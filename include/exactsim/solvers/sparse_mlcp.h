@@ -59,6 +59,7 @@ struct SparseMlcpScratch {
   std::shared_ptr<SparseBasisLu> lu;
   VecX rhs, x, momentum, impulse;  // the basis system's right-hand side and solution; residuals
   std::vector<bool> active;
+  bool basis_solved = false;  // the last answer is active's basis solve (not an interior point's)
   CoupledRows coupled;
   MlcpSolution crossover;       // the basis solve after the interior point
   VecX z_previous, w_previous;  // the interior point's iterate before its last (Tapia's indicators)

@@ -32,6 +32,7 @@ struct WorkingSet {
   MlcpSolution solution;               // of the set's problem
   std::vector<bool> guess;             // a full-size guess mapped to the set
   std::vector<bool> basis;             // the last round's basis, full size
+  bool basis_solved = false;           // ... solved as one (not an interior point's estimate)
   std::vector<char> joined;            // (m) scratch: rows that joined the set this round
   VecX b;                              // the full problem's free rows Hᵀ W c + r
   int rounds = 0;                      // solves of the last island
