@@ -38,25 +38,64 @@ void decide_sigmas(const SparseMlcp& p, const VecX& w, std::vector<bool>& active
   }
 }
 
+// The certificate's tolerance, the impulse scale and the basis system's regularisation δ of p
+// (after prepare_sparse_mlcp).
+struct Scales {
+  Real tol, scale, delta;
+};
+Scales scales_of(const SparseMlcp& p, const SolverOptions& options, SparseMlcpScratch& s) {
+  Scales c;
+  c.tol =
+      options.tolerance * std::max<Real>(1.0, s.b.size() > 0 ? s.b.lpNorm<Eigen::Infinity>() : 0.0);
+  c.scale = options.impulse_scale > 0 ? options.impulse_scale : sparse_mlcp_impulse_scale(p, s);
+  // Before refinement w_B = −δ z_B: within the certificate's tolerances (δ z_i <= 1e-2 tol for
+  // z_i <= Z) with room.
+  c.delta = 1e-2 * c.tol / c.scale;
+  return c;
+}
+
+bool certify(const SparseMlcp& p, const SolverOptions& options, const Scales& c,
+             SparseMlcpScratch& s, MlcpSolution& x, SolveMethod method) {
+  x.certificate = verify_sparse_mlcp(p, x.nu, x.z, c.tol, c.scale, options, s, x.w);
+  x.certificate.method = method;
+  return x.certificate.ok();
+}
+
+// The basis the interior point's answer `at` lies near (its iterate before in s.z_previous,
+// s.w_previous; empty when it took no step): by Tapia's indicators (El-Bakry, Tapia & Zhang
+// 1994: near the end z_i/z_i⁻ → 1 and w_i/w_i⁻ → 0 for a basic i, the reverse for a nonbasic
+// one; free of z's and w's units, which z_i > w_i is not), in s.active.
+void estimate_basis(const SparseMlcp& p, const MlcpSolution& at, SparseMlcpScratch& s) {
+  const int m = p.size();
+  s.active.assign(m, false);
+  const bool indicators = s.z_previous.size() == m;
+  for (int i = 0; i < m; ++i)
+    s.active[i] =
+        indicators ? at.z[i] * s.w_previous[i] > at.w[i] * s.z_previous[i] : at.z[i] > at.w[i];
+  decide_sigmas(p, at.w, s.active);
+}
+
+// The crossover: that basis, its wrong signs moved by block pivoting. True with the certified
+// basis answer in s.crossover and its basis in s.active; otherwise s.active is the estimate.
+bool cross_over(const SparseMlcp& p, const SolverOptions& options, const Scales& c,
+                const MlcpSolution& at, SparseMlcpScratch& s, int& iterations) {
+  estimate_basis(p, at, s);
+  std::vector<bool> estimate = s.active;
+  if (block_pivoting(p, c.tol, c.delta, kCrossoverIterations, s, s.crossover, iterations) &&
+      certify(p, options, c, s, s.crossover, SolveMethod::kInteriorPoint))
+    return true;
+  s.active.swap(estimate);
+  return false;
+}
+
 }  // namespace
 
 void solve_sparse_mlcp(const SparseMlcp& p, const SolverOptions& options, SparseMlcpScratch& s,
-                       MlcpSolution& out, const std::vector<bool>* guess) {
+                       MlcpSolution& out, const std::vector<bool>* guess, bool crossover) {
   const int m = p.size();
   prepare_sparse_mlcp(p, s);
-  const Real tol =
-      options.tolerance * std::max<Real>(1.0, s.b.size() > 0 ? s.b.lpNorm<Eigen::Infinity>() : 0.0);
-  const Real scale =
-      options.impulse_scale > 0 ? options.impulse_scale : sparse_mlcp_impulse_scale(p, s);
-  // Before refinement w_B = −δ z_B: within the certificate's tolerances (δ z_i <= 1e-2 tol for
-  // z_i <= Z) with room.
-  const Real delta = 1e-2 * tol / scale;
+  const Scales c = scales_of(p, options, s);
   int iterations = 0;
-  auto certify = [&](MlcpSolution& x, SolveMethod method) {
-    x.certificate = verify_sparse_mlcp(p, x.nu, x.z, tol, scale, options, s, x.w);
-    x.certificate.method = method;
-    return x.certificate.ok();
-  };
   auto finish = [&](MlcpSolution& x) {
     s.basis_solved = &x != &out || x.certificate.method == SolveMethod::kWarmStart;
     x.certificate.iterations = iterations;
@@ -71,38 +110,44 @@ void solve_sparse_mlcp(const SparseMlcp& p, const SolverOptions& options, Sparse
     out.nu = s.Wc;
     out.z.resize(0);
     s.active.clear();
-    certify(out, SolveMethod::kWarmStart);
+    certify(p, options, c, s, out, SolveMethod::kWarmStart);
     return finish(out);
   }
   // 1. The guessed basis (last step's, by contact).
   if (guess != nullptr && static_cast<int>(guess->size()) == m) {
     s.active = *guess;
-    if (block_pivoting(p, tol, delta, kGuessIterations, s, out, iterations) &&
-        certify(out, SolveMethod::kWarmStart))
+    if (block_pivoting(p, c.tol, c.delta, kGuessIterations, s, out, iterations) &&
+        certify(p, options, c, s, out, SolveMethod::kWarmStart))
       return finish(out);
   }
   // 2. The interior point, then the basis its answer lies on: exact where that basis
   // is regular and its solution certifies; otherwise the interior point's own answer.
   const int before = iterations;
-  interior_point(p, tol, scale, kInteriorPointIterations, s, out.nu, out.z, out.w, iterations);
-  const bool interior = certify(out, SolveMethod::kInteriorPoint);
-  // The basis by Tapia's indicators (El-Bakry, Tapia & Zhang 1994): near the end z_i/z_i⁻ → 1
-  // and w_i/w_i⁻ → 0 for a basic i, the reverse for a nonbasic one; free of z's and w's units,
-  // which z_i > w_i is not.
-  s.active.assign(m, false);
-  const bool indicators = iterations > before && s.z_previous.size() == m;
-  for (int i = 0; i < m; ++i)
-    s.active[i] =
-        indicators ? out.z[i] * s.w_previous[i] > out.w[i] * s.z_previous[i] : out.z[i] > out.w[i];
-  decide_sigmas(p, out.w, s.active);
-  MlcpSolution& basis = s.crossover;
-  std::vector<bool> active = s.active;
-  if (block_pivoting(p, tol, delta, kCrossoverIterations, s, basis, iterations) &&
-      certify(basis, SolveMethod::kInteriorPoint))
-    return finish(basis);
-  s.active.swap(active);
-  if (!interior) certify(out, SolveMethod::kInteriorPoint);
+  interior_point(p, c.tol, c.scale, kInteriorPointIterations, s, out.nu, out.z, out.w, iterations);
+  if (iterations == before) s.z_previous.resize(0);  // (no step: no indicators)
+  const bool interior = certify(p, options, c, s, out, SolveMethod::kInteriorPoint);
+  if (interior && !crossover) {
+    estimate_basis(p, out, s);
+    return finish(out);
+  }
+  if (cross_over(p, options, c, out, s, iterations)) return finish(s.crossover);
+  if (!interior) certify(p, options, c, s, out, SolveMethod::kInteriorPoint);
   finish(out);
+}
+
+bool sparse_crossover(const SparseMlcp& p, const SolverOptions& options, SparseMlcpScratch& s,
+                      MlcpSolution& out) {
+  prepare_sparse_mlcp(p, s);
+  const Scales c = scales_of(p, options, s);
+  int iterations = 0;
+  if (!cross_over(p, options, c, out, s, iterations)) return false;
+  s.crossover.certificate.iterations = iterations;
+  out.nu.swap(s.crossover.nu);
+  out.z.swap(s.crossover.z);
+  out.w.swap(s.crossover.w);
+  out.certificate = s.crossover.certificate;
+  s.basis_solved = true;
+  return true;
 }
 
 }  // namespace exactsim

@@ -184,14 +184,28 @@ void solve_on_working_set(const SparseMlcp& full, const MlcpLayout& layout,
   sparse_rows(full, out.nu, out.z, out.w);
   add_rejected(layout, out.z, out.w, tol, sub.impulse_scale, s);
   int iterations = 0;
+  // The set's answer in full coordinates, certified on the whole problem, and its basis.
+  auto adopt = [&](const std::vector<bool>& active) {
+    out.nu = s.solution.nu;
+    out.z.setZero(m);
+    for (std::size_t q = 0; q < s.columns.size(); ++q) out.z[s.columns[q]] = s.solution.z[q];
+    complete(full, layout, s, out.nu, out.z);
+    const SolveMethod method = s.solution.certificate.method;
+    out.certificate =
+        verify_sparse_mlcp(full, out.nu, out.z, tol, sub.impulse_scale, options, scratch, out.w);
+    out.certificate.method = method;
+    out.certificate.iterations = iterations;
+    record_basis(out, active, s);
+  };
   for (s.rounds = 1;; ++s.rounds) {
     s.joined.assign(m, 0);
     for (int i = 0; i < m; ++i) s.joined[i] = s.rounds > 1 && s.sub_of[i] < 0;
     restrict_problem(full, s.rounds == 1, s);
     // The guess: the last step's basis, then the last round's with the impulse rows of the units
-    // it added and σ of the cones it added (they close, or slide under load).
+    // it added and σ of the cones it added (they close, or slide under load). No crossover
+    // before the set is final.
     const std::vector<bool>* start = round_guess(layout, guessed ? guess : nullptr, s);
-    solve_sparse_mlcp(s.problem, sub, scratch, s.solution, start);
+    solve_sparse_mlcp(s.problem, sub, scratch, s.solution, start, false);
     iterations += s.solution.certificate.iterations;
     const std::vector<bool>* active = &scratch.active;
     s.basis_solved = scratch.basis_solved;
@@ -204,20 +218,25 @@ void solve_on_working_set(const SparseMlcp& full, const MlcpLayout& layout,
       s.basis_solved = s.solution.certificate.ok();
       if (s.basis_solved) active = &lemke.active;
     }
-    out.nu = s.solution.nu;
-    out.z.setZero(m);
-    for (std::size_t q = 0; q < s.columns.size(); ++q) out.z[s.columns[q]] = s.solution.z[q];
-    complete(full, layout, s, out.nu, out.z);
-    const SolveMethod method = s.solution.certificate.method;
-    out.certificate =
-        verify_sparse_mlcp(full, out.nu, out.z, tol, sub.impulse_scale, options, scratch, out.w);
-    out.certificate.method = method;
-    out.certificate.iterations = iterations;
-    record_basis(out, *active, s);
+    adopt(*active);
     if (!s.solution.certificate.ok() || s.rounds == kMaxRounds) break;
     const int added = add_rejected(layout, out.z, out.w, tol, sub.impulse_scale, s);
     if (added == 0) break;
   }
+  // The final set's interior-point answer crossed over to the basis it lies near: an exact
+  // basis for the next step to start from, kept where it also certifies on the whole problem.
+  if (!out.certificate.ok() || s.basis_solved) return;
+  s.interior = s.solution;
+  if (!sparse_crossover(s.problem, sub, scratch, s.solution)) return;
+  iterations += s.solution.certificate.iterations;
+  s.kept = out;
+  s.kept_basis = s.basis;
+  adopt(scratch.active);
+  if (out.certificate.ok()) return;
+  out = s.kept;
+  s.basis.swap(s.kept_basis);
+  s.solution = s.interior;
+  s.basis_solved = false;
 }
 
 }  // namespace exactsim

@@ -30,12 +30,14 @@ struct WorkingSet {
   std::vector<int> sub_of;             // (m) the set's index of a full unknown, −1: left out
   SparseMlcp problem;                  // the MLCP on the set
   MlcpSolution solution;               // of the set's problem
-  std::vector<bool> guess;             // a full-size guess mapped to the set
-  std::vector<bool> basis;             // the last round's basis, full size
-  bool basis_solved = false;           // ... solved as one (not an interior point's estimate)
-  std::vector<char> joined;            // (m) scratch: rows that joined the set this round
-  VecX b;                              // the full problem's free rows Hᵀ W c + r
-  int rounds = 0;                      // solves of the last island
+  MlcpSolution interior, kept;         // before the crossover: the set's answer, the whole's
+  std::vector<bool> kept_basis;
+  std::vector<bool> guess;    // a full-size guess mapped to the set
+  std::vector<bool> basis;    // the last round's basis, full size
+  bool basis_solved = false;  // ... solved as one (not an interior point's estimate)
+  std::vector<char> joined;   // (m) scratch: rows that joined the set this round
+  VecX b;                     // the full problem's free rows Hᵀ W c + r
+  int rounds = 0;             // solves of the last island
 };
 
 // Solves the island's MLCP `full` (layout, constraints `set`) on a working set: first the units
