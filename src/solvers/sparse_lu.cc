@@ -50,6 +50,10 @@ const char* to_string(SparseLuBackend backend) {
 
 namespace {
 
+// A refactorisation with the old pivots is kept while its pivot ratio is at least this fraction
+// of the last full factorisation's (partial pivoting chose those pivots for other values).
+constexpr Real kRefactorPivotRatio = 1e-2;
+
 void release_numeric(SparseBasisLu::SuiteSparse* ss) {
 #ifdef EXACTSIM_HAVE_SUITESPARSE
   if (ss == nullptr) return;
@@ -79,10 +83,16 @@ bool SparseBasisLu::factor(SparseLuBackend which, bool same_pattern, Real min_pi
     which = sparse_lu_available(SparseLuBackend::kKlu) ? SparseLuBackend::kKlu
                                                        : SparseLuBackend::kEigen;
   const bool reuse = same_pattern && analysed && which == backend;
-  if (reuse)
-    release_numeric(suitesparse.get());
-  else
+#ifdef EXACTSIM_HAVE_SUITESPARSE
+  // KLU refactorises with the pivots of the last factorisation where they stay sound.
+  const bool refactor = reuse && which == SparseLuBackend::kKlu && suitesparse->klu_numeric_;
+#else
+  const bool refactor = false;
+#endif
+  if (!reuse)
     release();
+  else if (!refactor)
+    release_numeric(suitesparse.get());
   backend = which;
   pivot_ratio = 0;
   nonzeros = 0;
@@ -106,10 +116,21 @@ bool SparseBasisLu::factor(SparseLuBackend which, bool same_pattern, Real min_pi
         if (klu_symbolic_ == nullptr) return false;
         analysed = true;
       }
-      klu_numeric_ = klu_factor(matrix.outerIndexPtr(), matrix.innerIndexPtr(), matrix.valuePtr(),
-                                klu_symbolic_, &klu);
-      if (klu_numeric_ == nullptr || klu.status != KLU_OK) return false;
-      if (klu_rcond(klu_symbolic_, klu_numeric_, &klu) != 1) return false;
+      if (refactor) {
+        const bool sound =
+            klu_refactor(matrix.outerIndexPtr(), matrix.innerIndexPtr(), matrix.valuePtr(),
+                         klu_symbolic_, klu_numeric_, &klu) == 1 &&
+            klu.status == KLU_OK && klu_rcond(klu_symbolic_, klu_numeric_, &klu) == 1 &&
+            klu.rcond >= kRefactorPivotRatio * factored_pivot_ratio;
+        if (!sound) klu_free_numeric(&klu_numeric_, &klu);
+      }
+      if (klu_numeric_ == nullptr) {
+        klu_numeric_ = klu_factor(matrix.outerIndexPtr(), matrix.innerIndexPtr(), matrix.valuePtr(),
+                                  klu_symbolic_, &klu);
+        if (klu_numeric_ == nullptr || klu.status != KLU_OK) return false;
+        if (klu_rcond(klu_symbolic_, klu_numeric_, &klu) != 1) return false;
+        factored_pivot_ratio = klu.rcond;
+      }
       pivot_ratio = klu.rcond;
       nonzeros = static_cast<long>(klu_numeric_->lnz) + klu_numeric_->unz + klu_numeric_->nzoff;
       break;

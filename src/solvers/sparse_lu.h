@@ -19,10 +19,11 @@ struct SparseBasisLu {
   std::unique_ptr<EigenLu> eigen;
   struct SuiteSparse;  // KLU's and UMFPACK's objects (sparse_lu.cc: only it sees SuiteSparse)
   std::unique_ptr<SuiteSparse> suitesparse;
-  bool analysed = false;  // a symbolic analysis of `matrix`'s pattern is held
-  VecX out;               // UMFPACK's solution buffer
-  Real pivot_ratio = 0;   // min |u_ii| / max |u_ii|
-  long nonzeros = 0;      // nnz(L + U)
+  bool analysed = false;          // a symbolic analysis of `matrix`'s pattern is held
+  VecX out;                       // UMFPACK's solution buffer
+  Real pivot_ratio = 0;           // min |u_ii| / max |u_ii|
+  Real factored_pivot_ratio = 0;  // ... of the last factorisation that chose its pivots
+  long nonzeros = 0;              // nnz(L + U)
 
   SparseBasisLu();
   SparseBasisLu(const SparseBasisLu&) = delete;
