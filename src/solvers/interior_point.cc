@@ -224,7 +224,7 @@ Real step_to_boundary(const VecX& x, const VecX& dx) {
 }  // namespace
 
 bool interior_point(const SparseMlcp& p, Real tol, Real scale, int max_iterations,
-                    SparseMlcpScratch& s, VecX& nu, VecX& z, VecX& w, int& iterations) {
+                    SparseMlcpScratch& s, VecX& nu, VecX& z, VecX& w, int& iterations, Real start) {
   const int m = p.size(), nv = p.M.size();
   CoupledRows& c = s.coupled;
   couple_rows(p, c);
@@ -235,10 +235,10 @@ bool interior_point(const SparseMlcp& p, Real tol, Real scale, int max_iteration
     gather_columns(p, c, g, p.g, ipm.groups[g].g);
     gather_columns(p, c, g, p.h, ipm.groups[g].h);
   }
-  // Start: ν free, z and w a velocity V and the impulse that makes it.
+  // Start: ν free, w a velocity V and z `start` × the impulse that makes it.
   const Real v_scale = std::max<Real>(s.b.lpNorm<Eigen::Infinity>(), 1e-3);
   const Real mobility = std::max<Real>(s.n_diag.cwiseAbs().maxCoeff(), 1e-12);
-  z.setConstant(m, v_scale / mobility);
+  z.setConstant(m, start * v_scale / mobility);
   w.setConstant(m, v_scale);
   nu = s.Wc;
   {

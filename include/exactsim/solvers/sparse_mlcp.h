@@ -89,11 +89,13 @@ SolveCertificate verify_sparse_mlcp(const SparseMlcp& p, const VecX& nu, const V
 bool block_pivoting(const SparseMlcp& p, Real tol, Real delta, int max_iterations,
                     SparseMlcpScratch& s, MlcpSolution& out, int& iterations);
 
-// Mehrotra's predictor–corrector (interior_point.cc) from the free motion; true when z∘w, the
+// Mehrotra's predictor–corrector (interior_point.cc) from the free motion (z: `start` × the
+// impulses of the free rows' scale); true when z∘w, the
 // row and the momentum residuals fell below 1e-2 of the certificate's bounds (tolerance tol,
 // impulse scale `scale`). (ν, z, w) is where it ended either way.
 bool interior_point(const SparseMlcp& p, Real tol, Real scale, int max_iterations,
-                    SparseMlcpScratch& s, VecX& nu, VecX& z, VecX& w, int& iterations);
+                    SparseMlcpScratch& s, VecX& nu, VecX& z, VecX& w, int& iterations,
+                    Real start = 1);
 
 // The sparse solve (sparse_solve.cc; docs/solvers.md "Large islands: the sparse path"): the guessed
 // basis (`guess`, size m: z_i expected positive, e.g. last step's by contact; null or the wrong
