@@ -62,9 +62,11 @@ int merge_from(const std::vector<std::string>& from, const std::vector<SweepJob>
       fs::copy_file(sweep_file(sweep_results_dir(dir), job.name), tmp,
                     fs::copy_options::overwrite_existing);
       const fs::path run = sweep_run_dir(dir, job.name);
-      if (fs::is_directory(run))
+      if (fs::is_directory(run)) {
+        fs::create_directories(sweep_run_dir(out, job.name));
         fs::copy(run, sweep_run_dir(out, job.name),
                  fs::copy_options::recursive | fs::copy_options::overwrite_existing);
+      }
       fs::rename(tmp, target);
       ++copied;
       break;
