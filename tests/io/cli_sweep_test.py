@@ -90,6 +90,55 @@ def same_as_reference(out, reference, what):
           what + ": trajectories differ from --jobs 1's")
 
 
+def processes():
+    """{pid: (parent pid, command name, state)} of the running processes."""
+    found = {}
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                text = f.read()
+        except OSError:
+            continue
+        name = text[text.index("(") + 1:text.rindex(")")]
+        state, ppid = text[text.rindex(")") + 2:].split()[:2]
+        found[int(pid)] = (int(ppid), name, state)
+    return found
+
+
+def mpi_crash(cli, mpirun, sweep_file, out, ref):
+    """A run that crashes under MPI (its process gets SIGSEGV) is reported and the sweep goes on;
+    the next invocation redoes it."""
+    p = subprocess.Popen([mpirun, "--allow-run-as-root", "--oversubscribe", "-n", "3", cli,
+                          "sweep", sweep_file, "--out", out, "--quiet"],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    crashed = False
+    deadline = time.monotonic() + 60
+    while not crashed and p.poll() is None and time.monotonic() < deadline:
+        procs = processes()
+        for pid, (ppid, name, state) in procs.items():
+            # A run's process: an exactsim whose parent is an exactsim rank.
+            if name == "exactsim" and state not in "ZX" and procs.get(ppid, ("", ""))[1] == \
+                    "exactsim":
+                try:
+                    os.kill(pid, signal.SIGSEGV)
+                    crashed = True
+                except ProcessLookupError:
+                    pass
+                break
+        time.sleep(0.01)
+    stdout, stderr = p.communicate(timeout=300)
+    check(crashed, "mpirun: found a run's process to crash")
+    check(p.returncode == 1 and "the run crashed (signal 11" in stderr and
+          f"{RUNS - 1} with a result" in stdout,
+          f"mpirun with a crashing run: status {p.returncode}: {stdout} {stderr}")
+    with open(os.path.join(out, "table.md")) as f:
+        check("the run crashed (signal 11" in f.read(), "table.md lists the crashed run")
+    status, stdout, stderr = sweep(cli, sweep_file, "--out", out, "--quiet")
+    check(status == 0 and f"1 ran, {RUNS - 1} done earlier" in stdout,
+          "the crashed run is redone: " + stdout + stderr)
+    same_as_reference(out, ref, "mpirun with a crashed run, then resumed")
+
+
 def main():
     cli, source, work = sys.argv[1:4]
     mpi = "--mpi" in sys.argv[4:]
@@ -164,8 +213,21 @@ def main():
         check(p.returncode == 0 and "MPI, 2 workers" in p.stdout,
               f"mpirun -n 3: status {p.returncode}: {p.stdout} {p.stderr}")
         same_as_reference(out_mpi, ref, "mpirun -n 3")
+        mpi_crash(cli, mpirun, sweep_file, os.path.join(work, "mpi-crash"), ref)
     else:
         print("MPI runner not built or mpirun missing: the MPI comparison is skipped")
+
+    # The plot script draws a metric against one axis, one curve per value of another.
+    png = os.path.join(work, "plot.png")
+    plot = ["/usr/bin/python3", os.path.join(source, "scripts", "sweep_plot.py"), os.path.join(ref, "table.csv")]
+    p = subprocess.run(plot + ["--metric", "max_overlap", "--x", "time.step", "--group",
+                               "contact.model", "--logy", "--out", png],
+                       capture_output=True, text=True, timeout=120)
+    check(p.returncode == 0 and os.path.getsize(png) > 10000, "sweep_plot.py: " + p.stderr)
+    p = subprocess.run(plot + ["--metric", "max_overlap", "--x", "time.stp"],
+                       capture_output=True, text=True, timeout=120)
+    check(p.returncode == 2 and "--x: 'time.stp' is not an axis" in p.stderr,
+          "sweep_plot.py with a wrong axis: " + p.stderr)
 
     # Malformed files: exit 2, the message names the file, the path and the reason.
     bad = [
