@@ -16,13 +16,11 @@
 #include "exactsim/stepping/memory_budget.h"
 #include "experiments/sweep.h"
 #include "experiments/sweep_file.h"
+#include "experiments/sweep_mpi.h"
 #include "experiments/sweep_run.h"
 #include "experiments/sweep_table.h"
 #include "memory_budget_option.h"
 #include "sweep_format.h"
-#ifdef EXACTSIM_WITH_MPI
-#include "experiments/sweep_mpi.h"
-#endif
 
 namespace exactsim::cli {
 namespace {
@@ -137,6 +135,12 @@ int sweep(const SweepArgs& a) {
       outcome = run_sweep_mpi(*mpi, jobs, so, progress_printer(spec.name, a.quiet));
       if (mpi->rank() != 0) return 0;  // rank 0 reports and writes the table
     } else
+#else
+    if (launched_by_mpi())
+      throw InputError(
+          "started by an MPI launcher, but this exactsim was built without the MPI runner: "
+          "every rank would run the whole sweep (build with libopenmpi-dev installed, or "
+          "-DEXACTSIM_WITH_MPI=ON; docs/sweeps.md \"MPI\")");
 #endif
     {
       const int parallel = std::min<int>(

@@ -1,8 +1,9 @@
 // The MPI runner of sweeps (docs/sweeps.md "Runners"): under `mpirun -n K` (or `srun`), rank 0
 // schedules the jobs of experiments/sweep.h and publishes their results, ranks 1 … K−1 run them.
-// Built with EXACTSIM_WITH_MPI (CMake finds MPI).
+// run_sweep_mpi and MpiSession are built with EXACTSIM_WITH_MPI (CMake finds MPI).
 #pragma once
 
+#include <cstdlib>
 #include <functional>
 #include <vector>
 
@@ -10,8 +11,13 @@
 
 namespace exactsim {
 
-// True when an MPI launcher (mpirun, mpiexec, srun with PMI/PMIx) started this process.
-bool launched_by_mpi();
+// True when an MPI launcher (mpirun, mpiexec, srun with PMI/PMIx) started this process: its
+// environment has the launcher's variables. Needs no MPI (a build without the runner refuses).
+inline bool launched_by_mpi() {
+  for (const char* v : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK", "MPI_LOCALNRANKS"})
+    if (std::getenv(v)) return true;
+  return false;
+}
 
 // MPI_Init on construction, MPI_Finalize on destruction.
 class MpiSession {
