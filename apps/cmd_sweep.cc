@@ -6,7 +6,6 @@
 #include <filesystem>
 #include <memory>
 #include <optional>
-#include <thread>
 
 #include <nlohmann/json.hpp>
 
@@ -143,11 +142,7 @@ int sweep(const SweepArgs& a) {
           "-DEXACTSIM_WITH_MPI=ON; docs/sweeps.md \"MPI\")");
 #endif
     {
-      const int parallel = std::min<int>(
-          static_cast<int>(jobs.size()),
-          a.jobs > 0 ? a.jobs
-                     : static_cast<int>(std::max(1u, std::thread::hardware_concurrency())));
-      set_memory_backstop(kDefaultMemoryBudgetBytes, parallel);
+      set_memory_backstop(kDefaultMemoryBudgetBytes, sweep_threads(so, jobs.size()));
       outcome = run_sweep(jobs, so, progress_printer(spec.name, a.quiet));
     }
   }

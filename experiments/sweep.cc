@@ -114,6 +114,12 @@ SweepOutcome SweepLedger::outcome() const {
   return outcome_;
 }
 
+int sweep_threads(const SweepOptions& options, std::size_t todo) {
+  const int hw = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  return std::min<int>(options.jobs > 0 ? options.jobs : hw,
+                       std::max<int>(1, static_cast<int>(std::min<std::size_t>(todo, 1 << 20))));
+}
+
 SweepOutcome run_sweep(const std::vector<SweepJob>& jobs, const SweepOptions& options,
                        const std::function<void(const SweepProgress&)>& on_done) {
   SweepLedger ledger(jobs, options, on_done);
@@ -135,9 +141,7 @@ SweepOutcome run_sweep(const std::vector<SweepJob>& jobs, const SweepOptions& op
           std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
     }
   };
-  const int hw = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  const int n = std::min<int>(options.jobs > 0 ? options.jobs : hw,
-                              std::max<int>(1, static_cast<int>(todo.size())));
+  const int n = sweep_threads(options, todo.size());
   std::vector<std::thread> threads;
   for (int t = 1; t < n; ++t) threads.emplace_back(worker);
   worker();  // the calling thread works too

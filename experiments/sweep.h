@@ -74,6 +74,10 @@ class SweepLedger {
   int done_ = 0, total_ = 0;
 };
 
+// The threads run_sweep uses for `todo` jobs: options.jobs (0: one per core), at most one per
+// job, at least 1.
+int sweep_threads(const SweepOptions& options, std::size_t todo);
+
 // Runs every job without a complete file, `options.jobs` at a time. Each result is written to a
 // temporary name and renamed into place as soon as it finishes, so an interrupted sweep resumes
 // where it stopped. A job that throws writes nothing and is reported; the others go on.
