@@ -80,7 +80,7 @@ std::function<void(const SweepProgress&)> progress_printer(const std::string& na
   };
   auto s = std::make_shared<State>();
   return [s, name, quiet](const SweepProgress& p) {
-    const bool failed = !p.result || sweep_result_failed(*p.result);
+    const bool failed = !p.result || !sweep_result_failure(*p.result).empty();
     s->failed += failed;
     if (p.skipped || quiet) return;
     ++s->ran;
@@ -92,13 +92,6 @@ std::function<void(const SweepProgress&)> progress_printer(const std::string& na
                  format_duration(elapsed / s->ran * remaining).c_str(), p.job->name.c_str(),
                  failed ? " failed" : "", p.wall_seconds);
   };
-}
-
-// Why a run failed, from its result ("" when it did not).
-std::string failure_of(const json& r) {
-  if (r.contains("error")) return r["error"].get<std::string>();
-  const json& s = r.value("summary", json::object());
-  return s.value("failed", false) ? s.value("failure", std::string("ended early")) : "";
 }
 
 int sweep(const SweepArgs& a) {
@@ -156,7 +149,7 @@ int sweep(const SweepArgs& a) {
     results.push_back(read_sweep_result(so.dir, job));
     if (!results.back()) continue;
     ++with_result;
-    const std::string why = failure_of(*results.back());
+    const std::string why = sweep_result_failure(*results.back());
     if (!why.empty()) ++failed, failures += "* " + job.name + ": " + why + "\n";
   }
   const SweepTable table = sweep_table(spec, points, results);

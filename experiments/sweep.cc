@@ -115,9 +115,9 @@ SweepOutcome SweepLedger::outcome() const {
 }
 
 int sweep_threads(const SweepOptions& options, std::size_t todo) {
-  const int hw = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  return std::min<int>(options.jobs > 0 ? options.jobs : hw,
-                       std::max<int>(1, static_cast<int>(std::min<std::size_t>(todo, 1 << 20))));
+  const std::size_t wanted = options.jobs > 0 ? static_cast<std::size_t>(options.jobs)
+                                              : std::max(1u, std::thread::hardware_concurrency());
+  return static_cast<int>(std::min(wanted, std::max<std::size_t>(1, todo)));
 }
 
 SweepOutcome run_sweep(const std::vector<SweepJob>& jobs, const SweepOptions& options,

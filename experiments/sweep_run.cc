@@ -56,10 +56,10 @@ std::vector<SweepJob> sweep_jobs(const SweepSpec& spec, const std::vector<SweepP
   return jobs;
 }
 
-bool sweep_result_failed(const json& result) {
-  if (result.contains("error")) return true;
+std::string sweep_result_failure(const json& result) {
+  if (result.contains("error")) return result["error"].get<std::string>();
   const json& s = result.value("summary", json::object());
-  return s.value("failed", false);
+  return s.value("failed", false) ? s.value("failure", std::string("ended early")) : "";
 }
 
 }  // namespace exactsim

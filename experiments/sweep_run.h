@@ -28,7 +28,7 @@ std::string sweep_run_dir(const std::string& out, const std::string& name);
 std::vector<SweepJob> sweep_jobs(const SweepSpec& spec, const std::vector<SweepPoint>& points,
                                  const std::string& out);
 
-// Did the run of this result fail (an error, or a run that ended early)?
-bool sweep_result_failed(const nlohmann::json& result);
+// Why the run of this result failed: its error, or why it ended early ("" when it did not).
+std::string sweep_result_failure(const nlohmann::json& result);
 
 }  // namespace exactsim

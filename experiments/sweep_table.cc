@@ -69,7 +69,7 @@ SweepTable sweep_table(const SweepSpec& spec, const std::vector<SweepPoint>& poi
     }
     const json& r = *results[p];
     ++row.runs;
-    row.failed += sweep_result_failed(r);
+    row.failed += !sweep_result_failure(r).empty();
     for (std::size_t m = 0; m < t.metrics.size(); ++m) {
       const bool series = m >= n_summary;
       const json& from = r.value(series ? "series" : "summary", json::object());
