@@ -11,6 +11,7 @@
 #include <cstring>
 #include <optional>
 #include <string>
+#include <thread>
 
 #include "exactsim/math/error.h"
 
@@ -128,8 +129,14 @@ SweepOutcome run_sweep_mpi(const MpiSession& mpi, const std::vector<SweepJob>& j
   };
   for (int w = 1; w < mpi.size(); ++w) hand_out(w);
   while (active > 0) {
+    // Polled with pauses rather than MPI_Probe, which spins: rank 0 then uses almost no CPU, and
+    // K workers and rank 0 share K cores.
     MPI_Status status;
-    MPI_Probe(MPI_ANY_SOURCE, kResult, MPI_COMM_WORLD, &status);
+    for (int ready = 0;;) {
+      MPI_Iprobe(MPI_ANY_SOURCE, kResult, MPI_COMM_WORLD, &ready, &status);
+      if (ready) break;
+      std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    }
     int count = 0;
     MPI_Get_count(&status, MPI_CHAR, &count);
     std::string text(static_cast<std::size_t>(count), '\0');
