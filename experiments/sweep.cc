@@ -1,5 +1,7 @@
 #include "experiments/sweep.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -25,10 +27,12 @@ void check_sample(const std::vector<Real>& v, const char* what) {
 }
 
 // Atomic publication: a reader sees either no file or the whole file (rename is atomic on POSIX
-// within one file system).
+// within one file system). The temporary name is the writer's own (process and thread), so that
+// two writers of one file never write into each other's.
 void write_atomically(const fs::path& path, const std::string& text) {
   fs::path tmp = path;
-  tmp += ".tmp";
+  tmp += "." + std::to_string(getpid()) + "." +
+         std::to_string(std::hash<std::thread::id>{}(std::this_thread::get_id())) + ".tmp";
   {
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
     if (!out) throw InputError(tmp.string() + ": cannot write");
