@@ -1,5 +1,6 @@
 #include "experiments/sweep_file.h"
 
+#include <cctype>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -200,7 +201,8 @@ Assignments assignments(const SweepSpec& spec, const std::vector<json>& values) 
   return out;
 }
 
-// The base scene with the fields of `set` set.
+// The base scene with the fields of `set` set (a scenario: its parameters to its builder, the
+// other fields in the scene it builds).
 Scene scene_of(const SweepSpec& spec, const Assignments& set) {
   if (!spec.scene_file.empty()) {
     json doc = spec.scene_doc;
@@ -215,7 +217,7 @@ Scene scene_of(const SweepSpec& spec, const Assignments& set) {
     if (path == "time.step" && value.is_number()) s.step = value.get<Real>();
     if (path == "time.duration" && value.is_number()) s.duration = value.get<Real>();
   }
-  // Checked by parse_scenario and the scenario axes' checks (check_scenario_value).
+  // Checked when the file was read (check_scenario_value).
   if (params.contains("set")) s.set = params["set"].get<std::string>()[0];
   if (params.contains("seed")) s.seed = params["seed"].get<std::uint64_t>();
   if (params.contains("bodies")) s.bodies = params["bodies"].get<int>();
@@ -308,7 +310,7 @@ void parse_base(const JsonCursor& root, SweepSpec& spec) {
     }
 }
 
-// A path an axis or "set" may name, and its value; the scene's own checks are run later.
+// A path an axis or "set" may name; the scene reader checks it with its values later.
 void check_path(const JsonCursor& c, const std::string& path, const SweepSpec& spec) {
   c.checked([&] { parse_path(path); });
   if (is_scenario_path(path)) {
