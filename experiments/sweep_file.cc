@@ -251,18 +251,23 @@ void check_scenario_value(const JsonCursor& c, const std::string& key,
   }
 }
 
-std::vector<std::string> fields_of(const JsonCursor& list, const json& example, const char* what) {
+// The fields `list` names, each a field of `example` holding a number or a boolean (or, with
+// `strings`, a string).
+std::vector<std::string> fields_of(const JsonCursor& list, const json& example, const char* what,
+                                   bool strings) {
   list.expect_array();
+  auto recordable = [&](const json& v) {
+    return v.is_number() || v.is_boolean() || (strings && v.is_string());
+  };
   std::vector<std::string> out;
   for (std::size_t i = 0; i < list.size(); ++i) {
     const JsonCursor e = list.at(i);
     const std::string f = e.string();
-    if (!example.contains(f) || !(example[f].is_number() || example[f].is_boolean())) {
+    if (!example.contains(f) || !recordable(example[f])) {
       std::string known;
       for (const auto& item : example.items())
-        if (item.value().is_number() || item.value().is_boolean())
-          known += (known.empty() ? "" : ", ") + item.key();
-      e.fail("'" + f + "' is not a numeric " + what + " field (known: " + known + ")");
+        if (recordable(item.value())) known += (known.empty() ? "" : ", ") + item.key();
+      e.fail("'" + f + "' is not a recordable " + what + " field (known: " + known + ")");
     }
     for (const std::string& g : out)
       if (g == f) e.fail("'" + f + "' is listed twice");
@@ -278,9 +283,9 @@ SweepRecord parse_record(const JsonCursor& root) {
   const JsonCursor c = root.at("record");
   c.expect_object({"summary", "series", "trajectory"});
   if (c.has("summary"))
-    r.summary = fields_of(c.at("summary"), summary_to_json(RunSummary{}), "summary");
+    r.summary = fields_of(c.at("summary"), summary_to_json(RunSummary{}), "summary", false);
   if (c.has("series"))
-    r.series = fields_of(c.at("series"), report_to_json(StepReport{}), "step report");
+    r.series = fields_of(c.at("series"), report_to_json(StepReport{}), "step report", true);
   if (c.has("trajectory")) r.trajectory = c.at("trajectory").boolean();
   return r;
 }

@@ -26,7 +26,8 @@ struct SweepAxis {
 // What each run keeps.
 struct SweepRecord {
   std::vector<std::string> summary;  // fields of the run's summary.json (numbers or booleans)
-  std::vector<std::string> series;   // per-step numeric fields of steps.jsonl, every step
+  std::vector<std::string> series;   // per-step fields of steps.jsonl (numbers, booleans,
+                                     // strings such as "status"), every step
   bool trajectory = false;  // the run's folder (scene.json, trajectory.csv, steps.jsonl, ...)
 };
 

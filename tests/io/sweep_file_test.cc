@@ -196,7 +196,7 @@ TEST(SweepFileTest, MalformedFilesNameThePathAndTheReason) {
        [](json& d) {
          d["record"] = {{"summary", {"max_overlapp"}}};
        },
-       {"sweep.json: record.summary[0]: 'max_overlapp' is not a numeric summary field"}},
+       {"sweep.json: record.summary[0]: 'max_overlapp' is not a recordable summary field"}},
       {"scene and scenario",
        [](json& d) {
          d["scenario"] = {{"name", "pour2d"}};
