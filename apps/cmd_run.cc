@@ -15,8 +15,7 @@
 #include "exactsim/io/scene_limits.h"
 #include "exactsim/math/error.h"
 #include "exactsim/viewer/replay.h"
-#include "experiments/scenarios.h"
-#include "experiments/stress_scenes.h"
+#include "experiments/scenario_by_name.h"
 #include "interrupt.h"
 #include "memory_budget_option.h"
 
@@ -59,13 +58,11 @@ Scene build_scene(const RunArgs& a) {
       throw InputError("--model: unknown model '" + a.model +
                        "' (expected standard, peg or corrective)");
   }
-  const bool hull = a.scenario == "hull-pour2d" || a.scenario == "hull-pour3d";
-  const bool random = a.scenario == "pour2d-random" || a.scenario == "pour3d-random" || hull;
-  if (a.seed_given && !random)
+  if (a.seed_given && !scenario_takes_seed(a.scenario))
     throw InputError(
         "--seed: only the random scenarios (pour2d-random, pour3d-random, hull-pour2d, "
         "hull-pour3d) take a seed");
-  if (a.set_given && a.scenario != "pour2d")
+  if (a.set_given && !scenario_has_sets(a.scenario))
     throw InputError("--set: only the pour2d scenario has archived body sets");
   if (a.bodies_given && a.scenario.empty())
     throw InputError("--bodies: only the scenarios take a number of bodies");
@@ -75,36 +72,22 @@ Scene build_scene(const RunArgs& a) {
     scene = read_scene_file(a.scene_file);
     if (a.dt) scene.step = *a.dt;
     if (a.duration) scene.duration = *a.duration;
-  } else if (a.scenario == "pour2d" || a.scenario == "pour2d-random") {
-    Pour2dOptions o;
-    if (a.dt) o.step = *a.dt;
-    if (a.duration) o.duration = *a.duration;
-    if (a.bodies >= 0) o.bodies = a.bodies;
+  } else if (a.scenario.empty()) {
+    throw InputError(std::string("give a scene file or --scenario (") + kScenarioNames + ")");
+  } else if (!is_scenario(a.scenario)) {
+    throw InputError("--scenario: unknown scenario '" + a.scenario + "' (expected " +
+                     kScenarioNames + ")");
+  } else {
     if (a.set.size() != 1 || a.set[0] < 'a' || a.set[0] > 'j')
       throw InputError("--set: expected one of a…j, got '" + a.set + "'");
-    scene = a.scenario == "pour2d"
-                ? pour2d_archived(data_dir() + "/peg2d_pouring_body_sets.json", a.set[0], o)
-                : pour2d_random(a.seed, o);
-  } else if (a.scenario == "pour3d" || a.scenario == "pour3d-random") {
-    Pour3dOptions o;
-    if (a.dt) o.step = *a.dt;
-    if (a.duration) o.duration = *a.duration;
-    if (a.bodies >= 0) o.bodies = a.bodies;
-    scene = a.scenario == "pour3d" ? pour3d_icosahedra(o) : pour3d_random(a.seed, o);
-  } else if (hull) {  // the stress campaign's awkward hulls, μ = 0.3 (docs/robustness.md)
-    HullPourOptions o;
-    if (a.dt) o.step = *a.dt;
-    if (a.duration) o.duration = *a.duration;
-    if (a.bodies >= 0) o.bodies = a.bodies;
-    scene = a.scenario == "hull-pour2d" ? hull_pour2d(a.seed, o) : hull_pour3d(a.seed, o);
-  } else if (a.scenario.empty()) {
-    throw InputError(
-        "give a scene file or --scenario (pour2d, pour2d-random, pour3d, pour3d-random, "
-        "hull-pour2d, hull-pour3d)");
-  } else {
-    throw InputError("--scenario: unknown scenario '" + a.scenario +
-                     "' (expected pour2d, pour2d-random, pour3d, pour3d-random, hull-pour2d or "
-                     "hull-pour3d)");
+    ScenarioSpec spec;
+    spec.name = a.scenario;
+    spec.set = a.set[0];
+    spec.seed = a.seed;
+    spec.bodies = a.bodies;
+    spec.step = a.dt;
+    spec.duration = a.duration;
+    scene = scenario_scene(spec, data_dir());
   }
   if (!(scene.step > 0)) throw InputError("--dt: the step must be > 0");
   if (!(scene.duration >= 0)) throw InputError("--duration: must be >= 0");

@@ -6,7 +6,6 @@
 #include <fstream>
 #include <memory>
 #include <optional>
-#include <thread>
 
 #include <nlohmann/json.hpp>
 
@@ -56,10 +55,7 @@ int stress(const StressArgs& a) {
   so.dir = out + "/runs";
   so.jobs = a.jobs;
   // The backstop: every parallel run may use its budget (docs/input-validation.md).
-  const int parallel = std::min<int>(
-      static_cast<int>(jobs.size()),
-      a.jobs > 0 ? a.jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency())));
-  set_memory_backstop(limits.memory_budget_bytes, parallel);
+  set_memory_backstop(limits.memory_budget_bytes, sweep_threads(so, jobs.size()));
   std::printf("stress%s: %zu runs in %s (results resume from earlier invocations)\n",
               a.penetration_sweep ? " --penetration-sweep"
               : a.quick           ? " --quick"

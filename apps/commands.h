@@ -19,6 +19,7 @@ Action register_events(CLI::App& app);
 Action register_view(CLI::App& app);
 Action register_stress(CLI::App& app);
 Action register_lcp(CLI::App& app);
+Action register_sweep(CLI::App& app);
 
 // An option's check that its value is a number >= min, with a message a person reads ("--every:
 // must be >= 1, got 0") instead of CLI11's range up to the largest double. `meaning` (may be

@@ -23,6 +23,7 @@ int main(int argc, char** argv) {
   actions["view"] = exactsim::cli::register_view(app);
   actions["stress"] = exactsim::cli::register_stress(app);
   actions["lcp"] = exactsim::cli::register_lcp(app);
+  actions["sweep"] = exactsim::cli::register_sweep(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

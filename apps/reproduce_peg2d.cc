@@ -16,8 +16,9 @@
 #include "commands.h"
 #include "exactsim/io/run.h"
 #include "exactsim/math/error.h"
-#include "experiments/scenarios.h"
 #include "experiments/sweep.h"
+#include "experiments/sweep_file.h"
+#include "experiments/sweep_run.h"
 #include "sweep_format.h"
 
 namespace exactsim::cli {
@@ -26,75 +27,44 @@ namespace {
 using nlohmann::json;
 namespace fs = std::filesystem;
 
-struct RunSpec {
-  std::string model;
-  char set;
-  int h_ms;
-  Real duration;
-  int bodies;
-};
-
-std::string run_name(const RunSpec& r) {
-  char b[64];
-  std::snprintf(b, sizeof b, "%s-%c-h%02d", r.model.c_str(), r.set, r.h_ms);
-  return b;
+// The experiment's sweep file (data/sweeps/peg2d.json), narrowed to the models asked for and,
+// with --quick, to sets a and b, h = 5 and 16 ms and 2 s (the first bodies have landed).
+json sweep_doc(const std::string& path, const Peg2dSweepOptions& opt) {
+  std::ifstream in(path);
+  if (!in) throw InputError(path + ": the experiment's sweep file is missing (set $EXACTSIM_DATA)");
+  json doc = json::parse(in);
+  doc["axes"][0]["values"] = opt.models;
+  if (opt.quick) {
+    doc["axes"][1] = {{"path", "time.step"}, {"values", {0.005, 0.016}}};
+    doc["axes"][2]["values"] = {"a", "b"};
+    doc["set"]["time.duration"] = 2.0;
+  }
+  return doc;
 }
 
-// One pour: continue through solver failures, count them, and remember where the first one
-// happened (where a run without continue_on_solver_failure would have stopped).
-json run_pour(const RunSpec& spec, const std::string& body_sets) {
-  Pour2dOptions o;
-  o.step = spec.h_ms / 1000.0;
-  o.duration = spec.duration;
-  o.bodies = spec.bodies;
-  o.model = parse_model(spec.model);
-  Scene scene = pour2d_archived(body_sets, spec.set, o);
-  scene.world.stepping.continue_on_solver_failure = true;
-  // The paper's ψ/h in the velocity LCP, uncapped (PEG paper ≈ eq. 7), not the split default.
-  scene.world.contact.stabilisation = Stabilisation::kVelocity;
-  scene.world.stepping.measure_overlap = true;
-  // The paper's protocol steps at the fixed h: no watchdog, so advance() never splits a step (it
-  // split 40 % of the Corrective baseline's steps in 2D, shrinking its overlap 3–25×).
-  scene.world.stepping.watch_penetration = false;
-
-  std::vector<Real> overlap;
-  std::vector<int> contacts, u, i, x;
-  std::vector<long> failed_steps;
-  long regularised = 0;
-  auto on_step = [&](const State&, const StepReport& r) {
-    overlap.push_back(compact(r.overlap));
-    contacts.push_back(r.potential_contacts);
-    u.push_back(r.unilateral);
-    i.push_back(r.intercontact);
-    x.push_back(r.cross);
-    if (r.status == StepStatus::kSolverFailed) failed_steps.push_back(r.step);
-    regularised += r.regularisation > 0;
-  };
-  RunOptions ro;
-  ro.progress = false;
-  const RunSummary s = run_scene(scene, ro, on_step);
-
-  json j = {
-      {"model", spec.model},
-      {"set", std::string(1, spec.set)},
-      {"h", o.step},
-      {"duration", spec.duration},
-      {"bodies", spec.bodies},
-      {"steps_planned", s.steps_planned},
-      {"steps_done", s.steps_done},
-      {"solver_failures", s.solver_failures},
-      {"recovered_by_regularisation", regularised},
-      {"first_failure_step", failed_steps.empty() ? json(nullptr) : json(failed_steps.front())},
-      {"failed_steps", failed_steps},
-      {"wall_seconds", s.wall_seconds},
-      {"solver_seconds", s.solver_seconds},
-      {"summary", summary_to_json(s)},
-      {"overlap", overlap},
-      {"contacts", contacts},
-      {"U", u},
-      {"I", i},
-      {"X", x}};
-  return j;
+// A run's sweep result as the pour statistics read it (sweep_format.h add_pour_run): its counts,
+// wall time, h, the first step whose solve failed (0-based, null if none) and the per-step series,
+// the overlaps rounded to 6 significant digits (null: not finite).
+json pour_run(const json& result, Real h) {
+  const json& s = result["summary"];
+  const json& series = result["series"];
+  json overlap = json::array();
+  for (const json& v : series["overlap"])
+    overlap.push_back(v.is_number() ? json(compact(v.get<Real>())) : json(nullptr));
+  json first_failure = nullptr;
+  const json& status = series["status"];
+  for (std::size_t k = 0; k < status.size() && first_failure.is_null(); ++k)
+    if (status[k] == "solver_failed") first_failure = k;
+  return {{"steps_planned", s["steps_planned"]},
+          {"steps_done", s["steps_done"]},
+          {"solver_failures", s["solver_failures"]},
+          {"wall_seconds", s["wall_seconds"]},
+          {"h", h},
+          {"first_failure_step", first_failure},
+          {"overlap", std::move(overlap)},
+          {"U", series["U"]},
+          {"I", series["I"]},
+          {"contacts", series["contacts"]}};
 }
 
 using Cell = PourCell;  // one (model, h) of the results table, pooled over the sets
@@ -161,76 +131,64 @@ int reproduce_peg2d(const Peg2dSweepOptions& opt) {
   if (opt.models.empty()) throw InputError("--models: give at least one model");
   for (const std::string& m : opt.models) parse_model(m);
   if (opt.jobs < 0) throw InputError("--jobs: must be >= 0 (0 = all cores)");
-  const std::string body_sets = data_dir() + "/peg2d_pouring_body_sets.json";
-  if (!fs::exists(body_sets))
-    throw InputError(body_sets + ": body sets not found (set $EXACTSIM_DATA)");
 
-  const std::string sets = opt.quick ? "ab" : "abcdefghij";
-  std::vector<int> hs;
-  if (opt.quick)
-    hs = {5, 16};
-  else
-    for (int ms = 1; ms <= 16; ++ms) hs.push_back(ms);
-  const Real duration = opt.quick ? 2.0 : 5.0;  // 2 s: the first bodies have landed
-  const int bodies = 20;
-
-  // Longest runs (small h) first: the pool then ends on short runs and stays balanced.
-  std::vector<RunSpec> specs;
-  std::vector<SweepJob> jobs;
-  for (int ms : hs)
-    for (const std::string& model : opt.models)
-      for (char set : sets) {
-        const RunSpec spec{model, set, ms, duration, bodies};
-        specs.push_back(spec);
-        SweepJob job;
-        job.name = run_name(spec);
-        job.params = {{"experiment", "peg2d"}, {"format", 1},
-                      {"model", model},        {"set", std::string(1, set)},
-                      {"h", ms / 1000.0},      {"duration", duration},
-                      {"bodies", bodies},      {"continue_on_solver_failure", true}};
-        job.run = [spec, body_sets] { return run_pour(spec, body_sets); };
-        jobs.push_back(std::move(job));
-      }
-
+  const std::string sweep_path = data_dir() + "/sweeps/peg2d.json";
+  const SweepSpec spec = parse_sweep(sweep_doc(sweep_path, opt), sweep_path, data_dir());
+  const std::vector<SweepPoint> points = expand_sweep(spec);
   const fs::path out(opt.out_dir);
+  const std::vector<SweepJob> jobs = sweep_jobs(spec, points, out.string());
+  std::string sets;
+  for (const json& v : spec.axes[2].values) sets += v.get<std::string>();
+  std::vector<int> hs;
+  for (const json& v : spec.axes[1].values) hs.push_back(std::lround(v.get<Real>() * 1000));
+  const Real duration = spec.fixed["time.duration"].get<Real>();
+  const int bodies = spec.scenario_base["bodies"].get<int>();
+
   SweepOptions so;
-  so.dir = (out / "runs").string();
+  so.dir = sweep_results_dir(out.string());
   so.jobs = opt.jobs;
-  std::printf("peg2d: %zu runs (%zu models x %zu h x %zu sets, %.0f s each) in %s\n", jobs.size(),
-              opt.models.size(), hs.size(), sets.size(), duration, so.dir.c_str());
+  std::printf("peg2d: %zu runs (%zu models x %zu h x %zu sets, %.0f s each) of %s in %s\n",
+              jobs.size(), opt.models.size(), hs.size(), sets.size(), duration, sweep_path.c_str(),
+              so.dir.c_str());
   std::fflush(stdout);
-  const SweepOutcome outcome = run_sweep(jobs, so, [](const SweepProgress& p) {
-    if (!p.error.empty() || !p.result) {
+  SweepOutcome outcome = run_sweep(jobs, so, [](const SweepProgress& p) {
+    if (!p.result || p.result->contains("error")) {
       std::printf("[%d/%d] %s FAILED after %.1f s: %s\n", p.done, p.total, p.job->name.c_str(),
-                  p.wall_seconds, p.error.c_str());
+                  p.wall_seconds,
+                  p.result ? (*p.result)["error"].get<std::string>().c_str() : p.error.c_str());
     } else {
-      const json& r = *p.result;
-      std::printf(
-          "[%d/%d] %-10s set %s h=%.3f median overlap %.3g, %ld solver failures, "
-          "wall %.2f s%s\n",
-          p.done, p.total, r["model"].get<std::string>().c_str(),
-          r["set"].get<std::string>().c_str(), r["h"].get<double>(),
-          r["summary"]["median_overlap"].is_number() ? r["summary"]["median_overlap"].get<double>()
-                                                     : NAN,
-          r["solver_failures"].get<long>(), r["wall_seconds"].get<double>(),
-          p.skipped ? " (done earlier)" : "");
+      const json& r = (*p.result)["summary"];
+      std::printf("[%d/%d] %-36s median overlap %.3g, %ld solver failures, wall %.2f s%s\n", p.done,
+                  p.total, p.job->name.c_str(),
+                  r["median_overlap"].is_number() ? r["median_overlap"].get<double>() : NAN,
+                  r["solver_failures"].get<long>(), r["wall_seconds"].get<double>(),
+                  p.skipped ? " (done earlier)" : "");
     }
     std::fflush(stdout);
   });
 
   // Statistics from the files, so a resumed sweep gives the same tables as an uninterrupted one.
+  // A run whose scene could not be built or that threw has an error for a result: not pooled,
+  // listed with the runs that did not finish.
   std::vector<Cell> cells;
   for (const std::string& model : opt.models)
     for (int ms : hs) {
       Cell c;
       c.model = model;
       c.h_ms = ms;
-      for (size_t k = 0; k < jobs.size(); ++k)
-        if (specs[k].model == model && specs[k].h_ms == ms)
-          if (const auto r = read_sweep_result(so.dir, jobs[k])) add_pour_run(c, *r);
+      for (std::size_t k = 0; k < jobs.size(); ++k) {
+        const Real h = points[k].values[1].get<Real>();
+        if (points[k].values[0] != model || std::lround(h * 1000) != ms) continue;
+        const auto r = read_sweep_result(so.dir, jobs[k]);
+        if (r && r->contains("error"))
+          outcome.errors.push_back(jobs[k].name + ": " + (*r)["error"].get<std::string>());
+        else if (r)
+          add_pour_run(c, pour_run(*r, h));
+      }
       finish_pour_cell(c);
       cells.push_back(std::move(c));
     }
+  outcome.failed = static_cast<int>(outcome.errors.size());
 
   std::string csv = csv_header();
   for (const Cell& c : cells) csv += csv_row(c);

@@ -1,6 +1,7 @@
 // `exactsim reproduce peg2d`: the PEG paper's 2D pouring experiment (docs/peg2d-experiment.md):
-// every model × h ∈ {1, …, 16} ms × archived set a…j, run in parallel and resumably, then
-// pooled statistics (results.csv, results.md) for scripts/plot_peg2d.py.
+// the sweep file data/sweeps/peg2d.json (every model × h ∈ {1, …, 16} ms × archived set a…j) on
+// the sweep engine, in parallel and resumably, then pooled statistics (results.csv, results.md)
+// for scripts/plot_peg2d.py.
 #pragma once
 
 #include <string>
@@ -9,7 +10,7 @@
 namespace exactsim::cli {
 
 struct Peg2dSweepOptions {
-  std::string out_dir;  // runs go to out_dir/runs, tables to out_dir
+  std::string out_dir;  // runs go to out_dir/results (a sweep folder), tables to out_dir
   bool quick = false;   // sets a, b; h ∈ {5, 16} ms; 2 s of simulated time
   std::vector<std::string> models = {"peg", "standard", "corrective"};
   int jobs = 0;  // worker threads; 0 = all cores

@@ -1,5 +1,7 @@
 #include "experiments/sweep.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -8,6 +10,7 @@
 #include <fstream>
 #include <mutex>
 #include <thread>
+#include <unordered_set>
 
 #include "exactsim/io/run.h"
 #include "exactsim/math/error.h"
@@ -24,10 +27,12 @@ void check_sample(const std::vector<Real>& v, const char* what) {
 }
 
 // Atomic publication: a reader sees either no file or the whole file (rename is atomic on POSIX
-// within one file system).
+// within one file system). The temporary name is the writer's own (process and thread), so that
+// two writers of one file never write into each other's.
 void write_atomically(const fs::path& path, const std::string& text) {
   fs::path tmp = path;
-  tmp += ".tmp";
+  tmp += "." + std::to_string(getpid()) + "." +
+         std::to_string(std::hash<std::thread::id>{}(std::this_thread::get_id())) + ".tmp";
   {
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
     if (!out) throw InputError(tmp.string() + ": cannot write");
@@ -54,78 +59,98 @@ std::optional<nlohmann::json> read_sweep_result(const std::string& dir, const Sw
   return std::move(j["result"]);
 }
 
-SweepOutcome run_sweep(const std::vector<SweepJob>& jobs, const SweepOptions& options,
-                       const std::function<void(const SweepProgress&)>& on_done) {
+SweepLedger::SweepLedger(const std::vector<SweepJob>& jobs, const SweepOptions& options,
+                         const std::function<void(const SweepProgress&)>& on_done)
+    : dir_(options.dir), on_done_(on_done), total_(static_cast<int>(jobs.size())) {
   if (options.dir.empty()) throw InputError("sweep: no output folder given");
   if (options.jobs < 0) throw InputError("sweep: --jobs must be >= 0");
-  for (size_t i = 0; i < jobs.size(); ++i)
-    for (size_t k = 0; k < i; ++k)
-      if (jobs[i].name == jobs[k].name)
-        throw InputError("sweep: duplicate job name " + jobs[i].name);
+  std::unordered_set<std::string> names;
+  for (const SweepJob& job : jobs)
+    if (!names.insert(job.name).second) throw InputError("sweep: duplicate job name " + job.name);
   fs::create_directories(options.dir);
-
-  SweepOutcome outcome;
-  std::mutex lock;  // guards outcome, done and on_done
-  int done = 0;
-  const int total = static_cast<int>(jobs.size());
-  auto report = [&](SweepProgress p) {  // caller holds `lock`
-    p.done = ++done;
-    p.total = total;
-    if (on_done) on_done(p);
-  };
-
-  // Finished runs are reported first, so that the progress count starts where it stopped.
-  std::vector<const SweepJob*> todo;
   for (const SweepJob& job : jobs) {
     if (const auto old = read_sweep_result(options.dir, job)) {
-      ++outcome.skipped;
+      ++outcome_.skipped;
       SweepProgress p;
       p.job = &job;
       p.result = &*old;
       p.skipped = true;
-      report(p);
+      p.done = ++done_;
+      p.total = total_;
+      if (on_done_) on_done_(p);
     } else {
-      todo.push_back(&job);
+      todo_.push_back(&job);
     }
   }
+  std::stable_sort(todo_.begin(), todo_.end(),
+                   [](const SweepJob* a, const SweepJob* b) { return a->cost > b->cost; });
+}
 
+void SweepLedger::finish(const SweepJob& job, const nlohmann::json* result, std::string error,
+                         double wall_seconds) {
+  SweepProgress p;
+  p.job = &job;
+  p.wall_seconds = wall_seconds;
+  p.error = std::move(error);
+  if (result && p.error.empty()) {
+    try {
+      const nlohmann::json file = {{"params", job.params}, {"result", *result}, {"complete", true}};
+      write_atomically(sweep_file(dir_, job.name), file.dump());
+      p.result = result;
+    } catch (const std::exception& e) {
+      p.error = e.what();
+    }
+  }
+  std::lock_guard<std::mutex> guard(lock_);
+  if (p.error.empty()) {
+    ++outcome_.ran;
+  } else {
+    ++outcome_.failed;
+    outcome_.errors.push_back(job.name + ": " + p.error);
+  }
+  p.done = ++done_;
+  p.total = total_;
+  if (on_done_) on_done_(p);
+}
+
+SweepOutcome SweepLedger::outcome() const {
+  std::lock_guard<std::mutex> guard(lock_);
+  return outcome_;
+}
+
+int sweep_threads(const SweepOptions& options, std::size_t todo) {
+  const std::size_t wanted = options.jobs > 0 ? static_cast<std::size_t>(options.jobs)
+                                              : std::max(1u, std::thread::hardware_concurrency());
+  return static_cast<int>(std::min(wanted, std::max<std::size_t>(1, todo)));
+}
+
+SweepOutcome run_sweep(const std::vector<SweepJob>& jobs, const SweepOptions& options,
+                       const std::function<void(const SweepProgress&)>& on_done) {
+  SweepLedger ledger(jobs, options, on_done);
+  const std::vector<const SweepJob*>& todo = ledger.todo();
   std::atomic<size_t> next{0};
   auto worker = [&] {
     for (size_t i = next++; i < todo.size(); i = next++) {
       const SweepJob& job = *todo[i];
       const auto start = std::chrono::steady_clock::now();
-      SweepProgress p;
-      p.job = &job;
       nlohmann::json result;
+      std::string error;
       try {
         result = job.run();
-        const nlohmann::json file = {
-            {"params", job.params}, {"result", result}, {"complete", true}};
-        write_atomically(sweep_file(options.dir, job.name), file.dump());
-        p.result = &result;
       } catch (const std::exception& e) {
-        p.error = e.what();
+        error = e.what();
       }
-      p.wall_seconds =
-          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-      std::lock_guard<std::mutex> guard(lock);
-      if (p.error.empty()) {
-        ++outcome.ran;
-      } else {
-        ++outcome.failed;
-        outcome.errors.push_back(job.name + ": " + p.error);
-      }
-      report(p);
+      ledger.finish(
+          job, &result, std::move(error),
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
     }
   };
-  const int hw = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  const int n = std::min<int>(options.jobs > 0 ? options.jobs : hw,
-                              std::max<int>(1, static_cast<int>(todo.size())));
+  const int n = sweep_threads(options, todo.size());
   std::vector<std::thread> threads;
   for (int t = 1; t < n; ++t) threads.emplace_back(worker);
   worker();  // the calling thread works too
   for (std::thread& t : threads) t.join();
-  return outcome;
+  return ledger.outcome();
 }
 
 Quartiles quartiles_median_of_halves(std::vector<Real> v) {

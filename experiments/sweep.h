@@ -3,6 +3,7 @@
 #pragma once
 
 #include <functional>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -20,6 +21,7 @@ struct SweepJob {
   std::string name;  // file stem, unique within the sweep
   nlohmann::json params;
   std::function<nlohmann::json()> run;  // must not touch shared mutable state
+  double cost = 0;  // relative cost estimate: costlier jobs start first (0: unknown)
 };
 
 struct SweepOptions {
@@ -47,6 +49,34 @@ std::string sweep_file(const std::string& dir, const std::string& name);
 // The result stored for `job` in `dir`, or nullopt when the file is missing, unreadable,
 // incomplete or was written for other params.
 std::optional<nlohmann::json> read_sweep_result(const std::string& dir, const SweepJob& job);
+
+// What every runner does around the runs themselves: checks the job names, reports the jobs whose
+// files are complete (first, so that the progress count starts where it stopped), orders the
+// others costliest first (stable), publishes each result atomically and counts.
+class SweepLedger {
+ public:
+  SweepLedger(const std::vector<SweepJob>& jobs, const SweepOptions& options,
+              const std::function<void(const SweepProgress&)>& on_done);
+  // The jobs still to run, in the order to start them.
+  const std::vector<const SweepJob*>& todo() const { return todo_; }
+  // A job's end: writes its result file (when it has a result; a write failure becomes its
+  // error) and reports. Thread-safe.
+  void finish(const SweepJob& job, const nlohmann::json* result, std::string error,
+              double wall_seconds);
+  SweepOutcome outcome() const;
+
+ private:
+  std::string dir_;
+  std::function<void(const SweepProgress&)> on_done_;
+  std::vector<const SweepJob*> todo_;
+  mutable std::mutex lock_;  // guards outcome_, done_ and on_done_
+  SweepOutcome outcome_;
+  int done_ = 0, total_ = 0;
+};
+
+// The threads run_sweep uses for `todo` jobs: options.jobs (0: one per core), at most one per
+// job, at least 1.
+int sweep_threads(const SweepOptions& options, std::size_t todo);
 
 // Runs every job without a complete file, `options.jobs` at a time. Each result is written to a
 // temporary name and renamed into place as soon as it finishes, so an interrupted sweep resumes

@@ -8,7 +8,8 @@ DIR is the folder `exactsim reproduce peg2d --out OUT` wrote (OUT/peg2d or OUT/p
                           over the sets; the archived numbers (docs/reproductions/peg2d.md) dashed
   fig22_sm_traps.png      potential contacts and I-constraints ("SM traps") per step of one run,
                           ticks at the steps whose solve failed
-                          (RUN = file stem in DIR/runs; default peg-b-h05, else standard-b-h05)
+                          (RUN = file stem in DIR/results; default model=peg,step=0.005,set=b,
+                          else model=standard,step=0.005,set=b)
 Zero overlaps cannot be drawn on a log axis: values below FLOOR are drawn at FLOOR.
 """
 import csv
@@ -82,18 +83,21 @@ def fig21(series, out):
 
 def fig22(run_path, out):
     with open(run_path) as f:
-        r = json.load(f)["result"]
-    t = [r["h"] * (k + 1) for k in range(len(r["contacts"]))]
+        run = json.load(f)
+    point, series = run["params"]["point"], run["result"]["series"]
+    h = point["time.step"]
+    contacts, intercontacts = series["contacts"], series["I"]
+    t = [h * (k + 1) for k in range(len(contacts))]
     fig, ax = plt.subplots(figsize=(6.4, 3.6))
-    ax.plot(t, r["contacts"], lw=0.8, color="tab:blue", label="potential contacts")
-    ax.plot(t, r["I"], lw=0.8, color="tab:red", label="I-constraints (SM traps)")
-    failed = r.get("failed_steps", [])
+    ax.plot(t, contacts, lw=0.8, color="tab:blue", label="potential contacts")
+    ax.plot(t, intercontacts, lw=0.8, color="tab:red", label="I-constraints (SM traps)")
+    failed = [k for k, s in enumerate(series["status"]) if s == "solver_failed"]
     if failed:  # a run without continuation would have stopped at the first of these
-        ax.plot([r["h"] * (k + 1) for k in failed], [-1.5] * len(failed), "|", color="black",
+        ax.plot([h * (k + 1) for k in failed], [-1.5] * len(failed), "|", color="black",
                 ms=6, mew=0.5, label="failed solves (%d, continued)" % len(failed))
     ax.set_xlabel("time (s)")
     ax.set_ylabel("count per step")
-    ax.set_title("%s, set %s, h = %g s" % (r["model"], r["set"], r["h"]))
+    ax.set_title("%s, set %s, h = %g s" % (point["contact.model"], point["scenario.set"], h))
     ax.legend(fontsize=8)
     ax.grid(True, alpha=0.3)
     fig.tight_layout()
@@ -106,8 +110,9 @@ def main():
         sys.exit(__doc__)
     d = sys.argv[1]
     fig21(read_results(os.path.join(d, "results.csv")), os.path.join(d, "fig21_overlap_vs_h.png"))
-    runs = os.path.join(d, "runs")
-    names = [sys.argv[2]] if len(sys.argv) == 3 else ["peg-b-h05", "standard-b-h05"]
+    runs = os.path.join(d, "results")
+    names = [sys.argv[2]] if len(sys.argv) == 3 else [
+        "model=peg,step=0.005,set=b", "model=standard,step=0.005,set=b"]
     for name in names:
         path = os.path.join(runs, name + ".json")
         if os.path.exists(path):

@@ -12,6 +12,7 @@ packages=(
   zlib1g-dev  # tests: the gzip-compressed captured LCPs
   libbullet-dev  # bench_scaling compares with Bullet 3 (optional in CMake)
   libsuitesparse-dev libmetis-dev  # bench_basis_cost: UMFPACK, KLU, CHOLMOD, METIS (optional in CMake)
+  libopenmpi-dev openmpi-bin  # exactsim sweep under mpirun (optional in CMake: EXACTSIM_WITH_MPI)
   python3 python3-numpy python3-matplotlib
   python3-dev pybind11-dev python3-pybind11 python3-pytest
   python3-pip python3-setuptools python3-wheel python3-venv  # pip install . (setup.py)

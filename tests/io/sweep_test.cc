@@ -182,6 +182,16 @@ TEST_F(SweepTest, AJobThatThrowsWritesNothingAndTheOthersGoOn) {
   EXPECT_FALSE(read_sweep_result(dir_.string(), jobs[1]).has_value());
 }
 
+TEST_F(SweepTest, CostlierJobsStartFirstAndUnknownCostsKeepTheirOrder) {
+  std::atomic<int> calls{0};
+  auto jobs = counting_jobs(5, calls);
+  jobs[1].cost = 10, jobs[3].cost = 30, jobs[4].cost = 20;  // jobs 0 and 2: unknown (0)
+  std::vector<std::string> order;
+  run_sweep(jobs, {dir_.string(), 1},
+            [&](const SweepProgress& p) { order.push_back(p.job->name); });
+  EXPECT_EQ(order, (std::vector<std::string>{"job3", "job4", "job1", "job0", "job2"}));
+}
+
 TEST_F(SweepTest, BadOptionsAreInputErrors) {
   std::atomic<int> calls{0};
   auto jobs = counting_jobs(2, calls);

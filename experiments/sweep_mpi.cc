@@ -1,0 +1,155 @@
+#include "experiments/sweep_mpi.h"
+
+#include <mpi.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <csignal>
+#include <cstdlib>
+#include <cstring>
+#include <optional>
+#include <string>
+#include <thread>
+
+#include "exactsim/math/error.h"
+
+namespace exactsim {
+namespace {
+
+using nlohmann::json;
+
+constexpr int kWork = 1, kStop = 2, kResult = 3;
+
+// Runs the job in a child process and returns {"result": …} or {"error": why}: a crash of the
+// job (a signal, an abort) ends the child, not the worker.
+json run_isolated(const SweepJob& job) {
+  int fds[2];
+  if (pipe(fds) != 0) return {{"error", std::string("pipe: ") + std::strerror(errno)}};
+  const pid_t pid = fork();
+  if (pid < 0) {
+    close(fds[0]), close(fds[1]);
+    return {{"error", std::string("fork: ") + std::strerror(errno)}};
+  }
+  if (pid == 0) {
+    close(fds[0]);
+    json out;
+    try {
+      out = {{"result", job.run()}};
+    } catch (const std::exception& e) {
+      out = {{"error", e.what()}};
+    }
+    const std::string text = out.dump();
+    for (std::size_t at = 0; at < text.size();) {
+      const ssize_t n = write(fds[1], text.data() + at, text.size() - at);
+      if (n <= 0) _exit(3);
+      at += static_cast<std::size_t>(n);
+    }
+    _exit(0);
+  }
+  close(fds[1]);
+  std::string text;
+  char buffer[1 << 16];
+  for (ssize_t n; (n = read(fds[0], buffer, sizeof buffer)) != 0;) {
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) break;
+    text.append(buffer, static_cast<std::size_t>(n));
+  }
+  close(fds[0]);
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  if (WIFSIGNALED(status))
+    return {{"error", "the run crashed (signal " + std::to_string(WTERMSIG(status)) + ": " +
+                          strsignal(WTERMSIG(status)) + ")"}};
+  json out = json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || out.is_discarded())
+    return {{"error", "the run's process ended without a result (exit status " +
+                          std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : -1) + ")"}};
+  return out;
+}
+
+void send_index(int index, int to) {
+  MPI_Send(&index, 1, MPI_INT, to, index < 0 ? kStop : kWork, MPI_COMM_WORLD);
+}
+
+void worker(const std::vector<SweepJob>& jobs) {
+  while (true) {
+    int index = -1;
+    MPI_Status status;
+    MPI_Recv(&index, 1, MPI_INT, 0, MPI_ANY_TAG, MPI_COMM_WORLD, &status);
+    if (status.MPI_TAG == kStop) return;
+    const auto start = std::chrono::steady_clock::now();
+    json out = run_isolated(jobs.at(static_cast<std::size_t>(index)));
+    out["job"] = index;
+    out["wall_seconds"] =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const std::string text = out.dump();
+    MPI_Send(text.data(), static_cast<int>(text.size()), MPI_CHAR, 0, kResult, MPI_COMM_WORLD);
+  }
+}
+
+}  // namespace
+
+MpiSession::MpiSession() {
+  MPI_Init(nullptr, nullptr);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
+  MPI_Comm_size(MPI_COMM_WORLD, &size_);
+}
+
+MpiSession::~MpiSession() { MPI_Finalize(); }
+
+SweepOutcome run_sweep_mpi(const MpiSession& mpi, const std::vector<SweepJob>& jobs,
+                           const SweepOptions& options,
+                           const std::function<void(const SweepProgress&)>& on_done) {
+  if (mpi.size() < 2) throw InputError("sweep: the MPI runner needs at least 2 ranks");
+  if (mpi.rank() != 0) {
+    worker(jobs);
+    return {};
+  }
+  // Rank 0: a failure to read the folder must still release the workers.
+  std::optional<SweepLedger> ledger;
+  try {
+    ledger.emplace(jobs, options, on_done);
+  } catch (...) {
+    for (int w = 1; w < mpi.size(); ++w) send_index(-1, w);
+    throw;
+  }
+  const std::vector<const SweepJob*>& todo = ledger->todo();
+  std::size_t next = 0;
+  int active = 0;
+  auto hand_out = [&](int to) {
+    if (next < todo.size()) {
+      send_index(static_cast<int>(todo[next++] - jobs.data()), to);
+      ++active;
+    } else {
+      send_index(-1, to);
+    }
+  };
+  for (int w = 1; w < mpi.size(); ++w) hand_out(w);
+  while (active > 0) {
+    // Polled with pauses rather than MPI_Probe, which spins: rank 0 then uses almost no CPU, and
+    // K workers and rank 0 share K cores.
+    MPI_Status status;
+    for (int ready = 0;;) {
+      MPI_Iprobe(MPI_ANY_SOURCE, kResult, MPI_COMM_WORLD, &ready, &status);
+      if (ready) break;
+      std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    }
+    int count = 0;
+    MPI_Get_count(&status, MPI_CHAR, &count);
+    std::string text(static_cast<std::size_t>(count), '\0');
+    MPI_Recv(text.data(), count, MPI_CHAR, status.MPI_SOURCE, kResult, MPI_COMM_WORLD,
+             MPI_STATUS_IGNORE);
+    --active;
+    const json out = json::parse(text);
+    const SweepJob& job = jobs.at(out["job"].get<std::size_t>());
+    const json* result = out.contains("result") ? &out["result"] : nullptr;
+    ledger->finish(job, result, out.value("error", ""), out["wall_seconds"].get<double>());
+    hand_out(status.MPI_SOURCE);
+  }
+  return ledger->outcome();
+}
+
+}  // namespace exactsim

@@ -1,0 +1,65 @@
+#include "experiments/sweep_run.h"
+
+#include <exception>
+#include <filesystem>
+
+#include "exactsim/io/run.h"
+
+namespace exactsim {
+
+using nlohmann::json;
+
+json run_sweep_point(const SweepSpec& spec, const SweepPoint& point, const std::string& run_dir) {
+  try {
+    const Scene scene = sweep_scene(spec, point);
+    RunOptions o;
+    o.progress = false;
+    if (spec.record.trajectory) o.out_dir = run_dir;
+    json series = json::object();
+    for (const std::string& f : spec.record.series) series[f] = json::array();
+    std::function<void(const State&, const StepReport&)> on_step;
+    if (!spec.record.series.empty())
+      on_step = [&](const State&, const StepReport& r) {
+        const json line = report_to_json(r);
+        for (const std::string& f : spec.record.series) series[f].push_back(line[f]);
+      };
+    const json all = summary_to_json(run_scene(scene, o, on_step));
+    json summary = json::object();
+    for (const std::string& f : spec.record.summary) summary[f] = all[f];
+    summary["failed"] = all["failed"];
+    summary["failure"] = all["failure"];
+    json result = {{"summary", summary}};
+    if (!spec.record.series.empty()) result["series"] = std::move(series);
+    return result;
+  } catch (const std::exception& e) {
+    return {{"error", e.what()}};
+  }
+}
+
+std::string sweep_results_dir(const std::string& out) {
+  return (std::filesystem::path(out) / "results").string();
+}
+
+std::string sweep_run_dir(const std::string& out, const std::string& name) {
+  return (std::filesystem::path(out) / "runs" / name).string();
+}
+
+std::vector<SweepJob> sweep_jobs(const SweepSpec& spec, const std::vector<SweepPoint>& points,
+                                 const std::string& out) {
+  std::vector<SweepJob> jobs;
+  jobs.reserve(points.size());
+  for (const SweepPoint& p : points) {
+    const std::string run_dir = sweep_run_dir(out, p.name);
+    jobs.push_back({p.name, sweep_params(spec, p),
+                    [&spec, p, run_dir] { return run_sweep_point(spec, p, run_dir); }, p.cost});
+  }
+  return jobs;
+}
+
+std::string sweep_result_failure(const json& result) {
+  if (result.contains("error")) return result["error"].get<std::string>();
+  const json& s = result.value("summary", json::object());
+  return s.value("failed", false) ? s.value("failure", std::string("ended early")) : "";
+}
+
+}  // namespace exactsim

@@ -1,0 +1,263 @@
+#!/usr/bin/env python3
+"""`exactsim sweep` end to end (docs/sweeps.md): the same table from --jobs 1 and --jobs 2, from a
+sweep killed (SIGKILL) after some runs finished and then resumed, from two --part folders
+merged, and from `mpirun -n 3` when the MPI runner is built; trajectories bit-identical between
+the runners; malformed sweep files exit 2 naming the file, the JSON path and the reason.
+
+usage: cli_sweep_test.py EXACTSIM_CLI SOURCE_DIR WORK_DIR [--mpi]
+"""
+import csv
+import io
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+
+# 12 runs of a 2D pour (20 random polygons, 4 s), each 0.05-0.3 s of wall time in Release.
+SWEEP = {
+    "format": "exactsim-sweep",
+    "version": 1,
+    "name": "pour-test",
+    "scenario": {"name": "pour2d-random"},
+    "set": {"time.duration": 4},
+    "axes": [
+        {"path": "scenario.seed", "range": {"from": 1, "to": 3, "step": 1}, "pool": True},
+        {"path": "time.step", "values": [0.01, 0.005]},
+        {"path": "contact.model", "values": ["peg", "standard"]},
+    ],
+    "record": {
+        "summary": ["max_overlap", "max_penetration", "steps_done", "solver_failures",
+                    "wall_seconds"],
+        "series": ["overlap", "contacts"],
+        "trajectory": True,
+    },
+}
+RUNS = 12
+TIMINGS = ("wall_seconds", "solver_seconds", "peak_memory_mb")
+
+failures = []
+
+
+def check(ok, what):
+    if not ok:
+        failures.append(what)
+        print("FAIL:", what)
+
+
+def sweep(cli, *args, timeout=120):
+    p = subprocess.run([cli, "sweep", *args], capture_output=True, text=True, timeout=timeout)
+    return p.returncode, p.stdout, p.stderr
+
+
+def table(out):
+    """table.csv without the timing columns."""
+    with open(os.path.join(out, "table.csv")) as f:
+        rows = list(csv.reader(f))
+    keep = [i for i, h in enumerate(rows[0]) if not h.startswith(TIMINGS)]
+    return [[r[i] for i in keep] for r in rows]
+
+
+def results(out):
+    """Each run's result without timings."""
+    found = {}
+    folder = os.path.join(out, "results")
+    for name in sorted(os.listdir(folder)):
+        if name.endswith(".json"):
+            with open(os.path.join(folder, name)) as f:
+                r = json.load(f)["result"]
+            for t in TIMINGS:
+                r.get("summary", {}).pop(t, None)
+            found[name] = r
+    return found
+
+
+def trajectories(out):
+    runs = os.path.join(out, "runs")
+    found = {}
+    for name in sorted(os.listdir(runs)):
+        with open(os.path.join(runs, name, "trajectory.csv"), "rb") as f:
+            found[name] = f.read()
+    return found
+
+
+def same_as_reference(out, reference, what):
+    check(table(out) == table(reference), what + ": table.csv differs from --jobs 1's")
+    check(results(out) == results(reference), what + ": results differ from --jobs 1's")
+    check(trajectories(out) == trajectories(reference),
+          what + ": trajectories differ from --jobs 1's")
+
+
+def processes():
+    """{pid: (parent pid, command name, state)} of the running processes."""
+    found = {}
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                text = f.read()
+        except OSError:
+            continue
+        name = text[text.index("(") + 1:text.rindex(")")]
+        state, ppid = text[text.rindex(")") + 2:].split()[:2]
+        found[int(pid)] = (int(ppid), name, state)
+    return found
+
+
+def mpi_crash(cli, mpirun, sweep_file, out, ref):
+    """A run that crashes under MPI (its process gets SIGSEGV) is reported and the sweep goes on;
+    the next invocation redoes it."""
+    p = subprocess.Popen([mpirun, "--allow-run-as-root", "--oversubscribe", "-n", "3", cli,
+                          "sweep", sweep_file, "--out", out, "--quiet"],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    crashed = False
+    deadline = time.monotonic() + 60
+    while not crashed and p.poll() is None and time.monotonic() < deadline:
+        procs = processes()
+        for pid, (ppid, name, state) in procs.items():
+            # A run's process: an exactsim whose parent is an exactsim rank.
+            if name == "exactsim" and state not in "ZX" and procs.get(ppid, ("", ""))[1] == \
+                    "exactsim":
+                try:
+                    os.kill(pid, signal.SIGSEGV)
+                    crashed = True
+                except ProcessLookupError:
+                    pass
+                break
+        time.sleep(0.01)
+    stdout, stderr = p.communicate(timeout=300)
+    check(crashed, "mpirun: found a run's process to crash")
+    check(p.returncode == 1 and "the run crashed (signal 11" in stderr and
+          f"{RUNS - 1} with a result" in stdout,
+          f"mpirun with a crashing run: status {p.returncode}: {stdout} {stderr}")
+    with open(os.path.join(out, "table.md")) as f:
+        check("the run crashed (signal 11" in f.read(), "table.md lists the crashed run")
+    status, stdout, stderr = sweep(cli, sweep_file, "--out", out, "--quiet")
+    check(status == 0 and f"1 ran, {RUNS - 1} done earlier" in stdout,
+          "the crashed run is redone: " + stdout + stderr)
+    same_as_reference(out, ref, "mpirun with a crashed run, then resumed")
+
+
+def main():
+    cli, source, work = sys.argv[1:4]
+    mpi = "--mpi" in sys.argv[4:]
+    shutil.rmtree(work, ignore_errors=True)
+    os.makedirs(work)
+    sweep_file = os.path.join(work, "pour.json")
+    with open(sweep_file, "w") as f:
+        json.dump(SWEEP, f)
+
+    # The reference: one thread.
+    ref = os.path.join(work, "jobs1")
+    status, out, err = sweep(cli, sweep_file, "--out", ref, "--jobs", "1")
+    check(status == 0, f"--jobs 1: status {status}: {err}")
+    check(f"{RUNS} runs, {RUNS} with a result" in out, "--jobs 1: summary line: " + out)
+    check(len(table(ref)) == 1 + 4, "table: a header and 4 rows (step x model; seeds pooled)")
+    check(table(ref)[0][:5] == ["time.step", "contact.model", "runs", "failed", "missing"],
+          "table header: " + str(table(ref)[0][:5]))
+    check(all(r[2] == "3" for r in table(ref)[1:]), "each row pools the 3 seeds")
+    check("remaining" in err and "left" in err, "progress on stderr: " + err[:200])
+    # A second invocation runs nothing.
+    status, out, _ = sweep(cli, sweep_file, "--out", ref, "--jobs", "1", "--quiet")
+    check(status == 0 and f"0 ran, {RUNS} done earlier" in out, "re-run skips: " + out)
+
+    # Two threads.
+    two = os.path.join(work, "jobs2")
+    status, _, err = sweep(cli, sweep_file, "--out", two, "--jobs", "2", "--quiet")
+    check(status == 0, f"--jobs 2: status {status}: {err}")
+    same_as_reference(two, ref, "--jobs 2")
+
+    # Killed after some runs finished, then resumed.
+    killed = os.path.join(work, "killed")
+    p = subprocess.Popen([cli, "sweep", sweep_file, "--out", killed, "--jobs", "1", "--quiet"],
+                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    folder = os.path.join(killed, "results")
+    deadline = time.monotonic() + 60
+    finished = 0
+    while p.poll() is None and time.monotonic() < deadline:
+        finished = len([n for n in os.listdir(folder) if n.endswith(".json")]) \
+            if os.path.isdir(folder) else 0
+        if finished >= 3:
+            break
+        time.sleep(0.005)
+    p.send_signal(signal.SIGKILL)
+    p.wait()
+    kept = len([n for n in os.listdir(folder) if n.endswith(".json")])
+    print(f"killed after {kept} of {RUNS} runs")
+    check(3 <= kept < RUNS, f"SIGKILL after some runs: {kept} of {RUNS} results kept")
+    status, out, err = sweep(cli, sweep_file, "--out", killed, "--jobs", "2", "--quiet")
+    check(status == 0 and f"{RUNS - kept} ran, {kept} done earlier" in out,
+          f"resume redoes only the {RUNS - kept} unfinished runs: " + out + err)
+    same_as_reference(killed, ref, "killed and resumed")
+
+    # Two parts in two folders, merged.
+    parts = []
+    for k in (1, 2):
+        part = os.path.join(work, f"part{k}")
+        status, out, err = sweep(cli, sweep_file, "--out", part, "--part", f"{k}/2", "--quiet")
+        check(status == 0 and "6 with a result" in out, f"--part {k}/2: " + out + err)
+        parts.append(part)
+    merged = os.path.join(work, "merged")
+    status, out, err = sweep(cli, sweep_file, "--merge", *parts, "--out", merged)
+    check(status == 0 and f"{RUNS} with a result" in out, "--merge: " + out + err)
+    same_as_reference(merged, ref, "--part 1/2 and 2/2 merged")
+
+    # MPI: rank 0 schedules, two workers.
+    mpirun = shutil.which("mpirun")
+    if mpi and mpirun:
+        out_mpi = os.path.join(work, "mpi")
+        p = subprocess.run([mpirun, "--allow-run-as-root", "--oversubscribe", "-n", "3", cli,
+                            "sweep", sweep_file, "--out", out_mpi, "--quiet"],
+                           capture_output=True, text=True, timeout=300)
+        check(p.returncode == 0 and "MPI, 2 workers" in p.stdout,
+              f"mpirun -n 3: status {p.returncode}: {p.stdout} {p.stderr}")
+        same_as_reference(out_mpi, ref, "mpirun -n 3")
+        mpi_crash(cli, mpirun, sweep_file, os.path.join(work, "mpi-crash"), ref)
+    else:
+        print("MPI runner not built or mpirun missing: the MPI comparison is skipped")
+
+    # The plot script draws a metric against one axis, one curve per value of another.
+    png = os.path.join(work, "plot.png")
+    plot = ["/usr/bin/python3", os.path.join(source, "scripts", "sweep_plot.py"), os.path.join(ref, "table.csv")]
+    p = subprocess.run(plot + ["--metric", "max_overlap", "--x", "time.step", "--group",
+                               "contact.model", "--logy", "--out", png],
+                       capture_output=True, text=True, timeout=120)
+    check(p.returncode == 0 and os.path.getsize(png) > 10000, "sweep_plot.py: " + p.stderr)
+    p = subprocess.run(plot + ["--metric", "max_overlap", "--x", "time.stp"],
+                       capture_output=True, text=True, timeout=120)
+    check(p.returncode == 2 and "--x: 'time.stp' is not an axis" in p.stderr,
+          "sweep_plot.py with a wrong axis: " + p.stderr)
+
+    # Malformed files: exit 2, the message names the file, the path and the reason.
+    bad = [
+        ({**SWEEP, "axes": []}, "axes: no axes"),
+        ({**SWEEP, "axes": [{"path": "contact.frction", "values": [0.1]}]},
+         "axes[0]: the scene does not accept contact.frction = 0.1"),
+        ({**SWEEP, "axes": [{"path": "time.step", "values": []}]},
+         "axes[0].values: the axis is empty"),
+        ({**SWEEP, "axes": [{"path": "time.step", "values": [0.01]},
+                            {"path": "time.step", "values": [0.02]}]},
+         "axes[1].path: duplicate axis 'time.step'"),
+        ({**SWEEP, "axes": [{"path": "time.step",
+                             "range": {"from": 1e-6, "to": 1, "step": 1e-9}}]},
+         "axes[0].range: gives"),
+        ({**SWEEP, "record": {"summary": "max_overlap"}},
+         "record.summary: expected an array"),
+        ({**SWEEP, "axis": []}, "axis: unknown field"),
+    ]
+    for doc, expected in bad:
+        path = os.path.join(work, "bad.json")
+        with open(path, "w") as f:
+            json.dump(doc, f)
+        status, _, err = sweep(cli, path, "--out", os.path.join(work, "bad"), timeout=30)
+        check(status == 2 and f"{path}: {expected}" in err,
+              f"malformed ({expected}): status {status}: {err.strip()}")
+    check(not os.path.exists(os.path.join(work, "bad")), "a malformed file runs nothing")
+
+    print("cli_sweep_test:", "FAILED" if failures else "passed")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

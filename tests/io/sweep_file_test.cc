@@ -1,0 +1,245 @@
+// Sweep files: expansion into runs and their names, the scene of a run, the results table, and
+// malformed files (each error names the file, the JSON path and the reason).
+#include "experiments/sweep_file.h"
+
+#include <gtest/gtest.h>
+
+#include <functional>
+
+#include "experiments/sweep_table.h"
+#include "input_error.h"
+
+namespace exactsim::sweep_file_test {
+namespace {
+
+using nlohmann::json;
+
+const std::string kScene = std::string(EXACTSIM_SOURCE_DIR) + "/scenes/box-on-floor-2d.json";
+const std::string kData = std::string(EXACTSIM_SOURCE_DIR) + "/data";
+
+json base_doc() {
+  return {{"format", "exactsim-sweep"},
+          {"version", 1},
+          {"scene", kScene},
+          {"axes",
+           {{{"path", "time.step"}, {"values", {0.01, 0.005}}},
+            {{"path", "contact.friction"}, {"range", {{"from", 0}, {"to", 0.4}, {"step", 0.2}}}}}}};
+}
+
+SweepSpec parse(const json& doc) { return parse_sweep(doc, "sweep.json", kData); }
+
+TEST(SweepFileTest, ExpandsTheFirstAxisSlowestWithStableNames) {
+  const SweepSpec spec = parse(base_doc());
+  const std::vector<SweepPoint> points = expand_sweep(spec);
+  ASSERT_EQ(points.size(), 6u);
+  const std::vector<std::string> names = {"step=0.01,friction=0",    "step=0.01,friction=0.2",
+                                          "step=0.01,friction=0.4",  "step=0.005,friction=0",
+                                          "step=0.005,friction=0.2", "step=0.005,friction=0.4"};
+  for (std::size_t i = 0; i < names.size(); ++i) EXPECT_EQ(points[i].name, names[i]);
+  // A range's values are rounded to 12 digits: 0.2 and 0.4 exactly, not 0.4000000000000001.
+  EXPECT_EQ(points[2].values[1].get<double>(), 0.4);
+  // Cost estimate: planned steps, duration 2 s.
+  EXPECT_DOUBLE_EQ(points[0].cost, 200);
+  EXPECT_DOUBLE_EQ(points[3].cost, 400);
+  // The same file expands the same way (names are the results' file names).
+  EXPECT_EQ(expand_sweep(parse(base_doc()))[4].name, points[4].name);
+}
+
+TEST(SweepFileTest, TheSceneOfARunHasItsValues) {
+  const SweepSpec spec = parse(base_doc());
+  const std::vector<SweepPoint> points = expand_sweep(spec);
+  const Scene scene = sweep_scene(spec, points[5]);
+  EXPECT_EQ(scene.step, 0.005);
+  EXPECT_EQ(scene.world.contact.friction, 0.4);
+  EXPECT_EQ(scene.duration, 2.0);  // the base's
+  EXPECT_NE(sweep_params(spec, points[4]), sweep_params(spec, points[5]));
+}
+
+TEST(SweepFileTest, LogRangesCountRangesAndIntegers) {
+  json doc = base_doc();
+  doc["axes"] = {{{"path", "time.step"}, {"log", {{"from", 1e-4}, {"to", 1e-2}, {"count", 3}}}},
+                 {{"path", "time.duration"}, {"range", {{"from", 1}, {"to", 3}, {"count", 3}}}}};
+  const std::vector<SweepPoint> points = expand_sweep(parse(doc));
+  ASSERT_EQ(points.size(), 9u);
+  EXPECT_EQ(points[0].values[0].get<double>(), 1e-4);
+  EXPECT_EQ(points[3].values[0].get<double>(), 1e-3);
+  EXPECT_EQ(points[6].values[0].get<double>(), 1e-2);
+  EXPECT_TRUE(points[1].values[1].is_number_integer());  // 1, 2, 3: whole from, to and spacing
+  EXPECT_EQ(points[1].name, "step=0.0001,duration=2");
+}
+
+TEST(SweepFileTest, ScenarioAxesAndSharedKeysGiveFullPaths) {
+  json doc = {{"format", "exactsim-sweep"},
+              {"version", 1},
+              {"scenario", {{"name", "pour2d-random"}, {"bodies", 2}}},
+              {"set", {{"time.duration", 0.05}}},
+              {"axes",
+               {{{"path", "scenario.seed"},
+                 {"range", {{"from", 1}, {"to", 3}, {"step", 1}}},
+                 {"pool", true}},
+                {{"path", "contact.friction"}, {"values", {0.1}}},
+                {{"path", "bodies[3].friction"}, {"values", {0.5}}}}}};
+  const SweepSpec spec = parse(doc);
+  const std::vector<SweepPoint> points = expand_sweep(spec);
+  ASSERT_EQ(points.size(), 3u);
+  EXPECT_EQ(points[2].name, "scenario.seed=3,contact.friction=0.1,bodies-3-.friction=0.5");
+  const Scene a = sweep_scene(spec, points[0]), b = sweep_scene(spec, points[1]);
+  EXPECT_EQ(a.world.bodies.size(), b.world.bodies.size());
+  EXPECT_EQ(a.world.bodies[3].friction, 0.5);            // set by the axis
+  EXPECT_EQ(a.world.contact.model, ContactModel::kPeg);  // as exactsim run --scenario
+  EXPECT_EQ(a.duration, 0.05);
+}
+
+TEST(SweepFileTest, TableRowsPoolTheReplicateAxis) {
+  json doc = base_doc();
+  doc["axes"][1]["pool"] = true;
+  doc["record"] = {{"summary", {"max_overlap"}}, {"series", {"overlap"}}};
+  const SweepSpec spec = parse(doc);
+  const std::vector<SweepPoint> points = expand_sweep(spec);
+  std::vector<std::optional<json>> results;
+  for (int i = 0; i < 6; ++i)
+    results.push_back(json{{"summary", {{"max_overlap", i}, {"failed", i == 1}}},
+                           {"series", {{"overlap", {i, 10 * i}}}}});
+  results[5].reset();
+  const SweepTable t = sweep_table(spec, points, results);
+  ASSERT_EQ(t.rows.size(), 2u);
+  EXPECT_EQ(t.rows[0].runs, 3);
+  EXPECT_EQ(t.rows[0].failed, 1);
+  EXPECT_EQ(t.rows[1].runs, 2);
+  EXPECT_EQ(t.rows[1].missing, 1);
+  EXPECT_EQ(t.rows[0].stats[0].median, 1);  // {0, 1, 2}
+  EXPECT_EQ(t.rows[0].stats[0].max, 2);
+  EXPECT_EQ(t.rows[1].stats[1].n, 4);  // {3, 30, 4, 40}
+  EXPECT_EQ(t.rows[1].stats[1].max, 40);
+  const std::string csv = sweep_table_csv(t);
+  EXPECT_EQ(csv.substr(0, csv.find('\n')),
+            "time.step,runs,failed,missing,max_overlap.median,max_overlap.q1,max_overlap.q3,"
+            "max_overlap.max,overlap.median,overlap.q1,overlap.q3,overlap.max");
+  EXPECT_NE(csv.find("\n0.005,2,0,1,3.5,3.25,3.75,4,"), std::string::npos) << csv;
+}
+
+struct Malformed {
+  const char* what;
+  std::function<void(json&)> edit;
+  std::vector<std::string> expect;  // substrings of the message
+};
+
+TEST(SweepFileTest, MalformedFilesNameThePathAndTheReason) {
+  const std::vector<Malformed> cases = {
+      {"unknown field", [](json& d) { d["axis"] = 1; }, {"sweep.json: axis: unknown field"}},
+      {"wrong format", [](json& d) { d["format"] = "x"; }, {"sweep.json: format: expected"}},
+      {"wrong type",
+       [](json& d) { d["axes"][0]["values"] = "0.01"; },
+       {"sweep.json: axes[0].values: expected an array"}},
+      {"empty axis",
+       [](json& d) { d["axes"][0]["values"] = json::array(); },
+       {"sweep.json: axes[0].values: the axis is empty"}},
+      {"no axes", [](json& d) { d["axes"] = json::array(); }, {"sweep.json: axes: no axes"}},
+      {"unknown scene field",
+       [](json& d) { d["axes"][1]["path"] = "contact.frction"; },
+       {"sweep.json: axes[1]: the scene does not accept contact.frction", "unknown field"}},
+      {"value out of range",
+       [](json& d) {
+         d["axes"][0]["values"] = {0.01, -1};
+       },
+       {"sweep.json: axes[0]: the scene does not accept time.step = -1"}},
+      {"past an array",
+       [](json& d) { d["axes"][1]["path"] = "bodies[7].friction"; },
+       {"axes[1]", "bodies has no element [7] (it has 2)"}},
+      {"malformed path",
+       [](json& d) { d["axes"][1]["path"] = "contact..friction"; },
+       {"sweep.json: axes[1].path: 'contact..friction' is not a field path"}},
+      {"duplicate axis",
+       [](json& d) { d["axes"][1]["path"] = "time.step"; },
+       {"sweep.json: axes[1].path: duplicate axis 'time.step'"}},
+      {"fixed and swept",
+       [](json& d) {
+         d["set"] = {{"time.step", 0.01}};
+       },
+       {"sweep.json: axes[0].path: 'time.step' is also in set"}},
+      {"duplicate value",
+       [](json& d) {
+         d["axes"][0]["values"] = {0.01, 0.01};
+       },
+       {"sweep.json: axes[0]: the value 0.01 is given twice"}},
+      {"two kinds of values",
+       [](json& d) {
+         d["axes"][0]["log"] = {{"from", 1}};
+       },
+       {"sweep.json: axes[0]: give exactly one of"}},
+      {"zero step",
+       [](json& d) { d["axes"][1]["range"]["step"] = 0; },
+       {"sweep.json: axes[1].range.step:", "> 0"}},
+      {"log from zero",
+       [](json& d) {
+         d["axes"][0] = {{"path", "time.step"}, {"log", {{"from", 0}, {"to", 1}, {"count", 2}}}};
+       },
+       {"sweep.json: axes[0].log.from:"}},
+      {"too many runs",
+       [](json& d) {
+         d["axes"][1]["range"] = {{"from", 0}, {"to", 1}, {"step", 1e-9}};
+       },
+       {"sweep.json: axes[1].range: gives 1e9 values, more than the sweep's limit of 10000"}},
+      {"product over the cap",
+       [](json& d) {
+         d["max_runs"] = 5;
+         d["axes"][1]["values"] = {0.1, 0.2, 0.3};
+         d["axes"][1].erase("range");
+       },
+       {"sweep.json: axes: the axes give 6 runs or more, above the limit of 5"}},
+      {"scenario parameter on a scene file",
+       [](json& d) {
+         d["axes"][1] = {{"path", "scenario.seed"}, {"values", {1}}};
+       },
+       {"sweep.json: axes[1].path: 'scenario.seed': scenario parameters need a scenario base"}},
+      {"unknown summary field",
+       [](json& d) {
+         d["record"] = {{"summary", {"max_overlapp"}}};
+       },
+       {"sweep.json: record.summary[0]: 'max_overlapp' is not a recordable summary field"}},
+      {"scene and scenario",
+       [](json& d) {
+         d["scenario"] = {{"name", "pour2d"}};
+       },
+       {"give either scene"}},
+      {"missing scene file",
+       [](json& d) { d["scene"] = "/nonexistent/scene.json"; },
+       {"/nonexistent/scene.json: cannot read the file"}},
+  };
+  for (const Malformed& c : cases) {
+    json doc = base_doc();
+    c.edit(doc);
+    const std::string message = ErrorOf([&] { parse(doc); });
+    for (const std::string& part : c.expect)
+      EXPECT_NE(message.find(part), std::string::npos) << c.what << ": " << message;
+  }
+}
+
+TEST(SweepFileTest, ScenarioParametersAreChecked) {
+  json doc = {{"format", "exactsim-sweep"},
+              {"version", 1},
+              {"scenario", {{"name", "pour2d"}}},
+              {"axes", {{{"path", "scenario.set"}, {"values", {"a", "k"}}}}}};
+  EXPECT_NE(ErrorOf([&] { parse(doc); }).find("sweep.json: axes[0].values[1]: expected one of"),
+            std::string::npos);
+  doc["axes"][0] = {{"path", "scenario.seed"}, {"values", {1}}};
+  EXPECT_NE(ErrorOf([&] { parse(doc); }).find("only the random scenarios"), std::string::npos);
+  doc["scenario"]["name"] = "pour4d";
+  EXPECT_NE(ErrorOf([&] { parse(doc); }).find("sweep.json: scenario.name: unknown scenario"),
+            std::string::npos);
+}
+
+TEST(SweepFileTest, SetJsonPathCreatesMembersButNotElements) {
+  json doc = {{"bodies", {{{"name", "a"}}}}};
+  set_json_path(doc, "contact.parameters.epsilon", 0.1);
+  EXPECT_EQ(doc["contact"]["parameters"]["epsilon"], 0.1);
+  set_json_path(doc, "bodies[0].friction", 0.3);
+  EXPECT_EQ(doc["bodies"][0]["friction"], 0.3);
+  EXPECT_NE(ErrorOf([&] { set_json_path(doc, "bodies[1].friction", 0.3); }).find("no element [1]"),
+            std::string::npos);
+  EXPECT_NE(ErrorOf([&] { set_json_path(doc, "bodies.friction", 0.3); }).find("not an object"),
+            std::string::npos);
+}
+
+}  // namespace
+}  // namespace exactsim::sweep_file_test
