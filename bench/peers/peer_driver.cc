@@ -33,22 +33,6 @@ struct RunResult {
   std::string warnings;  // PeerEngine::warnings() at the end
 };
 
-// The first dynamic present body with a non-finite state or faster than the scene's divergence
-// bounds (StepOptions::max_speed, max_angular_speed), −1 if none.
-int diverged_body(const World& w, const State& s) {
-  for (int i = 0; i < w.body_count(); ++i) {
-    if (!s.present[i] || w.bodies[i].is_static) continue;
-    const auto q = s.q_of(i);
-    const auto v = s.v_of(i);
-    if (!q.allFinite() || !v.allFinite()) return i;
-    const int nl = w.dimension == 2 ? 2 : 3;
-    if (v.head(nl).norm() > w.stepping.max_speed ||
-        v.tail(velocity_size(w.dimension) - nl).norm() > w.stepping.max_angular_speed)
-      return i;
-  }
-  return -1;
-}
-
 // One run of the scene; with `out`, the trajectory rows of every step. `stop_after`: the steps of
 // the first run when it was stopped (later repetitions stop there too).
 RunResult run_once(const Scene& scene, const PeerScene& mapped, const PeerEngineInfo& info,
@@ -81,7 +65,7 @@ RunResult run_once(const Scene& scene, const PeerScene& mapped, const PeerEngine
       set_body_state(mapped, i, m.position, m.orientation, m.velocity, m.angular_velocity, state);
     }
     write_trajectory_rows(*out, k, start + h, state, state.present, names);
-    const int bad = diverged_body(w, state);
+    const int bad = first_diverged_body(w, state);
     if (bad >= 0) {
       r.stopped = "body '" + w.bodies[bad].name + "' diverged at step " + std::to_string(k) +
                   " (non-finite state or speed over the scene's divergence bounds)";

@@ -3,13 +3,17 @@
 unit cubes whose overlap is 1 m^2 times the shift, a body that leaves the container, one that
 jumps too fast, and a folder without a trajectory.
 
-usage: peer_metrics_test.py PEER_METRICS WORKDIR"""
+With the exactsim command, also an exactsim run of each dimension: peer_metrics' overlap median and
+max and its max depth are the run's own summary (the same code scores both).
+
+usage: peer_metrics_test.py PEER_METRICS WORKDIR [EXACTSIM]"""
 import json
 import os
 import subprocess
 import sys
 
 metrics, work = sys.argv[1], sys.argv[2]
+exactsim = sys.argv[3] if len(sys.argv) > 3 else None
 failures = []
 
 
@@ -92,6 +96,27 @@ check(p.returncode == 2 and "trajectory.csv" in p.stderr,
 p, _ = score(folder("no-engine", [0.9] * 5, files=("scene.json", "trajectory.csv")))
 check(p.returncode == 2 and "peer.json" in p.stderr,
       f"no peer.json or summary.json: exit 2 naming them ({p.returncode}: {p.stderr.strip()})")
+
+# exactsim's own runs: the metric is its summary's.
+if exactsim:
+    # The standard model at a large step, so that the bodies overlap (PEG keeps them apart to
+    # round-off) and the comparison is of non-zero numbers.
+    for scenario in ("pour3d", "pour2d"):
+        d = os.path.join(work, "exactsim-" + scenario)
+        subprocess.run([exactsim, "run", "--scenario", scenario, "--model", "standard", "--dt",
+                        "0.02", "--duration", "3", "--out", d, "--quiet"], check=True,
+                       capture_output=True)
+        with open(os.path.join(d, "summary.json")) as f:
+            summary = json.load(f)
+        p, m = score(d)
+        check(m is not None and m["engine"] == "exactsim" and m["complete"],
+              f"{scenario}: an exactsim run is scored ({p.stderr.strip()})")
+        if m:
+            for mine, theirs in (("overlap_median", "median_overlap"),
+                                 ("overlap_max", "max_overlap"),
+                                 ("max_penetration", "max_penetration")):
+                check(m[mine] == summary[theirs] and (mine == "overlap_median" or m[mine] > 0),
+                      f"{scenario}: {mine} {m[mine]} is the run's {theirs} {summary[theirs]}")
 
 if failures:
     print(f"{len(failures)} check(s) failed")

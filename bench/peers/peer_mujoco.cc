@@ -41,11 +41,17 @@ std::string geom_xml(const PeerBody& b, int i, bool world) {
   return g + " type=\"mesh\" mesh=\"m" + std::to_string(i) + "\"/>\n";
 }
 
+// Room for the contacts of n bodies (a pile: about 6 neighbours each, 4 points per pair with
+// multiccd) and 3 constraint rows per contact (the elliptic cone of condim 3). MuJoCo 2.2 allocates
+// the rows' dense njmax × njmax blocks up front: more room than this fails to allocate for 100
+// bodies; too little shows as "contact list full" in engine_warnings.
+int contacts(int n) { return 12 * n + 100; }
+
 std::string model_xml(const PeerScene& scene, Real h) {
   const int n = static_cast<int>(scene.bodies.size());
   std::ostringstream x;
   x << "<mujoco model=\"exactsim\">\n<compiler angle=\"radian\" inertiafromgeom=\"false\"/>\n"
-    << "<size nconmax=\"" << 64 * n + 1000 << "\" njmax=\"" << 6 * (64 * n + 1000) << "\"/>\n"
+    << "<size nconmax=\"" << contacts(n) << "\" njmax=\"" << 3 * contacts(n) << "\"/>\n"
     << "<option timestep=\"" << num(h) << "\" gravity=\"" << vec(scene.gravity) << "\" cone=\""
     << kCone << "\">\n<flag multiccd=\"enable\"/>\n</option>\n<asset>\n";
   for (int i = 0; i < n; ++i) {

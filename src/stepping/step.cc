@@ -170,20 +170,6 @@ bool certify_energy(const State& state, const IslandWorkspace& ws, const World& 
   return report.energy.ok();
 }
 
-// Non-finite state, or a body faster than the divergence bounds (StepOptions).
-int first_diverged_body(const World& world, const State& state) {
-  for (int i = 0; i < world.body_count(); ++i) {
-    if (!state.present[i] || world.bodies[i].is_static) continue;
-    const auto q = state.q_of(i);
-    const auto v = state.v_of(i);
-    if (!q.allFinite() || !v.allFinite()) return i;
-    const int nl = world.dimension == 2 ? 2 : 3;
-    const Real speed = v.head(nl).norm();
-    const Real spin = v.tail(world.dimension == 2 ? 1 : 3).norm();
-    if (speed > world.stepping.max_speed || spin > world.stepping.max_angular_speed) return i;
-  }
-  return -1;
-}
 
 // The watchdog's scan into ws.penetration_scan: exact depths of ws.end_pairs, deep pairs
 // (> eps) and centres inside static bodies, by body. Shapes must be placed and ws.end_pairs found
@@ -745,6 +731,20 @@ const char* to_string(StepStatus status) {
 Real measure_overlap(const World& world, const State& state, Workspace& ws) {
   find_overlapping_pairs(world, state, ws, /*from_detection=*/false);
   return overlap_of_pairs(world, ws);
+}
+
+int first_diverged_body(const World& world, const State& state) {
+  for (int i = 0; i < world.body_count(); ++i) {
+    if (!state.present[i] || world.bodies[i].is_static) continue;
+    const auto q = state.q_of(i);
+    const auto v = state.v_of(i);
+    if (!q.allFinite() || !v.allFinite()) return i;
+    const int nl = world.dimension == 2 ? 2 : 3;
+    const Real speed = v.head(nl).norm();
+    const Real spin = v.tail(world.dimension == 2 ? 1 : 3).norm();
+    if (speed > world.stepping.max_speed || spin > world.stepping.max_angular_speed) return i;
+  }
+  return -1;
 }
 
 StateMetrics measure_state(const World& world, const State& state, Workspace& ws) {

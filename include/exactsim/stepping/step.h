@@ -148,6 +148,10 @@ void place_bodies(const World& world, const State& state, Real h, Workspace& ws)
 // Exact total overlap of the current configuration (the paper's metric).
 Real measure_overlap(const World& world, const State& state, Workspace& ws);
 
+// The first present dynamic body whose state is not finite or faster than the divergence bounds
+// (StepOptions::max_speed, max_angular_speed), −1 if none: what ends a run as kDiverged.
+int first_diverged_body(const World& world, const State& state);
+
 // The end-of-step metrics of a state, by the step's own code (docs/stepping.md, stage 7): the
 // total exact overlap and the watchdog's largest exact penetration depth, for a state that did
 // not come from step() (a trajectory read back, another engine's run: bench/peers/).
