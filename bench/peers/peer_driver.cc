@@ -1,7 +1,5 @@
 #include "peer_driver.h"
 
-#include <CLI/CLI.hpp>
-
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -14,6 +12,7 @@
 #include "exactsim/io/trajectory_csv.h"
 #include "exactsim/math/error.h"
 #include "exactsim/stepping/step.h"
+#include "peer_main.h"
 
 namespace exactsim::peers {
 namespace {
@@ -146,30 +145,16 @@ int run_driver(int argc, char** argv, const PeerEngineInfo& info) {
   app.add_option("--out", o.out_dir, "Output folder: scene.json, trajectory.csv, peer.json")
       ->required();
   app.add_option("--dt", o.dt, "Time step h (s), replacing the scene's time.step")
-      ->check(CLI::PositiveNumber);
+      ->check(number_above(0));
   app.add_option("--duration", o.duration, "Simulated time (s), replacing time.duration")
-      ->check(CLI::NonNegativeNumber);
+      ->check(number_above(0, true));
   app.add_option("--repeat", o.repeat,
                  "Runs of the stepping loop timed (the trajectory is the first's); peer.json "
                  "has each and their median")
       ->check(CLI::Range(1, 1000));
   app.add_option("--thickness", o.thickness, "2D scenes: depth of the prisms (m)")
-      ->check(CLI::PositiveNumber);
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    const int status = app.exit(e);
-    return status == 0 ? 0 : 2;
-  }
-  try {
-    return drive(o, info);
-  } catch (const InputError& e) {
-    std::fprintf(stderr, "peer_%s: error: %s\n", info.engine.c_str(), e.what());
-    return 2;
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "peer_%s: failed: %s\n", info.engine.c_str(), e.what());
-    return 1;
-  }
+      ->check(number_above(0));
+  return run_program(app, argc, argv, [&] { return drive(o, info); });
 }
 
 }  // namespace exactsim::peers

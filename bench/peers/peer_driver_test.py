@@ -193,6 +193,11 @@ p = subprocess.run([driver, os.path.join(work, "no-such.json"), "--out", os.path
 check(p.returncode == 2 and "no-such.json" in p.stderr,
       f"a missing scene file: exit 2 naming it ({p.returncode}: {p.stderr.strip()})")
 
+p = subprocess.run([driver, os.path.join(work, "free-fall-3d.json"), "--out",
+                    os.path.join(work, "x"), "--dt", "0"], capture_output=True, text=True)
+check(p.returncode == 2 and "--dt: must be > 0, got 0" in p.stderr,
+      f"--dt 0: exit 2 saying why ({p.returncode}: {p.stderr.strip()})")
+
 if failures:
     print(f"{len(failures)} check(s) failed")
     sys.exit(1)

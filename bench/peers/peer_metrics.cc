@@ -1,16 +1,13 @@
 // peer_metrics: the peer benchmark's metric (trajectory_metrics.h) of results folders written by a
 // peer driver (peer.json) or by `exactsim run --out` (summary.json), as one JSON array
 // (docs/peers.md "The metric").
-#include <CLI/CLI.hpp>
-
-#include <cstdio>
-#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <string>
 #include <vector>
 
 #include "exactsim/math/error.h"
+#include "peer_main.h"
 #include "trajectory_metrics.h"
 
 namespace exactsim::peers {
@@ -84,15 +81,9 @@ int main(int argc, char** argv) {
       ->required();
   app.add_option("--speed-bound", options.speed_bound,
                  "Blow-up: a body faster than this between recorded states (m/s)")
-      ->check(CLI::PositiveNumber);
+      ->check(number_above(0));
   app.add_option("--out", out_file, "Write the JSON array here instead of standard output");
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    const int status = app.exit(e);
-    return status == 0 ? 0 : 2;
-  }
-  try {
+  return run_program(app, argc, argv, [&] {
     nlohmann::json all = nlohmann::json::array();
     for (const std::string& dir : dirs) {
       const RunResults r = read_results(dir);
@@ -117,11 +108,5 @@ int main(int argc, char** argv) {
       if (!out) throw std::runtime_error(out_file + ": write failed");
     }
     return 0;
-  } catch (const InputError& e) {
-    std::fprintf(stderr, "peer_metrics: error: %s\n", e.what());
-    return 2;
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "peer_metrics: failed: %s\n", e.what());
-    return 1;
-  }
+  });
 }
