@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "exactsim/io/run.h"
 #include "exactsim/math/error.h"
 #include "peer_main.h"
 #include "trajectory_metrics.h"
@@ -53,8 +54,17 @@ nlohmann::json run_info(const std::string& dir, const RunResults& r) {
     out["steps_planned"] = field<long>(r.summary, "steps_planned", summary_file);
     out["steps_done"] = field<long>(r.summary, "steps_done", summary_file);
     out["stopped"] = r.summary.value("failure", "");
-    out["wall_seconds"] = field<double>(r.summary, "wall_seconds", summary_file);
-    out["wall_source"] = "summary.json wall_seconds";
+    // Runs of the same scene without output files, timed (bench/peers/run_table.sh), when given.
+    const std::string walls_file = dir + "/wall_seconds.json";
+    if (const nlohmann::json walls = read_json(walls_file); !walls.is_null()) {
+      const auto seconds = field<std::vector<Real>>(walls, "wall_seconds", walls_file);
+      if (seconds.empty()) throw InputError(walls_file + ": wall_seconds: empty");
+      out["wall_seconds"] = median(seconds);
+      out["wall_source"] = "wall_seconds.json median";
+    } else {
+      out["wall_seconds"] = field<double>(r.summary, "wall_seconds", summary_file);
+      out["wall_source"] = "summary.json wall_seconds";
+    }
   } else {
     throw InputError(dir + ": neither peer.json nor summary.json: who ran it is unknown");
   }

@@ -117,6 +117,14 @@ if exactsim:
                                  ("max_penetration", "max_penetration")):
                 check(m[mine] == summary[theirs] and (mine == "overlap_median" or m[mine] > 0),
                       f"{scenario}: {mine} {m[mine]} is the run's {theirs} {summary[theirs]}")
+        # Timed runs without output files (run_table.sh) replace the summary's wall time.
+        with open(os.path.join(d, "wall_seconds.json"), "w") as f:
+            json.dump({"wall_seconds": [1, 3, 2]}, f)
+        p, m = score(d)
+        check(m is not None and m["wall_seconds"] == 2 and near(m["ms_per_simulated_second"],
+                                                                2000 / 3),
+              f"{scenario}: wall_seconds.json's median is the wall time "
+              f"({m and m['ms_per_simulated_second']})")
 
 if failures:
     print(f"{len(failures)} check(s) failed")
