@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 
+#include "exactsim/io/run.h"
 #include "exactsim/stepping/step.h"
 
 namespace exactsim::peers {
@@ -109,7 +110,7 @@ TrajectoryMetrics trajectory_metrics(const RunResults& results, const MetricOpti
   if (!overlaps.empty()) {
     std::sort(overlaps.begin(), overlaps.end());
     const std::size_t n = overlaps.size();
-    m.overlap_median = n % 2 ? overlaps[n / 2] : 0.5 * (overlaps[n / 2 - 1] + overlaps[n / 2]);
+    m.overlap_median = median(overlaps);  // exactsim run's summary's median (io/run.h)
     m.overlap_q3 = overlaps[static_cast<std::size_t>(std::ceil(0.75 * n)) - 1];
     m.overlap_max = overlaps.back();
   }
