@@ -10,7 +10,6 @@
 #include "exactsim/geometry/polyhedron.h"
 #include "exactsim/math/error.h"
 #include "experiments/scenarios.h"
-#include "peers/peer_scene.h"
 
 namespace exactsim::bench {
 namespace {
@@ -188,11 +187,31 @@ Scene scaling_scene(const ScalingSceneOptions& o) {
   return scene;
 }
 
+Vec3 static_half_extents(const Scene& scene, int i) {
+  const World& w = scene.world;
+  const Body& b = w.bodies[i];
+  Vec3 lo = Vec3::Zero(), hi = Vec3::Zero();
+  if (w.dimension == 3) {
+    lo = hi = w.polyhedra[b.shape].vertices.front();
+    for (const Vec3& v : w.polyhedra[b.shape].vertices) {
+      lo = lo.cwiseMin(v);
+      hi = hi.cwiseMax(v);
+    }
+  } else {
+    lo.head<2>() = hi.head<2>() = w.polygons[b.shape].vertices.front();
+    for (const Vec2& v : w.polygons[b.shape].vertices) {
+      lo.head<2>() = lo.head<2>().cwiseMin(v);
+      hi.head<2>() = hi.head<2>().cwiseMax(v);
+    }
+  }
+  return 0.5 * (hi - lo);
+}
+
 Aabb3 container_bounds(const Scene& scene) {
   Aabb3 box{Vec3::Constant(1e300), Vec3::Constant(-1e300)};
   for (int i = 0; i < scene.world.body_count(); ++i) {
     if (!scene.world.bodies[i].is_static) continue;
-    const Vec3 c = body_position(scene.initial, i), half = peers::static_half_extents(scene, i);
+    const Vec3 c = body_position(scene.initial, i), half = static_half_extents(scene, i);
     box.lo = box.lo.cwiseMin(c - half);
     box.hi = box.hi.cwiseMax(c + half);
   }

@@ -45,6 +45,8 @@ ScalingGrid scaling_grid(int dimension, int bodies);
 // std::mt19937_64(seed), as in the library's random generators.
 Scene scaling_scene(const ScalingSceneOptions& options);
 
+// Half the side lengths of static body i's box (its shape's vertex bounds; 2D: z = 0).
+Vec3 static_half_extents(const Scene& scene, int i);
 // The box around the container's static bodies (2D: z = 0), from the initial state.
 Aabb3 container_bounds(const Scene& scene);
 

@@ -35,14 +35,12 @@ struct RunResult {
 // One run of the scene; with `out`, the trajectory rows of every step. `stop_after`: the steps of
 // the first run when it was stopped (later repetitions stop there too).
 RunResult run_once(const Scene& scene, const PeerScene& mapped, const PeerEngineInfo& info,
-                   std::ofstream* out, long stop_after) {
+                   const std::vector<std::string>& names, std::ofstream* out, long stop_after) {
   const World& w = scene.world;
   const Real h = scene.step;
   const long steps = stop_after >= 0 ? stop_after : scene.step_count();
   std::unique_ptr<PeerEngine> engine = info.build(mapped, h);
   std::vector<std::uint8_t> added(w.body_count(), 0);
-  std::vector<std::string> names;
-  for (const Body& b : w.bodies) names.push_back(b.name);
   State state = scene.initial;
   RunResult r;
   for (long k = 0; k < steps; ++k) {
@@ -89,19 +87,15 @@ int drive(const DriverOptions& o, const PeerEngineInfo& info) {
   std::ofstream out(trajectory);
   if (!out) throw InputError(trajectory + ": cannot write it");
   write_trajectory_header(out, scene.world.dimension);
-  {
-    std::vector<std::string> names;
-    for (const Body& b : scene.world.bodies) names.push_back(b.name);
-    std::vector<std::uint8_t> present = scene.initial.present;
-    for (int i = 0; i < scene.world.body_count(); ++i)
-      present[i] = present[i] || has_spawned(scene.world.bodies[i], scene.initial.time, scene.step);
-    write_trajectory_rows(out, -1, scene.initial.time, scene.initial, present, names);
-  }
+  std::vector<std::string> names;
+  for (const Body& b : scene.world.bodies) names.push_back(b.name);
+  write_trajectory_rows(out, -1, scene.initial.time, scene.initial,
+                        initially_present(scene, scene.initial), names);
   std::vector<Real> seconds;
   RunResult first;
   for (int r = 0; r < o.repeat; ++r) {
-    const RunResult run =
-        run_once(scene, mapped, info, r == 0 ? &out : nullptr, r == 0 ? -1 : first.steps_done);
+    const RunResult run = run_once(scene, mapped, info, names, r == 0 ? &out : nullptr,
+                                   r == 0 ? -1 : first.steps_done);
     if (r == 0) {
       first = run;
       out.flush();

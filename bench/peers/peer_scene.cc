@@ -37,26 +37,6 @@ ConvexPolyhedron prism(const ConvexPolygon& polygon, Real thickness) {
 
 }  // namespace
 
-Vec3 static_half_extents(const Scene& scene, int i) {
-  const World& w = scene.world;
-  const Body& b = w.bodies[i];
-  Vec3 lo = Vec3::Zero(), hi = Vec3::Zero();
-  if (w.dimension == 3) {
-    lo = hi = w.polyhedra[b.shape].vertices.front();
-    for (const Vec3& v : w.polyhedra[b.shape].vertices) {
-      lo = lo.cwiseMin(v);
-      hi = hi.cwiseMax(v);
-    }
-  } else {
-    lo.head<2>() = hi.head<2>() = w.polygons[b.shape].vertices.front();
-    for (const Vec2& v : w.polygons[b.shape].vertices) {
-      lo.head<2>() = lo.head<2>().cwiseMin(v);
-      hi.head<2>() = hi.head<2>().cwiseMax(v);
-    }
-  }
-  return 0.5 * (hi - lo);
-}
-
 PeerScene map_scene(const Scene& scene, Real thickness) {
   const World& w = scene.world;
   const int d = w.dimension;

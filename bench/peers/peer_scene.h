@@ -56,7 +56,4 @@ void set_body_state(const PeerScene& scene, int i, const Vec3& position,
                     const Quat& principal_orientation, const Vec3& velocity,
                     const Vec3& angular_velocity, State& state);
 
-// Half the side lengths of the box around static body i's shape (its vertex bounds; 2D: z = 0).
-Vec3 static_half_extents(const Scene& scene, int i);
-
 }  // namespace exactsim::peers

@@ -211,11 +211,9 @@ RunRecorder::RunRecorder(const std::string& out_dir, const Scene& scene, int tra
   for (const Body& b : scene.world.bodies) names_.push_back(b.name);
   open_files(std::ios::trunc);
   write_trajectory_header(trajectory_, dimension_);
-  // The initial state as step −1: the bodies present and those that join at the first step.
-  std::vector<std::uint8_t> present = initial.present;
-  for (int i = 0; i < scene.world.body_count(); ++i)
-    present[i] = present[i] || has_spawned(scene.world.bodies[i], initial.time, scene.step);
-  write_trajectory_rows(trajectory_, -1, initial.time, initial, present, names_);
+  // The initial state as step −1.
+  write_trajectory_rows(trajectory_, -1, initial.time, initial, initially_present(scene, initial),
+                        names_);
 }
 
 RunRecorder::RunRecorder(const std::string& out_dir, const Scene& scene, const Checkpoint& c)

@@ -1,5 +1,7 @@
 #include "exactsim/io/trajectory_csv.h"
 
+#include "exactsim/stepping/step.h"
+
 namespace exactsim {
 
 void write_trajectory_header(std::ostream& out, int dimension) {
@@ -20,6 +22,13 @@ void write_trajectory_rows(std::ostream& out, long step, Real time, const State&
     for (Eigen::Index k = 0; k < state.v_of(i).size(); ++k) out << ',' << state.v_of(i)[k];
     out << '\n';
   }
+}
+
+std::vector<std::uint8_t> initially_present(const Scene& scene, const State& initial) {
+  std::vector<std::uint8_t> present = initial.present;
+  for (int i = 0; i < scene.world.body_count(); ++i)
+    present[i] = present[i] || has_spawned(scene.world.bodies[i], initial.time, scene.step);
+  return present;
 }
 
 }  // namespace exactsim

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "exactsim/dynamics/body.h"
+#include "exactsim/stepping/world.h"
 
 namespace exactsim {
 
@@ -21,5 +21,9 @@ void write_trajectory_header(std::ostream& out, int dimension);
 void write_trajectory_rows(std::ostream& out, long step, Real time, const State& state,
                            const std::vector<std::uint8_t>& present,
                            const std::vector<std::string>& names);
+
+// The bodies of the initial rows (step −1) of a run of `scene` from `initial`: those present and
+// those that join at the first step.
+std::vector<std::uint8_t> initially_present(const Scene& scene, const State& initial);
 
 }  // namespace exactsim
