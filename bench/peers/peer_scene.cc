@@ -45,7 +45,6 @@ PeerScene map_scene(const Scene& scene, Real thickness) {
   out.dimension = d;
   out.gravity = w.gravity;
   if (d == 2) out.gravity.z() = 0;
-  out.thickness = thickness;
   for (int i = 0; i < w.body_count(); ++i) {
     const Body& b = w.bodies[i];
     const std::string where = "body '" + b.name + "' (bodies[" + std::to_string(i) + "])";
@@ -57,7 +56,6 @@ PeerScene map_scene(const Scene& scene, Real thickness) {
     p.name = b.name;
     p.is_static = b.is_static;
     p.friction = std::isnan(b.friction) ? w.contact.friction : b.friction;
-    p.spawn_time = b.spawn_time;
     p.position = body_position(scene.initial, i);
     const Quat q = body_orientation(scene.initial, i);
     const auto v = scene.initial.v_of(i);

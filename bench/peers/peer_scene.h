@@ -1,6 +1,6 @@
 // An exactsim scene as the peer engines take it (docs/peers.md "Mapping a scene"): per body, a
 // native box or a convex hull in the body's principal axes, its mass and principal inertia, its
-// friction and spawn time, and the pose and velocity it starts with; 2D bodies as prisms through
+// friction, and the pose and velocity it starts with; 2D bodies as prisms through
 // z = 0. Every engine's driver builds its model from this, and maps its bodies' poses back to
 // exactsim's body frame through it, so that the mapping is one piece of code for all engines.
 #pragma once
@@ -28,7 +28,6 @@ struct PeerBody {
   Real mass = 0;                          // kg (0 when static)
   Vec3 principal_inertia = Vec3::Zero();  // kg·m² (2D: the planar inertia on all three)
   Real friction = 0;                      // the body's μ (the scene's when it has none)
-  Real spawn_time = 0;                    // s
   Vec3 position = Vec3::Zero();           // initial centre of mass (2D: z = 0)
   Quat orientation = Quat::Identity();    // initial orientation of the principal frame
   Vec3 velocity = Vec3::Zero(), angular_velocity = Vec3::Zero();  // world frame, initial
@@ -37,7 +36,6 @@ struct PeerBody {
 struct PeerScene {
   int dimension = 3;
   Vec3 gravity = Vec3::Zero();   // 2D: z = 0
-  Real thickness = 0;            // 2D: the prisms' depth along z (m)
   std::vector<PeerBody> bodies;  // in the scene's body order
 };
 
