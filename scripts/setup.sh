@@ -10,7 +10,9 @@ packages=(
   libopenblas-serial-dev  # LU of large dense blocks (src/solvers/dense_lapack.cc)
   libgtest-dev libgmock-dev libbenchmark-dev
   zlib1g-dev  # tests: the gzip-compressed captured LCPs
-  libbullet-dev  # bench_scaling compares with Bullet 3 (optional in CMake)
+  libbullet-dev  # bench_scaling and peer_bullet compare with Bullet 3 (optional in CMake)
+  libode-dev  # peer_ode: the peer benchmark's ODE driver (optional in CMake; docs/peers.md)
+  libmujoco-dev  # peer_mujoco: the peer benchmark's MuJoCo driver (optional in CMake; docs/peers.md)
   libsuitesparse-dev libmetis-dev  # bench_basis_cost: UMFPACK, KLU, CHOLMOD, METIS (optional in CMake)
   libopenmpi-dev openmpi-bin  # exactsim sweep under mpirun (optional in CMake: EXACTSIM_WITH_MPI)
   python3 python3-numpy python3-matplotlib

@@ -14,6 +14,7 @@
 
 #include "exactsim/io/checkpoint.h"
 #include "exactsim/io/scene_json.h"
+#include "exactsim/io/trajectory_csv.h"
 #include "exactsim/math/error.h"
 #include "exactsim/metrics/energy.h"
 #include "exactsim/stepping/adaptive_step.h"
@@ -209,15 +210,10 @@ RunRecorder::RunRecorder(const std::string& out_dir, const Scene& scene, int tra
   scene_hash_ = file_hash(scene_file);
   for (const Body& b : scene.world.bodies) names_.push_back(b.name);
   open_files(std::ios::trunc);
-  if (dimension_ == 2)
-    trajectory_ << "step,time,body,x,y,theta,vx,vy,omega\n";
-  else
-    trajectory_ << "step,time,body,x,y,z,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz\n";
-  // The initial state as step −1: the bodies present and those that join at the first step.
-  std::vector<std::uint8_t> present = initial.present;
-  for (int i = 0; i < scene.world.body_count(); ++i)
-    present[i] = present[i] || has_spawned(scene.world.bodies[i], initial.time, scene.step);
-  write_rows(-1, initial.time, initial, present);
+  write_trajectory_header(trajectory_, dimension_);
+  // The initial state as step −1.
+  write_trajectory_rows(trajectory_, -1, initial.time, initial, initially_present(scene, initial),
+                        names_);
 }
 
 RunRecorder::RunRecorder(const std::string& out_dir, const Scene& scene, const Checkpoint& c)
@@ -260,18 +256,6 @@ void RunRecorder::open_files(std::ios::openmode mode) {
   trajectory_.open(dir_ + "/trajectory.csv", std::ios::out | mode);
   steps_.open(dir_ + "/steps.jsonl", std::ios::out | mode);
   if (!trajectory_ || !steps_) throw InputError(dir_ + ": cannot write the output files");
-  trajectory_ << std::setprecision(17);
-}
-
-void RunRecorder::write_rows(long step, Real time, const State& state,
-                             const std::vector<std::uint8_t>& present) {
-  for (int i = 0; i < state.body_count(); ++i) {
-    if (!present[i]) continue;
-    trajectory_ << step << ',' << time << ',' << names_[i];
-    for (Eigen::Index k = 0; k < state.q_of(i).size(); ++k) trajectory_ << ',' << state.q_of(i)[k];
-    for (Eigen::Index k = 0; k < state.v_of(i).size(); ++k) trajectory_ << ',' << state.v_of(i)[k];
-    trajectory_ << '\n';
-  }
 }
 
 nlohmann::json report_contacts_json(const Workspace& ws, int dimension) {
@@ -306,7 +290,8 @@ void RunRecorder::record(const State& state, const StepReport& report, bool last
   nlohmann::json line = report_to_json(report);
   if (ws) line["contact_list"] = report_contacts_json(*ws, dimension_);
   steps_ << line.dump() << "\n";
-  if (report.step % every_ == 0 || last) write_rows(report.step, report.time, state, state.present);
+  if (report.step % every_ == 0 || last)
+    write_trajectory_rows(trajectory_, report.step, report.time, state, state.present, names_);
   if (report.step % 100 == 0 || last) {
     trajectory_.flush();
     steps_.flush();

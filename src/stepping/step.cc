@@ -170,27 +170,12 @@ bool certify_energy(const State& state, const IslandWorkspace& ws, const World& 
   return report.energy.ok();
 }
 
-// Non-finite state, or a body faster than the divergence bounds (StepOptions).
-int first_diverged_body(const World& world, const State& state) {
-  for (int i = 0; i < world.body_count(); ++i) {
-    if (!state.present[i] || world.bodies[i].is_static) continue;
-    const auto q = state.q_of(i);
-    const auto v = state.v_of(i);
-    if (!q.allFinite() || !v.allFinite()) return i;
-    const int nl = world.dimension == 2 ? 2 : 3;
-    const Real speed = v.head(nl).norm();
-    const Real spin = v.tail(world.dimension == 2 ? 1 : 3).norm();
-    if (speed > world.stepping.max_speed || spin > world.stepping.max_angular_speed) return i;
-  }
-  return -1;
-}
 
-// The watchdog (docs/penetration.md): exact depths after the step, deep pairs (> ε), pairs that
-// crossed deeper than ε during the step, centres inside static bodies and centres out of the
-// scene's bounds. Shapes must be placed and
-// ws.end_pairs found (find_overlapping_pairs).
-void watch_penetration(const World& world, const State& state, Real h, Real eps, Workspace& ws,
-                       StepReport& report) {
+// The watchdog's scan into ws.penetration_scan: exact depths of ws.end_pairs, deep pairs
+// (> eps) and centres inside static bodies, by body. Shapes must be placed and ws.end_pairs found
+// (find_overlapping_pairs).
+const ScenePenetration& scan_penetration(const World& world, const State& state, Real eps,
+                                         Workspace& ws) {
   ScenePenetration& pen = ws.penetration_scan;
   // The point that must not be inside a static body: a body's centre of mass, and the vertex
   // average of each part of a compound body (its centre of mass may lie outside every part).
@@ -231,6 +216,15 @@ void watch_penetration(const World& world, const State& state, Real h, Real eps,
       c.static_body = world.collider_body(c.static_body);
     }
   }
+  return pen;
+}
+
+// The watchdog (docs/penetration.md): exact depths after the step, deep pairs (> ε), pairs that
+// crossed deeper than ε during the step, centres inside static bodies and centres out of the
+// scene's bounds. Shapes must be placed and ws.end_pairs found (find_overlapping_pairs).
+void watch_penetration(const World& world, const State& state, Real h, Real eps, Workspace& ws,
+                       StepReport& report) {
+  const ScenePenetration& pen = scan_penetration(world, state, eps, ws);
   report.max_penetration = pen.max_depth;
   report.deep_penetrations = pen.deep_pairs;  // empty in a clean step: no allocation
   report.centres_inside_static = pen.centres_inside;
@@ -737,6 +731,30 @@ const char* to_string(StepStatus status) {
 Real measure_overlap(const World& world, const State& state, Workspace& ws) {
   find_overlapping_pairs(world, state, ws, /*from_detection=*/false);
   return overlap_of_pairs(world, ws);
+}
+
+int first_diverged_body(const World& world, const State& state) {
+  for (int i = 0; i < world.body_count(); ++i) {
+    if (!state.present[i] || world.bodies[i].is_static) continue;
+    const auto q = state.q_of(i);
+    const auto v = state.v_of(i);
+    if (!q.allFinite() || !v.allFinite()) return i;
+    const int nl = world.dimension == 2 ? 2 : 3;
+    const Real speed = v.head(nl).norm();
+    const Real spin = v.tail(world.dimension == 2 ? 1 : 3).norm();
+    if (speed > world.stepping.max_speed || spin > world.stepping.max_angular_speed) return i;
+  }
+  return -1;
+}
+
+StateMetrics measure_state(const World& world, const State& state, Workspace& ws) {
+  place_current_bodies(world, state, ws);
+  find_overlapping_pairs(world, state, ws, /*from_detection=*/false);
+  StateMetrics m;
+  m.overlap = overlap_of_pairs(world, ws);
+  m.max_penetration =
+      scan_penetration(world, state, std::numeric_limits<Real>::infinity(), ws).max_depth;
+  return m;
 }
 
 StepReport step(const World& world, State& state, Workspace& ws, Real h, long step_index) {

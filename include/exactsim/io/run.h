@@ -146,8 +146,6 @@ class RunRecorder {
 
  private:
   void open_files(std::ios::openmode mode);
-  void write_rows(long step, Real time, const State& state,
-                  const std::vector<std::uint8_t>& present);
 
   std::string dir_;
   int dimension_;

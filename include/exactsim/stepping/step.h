@@ -148,6 +148,19 @@ void place_bodies(const World& world, const State& state, Real h, Workspace& ws)
 // Exact total overlap of the current configuration (the paper's metric).
 Real measure_overlap(const World& world, const State& state, Workspace& ws);
 
+// The first present dynamic body whose state is not finite or faster than the divergence bounds
+// (StepOptions::max_speed, max_angular_speed), −1 if none: what ends a run as kDiverged.
+int first_diverged_body(const World& world, const State& state);
+
+// The end-of-step metrics of a state, by the step's own code (docs/stepping.md, stage 7): the
+// total exact overlap and the watchdog's largest exact penetration depth, for a state that did
+// not come from step() (a trajectory read back, another engine's run: bench/peers/).
+struct StateMetrics {
+  Real overlap = 0;          // m² (2D) / m³ (3D), as StepReport::overlap
+  Real max_penetration = 0;  // m, as StepReport::max_penetration
+};
+StateMetrics measure_state(const World& world, const State& state, Workspace& ws);
+
 // The box a dynamic body's centre must stay in: the AABB of the static (not kinematic) bodies grown
 // on every side by its largest side (at least 1 m). Empty (lo > hi) when the scene has no static
 // body.
