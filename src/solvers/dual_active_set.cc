@@ -11,6 +11,7 @@
 #include <Eigen/Cholesky>
 #include <cmath>
 #include <limits>
+#include <span>
 
 namespace exactsim {
 namespace {
@@ -197,20 +198,38 @@ DualActiveSetResult solve_dual_active_set(const BlockDiagonal& M, const MatX& G,
   DualActiveSetResult result;
   nu.resize(n);
   z.setZero(m);
-  std::vector<int>& blocks = s.component_blocks;
-  std::vector<int>& rows = s.component_rows;
+  // Blocks and rows bucketed by their component's root (ascending within each bucket).
+  std::vector<int>& block_begin = s.component_block_begin;
+  std::vector<int>& row_begin = s.component_row_begin;
+  block_begin.assign(nb + 1, 0);
+  row_begin.assign(nb + 1, 0);
+  for (int k = 0; k < nb; ++k) ++block_begin[find_root(parent, k) + 1];
+  for (Eigen::Index i = 0; i < m; ++i)
+    if (first_block[i] >= 0) ++row_begin[find_root(parent, first_block[i]) + 1];
+  for (int k = 0; k < nb; ++k) {
+    block_begin[k + 1] += block_begin[k];
+    row_begin[k + 1] += row_begin[k];
+  }
+  std::vector<int>& all_blocks = s.component_blocks;
+  std::vector<int>& all_rows = s.component_rows;
+  all_blocks.resize(nb);
+  all_rows.resize(row_begin[nb]);
+  std::vector<int>& fill = s.local_offset;  // (then each block's offset in its component)
+  fill.assign(block_begin.begin(), block_begin.end() - 1);
+  for (int k = 0; k < nb; ++k) all_blocks[fill[find_root(parent, k)]++] = k;
+  fill.assign(row_begin.begin(), row_begin.end() - 1);
+  for (Eigen::Index i = 0; i < m; ++i)
+    if (first_block[i] >= 0)
+      all_rows[fill[find_root(parent, first_block[i])]++] = static_cast<int>(i);
   std::vector<int>& local = s.local_offset;
   local.assign(nb, -1);
   s.all_active.clear();
   for (int root = 0; root < nb; ++root) {
     if (find_root(parent, root) != root) continue;
-    blocks.clear();
-    rows.clear();
-    for (int k = root; k < nb; ++k)
-      if (find_root(parent, k) == root) blocks.push_back(k);
-    for (Eigen::Index i = 0; i < m; ++i)
-      if (first_block[i] >= 0 && find_root(parent, first_block[i]) == root)
-        rows.push_back(static_cast<int>(i));
+    const std::span<const int> blocks(all_blocks.data() + block_begin[root],
+                                      block_begin[root + 1] - block_begin[root]);
+    const std::span<const int> rows(all_rows.data() + row_begin[root],
+                                    row_begin[root + 1] - row_begin[root]);
     BlockDiagonal& sub = s.sub_m;
     sub.offsets.clear();
     sub.blocks.clear();

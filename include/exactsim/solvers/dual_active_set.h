@@ -30,7 +30,8 @@ struct DualActiveSetScratch {
   std::vector<char> is_active;
   Eigen::SparseMatrix<Real> sparse_g;  // G's nonzeros, for Gᵀ ν over all rows
   // The program's components (solve_dual_active_set) and the one being solved.
-  std::vector<int> component, row_block, component_blocks, component_rows, local_offset, all_active;
+  std::vector<int> component, row_block, component_blocks, component_rows, component_block_begin,
+      component_row_begin, local_offset, all_active;
   BlockDiagonal sub_m;
   MatX sub_g;
   VecX sub_c, sub_r, sub_nu, sub_z;
