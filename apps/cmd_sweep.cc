@@ -130,9 +130,9 @@ int sweep(const SweepArgs& a) {
 #else
     if (launched_by_mpi())
       throw InputError(
-          "started by an MPI launcher, but this exactsim was built without the MPI runner: "
-          "every rank would run the whole sweep (build with libopenmpi-dev installed, or "
-          "-DEXACTSIM_WITH_MPI=ON; docs/sweeps.md \"MPI\")");
+          "started by an MPI launcher, but this command has no MPI runner: every rank would "
+          "run the whole sweep; start exactsim-mpi instead (built beside exactsim when "
+          "libopenmpi-dev is installed; docs/sweeps.md \"MPI\")");
 #endif
     {
       set_memory_backstop(kDefaultMemoryBudgetBytes, sweep_threads(so, jobs.size()));

@@ -1,6 +1,7 @@
 // The MPI runner of sweeps (docs/sweeps.md "Runners"): under `mpirun -n K` (or `srun`), rank 0
 // schedules the jobs of experiments/sweep.h and publishes their results, ranks 1 … K−1 run them.
-// run_sweep_mpi and MpiSession are built with EXACTSIM_WITH_MPI (CMake finds MPI).
+// run_sweep_mpi and MpiSession are built with EXACTSIM_WITH_MPI (CMake finds MPI), into the
+// exactsim-mpi command only (exactsim_sweep_mpi).
 #pragma once
 
 #include <cstdlib>

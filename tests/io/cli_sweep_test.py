@@ -112,13 +112,14 @@ def mpi_crash(cli, mpirun, sweep_file, out, ref):
                           "sweep", sweep_file, "--out", out, "--quiet"],
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     crashed = False
+    name_of_cli = os.path.basename(cli)[:15]  # (the kernel's process name)
     deadline = time.monotonic() + 60
     while not crashed and p.poll() is None and time.monotonic() < deadline:
         procs = processes()
         for pid, (ppid, name, state) in procs.items():
-            # A run's process: an exactsim whose parent is an exactsim rank.
-            if name == "exactsim" and state not in "ZX" and procs.get(ppid, ("", ""))[1] == \
-                    "exactsim":
+            # A run's process: the command's, whose parent is one of its ranks.
+            if name == name_of_cli and state not in "ZX" and procs.get(ppid, ("", ""))[1] == \
+                    name_of_cli:
                 try:
                     os.kill(pid, signal.SIGSEGV)
                     crashed = True
@@ -141,7 +142,9 @@ def mpi_crash(cli, mpirun, sweep_file, out, ref):
 
 def main():
     cli, source, work = sys.argv[1:4]
-    mpi = "--mpi" in sys.argv[4:]
+    # --mpi PATH: exactsim-mpi, the command with the MPI runner.
+    extra = sys.argv[4:]
+    mpi = extra[extra.index("--mpi") + 1] if "--mpi" in extra else None
     shutil.rmtree(work, ignore_errors=True)
     os.makedirs(work)
     sweep_file = os.path.join(work, "pour.json")
@@ -207,13 +210,13 @@ def main():
     mpirun = shutil.which("mpirun")
     if mpi and mpirun:
         out_mpi = os.path.join(work, "mpi")
-        p = subprocess.run([mpirun, "--allow-run-as-root", "--oversubscribe", "-n", "3", cli,
+        p = subprocess.run([mpirun, "--allow-run-as-root", "--oversubscribe", "-n", "3", mpi,
                             "sweep", sweep_file, "--out", out_mpi, "--quiet"],
                            capture_output=True, text=True, timeout=300)
         check(p.returncode == 0 and "MPI, 2 workers" in p.stdout,
               f"mpirun -n 3: status {p.returncode}: {p.stdout} {p.stderr}")
         same_as_reference(out_mpi, ref, "mpirun -n 3")
-        mpi_crash(cli, mpirun, sweep_file, os.path.join(work, "mpi-crash"), ref)
+        mpi_crash(mpi, mpirun, sweep_file, os.path.join(work, "mpi-crash"), ref)
     else:
         print("MPI runner not built or mpirun missing: the MPI comparison is skipped")
 
