@@ -144,17 +144,20 @@ int sweep(const SweepArgs& a) {
   // sweep does.
   std::vector<std::optional<json>> results;
   int with_result = 0, failed = 0;
-  std::string failures;
+  std::string failures, stops;
   for (const SweepJob& job : all) {
     results.push_back(read_sweep_result(so.dir, job));
     if (!results.back()) continue;
     ++with_result;
     const std::string why = sweep_result_failure(*results.back());
     if (!why.empty()) ++failed, failures += "* " + job.name + ": " + why + "\n";
+    const std::string stop = sweep_result_stop(*results.back());
+    if (!stop.empty()) stops += "* " + job.name + ": " + stop + "\n";
   }
   const SweepTable table = sweep_table(spec, points, results);
   std::string md = sweep_table_md(table, "Sweep " + spec.name);
   if (!failures.empty()) md += "\n## Failed runs\n\n" + failures;
+  if (!stops.empty()) md += "\n## Stopped runs (docs/sweeps.md \"Stop rules\")\n\n" + stops;
   if (!outcome.errors.empty()) {
     md += "\n## Runs without a result (this invocation)\n\n";
     for (const std::string& e : outcome.errors) md += "* " + e + "\n";

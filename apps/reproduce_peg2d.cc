@@ -42,31 +42,6 @@ json sweep_doc(const std::string& path, const Peg2dSweepOptions& opt) {
   return doc;
 }
 
-// A run's sweep result as the pour statistics read it (sweep_format.h add_pour_run): its counts,
-// wall time, h, the first step whose solve failed (0-based, null if none) and the per-step series,
-// the overlaps rounded to 6 significant digits (null: not finite).
-json pour_run(const json& result, Real h) {
-  const json& s = result["summary"];
-  const json& series = result["series"];
-  json overlap = json::array();
-  for (const json& v : series["overlap"])
-    overlap.push_back(v.is_number() ? json(compact(v.get<Real>())) : json(nullptr));
-  json first_failure = nullptr;
-  const json& status = series["status"];
-  for (std::size_t k = 0; k < status.size() && first_failure.is_null(); ++k)
-    if (status[k] == "solver_failed") first_failure = k;
-  return {{"steps_planned", s["steps_planned"]},
-          {"steps_done", s["steps_done"]},
-          {"solver_failures", s["solver_failures"]},
-          {"wall_seconds", s["wall_seconds"]},
-          {"h", h},
-          {"first_failure_step", first_failure},
-          {"overlap", std::move(overlap)},
-          {"U", series["U"]},
-          {"I", series["I"]},
-          {"contacts", series["contacts"]}};
-}
-
 using Cell = PourCell;  // one (model, h) of the results table, pooled over the sets
 
 std::string csv_header() {
@@ -151,21 +126,7 @@ int reproduce_peg2d(const Peg2dSweepOptions& opt) {
               jobs.size(), opt.models.size(), hs.size(), sets.size(), duration, sweep_path.c_str(),
               so.dir.c_str());
   std::fflush(stdout);
-  SweepOutcome outcome = run_sweep(jobs, so, [](const SweepProgress& p) {
-    if (!p.result || p.result->contains("error")) {
-      std::printf("[%d/%d] %s FAILED after %.1f s: %s\n", p.done, p.total, p.job->name.c_str(),
-                  p.wall_seconds,
-                  p.result ? (*p.result)["error"].get<std::string>().c_str() : p.error.c_str());
-    } else {
-      const json& r = (*p.result)["summary"];
-      std::printf("[%d/%d] %-36s median overlap %.3g, %ld solver failures, wall %.2f s%s\n", p.done,
-                  p.total, p.job->name.c_str(),
-                  r["median_overlap"].is_number() ? r["median_overlap"].get<double>() : NAN,
-                  r["solver_failures"].get<long>(), r["wall_seconds"].get<double>(),
-                  p.skipped ? " (done earlier)" : "");
-    }
-    std::fflush(stdout);
-  });
+  SweepOutcome outcome = run_sweep(jobs, so, print_pour_progress);
 
   // Statistics from the files, so a resumed sweep gives the same tables as an uninterrupted one.
   // A run whose scene could not be built or that threw has an error for a result: not pooled,

@@ -1,9 +1,10 @@
 // The 3D pouring experiment of the PEG paper (Williams, Lu & Trinkle 2016 §6, Fig. 24) as
-// docs/peg3d-experiment.md specifies it (protocol, metric, statistics) and explains the files.
+// docs/peg3d-experiment.md specifies it (protocol, metric, statistics) and explains the files: the
+// sweep files data/sweeps/peg3d-ico.json and peg3d-random.json on the sweep engine, then the
+// paper's tables from their results.
 #include "reproduce_peg3d.h"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -17,9 +18,9 @@
 #include "commands.h"
 #include "exactsim/io/run.h"
 #include "exactsim/math/error.h"
-#include "exactsim/stepping/step.h"
-#include "experiments/scenarios.h"
 #include "experiments/sweep.h"
+#include "experiments/sweep_file.h"
+#include "experiments/sweep_run.h"
 #include "sweep_format.h"
 
 namespace exactsim::cli {
@@ -28,135 +29,28 @@ namespace {
 using nlohmann::json;
 namespace fs = std::filesystem;
 
-// A protocol: "ico" (the archived icosahedron drop) or "seedN" (random polyhedra, mt19937_64(N)).
-struct RunSpec {
-  std::string model;
-  std::string protocol;
-  int h_ms;
-  Real duration;
-  int bodies;
-};
-
-std::string run_name(const RunSpec& r) {
-  char b[96];
-  std::snprintf(b, sizeof b, "%s-%s-h%02d", r.model.c_str(), r.protocol.c_str(), r.h_ms);
-  return b;
-}
-
-// A run is abandoned as diverged when the kinetic energy per kilogram of the present dynamic
-// bodies exceeds this: 20× the most a body can gain in the scene (½·5² + 9.81·4 ≈ 52 J/kg at
-// spawn and fall). A diverged standard-model run makes ever larger LCPs (every vertex of the
-// exploding pile within the widened ε of every face) and would not finish; the paper's
-// standard-model runs "frequently crashed" too.
-constexpr Real kDivergedJoulePerKg = 1000;
-// A run is abandoned after this many failed solves (each one costs the full Lemke pivot budget,
-// the Fischer–Burmeister fallback and the regularised retries); the paper's runs stopped at the
-// first failure.
-constexpr std::size_t kMaxFailedSolves = 25;
-// A run is abandoned as exploded after a step whose LCP exceeds this many unknowns: 2.4× the
-// largest settled pile of any model (the standard model's 208 on random set 1; PEG's sweep
-// maximum is 129). A standard-model run goes from ~45 to 1516 unknowns in three steps after a
-// regularised recovery throws bodies into each other, and one step of 1516 costs half a minute.
-constexpr int kMaxLcpUnknowns = 500;
-
-// One pour: continue through solver failures, count them, and remember where the first one
-// happened (where a run without continue_on_solver_failure would have stopped); stop at
-// divergence or when the run's wall-time budget is spent (recorded, not hidden).
-json run_pour(const RunSpec& spec, double budget_seconds) {
-  Pour3dOptions o;
-  o.step = spec.h_ms / 1000.0;
-  o.duration = spec.duration;
-  o.bodies = spec.bodies;
-  o.model = parse_model(spec.model);
-  Scene scene = spec.protocol == "ico" ? pour3d_icosahedra(o)
-                                       : pour3d_random(std::stoull(spec.protocol.substr(4)), o);
-  scene.world.stepping.continue_on_solver_failure = true;
-  // The paper's ψ/h in the velocity LCP, uncapped (PEG paper ≈ eq. 7), not the split default.
-  scene.world.contact.stabilisation = Stabilisation::kVelocity;
-  scene.world.stepping.measure_overlap = true;
-  // The paper's protocol steps at the fixed h: no watchdog, so advance() never splits a step (it
-  // split 40 % of the Corrective baseline's steps in 2D, shrinking its overlap 3–25×).
-  scene.world.stepping.watch_penetration = false;
-
-  std::vector<Real> overlap;
-  std::vector<int> contacts, u, i, x, lcp;
-  std::vector<long> failed_steps;
-  long regularised = 0, solver_calls = 0;
-  double solver_seconds = 0;
-  std::string stopped;
-  State state = scene.initial;
-  Workspace ws;
-  const long planned = scene.step_count();
-  const auto start = std::chrono::steady_clock::now();
-  long done = 0;
-  for (; done < planned; ++done) {
-    const StepReport r = step(scene.world, state, ws, scene.step, done);
-    overlap.push_back(compact(r.overlap));
-    contacts.push_back(r.potential_contacts);
-    u.push_back(r.unilateral);
-    i.push_back(r.intercontact);
-    x.push_back(r.cross);
-    lcp.push_back(r.lcp_size);
-    solver_calls += r.solver_called;
-    solver_seconds += r.seconds.solve;
-    if (r.status == StepStatus::kSolverFailed) failed_steps.push_back(r.step);
-    regularised += r.regularisation > 0;
-    Real mass = 0;
-    for (int b = 0; b < scene.world.body_count(); ++b)
-      if (state.present[b] && !scene.world.bodies[b].is_static) mass += scene.world.bodies[b].mass;
-    if (failed_steps.size() > kMaxFailedSolves) {
-      stopped = "solver failures";
-      ++done;
-      break;
-    }
-    if (r.lcp_size > kMaxLcpUnknowns) {
-      stopped = "contact explosion";
-      ++done;
-      break;
-    }
-    if (!std::isfinite(r.kinetic_energy) ||
-        (mass > 0 && r.kinetic_energy / mass > kDivergedJoulePerKg)) {
-      stopped = "diverged";
-      ++done;
-      break;
-    }
-    if (std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() >
-        budget_seconds) {
-      stopped = "wall-time budget";
-      ++done;
-      break;
-    }
+// The experiment's sweep files: the icosahedron drop (data/sweeps/peg3d-ico.json) or the seeded
+// random polyhedra (peg3d-random.json), narrowed to the models, step sizes and seeds asked for
+// and, with --quick, to h = 10 and 16 ms, 1.5 s (three bodies have hit the floor) and a 20 s
+// wall-time budget.
+json sweep_doc(const std::string& path, const Peg3dSweepOptions& opt, int seeds) {
+  std::ifstream in(path);
+  if (!in) throw InputError(path + ": the experiment's sweep file is missing (set $EXACTSIM_DATA)");
+  json doc = json::parse(in);
+  doc["axes"][0]["values"] = opt.models;
+  std::vector<int> hs = opt.h_ms;
+  if (hs.empty() && opt.quick) hs = {10, 16};
+  if (!hs.empty()) {
+    json steps = json::array();
+    for (int ms : hs) steps.push_back(ms / 1000.0);
+    doc["axes"][1] = {{"path", "time.step"}, {"values", steps}};
   }
-  const double wall =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  std::vector<Real> finite;
-  for (Real v : overlap)
-    if (std::isfinite(v)) finite.push_back(v);
-  json j = {
-      {"model", spec.model},
-      {"protocol", spec.protocol},
-      {"h", o.step},
-      {"duration", spec.duration},
-      {"bodies", spec.bodies},
-      {"steps_planned", planned},
-      {"steps_done", done},
-      {"stopped", stopped.empty() ? json(nullptr) : json(stopped)},
-      {"stopped_at", stopped.empty() ? json(nullptr) : json(o.step * done)},
-      {"solver_calls", solver_calls},
-      {"solver_failures", static_cast<long>(failed_steps.size())},
-      {"recovered_by_regularisation", regularised},
-      {"first_failure_step", failed_steps.empty() ? json(nullptr) : json(failed_steps.front())},
-      {"failed_steps", failed_steps},
-      {"wall_seconds", wall},
-      {"solver_seconds", solver_seconds},
-      {"median_overlap", finite.empty() ? json(nullptr) : json(median(finite))},
-      {"overlap", overlap},
-      {"contacts", contacts},
-      {"U", u},
-      {"I", i},
-      {"X", x},
-      {"lcp_size", lcp}};
-  return j;
+  if (doc["axes"].size() > 2) doc["axes"][2]["range"]["to"] = seeds;
+  if (opt.quick) {
+    doc["set"]["time.duration"] = 1.5;
+    doc["stop"]["wall_seconds"] = 20;
+  }
+  return doc;
 }
 
 struct Cell : PourCell {  // one (model, protocol group, h) of the results table
@@ -257,83 +151,67 @@ int reproduce_peg3d(const Peg3dSweepOptions& opt) {
   for (int ms : opt.h_ms)
     if (ms < 1 || ms > 1000) throw InputError("--h-ms: step sizes must be 1…1000 ms");
 
-  std::vector<std::string> protocols = {"ico"};
+  // The protocol groups of the tables: "ico", and "random" (the seeds pooled) unless --seeds 0.
   const int seeds = opt.quick ? std::min(opt.seeds, 1) : opt.seeds;
-  for (int k = 1; k <= seeds; ++k) protocols.push_back("seed" + std::to_string(k));
-  std::vector<int> hs = opt.h_ms;
-  if (hs.empty()) {
-    if (opt.quick)
-      hs = {10, 16};
-    else
-      for (int ms = 1; ms <= 16; ++ms) hs.push_back(ms);
+  std::vector<std::string> groups = {"ico"};
+  if (seeds > 0) groups.push_back("random");
+  std::vector<std::string> paths;
+  std::vector<SweepSpec> specs;
+  for (const std::string& group : groups) {
+    paths.push_back(data_dir() + "/sweeps/peg3d-" + group + ".json");
+    specs.push_back(parse_sweep(sweep_doc(paths.back(), opt, seeds), paths.back(), data_dir()));
   }
-  const Real duration = opt.quick ? 1.5 : 5.0;  // 1.5 s: three bodies have hit the floor
-  const int bodies = 10;
-
-  // Longest runs (small h) first: the pool then ends on short runs and stays balanced.
-  std::vector<RunSpec> specs;
-  std::vector<SweepJob> jobs;
-  for (int ms : hs)
-    for (const std::string& model : opt.models)
-      for (const std::string& protocol : protocols) {
-        const RunSpec spec{model, protocol, ms, duration, bodies};
-        specs.push_back(spec);
-        SweepJob job;
-        job.name = run_name(spec);
-        job.params = {{"experiment", "peg3d"}, {"format", 2},
-                      {"model", model},        {"protocol", protocol},
-                      {"h", ms / 1000.0},      {"duration", duration},
-                      {"bodies", bodies},      {"continue_on_solver_failure", true}};
-        const double budget = opt.quick ? 20 : 60;
-        job.run = [spec, budget] { return run_pour(spec, budget); };
-        jobs.push_back(std::move(job));
-      }
-
+  // Both sweeps' runs in one folder (their names differ: the random ones end in ",seed=N"), run
+  // together so that the pool stays balanced.
   const fs::path out(opt.out_dir);
+  std::vector<std::vector<SweepPoint>> points;
+  std::vector<std::vector<SweepJob>> group_jobs;
+  std::vector<SweepJob> jobs;
+  for (const SweepSpec& spec : specs) {
+    points.push_back(expand_sweep(spec));
+    group_jobs.push_back(sweep_jobs(spec, points.back(), out.string()));
+    jobs.insert(jobs.end(), group_jobs.back().begin(), group_jobs.back().end());
+  }
+  std::vector<int> hs;
+  for (const json& v : specs[0].axes[1].values) hs.push_back(std::lround(v.get<Real>() * 1000));
+  const Real duration = specs[0].fixed["time.duration"].get<Real>();
+  const int bodies = specs[0].scenario_base["bodies"].get<int>();
+
   SweepOptions so;
-  so.dir = (out / "runs").string();
+  so.dir = sweep_results_dir(out.string());
   so.jobs = opt.jobs;
-  std::printf("peg3d: %zu runs (%zu models x %zu h x %zu protocols, %.1f s each) in %s\n",
-              jobs.size(), opt.models.size(), hs.size(), protocols.size(), duration,
+  std::printf("peg3d: %zu runs (%zu models x %zu h x %d protocols, %.1f s each) of %s in %s\n",
+              jobs.size(), opt.models.size(), hs.size(), 1 + seeds, duration,
+              paths.size() > 1 ? (paths[0] + " and " + paths[1]).c_str() : paths[0].c_str(),
               so.dir.c_str());
   std::fflush(stdout);
-  const SweepOutcome outcome = run_sweep(jobs, so, [](const SweepProgress& p) {
-    if (!p.error.empty() || !p.result) {
-      std::printf("[%d/%d] %s FAILED after %.1f s: %s\n", p.done, p.total, p.job->name.c_str(),
-                  p.wall_seconds, p.error.c_str());
-    } else {
-      const json& r = *p.result;
-      std::printf(
-          "[%d/%d] %-10s %-6s h=%.3f median overlap %.3g, %ld solver failures, "
-          "wall %.2f s%s%s\n",
-          p.done, p.total, r["model"].get<std::string>().c_str(),
-          r["protocol"].get<std::string>().c_str(), r["h"].get<double>(),
-          r["median_overlap"].is_number() ? r["median_overlap"].get<double>() : NAN,
-          r["solver_failures"].get<long>(), r["wall_seconds"].get<double>(),
-          r["stopped"].is_string() ? (", stopped: " + r["stopped"].get<std::string>()).c_str() : "",
-          p.skipped ? " (done earlier)" : "");
-    }
-    std::fflush(stdout);
-  });
+  SweepOutcome outcome = run_sweep(jobs, so, print_pour_progress);
 
   // Statistics from the files, so a resumed sweep gives the same tables as an uninterrupted one.
-  std::vector<std::string> groups = {"ico"};
-  if (protocols.size() > 1) groups.push_back("random");
+  // A run whose scene could not be built or that threw has an error for a result: not pooled,
+  // listed with the runs that did not finish.
   std::vector<Cell> cells;
   for (const std::string& model : opt.models)
-    for (const std::string& group : groups)
+    for (std::size_t g = 0; g < groups.size(); ++g)
       for (int ms : hs) {
         Cell c;
         c.model = model;
-        c.group = group;
+        c.group = groups[g];
         c.h_ms = ms;
-        for (size_t k = 0; k < jobs.size(); ++k)
-          if (specs[k].model == model && specs[k].h_ms == ms &&
-              (specs[k].protocol == "ico") == (group == "ico"))
-            if (const auto r = read_sweep_result(so.dir, jobs[k])) add_run(c, *r);
+        for (std::size_t k = 0; k < points[g].size(); ++k) {
+          const Real h = points[g][k].values[1].get<Real>();
+          if (points[g][k].values[0] != model || std::lround(h * 1000) != ms) continue;
+          const auto r = read_sweep_result(so.dir, group_jobs[g][k]);
+          if (r && r->contains("error"))
+            outcome.errors.push_back(group_jobs[g][k].name + ": " +
+                                     (*r)["error"].get<std::string>());
+          else if (r)
+            add_run(c, pour_run(*r, h));
+        }
         finish_pour_cell(c);
         cells.push_back(std::move(c));
       }
+  outcome.failed = static_cast<int>(outcome.errors.size());
 
   std::string csv = csv_header();
   for (const Cell& c : cells) csv += csv_row(c);

@@ -7,6 +7,7 @@
 #include <fstream>
 
 #include "exactsim/math/error.h"
+#include "experiments/sweep_run.h"
 
 namespace exactsim::cli {
 
@@ -62,6 +63,50 @@ void add_pour_run(PourCell& c, const nlohmann::json& r) {
     c.steps_with_i += i[s].get<long>() > 0;
     c.sum_contacts += k[s].get<long>();
   }
+}
+nlohmann::json pour_run(const nlohmann::json& result, Real h) {
+  using nlohmann::json;
+  const json& s = result["summary"];
+  const json& series = result["series"];
+  json overlap = json::array();
+  for (const json& v : series["overlap"])
+    overlap.push_back(v.is_number() ? json(compact(v.get<Real>())) : json(nullptr));
+  json first_failure = nullptr;
+  const json& status = series["status"];
+  for (std::size_t k = 0; k < status.size() && first_failure.is_null(); ++k)
+    if (status[k] == "solver_failed") first_failure = k;
+  json r = {{"steps_planned", s["steps_planned"]},
+            {"steps_done", s["steps_done"]},
+            {"solver_failures", s["solver_failures"]},
+            {"wall_seconds", s["wall_seconds"]},
+            {"solver_seconds", s.value("solver_seconds", 0.0)},
+            {"stopped", s.value("stopped", json(nullptr))},
+            {"h", h},
+            {"first_failure_step", first_failure},
+            {"overlap", std::move(overlap)},
+            {"U", series["U"]},
+            {"I", series["I"]},
+            {"contacts", series["contacts"]}};
+  if (series.contains("lcp_size")) r["lcp_size"] = series["lcp_size"];
+  return r;
+}
+
+void print_pour_progress(const SweepProgress& p) {
+  if (!p.result || p.result->contains("error")) {
+    std::printf("[%d/%d] %s FAILED after %.1f s: %s\n", p.done, p.total, p.job->name.c_str(),
+                p.wall_seconds,
+                p.result ? (*p.result)["error"].get<std::string>().c_str() : p.error.c_str());
+  } else {
+    const nlohmann::json& r = (*p.result)["summary"];
+    const std::string stop = sweep_result_stop(*p.result);
+    std::printf("[%d/%d] %-36s median overlap %.3g, %ld solver failures, wall %.2f s%s%s\n", p.done,
+                p.total, p.job->name.c_str(),
+                r["median_overlap"].is_number() ? r["median_overlap"].get<double>() : NAN,
+                r["solver_failures"].get<long>(), r["wall_seconds"].get<double>(),
+                stop.empty() ? "" : (", stopped: " + stop).c_str(),
+                p.skipped ? " (done earlier)" : "");
+  }
+  std::fflush(stdout);
 }
 
 void finish_pour_cell(PourCell& c) {

@@ -41,6 +41,15 @@ struct PourCell {
   Real max_overlap = 0;
 };
 
+// A run's sweep result (experiments/sweep_run.h) as add_pour_run reads it: its counts, wall and
+// solver seconds, h, the stop rule that ended it ("stopped", null if none), the first step whose
+// solve failed (0-based, null if none) and the per-step series it recorded (overlap, U, I,
+// contacts, and lcp_size when recorded), the overlaps rounded to 6 significant digits (null: not
+// finite).
+nlohmann::json pour_run(const nlohmann::json& result, Real h);
+// The line `reproduce peg2d|peg3d` print after each run of their sweep.
+void print_pour_progress(const SweepProgress& p);
+
 // Adds what every pour's result file has: step and failure counts, wall time, the first failure,
 // the overlap series (non-finite values are counted, not pooled) and the U / I / contact counts.
 void add_pour_run(PourCell& c, const nlohmann::json& r);

@@ -290,6 +290,24 @@ SweepRecord parse_record(const JsonCursor& root) {
   return r;
 }
 
+// "stop" (docs/sweeps.md "Stop rules").
+void parse_stop(const JsonCursor& root, SweepSpec& spec) {
+  if (!root.has("stop")) return;
+  const JsonCursor c = root.at("stop");
+  c.expect_object(
+      {"max_solver_failures", "max_lcp_unknowns", "max_kinetic_energy_per_kg", "wall_seconds"});
+  constexpr int kMaxCount = 1000000000;
+  StopRules& s = spec.stop;
+  if (c.has("max_solver_failures"))
+    s.max_solver_failures = c.at("max_solver_failures").integer(0, kMaxCount);
+  if (c.has("max_lcp_unknowns"))
+    s.max_lcp_unknowns = c.at("max_lcp_unknowns").integer(0, kMaxCount);
+  if (c.has("max_kinetic_energy_per_kg"))
+    s.max_kinetic_energy_per_kg = c.at("max_kinetic_energy_per_kg").positive();
+  if (c.has("wall_seconds")) s.wall_seconds = c.at("wall_seconds").positive();
+  spec.stop_doc = c.value();
+}
+
 void parse_base(const JsonCursor& root, SweepSpec& spec) {
   if (root.has("scene") == root.has("scenario"))
     root.fail("give either scene (a scene file) or scenario (a built-in scenario), not both");
@@ -362,8 +380,8 @@ SweepSpec parse_sweep(const json& doc, const std::string& origin, const std::str
   spec.origin = origin;
   spec.data_dir = data_dir;
   const JsonCursor root(doc, origin, "");
-  root.expect_object(
-      {"format", "version", "name", "scene", "scenario", "set", "axes", "record", "max_runs"});
+  root.expect_object({"format", "version", "name", "scene", "scenario", "set", "axes", "record",
+                      "stop", "max_runs"});
   if (root.at("format").string() != "exactsim-sweep")
     root.at("format").fail("expected \"exactsim-sweep\"");
   root.at("version").integer(1, 1);
@@ -372,6 +390,7 @@ SweepSpec parse_sweep(const json& doc, const std::string& origin, const std::str
     spec.max_runs = root.at("max_runs").integer(1, static_cast<int>(kMaxSweepRuns));
   parse_base(root, spec);
   spec.record = parse_record(root);
+  parse_stop(root, spec);
 
   if (root.has("set")) {
     const JsonCursor set = root.at("set");
@@ -496,13 +515,15 @@ json sweep_params(const SweepSpec& spec, const SweepPoint& point) {
     base = {{"scenario", spec.scenario}, {"parameters", spec.scenario_base}};
   json values = json::object();
   for (std::size_t i = 0; i < spec.axes.size(); ++i) values[spec.axes[i].path] = point.values[i];
-  return {{"base", base},
-          {"set", spec.fixed},
-          {"point", values},
-          {"record",
-           {{"summary", spec.record.summary},
-            {"series", spec.record.series},
-            {"trajectory", spec.record.trajectory}}}};
+  json params = {{"base", base},
+                 {"set", spec.fixed},
+                 {"point", values},
+                 {"record",
+                  {{"summary", spec.record.summary},
+                   {"series", spec.record.series},
+                   {"trajectory", spec.record.trajectory}}}};
+  if (!spec.stop_doc.is_null()) params["stop"] = spec.stop_doc;  // only with stop rules
+  return params;
 }
 
 }  // namespace exactsim

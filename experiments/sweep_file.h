@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "exactsim/io/run.h"
 #include "exactsim/stepping/world.h"
 
 namespace exactsim {
@@ -42,6 +43,8 @@ struct SweepSpec {
   nlohmann::json fixed = nlohmann::json::object();  // "set": {path: value} for every run
   std::vector<SweepAxis> axes;
   SweepRecord record;
+  StopRules stop;                     // "stop": the rules every run stops at
+  nlohmann::json stop_doc = nullptr;  // ... as given (null: none)
   long max_runs = 10000;
 };
 

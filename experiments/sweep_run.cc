@@ -1,5 +1,6 @@
 #include "experiments/sweep_run.h"
 
+#include <cstdio>
 #include <exception>
 #include <filesystem>
 
@@ -15,6 +16,7 @@ json run_sweep_point(const SweepSpec& spec, const SweepPoint& point, const std::
     RunOptions o;
     o.progress = false;
     if (spec.record.trajectory) o.out_dir = run_dir;
+    o.stop = spec.stop;
     json series = json::object();
     for (const std::string& f : spec.record.series) series[f] = json::array();
     std::function<void(const State&, const StepReport&)> on_step;
@@ -28,6 +30,8 @@ json run_sweep_point(const SweepSpec& spec, const SweepPoint& point, const std::
     for (const std::string& f : spec.record.summary) summary[f] = all[f];
     summary["failed"] = all["failed"];
     summary["failure"] = all["failure"];
+    for (const char* f : {"stopped", "stopped_at"})  // only when a stop rule ended the run
+      if (all.contains(f)) summary[f] = all[f];
     json result = {{"summary", summary}};
     if (!spec.record.series.empty()) result["series"] = std::move(series);
     return result;
@@ -60,6 +64,14 @@ std::string sweep_result_failure(const json& result) {
   if (result.contains("error")) return result["error"].get<std::string>();
   const json& s = result.value("summary", json::object());
   return s.value("failed", false) ? s.value("failure", std::string("ended early")) : "";
+}
+
+std::string sweep_result_stop(const json& result) {
+  const json& s = result.value("summary", json::object());
+  if (!s.contains("stopped")) return "";
+  char at[32];
+  std::snprintf(at, sizeof at, "%g", s.value("stopped_at", 0.0));
+  return s["stopped"].get<std::string>() + " at " + at + " s";
 }
 
 }  // namespace exactsim

@@ -31,4 +31,8 @@ std::vector<SweepJob> sweep_jobs(const SweepSpec& spec, const std::vector<SweepP
 // Why the run of this result failed: its error, or why it ended early ("" when it did not).
 std::string sweep_result_failure(const nlohmann::json& result);
 
+// The stop rule that ended the run of this result and when ("max_lcp_unknowns at 1.25 s"; ""
+// when none did: docs/sweeps.md "Stop rules").
+std::string sweep_result_stop(const nlohmann::json& result);
+
 }  // namespace exactsim

@@ -70,6 +70,7 @@ SweepTable sweep_table(const SweepSpec& spec, const std::vector<SweepPoint>& poi
     const json& r = *results[p];
     ++row.runs;
     row.failed += !sweep_result_failure(r).empty();
+    row.stopped += !sweep_result_stop(r).empty();
     for (std::size_t m = 0; m < t.metrics.size(); ++m) {
       const bool series = m >= n_summary;
       const json& from = r.value(series ? "series" : "summary", json::object());
@@ -89,7 +90,7 @@ SweepTable sweep_table(const SweepSpec& spec, const std::vector<SweepPoint>& poi
 std::string sweep_table_csv(const SweepTable& t) {
   std::string out;
   for (const std::string& a : t.axes) out += a + ",";
-  out += "runs,failed,missing";
+  out += "runs,failed,stopped,missing";
   for (const std::string& m : t.metrics)
     out += "," + m + ".median," + m + ".q1," + m + ".q3," + m + ".max";
   out += "\n";
@@ -99,7 +100,7 @@ std::string sweep_table_csv(const SweepTable& t) {
       out += (c.find_first_of(",\"") == std::string::npos ? c : "\"" + c + "\"") + ",";
     }
     out += std::to_string(row.runs) + "," + std::to_string(row.failed) + "," +
-           std::to_string(row.missing);
+           std::to_string(row.stopped) + "," + std::to_string(row.missing);
     for (const SweepTable::Stats& s : row.stats)
       out += s.n ? "," + digits(s.median, 6) + "," + digits(s.q1, 6) + "," + digits(s.q3, 6) + "," +
                        digits(s.max, 6)
@@ -111,20 +112,21 @@ std::string sweep_table_csv(const SweepTable& t) {
 
 std::string sweep_table_md(const SweepTable& t, const std::string& title) {
   std::string out = "# " + title +
-                    "\n\nPer axis point: runs with a result, of them failed, runs "
-                    "without a result yet; per metric the median [first, third quartile] and "
-                    "maximum over the point's runs (series: over every step of every run).\n\n|";
+                    "\n\nPer axis point: runs with a result, of them failed and stopped (by a "
+                    "stop rule), runs without a result yet; per metric the median [first, third "
+                    "quartile] and maximum over the point's runs (series: over every step of "
+                    "every run).\n\n|";
   for (const std::string& a : t.axes) out += " " + a + " |";
-  out += " runs | failed | missing |";
+  out += " runs | failed | stopped | missing |";
   for (const std::string& m : t.metrics) out += " " + m + " |";
   out += "\n|";
-  for (std::size_t i = 0; i < t.axes.size() + 3 + t.metrics.size(); ++i) out += "---|";
+  for (std::size_t i = 0; i < t.axes.size() + 4 + t.metrics.size(); ++i) out += "---|";
   out += "\n";
   for (const SweepTable::Row& row : t.rows) {
     out += "|";
     for (const json& v : row.point) out += " " + cell(v) + " |";
     out += " " + std::to_string(row.runs) + " | " + std::to_string(row.failed) + " | " +
-           std::to_string(row.missing) + " |";
+           std::to_string(row.stopped) + " | " + std::to_string(row.missing) + " |";
     for (const SweepTable::Stats& s : row.stats)
       out += s.n ? " " + digits(s.median, 3) + " [" + digits(s.q1, 3) + ", " + digits(s.q3, 3) +
                        "] " + digits(s.max, 3) + " |"

@@ -1,7 +1,7 @@
 // The results table of a sweep (docs/sweeps.md "The table"): one row per axis point (the values
-// of the axes that are not pooled), with the number of runs, of failed runs and of runs without
-// a result, and the median, quartiles and maximum of every recorded metric over the point's runs
-// (a summary field: one value per run; a series: every step of every run).
+// of the axes that are not pooled), with the number of runs, of failed and stopped runs and of runs
+// without a result, and the median, quartiles and maximum of every recorded metric over the point's
+// runs (a summary field: one value per run; a series: every step of every run).
 #pragma once
 
 #include <optional>
@@ -24,6 +24,7 @@ struct SweepTable {
   struct Row {
     std::vector<nlohmann::json> point;  // one value per column of `axes`
     int runs = 0, failed = 0, missing = 0;
+    int stopped = 0;           // of the runs, those a stop rule ended (docs/sweeps.md "Stop rules")
     std::vector<Stats> stats;  // one per metric
   };
   std::vector<Row> rows;
@@ -34,8 +35,8 @@ struct SweepTable {
 SweepTable sweep_table(const SweepSpec& spec, const std::vector<SweepPoint>& points,
                        const std::vector<std::optional<nlohmann::json>>& results);
 
-// CSV: a header row (the axis paths, runs, failed, missing, then METRIC.median, .q1, .q3, .max
-// per metric), values with 6 significant digits, empty cells where nothing was pooled.
+// CSV: a header row (the axis paths, runs, failed, stopped, missing, then METRIC.median, .q1, .q3,
+// .max per metric), values with 6 significant digits, empty cells where nothing was pooled.
 std::string sweep_table_csv(const SweepTable& t);
 // Markdown: a title, then one column per metric holding "median [q1, q3] max" (3 digits).
 std::string sweep_table_md(const SweepTable& t, const std::string& title);

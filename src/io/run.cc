@@ -178,10 +178,34 @@ nlohmann::json summary_to_json(const RunSummary& s) {
   // A run longer than the overlap record (RunOptions::overlap_record_cap): the median is over
   // every median_overlap_every-th step. Written only then, so other summaries are unchanged.
   if (s.median_overlap_every > 1) j["median_overlap_every"] = s.median_overlap_every;
+  // Written only when a stop rule ended the run (RunOptions::stop).
+  if (!s.stopped.empty()) {
+    j["stopped"] = s.stopped;
+    j["stopped_at"] = s.stopped_at;
+  }
   return j;
 }
 
 namespace {
+
+// The first stop rule (docs/sweeps.md "Stop rules") that step report r breaks, in StopRules'
+// order; nullptr when none. `state` is after the step, `wall` the run's wall seconds so far.
+const char* broken_stop_rule(const StopRules& rules, const World& w, const State& state,
+                             const StepReport& r, const RunSummary& sum, double wall) {
+  if (rules.max_solver_failures >= 0 && sum.solver_failures > rules.max_solver_failures)
+    return "max_solver_failures";
+  if (rules.max_lcp_unknowns >= 0 && r.lcp_size > rules.max_lcp_unknowns) return "max_lcp_unknowns";
+  if (rules.max_kinetic_energy_per_kg < std::numeric_limits<Real>::infinity()) {
+    Real mass = 0;
+    for (int b = 0; b < w.body_count(); ++b)
+      if (state.present[b] && !w.bodies[b].is_static) mass += w.bodies[b].mass;
+    if (!std::isfinite(r.kinetic_energy) ||
+        (mass > 0 && r.kinetic_energy / mass > rules.max_kinetic_energy_per_kg))
+      return "max_kinetic_energy_per_kg";
+  }
+  if (wall > rules.wall_seconds) return "wall_seconds";
+  return nullptr;
+}
 
 namespace fs = std::filesystem;
 
@@ -538,7 +562,13 @@ RunSummary run_scene(const Scene& given, const RunOptions& options,
     for (long k = sum.steps_done; k < sum.steps_planned && !interrupted(); ++k) {
       const StepReport r = advance(w, state, ws, scene.step, k);
       tally_step(r, overlap_cap, tally);
-      const bool stop = r.status == StepStatus::kDiverged ||
+      const char* rule =
+          broken_stop_rule(options.stop, w, state, r, sum, earlier_seconds + seconds_since(start));
+      if (rule) {
+        sum.stopped = rule;
+        sum.stopped_at = static_cast<Real>(sum.steps_done) * scene.step;
+      }
+      const bool stop = rule || r.status == StepStatus::kDiverged ||
                         ((is_failed_solve(r.status) || r.status == StepStatus::kDeepPenetration) &&
                          !w.stepping.continue_on_solver_failure);
       if (recorder)
@@ -546,8 +576,10 @@ RunSummary run_scene(const Scene& given, const RunOptions& options,
                          contact_list ? &ws : nullptr);
       if (on_step) on_step(state, r);
       if (stop) {
-        sum.failed = true;
-        sum.failure = describe_failure(scene, r);
+        if (!rule) {
+          sum.failed = true;
+          sum.failure = describe_failure(scene, r);
+        }
         break;
       }
       const auto now = Clock::now();
@@ -563,7 +595,8 @@ RunSummary run_scene(const Scene& given, const RunOptions& options,
         std::fflush(stderr);
       }
     }
-    if (!sum.failed && sum.steps_done < sum.steps_planned) {  // the loop saw the interrupt
+    if (!sum.failed && sum.stopped.empty() &&
+        sum.steps_done < sum.steps_planned) {  // the loop saw the interrupt
       sum.failed = sum.interrupted = true;
       sum.failure = "interrupted";
       if (recorder) save_checkpoint();

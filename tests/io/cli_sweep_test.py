@@ -157,7 +157,7 @@ def main():
     check(status == 0, f"--jobs 1: status {status}: {err}")
     check(f"{RUNS} runs, {RUNS} with a result" in out, "--jobs 1: summary line: " + out)
     check(len(table(ref)) == 1 + 4, "table: a header and 4 rows (step x model; seeds pooled)")
-    check(table(ref)[0][:5] == ["time.step", "contact.model", "runs", "failed", "missing"],
+    check(table(ref)[0][:5] == ["time.step", "contact.model", "runs", "failed", "stopped"],
           "table header: " + str(table(ref)[0][:5]))
     check(all(r[2] == "3" for r in table(ref)[1:]), "each row pools the 3 seeds")
     check("remaining" in err and "left" in err, "progress on stderr: " + err[:200])

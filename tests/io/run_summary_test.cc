@@ -1,5 +1,6 @@
 // The run summary: how many bodies are asleep (docs/stepping.md "Sleeping"), still falling or not
-// yet spawned at the end, in summary.json and RunSummary; and the progress line's times.
+// yet spawned at the end, in summary.json and RunSummary; the stop rules (docs/sweeps.md "Stop
+// rules"); and the progress line's times.
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -64,6 +65,76 @@ TEST(RunSummary, CountsTheBodiesStillFallingAndNotYetSpawned) {
   const RunSummary settled = run_scene(scene, o);
   EXPECT_EQ(settled.bodies_falling, 0);
   EXPECT_EQ(settled.bodies_not_spawned, 0);
+}
+
+// Runs `scene` with `rules`, keeping every step's report.
+RunSummary run_with(const Scene& scene, const StopRules& rules, std::vector<StepReport>& reports) {
+  RunOptions o;
+  o.progress = false;
+  o.stop = rules;
+  reports.clear();
+  return run_scene(scene, o, [&](const State&, const StepReport& r) { reports.push_back(r); });
+}
+
+// A stopped run: not failed, ended after its last report, stopped_at its end, both in summary.json.
+void expect_stopped(const RunSummary& s, const std::vector<StepReport>& reports,
+                    const std::string& rule, const Scene& scene) {
+  EXPECT_EQ(s.stopped, rule);
+  EXPECT_FALSE(s.failed) << s.failure;
+  ASSERT_EQ(static_cast<long>(reports.size()), s.steps_done);
+  EXPECT_LT(s.steps_done, s.steps_planned);
+  EXPECT_DOUBLE_EQ(s.stopped_at, s.steps_done * scene.step);
+  const json j = summary_to_json(s);
+  EXPECT_EQ(j["stopped"], rule);
+  EXPECT_DOUBLE_EQ(j["stopped_at"].get<double>(), s.stopped_at);
+}
+
+TEST(RunStopRules, EndTheRunAtTheFirstStepThatBreaksOne) {
+  Scene scene = three_boxes(false);
+  scene.initial.q_of(2)[1] += 2;  // box 1 falls for 0.64 s, the others rest
+  std::vector<StepReport> reports;
+
+  // Kinetic energy over the three boxes' mass above 0.5 J/kg: the fall's ½ v² / 3 passes it at
+  // v = √3 m/s, t ≈ 0.18 s; every earlier step is below.
+  StopRules rules;
+  rules.max_kinetic_energy_per_kg = 0.5;
+  RunSummary s = run_with(scene, rules, reports);
+  expect_stopped(s, reports, "max_kinetic_energy_per_kg", scene);
+  Real mass = 0;
+  for (const Body& b : scene.world.bodies)
+    if (!b.is_static) mass += b.mass;
+  EXPECT_GT(reports.back().kinetic_energy / mass, 0.5);
+  for (std::size_t k = 0; k + 1 < reports.size(); ++k)
+    EXPECT_LE(reports[k].kinetic_energy / mass, 0.5) << "step " << k;
+  EXPECT_NEAR(s.stopped_at, 0.18, 0.01);
+
+  // LCP unknowns above 0: the first step that solves a contact.
+  rules = StopRules{};
+  rules.max_lcp_unknowns = 0;
+  s = run_with(scene, rules, reports);
+  expect_stopped(s, reports, "max_lcp_unknowns", scene);
+  EXPECT_GT(reports.back().lcp_size, 0);
+  for (std::size_t k = 0; k + 1 < reports.size(); ++k) EXPECT_EQ(reports[k].lcp_size, 0);
+
+  // A wall-time budget every step exceeds: one step.
+  rules = StopRules{};
+  rules.wall_seconds = 1e-12;
+  s = run_with(scene, rules, reports);
+  expect_stopped(s, reports, "wall_seconds", scene);
+  EXPECT_EQ(s.steps_done, 1);
+
+  // Rules the run keeps (no failed solve, fewer unknowns, less energy, time enough): it runs to
+  // the end, and summary.json has no stopped fields.
+  rules.max_solver_failures = 0;
+  rules.max_lcp_unknowns = 1000;
+  rules.max_kinetic_energy_per_kg = 1000;
+  rules.wall_seconds = 600;
+  s = run_with(scene, rules, reports);
+  EXPECT_EQ(s.stopped, "");
+  EXPECT_EQ(s.solver_failures, 0);
+  EXPECT_EQ(s.steps_done, s.steps_planned);
+  EXPECT_FALSE(summary_to_json(s).contains("stopped"));
+  EXPECT_FALSE(summary_to_json(s).contains("stopped_at"));
 }
 
 TEST(RunProgress, SaysTheTimeElapsedAndLeft) {

@@ -1,11 +1,12 @@
-// Sweep files: expansion into runs and their names, the scene of a run, the results table, and
-// malformed files (each error names the file, the JSON path and the reason).
+// Sweep files: expansion into runs and their names, the scene of a run, the results table, stop
+// rules, and malformed files (each error names the file, the JSON path and the reason).
 #include "experiments/sweep_file.h"
 
 #include <gtest/gtest.h>
 
 #include <functional>
 
+#include "experiments/sweep_run.h"
 #include "experiments/sweep_table.h"
 #include "input_error.h"
 
@@ -112,10 +113,56 @@ TEST(SweepFileTest, TableRowsPoolTheReplicateAxis) {
   EXPECT_EQ(t.rows[1].stats[1].n, 4);  // {3, 30, 4, 40}
   EXPECT_EQ(t.rows[1].stats[1].max, 40);
   const std::string csv = sweep_table_csv(t);
-  EXPECT_EQ(csv.substr(0, csv.find('\n')),
-            "time.step,runs,failed,missing,max_overlap.median,max_overlap.q1,max_overlap.q3,"
-            "max_overlap.max,overlap.median,overlap.q1,overlap.q3,overlap.max");
-  EXPECT_NE(csv.find("\n0.005,2,0,1,3.5,3.25,3.75,4,"), std::string::npos) << csv;
+  EXPECT_EQ(
+      csv.substr(0, csv.find('\n')),
+      "time.step,runs,failed,stopped,missing,max_overlap.median,max_overlap.q1,max_overlap.q3,"
+      "max_overlap.max,overlap.median,overlap.q1,overlap.q3,overlap.max");
+  EXPECT_NE(csv.find("\n0.005,2,0,0,1,3.5,3.25,3.75,4,"), std::string::npos) << csv;
+}
+
+// docs/sweeps.md "Stop rules": each run gets them; a run that breaks one is stopped, not failed,
+// at the end of the step that broke it, and the table counts it.
+TEST(SweepFileTest, StopRulesEndRunsAndTheTableCountsThem) {
+  json doc = base_doc();
+  const json unstopped_params = sweep_params(parse(doc), expand_sweep(parse(doc))[0]);
+  EXPECT_FALSE(unstopped_params.contains("stop"));
+  doc["stop"] = {{"max_lcp_unknowns", 0}, {"wall_seconds", 600}};
+  const SweepSpec spec = parse(doc);
+  EXPECT_EQ(spec.stop.max_lcp_unknowns, 0);
+  EXPECT_EQ(spec.stop.wall_seconds, 600);
+  EXPECT_EQ(spec.stop.max_solver_failures, -1);  // not given: no rule
+  const std::vector<SweepPoint> points = expand_sweep(spec);
+  EXPECT_EQ(sweep_params(spec, points[0])["stop"], doc["stop"]);  // other rules: other results
+
+  // The box lands on the floor: the first step with a contact to solve stops the run.
+  const json result = run_sweep_point(spec, points[0], "");
+  const json& s = result["summary"];
+  ASSERT_TRUE(s.contains("stopped")) << result.dump();
+  EXPECT_EQ(s["stopped"], "max_lcp_unknowns");
+  EXPECT_FALSE(s["failed"].get<bool>());
+  const long done = s["steps_done"].get<long>();
+  EXPECT_GT(done, 0);
+  EXPECT_LT(done, 200);  // of 200 planned (2 s at 0.01 s)
+  EXPECT_DOUBLE_EQ(s["stopped_at"].get<double>(), done * 0.01);
+  EXPECT_EQ(sweep_result_failure(result), "");
+  EXPECT_EQ(sweep_result_stop(result).rfind("max_lcp_unknowns at ", 0), 0u)
+      << sweep_result_stop(result);
+
+  // Without the rule the same run goes to its end.
+  const json whole = run_sweep_point(parse(base_doc()), points[0], "");
+  EXPECT_FALSE(whole["summary"].contains("stopped"));
+  EXPECT_EQ(whole["summary"]["steps_done"], 200);
+
+  std::vector<std::optional<json>> results(points.size());
+  results[0] = result;
+  results[1] = whole;
+  const SweepTable t = sweep_table(spec, points, results);
+  EXPECT_EQ(t.rows[0].runs, 1);
+  EXPECT_EQ(t.rows[0].stopped, 1);
+  EXPECT_EQ(t.rows[0].failed, 0);
+  EXPECT_EQ(t.rows[1].stopped, 0);
+  EXPECT_NE(sweep_table_csv(t).find("\n0.01,0,1,0,1,0,0,"), std::string::npos)
+      << sweep_table_csv(t);
 }
 
 struct Malformed {
@@ -202,6 +249,34 @@ TEST(SweepFileTest, MalformedFilesNameThePathAndTheReason) {
          d["scenario"] = {{"name", "pour2d"}};
        },
        {"give either scene"}},
+      {"stop not an object",
+       [](json& d) { d["stop"] = 25; },
+       {"sweep.json: stop: expected an object"}},
+      {"unknown stop rule",
+       [](json& d) {
+         d["stop"] = {{"max_failures", 25}};
+       },
+       {"sweep.json: stop.max_failures: unknown field", "max_solver_failures"}},
+      {"negative failure count",
+       [](json& d) {
+         d["stop"] = {{"max_solver_failures", -1}};
+       },
+       {"sweep.json: stop.max_solver_failures:"}},
+      {"fractional LCP size",
+       [](json& d) {
+         d["stop"] = {{"max_lcp_unknowns", 2.5}};
+       },
+       {"sweep.json: stop.max_lcp_unknowns:"}},
+      {"zero energy bound",
+       [](json& d) {
+         d["stop"] = {{"max_kinetic_energy_per_kg", 0}};
+       },
+       {"sweep.json: stop.max_kinetic_energy_per_kg: must be > 0"}},
+      {"wall time not a number",
+       [](json& d) {
+         d["stop"] = {{"wall_seconds", "1 min"}};
+       },
+       {"sweep.json: stop.wall_seconds: expected a number, got string"}},
       {"missing scene file",
        [](json& d) { d["scene"] = "/nonexistent/scene.json"; },
        {"/nonexistent/scene.json: cannot read the file"}},

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <fstream>
 #include <functional>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,18 @@
 namespace exactsim {
 
 struct Workspace;
+
+// Stop rules (docs/sweeps.md "Stop rules"): after a step that breaks one the run ends there,
+// recorded as stopped (RunSummary::stopped, stopped_at), not as failed. A rule left at its
+// default does not apply; they are checked in this order, the first broken one named.
+struct StopRules {
+  long max_solver_failures = -1;  // more failed solves than this (RunSummary::solver_failures)
+  long max_lcp_unknowns = -1;     // a step with more LCP unknowns than this (StepReport::lcp_size)
+  // J/kg: the kinetic energy over the mass of the present dynamic bodies above this, or not
+  // finite. A whole-pile bound, below StepOptions::max_speed's per-body numerical failure.
+  Real max_kinetic_energy_per_kg = std::numeric_limits<Real>::infinity();
+  double wall_seconds = std::numeric_limits<double>::infinity();  // the run's wall time above this
+};
 
 struct RunOptions {
   std::string out_dir;       // empty: write nothing
@@ -39,6 +52,7 @@ struct RunOptions {
   // draws it): 1 always, 0 never, −1 (default) when the scene has at most kContactListMaxBodies
   // bodies, since the list grows with the contacts of every step.
   int contact_list = -1;
+  StopRules stop;
 };
 inline constexpr int kContactListMaxBodies = 32;
 
@@ -82,6 +96,11 @@ struct RunSummary {
                              // numerical failure, an error, or an interrupt
   std::string failure;       // why ("interrupted" after RunOptions::interrupt)
   bool interrupted = false;  // by RunOptions::interrupt: a checkpoint lets the run resume
+  // The stop rule that ended the run (RunOptions::stop: "max_solver_failures",
+  // "max_lcp_unknowns", "max_kinetic_energy_per_kg", "wall_seconds"; "" when none did), and the
+  // simulated time it ended at (s, the end of its last step).
+  std::string stopped;
+  Real stopped_at = 0;
 };
 
 // What a run carries from step to step besides the simulation: the summary's counts and maxima
