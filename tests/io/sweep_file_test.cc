@@ -161,7 +161,7 @@ TEST(SweepFileTest, StopRulesEndRunsAndTheTableCountsThem) {
   EXPECT_EQ(t.rows[0].stopped, 1);
   EXPECT_EQ(t.rows[0].failed, 0);
   EXPECT_EQ(t.rows[1].stopped, 0);
-  EXPECT_NE(sweep_table_csv(t).find("\n0.01,0,1,0,1,0,0,"), std::string::npos)
+  EXPECT_NE(sweep_table_csv(t).find("\n0.01,0.0,1,0,1,0,"), std::string::npos)
       << sweep_table_csv(t);
 }
 
