@@ -38,4 +38,13 @@ TrajectoryMetrics trajectory_metrics(const RunResults& results, const MetricOpti
 
 nlohmann::json to_json(const TrajectoryMetrics& m);
 
+// The peer benchmark's score of one results folder, written by a peer driver (peer.json) or by
+// exactsim (summary.json): where and who ran it ("dir", "scene", "dimension", "step", "engine",
+// "version", "steps_planned", "steps_done", "stopped", "wall_seconds", "wall_source"), the
+// trajectory's metrics (to_json), "complete" and "ms_per_simulated_second" (docs/peers.md "The
+// metric"). The wall time of an exactsim folder is the median of DIR/wall_seconds.json's
+// "wall_seconds" list when it has one, else summary.json's. InputError naming the file and the
+// reason for a folder without a trajectory or without peer.json and summary.json.
+nlohmann::json score_run_folder(const std::string& dir, const MetricOptions& options);
+
 }  // namespace exactsim::peers
