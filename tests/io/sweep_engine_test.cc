@@ -63,8 +63,9 @@ TEST(SweepEngineTest, RecordsScoreFieldsNotSummaryFields) {
       << e;
   EXPECT_NE(e.find("overlap_median"), std::string::npos) << e;
   doc["record"] = {{"series", {"overlap"}}};
-  EXPECT_NE(ErrorOf([&] { parse(doc); })
-                .find("sweep.json: record.series: an engine sweep records no per-step series"),
+  EXPECT_NE(ErrorOf([&] {
+              parse(doc);
+            }).find("sweep.json: record.series: an engine sweep records no per-step series"),
             std::string::npos);
 }
 
@@ -74,24 +75,27 @@ TEST(SweepEngineTest, MalformedEngineValuesNameThePathAndTheReason) {
     std::string expected;
   };
   const std::vector<Case> cases = {
-      {[](json& d) { d["axes"][0]["values"] = {"exactsim", "havok"}; },
+      {[](json& d) {
+         d["axes"][0]["values"] = {"exactsim", "havok"};
+       },
        "sweep.json: axes[0].values[1]: unknown engine 'havok' (expected exactsim, bullet, ode, "
        "mujoco)"},
-      {[](json& d) { d["axes"][0]["values"] = {"exactsim", 3}; },
+      {[](json& d) {
+         d["axes"][0]["values"] = {"exactsim", 3};
+       },
        "sweep.json: axes[0].values[1]: engine: expected a string"},
       {[](json& d) { d["set"]["repeat"] = 0; },
        "sweep.json: set.repeat: repeat: expected a whole number from 1 to 100, got 0"},
       {[](json& d) { d["set"]["repeat"] = 1.5; }, "sweep.json: set.repeat: repeat: expected"},
-      {[](json& d) {
-         d["set"]["engine"] = "ode";
-       },
+      {[](json& d) { d["set"]["engine"] = "ode"; },
        "sweep.json: axes[0].path: 'engine' is also in set"},
   };
   for (const Case& c : cases) {
     json doc = engine_doc();
     c.edit(doc);
     const std::string e = ErrorOf([&] { parse(doc); });
-    EXPECT_NE(e.find(c.expected), std::string::npos) << "expected: " << c.expected << "\ngot: " << e;
+    EXPECT_NE(e.find(c.expected), std::string::npos)
+        << "expected: " << c.expected << "\ngot: " << e;
   }
 }
 
@@ -99,8 +103,9 @@ TEST(SweepEngineTest, AMissingDriverIsAnErrorNamingTheEngineAndWhereItLooked) {
   SweepSpec spec = parse(engine_doc());
   spec.peers_dir = "/nonexistent/peers";
   const std::string e = ErrorOf([&] { check_engine_drivers(spec); });
-  EXPECT_NE(e.find("sweep.json: axes[0]: engine 'bullet': no driver /nonexistent/peers/peer_bullet"),
-            std::string::npos)
+  EXPECT_NE(
+      e.find("sweep.json: axes[0]: engine 'bullet': no driver /nonexistent/peers/peer_bullet"),
+      std::string::npos)
       << e;
   spec.peers_dir = "";
   EXPECT_NE(ErrorOf([&] { check_engine_drivers(spec); }).find("give --peers DIR"),
