@@ -14,6 +14,7 @@
 #include "exactsim/math/error.h"
 #include "exactsim/stepping/memory_budget.h"
 #include "experiments/sweep.h"
+#include "experiments/sweep_engine.h"
 #include "experiments/sweep_file.h"
 #include "experiments/sweep_mpi.h"
 #include "experiments/sweep_run.h"
@@ -28,7 +29,7 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 
 struct SweepArgs {
-  std::string file, out, part;
+  std::string file, out, part, peers;
   int jobs = 0;
   std::vector<std::string> merge;
   bool quiet = false;
@@ -95,7 +96,14 @@ std::function<void(const SweepProgress&)> progress_printer(const std::string& na
 }
 
 int sweep(const SweepArgs& a) {
-  const SweepSpec spec = read_sweep_file(a.file, data_dir());
+  SweepSpec spec = read_sweep_file(a.file, data_dir());
+  if (is_engine_sweep(spec)) {
+    std::error_code ec;
+    spec.peers_dir = a.peers.empty()
+                         ? default_peers_dir(fs::read_symlink("/proc/self/exe", ec).string())
+                         : a.peers;
+    check_engine_drivers(spec);
+  }
   const std::vector<SweepPoint> points = expand_sweep(spec);
   const std::vector<SweepJob> all = sweep_jobs(spec, points, a.out);
   if (!a.merge.empty() && !a.part.empty()) throw InputError("--part: not with --merge");
@@ -199,6 +207,9 @@ Action register_sweep(CLI::App& app) {
                   "Run nothing: copy the finished runs of these output folders (of this sweep "
                   "file, e.g. its parts) into --out and write the table")
       ->expected(1, -1);
+  sub->add_option("--peers", a->peers,
+                  "Folder of the peer drivers peer_ENGINE for a sweep over engines (default: "
+                  "bench/peers of the build tree beside this command; docs/peers.md)");
   sub->add_flag("--quiet", a->quiet, "No progress lines");
   return [a] { return sweep(*a); };
 }

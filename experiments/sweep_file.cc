@@ -13,6 +13,7 @@
 #include "exactsim/io/scene_json.h"
 #include "exactsim/math/error.h"
 #include "experiments/scenario_by_name.h"
+#include "experiments/sweep_engine.h"
 #include "io/json_cursor.h"
 
 namespace exactsim {
@@ -193,11 +194,14 @@ std::string text_hash(const std::string& text) {
 
 using Assignments = std::vector<std::pair<std::string, json>>;
 
-// The fields set for one run: "set", then the point's axis values.
+// The fields set for one run: "set", then the point's axis values (not the engine options,
+// which are not scene fields).
 Assignments assignments(const SweepSpec& spec, const std::vector<json>& values) {
   Assignments out;
-  for (const auto& item : spec.fixed.items()) out.emplace_back(item.key(), item.value());
-  for (std::size_t i = 0; i < values.size(); ++i) out.emplace_back(spec.axes[i].path, values[i]);
+  for (const auto& item : spec.fixed.items())
+    if (!is_engine_option_path(item.key())) out.emplace_back(item.key(), item.value());
+  for (std::size_t i = 0; i < values.size(); ++i)
+    if (!is_engine_option_path(spec.axes[i].path)) out.emplace_back(spec.axes[i].path, values[i]);
   return out;
 }
 
@@ -276,14 +280,20 @@ std::vector<std::string> fields_of(const JsonCursor& list, const json& example, 
   return out;
 }
 
-SweepRecord parse_record(const JsonCursor& root) {
+// An engine sweep records its runs' scores, not exactsim's summaries (sweep_engine.h).
+SweepRecord parse_record(const JsonCursor& root, bool engines) {
   SweepRecord r;
   for (const char* f : kDefaultSummary) r.summary.push_back(f);
+  if (engines) r.summary = engine_record_default();
   if (!root.has("record")) return r;
   const JsonCursor c = root.at("record");
   c.expect_object({"summary", "series", "trajectory"});
   if (c.has("summary"))
-    r.summary = fields_of(c.at("summary"), summary_to_json(RunSummary{}), "summary", false);
+    r.summary = fields_of(c.at("summary"),
+                          engines ? engine_record_example() : summary_to_json(RunSummary{}),
+                          engines ? "engine sweep" : "summary", false);
+  if (engines && c.has("series"))
+    c.at("series").fail("an engine sweep records no per-step series (only its runs' scores)");
   if (c.has("series"))
     r.series = fields_of(c.at("series"), report_to_json(StepReport{}), "step report", true);
   if (c.has("trajectory")) r.trajectory = c.at("trajectory").boolean();
@@ -331,6 +341,23 @@ void parse_base(const JsonCursor& root, SweepSpec& spec) {
       check_scenario_value(c.at(key), key, spec.scenario);
       spec.scenario_base[key] = c.at(key).value();
     }
+}
+
+// An engine option's value (sweep_engine.h).
+void check_engine_option(const JsonCursor& c, const std::string& path) {
+  const std::string why = engine_option_problem(path, c.value());
+  if (!why.empty()) c.fail(why);
+}
+
+// Whether the file names an engine (in "set" or as an axis), before its axes are read.
+bool is_engine_sweep_file(const JsonCursor& root) {
+  if (root.has("set") && root.at("set").value().is_object() &&
+      root.at("set").value().contains("engine"))
+    return true;
+  if (!root.has("axes") || !root.at("axes").value().is_array()) return false;
+  for (const json& a : root.at("axes").value())
+    if (a.is_object() && a.value("path", json()) == "engine") return true;
+  return false;
 }
 
 // A path an axis or "set" may name; the scene reader checks it with its values later.
@@ -389,7 +416,7 @@ SweepSpec parse_sweep(const json& doc, const std::string& origin, const std::str
   if (root.has("max_runs"))
     spec.max_runs = root.at("max_runs").integer(1, static_cast<int>(kMaxSweepRuns));
   parse_base(root, spec);
-  spec.record = parse_record(root);
+  spec.record = parse_record(root, is_engine_sweep_file(root));
   parse_stop(root, spec);
 
   if (root.has("set")) {
@@ -398,6 +425,7 @@ SweepSpec parse_sweep(const json& doc, const std::string& origin, const std::str
     for (const auto& item : set.value().items()) {
       const JsonCursor c(item.value(), origin, "set." + item.key());
       check_path(c, item.key(), spec);
+      if (is_engine_option_path(item.key())) check_engine_option(c, item.key());
       if (is_scenario_path(item.key()))
         check_scenario_value(c, item.key().substr(9), spec.scenario);
       spec.fixed[item.key()] = item.value();
@@ -420,6 +448,13 @@ SweepSpec parse_sweep(const json& doc, const std::string& origin, const std::str
       if (other.path == axis.path) a.at("path").fail("duplicate axis '" + axis.path + "'");
     axis.values = axis_values(a, spec.max_runs);
     if (a.has("pool")) axis.pool = a.at("pool").boolean();
+    if (is_engine_option_path(axis.path)) {
+      const std::string what = a.has("values") ? "values" : a.has("range") ? "range" : "log";
+      for (std::size_t k = 0; k < axis.values.size(); ++k)
+        check_engine_option(JsonCursor(axis.values[k], origin,
+                                       a.path() + "." + what + "[" + std::to_string(k) + "]"),
+                            axis.path);
+    }
     if (is_scenario_path(axis.path)) {
       const std::string what = a.has("values") ? "values" : a.has("range") ? "range" : "log";
       for (std::size_t k = 0; k < axis.values.size(); ++k)
@@ -447,6 +482,7 @@ SweepSpec parse_sweep(const json& doc, const std::string& origin, const std::str
   }
   for (std::size_t i = 0; i < spec.axes.size(); ++i)
     for (const json& value : spec.axes[i].values) {
+      if (is_engine_option_path(spec.axes[i].path)) break;  // checked above, not a scene field
       Assignments set = assignments(spec, {});
       set.emplace_back(spec.axes[i].path, value);
       try {

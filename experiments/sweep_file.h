@@ -26,7 +26,8 @@ struct SweepAxis {
 
 // What each run keeps.
 struct SweepRecord {
-  std::vector<std::string> summary;  // fields of the run's summary.json (numbers or booleans)
+  std::vector<std::string> summary;  // fields of the run's summary.json (numbers or booleans);
+                                     // of an engine sweep, of its score (sweep_engine.h)
   std::vector<std::string> series;   // per-step fields of steps.jsonl (numbers, booleans,
                                      // strings such as "status"), every step
   bool trajectory = false;  // the run's folder (scene.json, trajectory.csv, steps.jsonl, ...)
@@ -46,6 +47,8 @@ struct SweepSpec {
   StopRules stop;                     // "stop": the rules every run stops at
   nlohmann::json stop_doc = nullptr;  // ... as given (null: none)
   long max_runs = 10000;
+  // An engine sweep's peer drivers (experiments/sweep_engine.h): set by the caller, not the file.
+  std::string peers_dir;
 };
 
 // Sweeps larger than this are refused whatever max_runs says.

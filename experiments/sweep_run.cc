@@ -5,12 +5,14 @@
 #include <filesystem>
 
 #include "exactsim/io/run.h"
+#include "experiments/sweep_engine.h"
 
 namespace exactsim {
 
 using nlohmann::json;
 
 json run_sweep_point(const SweepSpec& spec, const SweepPoint& point, const std::string& run_dir) {
+  if (is_engine_sweep(spec)) return run_engine_point(spec, point, run_dir);
   try {
     const Scene scene = sweep_scene(spec, point);
     RunOptions o;
