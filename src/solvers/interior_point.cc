@@ -86,11 +86,16 @@ namespace {
 struct Group {
   Eigen::PartialPivLU<MatX> lu;  // of K = D_gg + Λ_g
   MatX g, h;                     // the group's columns of G and H on its bodies (local rows)
-  MatX k, kinv_ht;
+  MatX k, kinv, kinv_ht;         // K, K⁻¹ (a group has a few rows: one cone or one PEG group)
 };
 
 struct Ipm {
   std::vector<Group> groups;
+  // Where each entry of S goes in the factorised matrix's values, in the order `factor` emits
+  // them (M's blocks, then each group's contribution): S keeps one pattern within a solve, so
+  // after the first iteration its values are summed in place instead of sorted from triplets.
+  std::vector<int> slot;
+  VecX local, local_out;  // one group's rows
   VecX rp, rd, rc, t, dnu, dz, dw, dz_aff, dw_aff, dnu_aff, y, lambda;
 };
 
@@ -127,10 +132,27 @@ void gather_columns(const SparseMlcp& p, const CoupledRows& c, int g, const Bloc
 bool factor(const SparseMlcp& p, const CoupledRows& c, const VecX& z, const VecX& w, Ipm& ipm,
             SparseMlcpScratch& s, bool analyse) {
   const int nv = p.M.size();
+  if (!s.lu) s.lu = std::make_shared<SparseBasisLu>();
+  Eigen::SparseMatrix<Real>& S = s.lu->matrix;
+  // The first iteration collects triplets (zeros too: the pattern is the analysis's at every
+  // iteration) and finds where each lands; later ones add into those places.
   auto& t = s.triplets;
   t.clear();
-  p.M.append_triplets(t, true);  // (the pattern the analysis was made for)
+  Real* values = nullptr;
+  std::size_t next = 0;
+  if (analyse || ipm.slot.empty()) {
+    ipm.slot.clear();
+    p.M.append_triplets(t, true);
+  } else {
+    values = S.valuePtr();
+    std::fill(values, values + S.nonZeros(), Real(0));
+    for (std::size_t k = 0; k < p.M.blocks.size(); ++k)
+      for (Eigen::Index b = 0; b < p.M.blocks[k].cols(); ++b)
+        for (Eigen::Index a = 0; a < p.M.blocks[k].rows(); ++a)
+          values[ipm.slot[next++]] += p.M.blocks[k](a, b);
+  }
   std::vector<int> local, global;
+  MatX contribution;
   for (int g = 0; g + 1 < static_cast<int>(c.begin.size()); ++g) {
     Group& grp = ipm.groups[g];
     const int q0 = c.begin[g], nq = c.begin[g + 1] - q0;
@@ -145,20 +167,34 @@ bool factor(const SparseMlcp& p, const CoupledRows& c, const VecX& z, const VecX
       grp.k(a, a) += w[i] / z[i];
     }
     grp.lu.compute(grp.k);
-    grp.kinv_ht = grp.lu.solve(grp.h.transpose());
-    const MatX contribution = grp.g * grp.kinv_ht;
+    grp.kinv = grp.lu.inverse();
+    grp.kinv_ht.noalias() = grp.kinv * grp.h.transpose();
+    contribution.noalias() = grp.g * grp.kinv_ht;
     const int n = local_size(p, c, g, local);
+    if (values != nullptr) {
+      for (int a = 0; a < n; ++a)
+        for (int b = 0; b < n; ++b) values[ipm.slot[next++]] += contribution(a, b);
+      continue;
+    }
     global.resize(n);
     for (int q = c.block_begin[g], slot = 0; q < c.block_begin[g + 1]; ++q, ++slot) {
       const int k = c.blocks[q], nb = static_cast<int>(p.M.blocks[k].rows());
       for (int a = 0; a < nb; ++a) global[local[slot] + a] = p.M.offsets[k] + a;
     }
-    for (int a = 0; a < n; ++a)  // zeros too: the pattern is the analysis's at every iteration
+    for (int a = 0; a < n; ++a)
       for (int b = 0; b < n; ++b) t.emplace_back(global[a], global[b], contribution(a, b));
   }
-  if (!s.lu) s.lu = std::make_shared<SparseBasisLu>();
-  s.lu->matrix.resize(nv, nv);
-  s.lu->matrix.setFromTriplets(t.begin(), t.end());
+  if (values == nullptr) {
+    S.resize(nv, nv);
+    S.setFromTriplets(t.begin(), t.end());
+    ipm.slot.resize(t.size());
+    for (std::size_t k = 0; k < t.size(); ++k) {
+      const int* rows = S.innerIndexPtr();
+      const int* first = rows + S.outerIndexPtr()[t[k].col()];
+      const int* last = rows + S.outerIndexPtr()[t[k].col() + 1];
+      ipm.slot[k] = static_cast<int>(std::lower_bound(first, last, t[k].row()) - rows);
+    }
+  }
   return s.lu->factor(SparseLuBackend::kAuto, !analyse, 0);
 }
 
@@ -167,10 +203,13 @@ void solve_groups(const CoupledRows& c, Ipm& ipm, const VecX& v, VecX& y) {
   y.resize(v.size());
   for (int g = 0; g + 1 < static_cast<int>(c.begin.size()); ++g) {
     const int q0 = c.begin[g], nq = c.begin[g + 1] - q0;
-    VecX local(nq);
-    for (int a = 0; a < nq; ++a) local[a] = v[c.rows[q0 + a]];
-    local = ipm.groups[g].lu.solve(local);
-    for (int a = 0; a < nq; ++a) y[c.rows[q0 + a]] = local[a];
+    if (ipm.local.size() < nq) {
+      ipm.local.resize(nq);
+      ipm.local_out.resize(nq);
+    }
+    for (int a = 0; a < nq; ++a) ipm.local[a] = v[c.rows[q0 + a]];
+    ipm.local_out.head(nq).noalias() = ipm.groups[g].kinv * ipm.local.head(nq);
+    for (int a = 0; a < nq; ++a) y[c.rows[q0 + a]] = ipm.local_out[a];
   }
 }
 

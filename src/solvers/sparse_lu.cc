@@ -1,5 +1,6 @@
 #include "solvers/sparse_lu.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -64,6 +65,16 @@ void release_numeric(SparseBasisLu::SuiteSparse* ss) {
 #endif
 }
 
+// Whether lu.matrix (compressed) has the pattern lu's analysis was made for.
+bool analysed_pattern(const SparseBasisLu& lu) {
+  const auto& a = lu.matrix;
+  const std::size_t n = static_cast<std::size_t>(a.outerSize());
+  return lu.analysed_outer.size() == n + 1 &&
+         lu.analysed_inner.size() == static_cast<std::size_t>(a.nonZeros()) &&
+         std::equal(lu.analysed_outer.begin(), lu.analysed_outer.end(), a.outerIndexPtr()) &&
+         std::equal(lu.analysed_inner.begin(), lu.analysed_inner.end(), a.innerIndexPtr());
+}
+
 }  // namespace
 
 void SparseBasisLu::release() {
@@ -82,7 +93,8 @@ bool SparseBasisLu::factor(SparseLuBackend which, bool same_pattern, Real min_pi
   if (which == SparseLuBackend::kAuto || !sparse_lu_available(which))
     which = sparse_lu_available(SparseLuBackend::kKlu) ? SparseLuBackend::kKlu
                                                        : SparseLuBackend::kEigen;
-  const bool reuse = same_pattern && analysed && which == backend;
+  matrix.makeCompressed();
+  const bool reuse = analysed && which == backend && (same_pattern || analysed_pattern(*this));
 #ifdef EXACTSIM_HAVE_SUITESPARSE
   // KLU refactorises with the pivots of the last factorisation where they stay sound.
   const bool refactor = reuse && which == SparseLuBackend::kKlu && suitesparse->klu_numeric_;
@@ -101,7 +113,10 @@ bool SparseBasisLu::factor(SparseLuBackend which, bool same_pattern, Real min_pi
     pivot_ratio = 1;
     return true;
   }
-  matrix.makeCompressed();
+  if (!reuse) {
+    analysed_outer.assign(matrix.outerIndexPtr(), matrix.outerIndexPtr() + n + 1);
+    analysed_inner.assign(matrix.innerIndexPtr(), matrix.innerIndexPtr() + matrix.nonZeros());
+  }
 #ifdef EXACTSIM_HAVE_SUITESPARSE
   if (!suitesparse) suitesparse = std::make_unique<SuiteSparse>();
   auto& [klu, klu_symbolic_, klu_numeric_, umf_symbolic, umf_numeric, umf_control, umf_info] =

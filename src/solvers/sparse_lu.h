@@ -4,6 +4,7 @@
 #pragma once
 
 #include <memory>
+#include <vector>
 
 #include <Eigen/SparseCore>
 #include <Eigen/SparseLU>
@@ -19,9 +20,10 @@ struct SparseBasisLu {
   std::unique_ptr<EigenLu> eigen;
   struct SuiteSparse;  // KLU's and UMFPACK's objects (sparse_lu.cc: only it sees SuiteSparse)
   std::unique_ptr<SuiteSparse> suitesparse;
-  bool analysed = false;          // a symbolic analysis of `matrix`'s pattern is held
-  VecX out;                       // UMFPACK's solution buffer
-  Real pivot_ratio = 0;           // min |u_ii| / max |u_ii|
+  bool analysed = false;  // a symbolic analysis of `matrix`'s pattern is held
+  std::vector<int> analysed_outer, analysed_inner;  // the pattern it was made for
+  VecX out;                                         // UMFPACK's solution buffer
+  Real pivot_ratio = 0;                             // min |u_ii| / max |u_ii|
   Real factored_pivot_ratio = 0;  // ... of the last factorisation that chose its pivots
   long nonzeros = 0;              // nnz(L + U)
 
@@ -32,10 +34,10 @@ struct SparseBasisLu {
 
   void release();
 
-  // Factorises `matrix` (kAuto: KLU where SuiteSparse was found, else Eigen's). With
-  // `same_pattern`, the analysis of the last factorisation is reused: the caller promises that
-  // `matrix` has its pattern. False when the backend fails or the pivot ratio is not above
-  // `min_pivot_ratio` (numerically singular; 0: any finite ratio).
+  // Factorises `matrix` (kAuto: KLU where SuiteSparse was found, else Eigen's). The analysis of
+  // the last factorisation is reused where `matrix` has its pattern (with `same_pattern` the
+  // caller promises so, and it is not compared). False when the backend fails or the pivot ratio is
+  // not above `min_pivot_ratio` (numerically singular; 0: any finite ratio).
   bool factor(SparseLuBackend which, bool same_pattern = false, Real min_pivot_ratio = 1e-14);
 
   // x = A⁻¹ x, or A⁻ᵀ x.

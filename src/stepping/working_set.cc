@@ -205,6 +205,24 @@ void solve_on_working_set(const SparseMlcp& full, const MlcpLayout& layout,
     // it added and σ of the cones it added (they close, or slide under load). No crossover
     // before the set is final.
     const std::vector<bool>* start = round_guess(layout, guessed ? guess : nullptr, s);
+    if (s.rounds > 1 && s.basis_solved) {
+      // Lemke's pivoting from the last round's solved basis, the rows that joined at their
+      // left-out values (docs/solvers.md "Large islands: the sparse path"): only those violate it.
+      s.from.resize(s.columns.size());
+      for (std::size_t q = 0; q < s.columns.size(); ++q) {
+        const int i = s.columns[q];
+        s.from[q] = s.joined[i] ? out.z[i] > 0 : static_cast<bool>(s.basis[i]);
+      }
+      solve_sparse_lemke(s.problem, sub, lemke, s.solution, &s.from);
+      iterations += s.solution.certificate.iterations;
+      if (s.solution.certificate.ok()) {
+        adopt(lemke.active);
+        if (s.rounds == kMaxRounds ||
+            add_rejected(layout, out.z, out.w, tol, sub.impulse_scale, s) == 0)
+          break;
+        continue;
+      }
+    }
     solve_sparse_mlcp(s.problem, sub, scratch, s.solution, start, false);
     iterations += s.solution.certificate.iterations;
     const std::vector<bool>* active = &scratch.active;

@@ -217,6 +217,59 @@ TEST(SparseLemke, WarmStartFromANeighbouringProblemsBasis) {
   EXPECT_LT(warm_pivots, cold_pivots);
 }
 
+TEST(SparseLemke, WarmStartFromASmallerSetsBasis) {
+  // The working set's round after a solved one (docs/solvers.md "Large islands: the sparse path"):
+  // the basis of the problem on the first contacts, the other contacts' rows nonbasic (z = 0), is
+  // complementary for the whole problem and violated only in those rows. From it: the same
+  // certificate as cold, in fewer pivots.
+  std::mt19937 rng(23);
+  int warm_pivots = 0, cold_pivots = 0;
+  for (int trial = 0; trial < 10; ++trial) {
+    const int contacts = 12 + 2 * trial, kept = contacts - 2 - trial % 3;
+    const Mlcp p = pile_step(4 + trial % 3, contacts, 0.4, rng);
+    // The rows of the first `kept` contacts: normal, four β, σ (pile_step's order).
+    std::vector<int> rows;
+    for (int j = 0; j < kept; ++j) rows.push_back(j);
+    for (int j = 0; j < 4 * kept; ++j) rows.push_back(contacts + j);
+    for (int j = 0; j < kept; ++j) rows.push_back(5 * contacts + j);
+    const int n = static_cast<int>(rows.size());
+    Mlcp sub;
+    sub.M = p.M;
+    sub.c = p.c;
+    sub.G.resize(p.G.rows(), n);
+    sub.r.resize(n);
+    std::vector<int> sub_of(p.r.size(), -1);
+    for (int q = 0; q < n; ++q) {
+      sub.G.col(q) = p.G.col(rows[q]);
+      sub.r(q) = p.r(rows[q]);
+      sub_of[rows[q]] = q;
+    }
+    sub.H = sub.G;
+    std::vector<Eigen::Triplet<Real>> d;
+    for (int i = 0; i < p.D.outerSize(); ++i)
+      for (SparseRowMatX::InnerIterator e(p.D, i); e; ++e)
+        if (sub_of[i] >= 0 && sub_of[e.col()] >= 0)
+          d.emplace_back(sub_of[i], sub_of[e.col()], e.value());
+    sub.D.resize(n, n);
+    sub.D.setFromTriplets(d.begin(), d.end());
+    SparseLemkeScratch s;
+    MlcpSolution small, cold, warm;
+    solve_sparse_lemke(sparse_of(sub), {}, s, small);
+    ASSERT_TRUE(small.certificate.ok()) << trial;
+    std::vector<bool> start(p.r.size(), false);
+    for (int q = 0; q < n; ++q) start[rows[q]] = s.active[q];
+    const SparseMlcp whole = sparse_of(p);
+    solve_sparse_lemke(whole, {}, s, cold);
+    solve_sparse_lemke(whole, {}, s, warm, &start);
+    ASSERT_TRUE(cold.certificate.ok()) << trial << " " << to_string(cold.certificate.status);
+    ASSERT_TRUE(warm.certificate.ok()) << trial << " " << to_string(warm.certificate.status);
+    EXPECT_TRUE(s.stats.warm) << trial;
+    warm_pivots += warm.certificate.pivots;
+    cold_pivots += cold.certificate.pivots;
+  }
+  EXPECT_LT(warm_pivots, cold_pivots);
+}
+
 // An LCP(N, q) as an MLCP with one trivial body unknown: M = (1), G = H = 0, D = N, c = 0, r = q.
 SparseMlcp lcp_as_mlcp(const Lcp& lcp) {
   Mlcp p;

@@ -34,6 +34,7 @@ struct WorkingSet {
   std::vector<bool> kept_basis;
   std::vector<bool> guess;    // a full-size guess mapped to the set
   std::vector<bool> basis;    // the last round's basis, full size
+  std::vector<bool> from;     // that basis mapped to the set (the start of Lemke's pivoting)
   bool basis_solved = false;  // ... solved as one (not an interior point's estimate)
   std::vector<char> joined;   // (m) scratch: rows that joined the set this round
   VecX b;                     // the full problem's free rows Hᵀ W c + r
