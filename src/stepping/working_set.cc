@@ -201,10 +201,7 @@ void solve_on_working_set(const SparseMlcp& full, const MlcpLayout& layout,
     s.joined.assign(m, 0);
     for (int i = 0; i < m; ++i) s.joined[i] = s.rounds > 1 && s.sub_of[i] < 0;
     restrict_problem(full, s.rounds == 1, s);
-    // The guess: the last step's basis, then the last round's with the impulse rows of the units
-    // it added and σ of the cones it added (they close, or slide under load). No crossover
-    // before the set is final.
-    const std::vector<bool>* start = round_guess(layout, guessed ? guess : nullptr, s);
+    const std::vector<bool>* active = nullptr;
     if (s.rounds > 1 && s.basis_solved) {
       // Lemke's pivoting from the last round's solved basis, the rows that joined at their
       // left-out values (docs/solvers.md "Large islands: the sparse path"): only those violate it.
@@ -215,26 +212,26 @@ void solve_on_working_set(const SparseMlcp& full, const MlcpLayout& layout,
       }
       solve_sparse_lemke(s.problem, sub, lemke, s.solution, &s.from);
       iterations += s.solution.certificate.iterations;
-      if (s.solution.certificate.ok()) {
-        adopt(lemke.active);
-        if (s.rounds == kMaxRounds ||
-            add_rejected(layout, out.z, out.w, tol, sub.impulse_scale, s) == 0)
-          break;
-        continue;
-      }
+      if (s.solution.certificate.ok()) active = &lemke.active;
     }
-    solve_sparse_mlcp(s.problem, sub, scratch, s.solution, start, false);
-    iterations += s.solution.certificate.iterations;
-    const std::vector<bool>* active = &scratch.active;
-    s.basis_solved = scratch.basis_solved;
-    if (!s.solution.certificate.ok()) {
-      // Lemke's pivoting from the basis the interior point ended near (docs/solvers.md "Large
-      // islands: the sparse path"): it ends at a solution or with a reason, where the interior
-      // point can stall.
-      solve_sparse_lemke(s.problem, sub, lemke, s.solution, &scratch.active);
+    if (active == nullptr) {
+      // The guess: the last step's basis, then the last round's with the impulse rows of the
+      // units it added and σ of the cones it added (they close, or slide under load). No
+      // crossover before the set is final.
+      const std::vector<bool>* start = round_guess(layout, guessed ? guess : nullptr, s);
+      solve_sparse_mlcp(s.problem, sub, scratch, s.solution, start, false);
       iterations += s.solution.certificate.iterations;
-      s.basis_solved = s.solution.certificate.ok();
-      if (s.basis_solved) active = &lemke.active;
+      active = &scratch.active;
+      s.basis_solved = scratch.basis_solved;
+      if (!s.solution.certificate.ok()) {
+        // Lemke's pivoting from the basis the interior point ended near (docs/solvers.md "Large
+        // islands: the sparse path"): it ends at a solution or with a reason, where the interior
+        // point can stall.
+        solve_sparse_lemke(s.problem, sub, lemke, s.solution, &scratch.active);
+        iterations += s.solution.certificate.iterations;
+        s.basis_solved = s.solution.certificate.ok();
+        if (s.basis_solved) active = &lemke.active;
+      }
     }
     adopt(*active);
     if (!s.solution.certificate.ok() || s.rounds == kMaxRounds) break;
