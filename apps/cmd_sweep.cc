@@ -31,6 +31,7 @@ using nlohmann::json;
 struct SweepArgs {
   std::string file, out, part, peers;
   int jobs = 0;
+  double rank_timeout = SweepOptions{}.rank_timeout_seconds;
   std::vector<std::string> merge;
   bool quiet = false;
 };
@@ -119,6 +120,7 @@ int sweep(const SweepArgs& a) {
   SweepOptions so;
   so.dir = sweep_results_dir(a.out);
   so.jobs = a.jobs;
+  so.rank_timeout_seconds = a.rank_timeout;
   SweepOutcome outcome;
   const auto start = std::chrono::steady_clock::now();
   std::string runner = "threads";
@@ -210,6 +212,11 @@ Action register_sweep(CLI::App& app) {
   sub->add_option("--peers", a->peers,
                   "Folder of the peer drivers peer_ENGINE for a sweep over engines (default: "
                   "bench/peers of the build tree beside this command; docs/peers.md)");
+  sub->add_option("--rank-timeout", a->rank_timeout,
+                  "MPI runner: a worker silent this many seconds is lost and its run reported "
+                  "without a result (launch with mpirun --enable-recovery to go on without it; "
+                  "default 60)")
+      ->check(at_least(2, "(a working rank says it is alive every second)"));
   sub->add_flag("--quiet", a->quiet, "No progress lines");
   return [a] { return sweep(*a); };
 }

@@ -27,6 +27,9 @@ struct SweepJob {
 struct SweepOptions {
   std::string dir;  // created if missing
   int jobs = 0;     // worker threads; 0 = std::thread::hardware_concurrency()
+  // The MPI runner: a worker not heard from for this long (it says it is alive every second
+  // while it runs a job) is lost, and its job is reported without a result.
+  double rank_timeout_seconds = 60;  // s
 };
 
 // What the executor tells the caller after each job (called under a lock, one at a time).

@@ -1,6 +1,7 @@
 #include "experiments/sweep_mpi.h"
 
 #include <mpi.h>
+#include <poll.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -20,10 +21,18 @@ namespace {
 
 using nlohmann::json;
 
-constexpr int kWork = 1, kStop = 2, kResult = 3;
+constexpr int kWork = 1, kStop = 2, kResult = 3, kAlive = 4;
+// A worker says it is alive this often while its job runs (docs/sweeps.md "MPI": lost ranks).
+constexpr int kAliveMilliseconds = 1000;
+
+void send_alive() {
+  char alive = 1;
+  MPI_Send(&alive, 1, MPI_CHAR, 0, kAlive, MPI_COMM_WORLD);
+}
 
 // Runs the job in a child process and returns {"result": …} or {"error": why}: a crash of the
-// job (a signal, an abort) ends the child, not the worker.
+// job (a signal, an abort) ends the child, not the worker. Says it is alive to rank 0 while the
+// child runs.
 json run_isolated(const SweepJob& job) {
   int fds[2];
   if (pipe(fds) != 0) return {{"error", std::string("pipe: ") + std::strerror(errno)}};
@@ -51,9 +60,20 @@ json run_isolated(const SweepJob& job) {
   close(fds[1]);
   std::string text;
   char buffer[1 << 16];
-  for (ssize_t n; (n = read(fds[0], buffer, sizeof buffer)) != 0;) {
+  auto said_alive = std::chrono::steady_clock::now();
+  while (true) {
+    pollfd readable{fds[0], POLLIN, 0};
+    const int ready = poll(&readable, 1, kAliveMilliseconds);
+    if (std::chrono::steady_clock::now() - said_alive >=
+        std::chrono::milliseconds(kAliveMilliseconds)) {
+      send_alive();
+      said_alive = std::chrono::steady_clock::now();
+    }
+    if (ready == 0 || (ready < 0 && errno == EINTR)) continue;
+    if (ready < 0) break;
+    const ssize_t n = read(fds[0], buffer, sizeof buffer);
     if (n < 0 && errno == EINTR) continue;
-    if (n < 0) break;
+    if (n <= 0) break;
     text.append(buffer, static_cast<std::size_t>(n));
   }
   close(fds[0]);
@@ -96,6 +116,8 @@ MpiSession::MpiSession() {
   MPI_Init(nullptr, nullptr);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
   MPI_Comm_size(MPI_COMM_WORLD, &size_);
+  // A message to a lost rank returns an error (ignored: that rank is done) instead of aborting.
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
 }
 
 MpiSession::~MpiSession() { MPI_Finalize(); }
@@ -117,38 +139,63 @@ SweepOutcome run_sweep_mpi(const MpiSession& mpi, const std::vector<SweepJob>& j
     throw;
   }
   const std::vector<const SweepJob*>& todo = ledger->todo();
+  using Clock = std::chrono::steady_clock;
+  // Per worker: the job it runs (-1: none), when it last said something, whether it is lost.
+  std::vector<int> running(mpi.size(), -1);
+  std::vector<Clock::time_point> heard(mpi.size(), Clock::now());
+  std::vector<char> lost(mpi.size(), 0);
   std::size_t next = 0;
   int active = 0;
   auto hand_out = [&](int to) {
     if (next < todo.size()) {
-      send_index(static_cast<int>(todo[next++] - jobs.data()), to);
+      running[to] = static_cast<int>(todo[next++] - jobs.data());
+      send_index(running[to], to);
+      heard[to] = Clock::now();
       ++active;
     } else {
       send_index(-1, to);
     }
   };
   for (int w = 1; w < mpi.size(); ++w) hand_out(w);
+  const auto silence = std::chrono::duration<double>(options.rank_timeout_seconds);
   while (active > 0) {
     // Polled with pauses rather than MPI_Probe, which spins: rank 0 then uses almost no CPU, and
     // K workers and rank 0 share K cores.
     MPI_Status status;
-    for (int ready = 0;;) {
-      MPI_Iprobe(MPI_ANY_SOURCE, kResult, MPI_COMM_WORLD, &ready, &status);
-      if (ready) break;
+    int ready = 0;
+    MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &ready, &status);
+    if (!ready) {
+      // A worker silent for rank_timeout_seconds is lost: its job has no result (the next
+      // invocation runs it again) and it gets no other.
+      for (int w = 1; w < mpi.size(); ++w)
+        if (running[w] >= 0 && Clock::now() - heard[w] > silence) {
+          ledger->finish(jobs.at(static_cast<std::size_t>(running[w])), nullptr,
+                         "rank " + std::to_string(w) + " was lost (no word from it for " +
+                             std::to_string(static_cast<int>(options.rank_timeout_seconds)) + " s)",
+                         0);
+          running[w] = -1, lost[w] = 1, --active;
+        }
       std::this_thread::sleep_for(std::chrono::milliseconds(2));
+      continue;
     }
+    const int from = status.MPI_SOURCE;
     int count = 0;
     MPI_Get_count(&status, MPI_CHAR, &count);
     std::string text(static_cast<std::size_t>(count), '\0');
-    MPI_Recv(text.data(), count, MPI_CHAR, status.MPI_SOURCE, kResult, MPI_COMM_WORLD,
-             MPI_STATUS_IGNORE);
+    MPI_Recv(text.data(), count, MPI_CHAR, from, status.MPI_TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    heard[from] = Clock::now();
+    if (status.MPI_TAG != kResult || lost[from]) continue;  // alive, or late from a lost rank
     --active;
+    running[from] = -1;
     const json out = json::parse(text);
     const SweepJob& job = jobs.at(out["job"].get<std::size_t>());
     const json* result = out.contains("result") ? &out["result"] : nullptr;
     ledger->finish(job, result, out.value("error", ""), out["wall_seconds"].get<double>());
-    hand_out(status.MPI_SOURCE);
+    hand_out(from);
   }
+  // A rank declared lost may only have been slow: it waits for work, and is told to stop too.
+  for (int w = 1; w < mpi.size(); ++w)
+    if (lost[w]) send_index(-1, w);
   return ledger->outcome();
 }
 

@@ -10,11 +10,14 @@ import os
 ENGINES = ["exactsim", "bullet", "ode", "mujoco"]
 METRICS = ["overlap_median", "overlap_q3", "overlap_max", "max_penetration", "bodies_left",
            "blew_up", "steps_done", "ms_per_simulated_second"]
+# Over the runs a row pools (the random pours' seeds): the worst for these, the median for the rest.
+WORST = {"max_penetration", "bodies_left", "blew_up"}
 
 
 def read_table(folder):
     """The rows of one engine sweep's table.csv: engine, h, every axis value as written (in the
-    sweep's order), runs, failed, and each metric's median (None where the run has none)."""
+    sweep's order), runs, failed, and each metric's median, or its max for WORST (None where the
+    runs have none)."""
     rows = []
     with open(os.path.join(folder, "table.csv")) as f:
         reader = csv.reader(f)
@@ -26,7 +29,7 @@ def read_table(folder):
                    "runs": int(r["runs"]), "failed": int(r["failed"]),
                    "missing": int(r["missing"]), "axes": dict(zip(header[:n_axes], cells))}
             for m in METRICS:
-                v = r.get(m + ".median", "")
+                v = r.get(m + (".max" if m in WORST else ".median"), "")
                 row[m] = float(v) if v else None
             rows.append(row)
     return rows
@@ -45,8 +48,8 @@ def parse_scenes(args):
 
 
 def sound(r):
-    """A run that went to the end, lost no body and did not blow up."""
-    return (r["runs"] == 1 and r["failed"] == 0 and r["bodies_left"] == 0
+    """A row whose runs all went to the end, lost no body and did not blow up."""
+    return (r["runs"] >= 1 and r["failed"] == 0 and r["missing"] == 0 and r["bodies_left"] == 0
             and r["blew_up"] == 0 and r["max_penetration"] is not None)
 
 

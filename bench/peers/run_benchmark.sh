@@ -9,7 +9,7 @@ out=$2
 shift 2
 here=$(cd "$(dirname "$0")" && pwd)
 sweeps=("$@")
-[ ${#sweeps[@]} -gt 0 ] || sweeps=(box-stack box-pyramid incline pour2d pour3d pile pile-exactsim)
+[ ${#sweeps[@]} -gt 0 ] || sweeps=(box-stack box-pyramid incline pour2d pour2d-random pour3d pour3d-random pile pile-exactsim)
 mkdir -p "$out"
 for s in "${sweeps[@]}"; do
   # exit status 1: a run without a result (listed in its table.md); the others go on
@@ -18,7 +18,7 @@ for s in "${sweeps[@]}"; do
 done
 # The scenes that ran: LABEL=FOLDER[,FOLDER] (the pile's peers and exactsim are two sweeps).
 scenes=()
-for s in box-stack box-pyramid incline pour2d pour3d; do
+for s in box-stack box-pyramid incline pour2d pour2d-random pour3d pour3d-random; do
   [ -f "$out/$s/table.csv" ] && scenes+=("$s=$out/$s")
 done
 pile=()
@@ -26,6 +26,6 @@ for s in pile pile-exactsim; do [ -f "$out/$s/table.csv" ] && pile+=("$out/$s");
 [ ${#pile[@]} -gt 0 ] && scenes+=("pile=$(IFS=,; echo "${pile[*]}")")
 incline=()
 [ -f "$out/incline/table.csv" ] && incline=(--incline incline)
-/usr/bin/python3 "$here/peer_report.py" "${incline[@]}" --units pour2d=m² "${scenes[@]}" > "$out/report.md"
+/usr/bin/python3 "$here/peer_report.py" "${incline[@]}" --units pour2d=m²,pour2d-random=m² "${scenes[@]}" > "$out/report.md"
 /usr/bin/python3 "$here/peer_plot.py" --out "$out/accuracy-cost.png" "${scenes[@]}"
 echo "run_benchmark: $out/report.md, $out/accuracy-cost.png"

@@ -40,19 +40,11 @@ PolyhedronMassProperties compound_mass_properties(std::span<const ConvexPolyhedr
 }
 
 void shift_parts(std::vector<ConvexPolygon>& parts, const Vec2& offset) {
-  for (ConvexPolygon& p : parts) {
-    std::vector<Vec2> shifted = p.vertices;
-    for (Vec2& v : shifted) v -= offset;
-    p = polygon_from_points(shifted);
-  }
+  for (ConvexPolygon& p : parts) p = translated(p, -offset);
 }
 
 void shift_parts(std::vector<ConvexPolyhedron>& parts, const Vec3& offset) {
-  for (ConvexPolyhedron& p : parts) {
-    std::vector<Vec3> shifted = p.vertices;
-    for (Vec3& v : shifted) v -= offset;
-    p = polyhedron_from_points(shifted);
-  }
+  for (ConvexPolyhedron& p : parts) p = translated(p, -offset);
 }
 
 }  // namespace exactsim

@@ -47,9 +47,9 @@ PolygonMassProperties polygon_mass_properties(const ConvexPolygon& polygon, Real
 }
 
 ConvexPolygon translated(const ConvexPolygon& polygon, const Vec2& offset) {
-  ConvexPolygon out = polygon;
-  for (Vec2& v : out.vertices) v += offset;
-  return out;
+  std::vector<Vec2> moved = polygon.vertices;
+  for (Vec2& v : moved) v += offset;
+  return polygon_from_points(moved);
 }
 
 ConvexPolygon recentred(const ConvexPolygon& polygon) {

@@ -1,6 +1,7 @@
-// Rigid placement of polyhedra: body-frame translation and recentring, and the world-frame
-// copy (vertices, face planes, edge vectors of docs/geometry3d.md "Conventions") used by the
-// contact layers.
+// Rigid placement of polyhedra: body-frame translation and recentring (rebuilt from the moved
+// vertices, as a scene file's hull is read: a written scene reads back bitwise the same), and the
+// world-frame copy (vertices, face planes, edge vectors of docs/geometry3d.md "Conventions") used
+// by the contact layers.
 #include "exactsim/geometry/polyhedron.h"
 
 #include <limits>
@@ -8,10 +9,9 @@
 namespace exactsim {
 
 ConvexPolyhedron translated(const ConvexPolyhedron& polyhedron, const Vec3& offset) {
-  ConvexPolyhedron out = polyhedron;
-  for (Vec3& v : out.vertices) v += offset;
-  for (PolyhedronFace& f : out.faces) f.offset += f.normal.dot(offset);
-  return out;  // normals, t-vectors and O_e are translation invariant
+  std::vector<Vec3> moved = polyhedron.vertices;
+  for (Vec3& v : moved) v += offset;
+  return polyhedron_from_points(moved);
 }
 
 ConvexPolyhedron recentred(const ConvexPolyhedron& polyhedron) {

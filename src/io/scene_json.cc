@@ -199,8 +199,8 @@ void read_body(const JsonCursor& c, World& w, State& s, const std::string& scene
     const JsonCursor d = c.at("density");
     const Real x = d.number();
     const Real rho = d.checked([&] { return rules::density(x, w.dimension); });
-    // The origin moves to the centroid, each part rebuilt from its shifted vertices (not
-    // translated()): a written scene re-reads to the bitwise-same shape, face planes included.
+    // The origin moves to the centroid, each part rebuilt from its shifted vertices
+    // (translated()): a written scene re-reads to the bitwise-same shape, face planes included.
     if (planar) {
       const auto mp = d.checked([&] {
         return compound_mass_properties(std::span<const ConvexPolygon>(parts.polygons), rho);

@@ -6,6 +6,8 @@
 
 #include <functional>
 
+#include "exactsim/stepping/step.h"
+#include "experiments/scenarios.h"
 #include "experiments/sweep_run.h"
 #include "experiments/sweep_table.h"
 #include "input_error.h"
@@ -163,6 +165,61 @@ TEST(SweepFileTest, StopRulesEndRunsAndTheTableCountsThem) {
   EXPECT_EQ(t.rows[1].stopped, 0);
   EXPECT_NE(sweep_table_csv(t).find("\n0.01,0.0,1,0,1,0,"), std::string::npos)
       << sweep_table_csv(t);
+}
+
+// A scenario's run is the scenario as built, stepped: its scene goes through the scene document
+// only to take the sweep's values (docs/sweeps.md "The PEG paper's 3D pour as sweep files"), and
+// a written shape reads back bit for bit (translated(): rebuilt from the moved vertices).
+TEST(SweepFileTest, AScenarioRunIsTheBuiltScenarioSteppedBitForBit) {
+  const json doc = {
+      {"format", "exactsim-sweep"},
+      {"version", 1},
+      {"scenario", {{"name", "pour3d-random"}}},
+      {"set",
+       {{"time.duration", 1.2},
+        {"stepping.watch_penetration", false},
+        {"stepping.measure_overlap", true}}},
+      {"axes",
+       {{{"path", "time.step"}, {"values", {0.01}}},
+        {{"path", "scenario.seed"}, {"values", {2, 5}}}}},
+      {"record", {{"summary", {"steps_done"}}, {"series", {"kinetic_energy", "overlap", "U"}}}}};
+  const SweepSpec spec = parse(doc);
+  const std::vector<SweepPoint> points = expand_sweep(spec);
+  ASSERT_EQ(points.size(), 2u);
+  for (const SweepPoint& point : points) {
+    Pour3dOptions o;
+    o.step = 0.01;
+    o.duration = 1.2;
+    Scene built = pour3d_random(point.values[1].get<std::uint64_t>(), o);
+    built.world.stepping.watch_penetration = false;
+    built.world.stepping.measure_overlap = true;
+    const Scene swept = sweep_scene(spec, point);
+    ASSERT_EQ(swept.world.polyhedra.size(), built.world.polyhedra.size());
+    for (std::size_t k = 0; k < built.world.polyhedra.size(); ++k) {
+      const ConvexPolyhedron &a = built.world.polyhedra[k], &b = swept.world.polyhedra[k];
+      EXPECT_EQ(a.vertices, b.vertices) << point.name << ", shape " << k;
+      ASSERT_EQ(a.faces.size(), b.faces.size()) << point.name << ", shape " << k;
+      for (std::size_t f = 0; f < a.faces.size(); ++f) {
+        EXPECT_EQ(a.faces[f].normal, b.faces[f].normal) << point.name << ", shape " << k;
+        EXPECT_EQ(a.faces[f].offset, b.faces[f].offset) << point.name << ", shape " << k;
+      }
+    }
+    EXPECT_EQ(swept.initial.q, built.initial.q) << point.name;
+
+    const json result = run_sweep_point(spec, point, "");
+    ASSERT_EQ(result["summary"]["steps_done"], 120) << result.dump();
+    State state = built.initial;
+    Workspace ws;
+    int contacts = 0;
+    for (long k = 0; k < built.step_count(); ++k) {
+      const StepReport r = step(built.world, state, ws, built.step, k);
+      const std::string at = point.name + ", step " + std::to_string(k);
+      EXPECT_EQ(result["series"]["kinetic_energy"][k].get<double>(), r.kinetic_energy) << at;
+      EXPECT_EQ(result["series"]["overlap"][k].get<double>(), r.overlap) << at;
+      contacts += r.unilateral;
+    }
+    EXPECT_GT(contacts, 0) << point.name << ": the hulls touch within the run";
+  }
 }
 
 struct Malformed {

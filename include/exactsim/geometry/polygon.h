@@ -64,6 +64,8 @@ PolygonMassProperties polygon_mass_properties(const ConvexPolygon& polygon, Real
 // Signed area (shoelace) of a closed vertex loop: positive when CCW. Any simple polygon.
 Real polygon_area(std::span<const Vec2> vertices);
 
+// The polygon moved by `offset`, rebuilt from its moved vertices (polygon_from_points), as a scene
+// file's polygon is read: a written scene reads back to the bitwise-same shape.
 ConvexPolygon translated(const ConvexPolygon& polygon, const Vec2& offset);
 // The polygon moved so that its area centroid is the origin (the body frame of
 // docs/dynamics.md "Bodies").

@@ -133,6 +133,8 @@ Real minimum_width(const ConvexPolyhedron& polyhedron);
 
 // ---- Placement (polyhedron_placement.cc) -----------------------------------------------------
 
+// The polyhedron moved by `offset`, rebuilt from its moved vertices (polyhedron_from_points), as a
+// scene file's hull is read: a written scene reads back to the bitwise-same shape.
 ConvexPolyhedron translated(const ConvexPolyhedron& polyhedron, const Vec3& offset);
 // The polyhedron moved so that its volume centroid is the origin (the body frame of
 // docs/dynamics.md "Bodies").
