@@ -55,7 +55,8 @@ test: configure
 	@cmake --build $(BUILD) -j $(JOBS) --target exactsim_tests exactsim_cli
 	@ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
 
-# The test suite again under AddressSanitizer + UndefinedBehaviorSanitizer.
+# The test suite again under AddressSanitizer + UndefinedBehaviorSanitizer (without the physics
+# layer's scene tests: tests/CMakeLists.txt).
 asan: setup
 	@cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Sanitize -DCMAKE_CXX_FLAGS_SANITIZE="-O1" \
 	  -DEXACTSIM_SANITIZE=ON -DEXACTSIM_BUILD_BENCH=OFF -DEXACTSIM_BUILD_APPS=OFF $(CMAKE_FLAGS) >/dev/null

@@ -66,17 +66,17 @@ TEST(SparseLemke, FrictionlessPilesMatchTheDenseSolve) {
 }
 
 TEST(SparseLemke, FrictionalPilesCertify) {
-  // Stewart–Trinkle friction: N is copositive-plus only and the answer need not be unique. Where
-  // the dense Lemke (first run, no retries) solves, the sparse one must certify too.
+  // Stewart–Trinkle friction: N is copositive-plus only and the answer need not be unique. The
+  // sparse Lemke must certify every one (the dense Lemke's status, first run and no retries, is
+  // in the message).
   std::mt19937 rng(23);
   SolverOptions dense_options = no_fallback();
   dense_options.extended_precision_retry = false;
   MlcpScratch dense_scratch;
-  int solved = 0, trials = 0;
   for (SparseLuBackend backend : backends()) {
     SparseLemkeScratch s;
     s.backend = backend;
-    for (int trial = 0; trial < 40; ++trial, ++trials) {
+    for (int trial = 0; trial < 40; ++trial) {
       const int bodies = 1 + trial % 8;
       const int contacts = 1 + (trial * 5) % (4 * bodies + 1);
       const Mlcp p = pile_step(bodies, contacts, 0.2 + 0.1 * (trial % 8), rng);
@@ -84,11 +84,10 @@ TEST(SparseLemke, FrictionalPilesCertify) {
       solve_mlcp(p, dense_options, dense_scratch, dense);
       solve_sparse_lemke(sparse_of(p), {}, s, sparse);
       const std::string what = std::string(to_string(backend)) + " " + std::to_string(trial);
-      if (dense.certificate.ok()) {
-        EXPECT_TRUE(sparse.certificate.ok()) << what << " " << to_string(sparse.certificate.status);
-      }
+      EXPECT_TRUE(sparse.certificate.ok())
+          << what << ": sparse " << to_string(sparse.certificate.status) << ", dense "
+          << to_string(dense.certificate.status);
       if (sparse.certificate.ok()) {
-        ++solved;
         EXPECT_LE(sparse.certificate.newton_euler_residual,
                   sparse.certificate.newton_euler_tolerance);
         // The friction of each contact stays inside its pyramid: Σ β <= μ p_n.
@@ -99,7 +98,6 @@ TEST(SparseLemke, FrictionalPilesCertify) {
       }
     }
   }
-  EXPECT_EQ(solved, trials);
 }
 
 TEST(SparseLemke, RefactorisationAndEtaFileGiveTheSameAnswer) {
