@@ -105,28 +105,33 @@ def processes():
     return found
 
 
+def signal_during(p, cli, sig, rank):
+    """Sends `sig` to a run's process of the MPI sweep `p` (rank=False) or to the worker rank
+    running it (rank=True), once one is running; True when it was sent."""
+    name_of_cli = os.path.basename(cli)[:15]  # (the kernel's process name)
+    deadline = time.monotonic() + 60
+    while p.poll() is None and time.monotonic() < deadline:
+        procs = processes()
+        for pid, (ppid, name, state) in procs.items():
+            # A run's process: the command's, whose parent (a worker rank) is the command's too.
+            if name == name_of_cli and state not in "ZX" and procs.get(ppid, ("", ""))[1] == \
+                    name_of_cli:
+                try:
+                    os.kill(ppid if rank else pid, sig)
+                    return True
+                except ProcessLookupError:
+                    break
+        time.sleep(0.01)
+    return False
+
+
 def mpi_crash(cli, mpirun, sweep_file, out, ref):
     """A run that crashes under MPI (its process gets SIGSEGV) is reported and the sweep goes on;
     the next invocation redoes it."""
     p = subprocess.Popen([mpirun, "--allow-run-as-root", "--oversubscribe", "-n", "3", cli,
                           "sweep", sweep_file, "--out", out, "--quiet"],
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    crashed = False
-    name_of_cli = os.path.basename(cli)[:15]  # (the kernel's process name)
-    deadline = time.monotonic() + 60
-    while not crashed and p.poll() is None and time.monotonic() < deadline:
-        procs = processes()
-        for pid, (ppid, name, state) in procs.items():
-            # A run's process: the command's, whose parent is one of its ranks.
-            if name == name_of_cli and state not in "ZX" and procs.get(ppid, ("", ""))[1] == \
-                    name_of_cli:
-                try:
-                    os.kill(pid, signal.SIGSEGV)
-                    crashed = True
-                except ProcessLookupError:
-                    pass
-                break
-        time.sleep(0.01)
+    crashed = signal_during(p, cli, signal.SIGSEGV, rank=False)
     stdout, stderr = p.communicate(timeout=300)
     check(crashed, "mpirun: found a run's process to crash")
     check(p.returncode == 1 and "the run crashed (signal 11" in stderr and
@@ -148,22 +153,7 @@ def mpi_lost_rank(cli, mpirun, sweep_file, out, ref):
                           "-n", "3", cli, "sweep", sweep_file, "--out", out, "--quiet",
                           "--rank-timeout", "2"],
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    killed = False
-    name_of_cli = os.path.basename(cli)[:15]
-    deadline = time.monotonic() + 60
-    while not killed and p.poll() is None and time.monotonic() < deadline:
-        procs = processes()
-        for pid, (ppid, name, state) in procs.items():
-            # A worker rank: the command's process whose child is a run's process.
-            parent = procs.get(ppid, (0, "", ""))
-            if name == name_of_cli and state not in "ZX" and parent[1] == name_of_cli:
-                try:
-                    os.kill(ppid, signal.SIGKILL)
-                    killed = True
-                except ProcessLookupError:
-                    pass
-                break
-        time.sleep(0.01)
+    killed = signal_during(p, cli, signal.SIGKILL, rank=True)
     stdout, stderr = p.communicate(timeout=300)
     check(killed, "mpirun: found a worker rank to kill")
     # (Under --enable-recovery, OpenMPI 4.1's mpirun exits 0 whatever rank 0 returns: the
