@@ -42,6 +42,10 @@ json run_isolated(const SweepJob& job) {
     return {{"error", std::string("fork: ") + std::strerror(errno)}};
   }
   if (pid == 0) {
+    // A crash ends the run's process at once, for the worker to report. The handlers inherited
+    // from the MPI rank print a backtrace from within the signal handler, which hangs when the
+    // crash interrupted malloc (it dlopens libgcc_s and waits for the arena lock).
+    for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT}) std::signal(sig, SIG_DFL);
     close(fds[0]);
     json out;
     try {
