@@ -5,6 +5,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <csignal>
@@ -21,7 +22,7 @@ namespace {
 
 using nlohmann::json;
 
-constexpr int kWork = 1, kStop = 2, kResult = 3, kAlive = 4;
+constexpr int kWork = 1, kStop = 2, kResult = 3, kAlive = 4, kEnd = 5;
 // A worker says it is alive this often while its job runs (docs/sweeps.md "MPI": lost ranks).
 constexpr int kAliveMilliseconds = 1000;
 
@@ -98,12 +99,24 @@ void send_index(int index, int to) {
   MPI_Send(&index, 1, MPI_INT, to, index < 0 ? kStop : kWork, MPI_COMM_WORLD);
 }
 
-void worker(const std::vector<SweepJob>& jobs) {
+// How a stopped worker ends (worker()): with MPI_Finalize or, after a rank was lost, without.
+void send_end(bool finalize, int to) {
+  int word = finalize ? 1 : 0;
+  MPI_Send(&word, 1, MPI_INT, to, kEnd, MPI_COMM_WORLD);
+}
+
+// Runs the jobs rank 0 sends until it says stop; then waits for rank 0's word on how to end:
+// true to finalize, false when a rank was lost.
+bool worker(const std::vector<SweepJob>& jobs) {
   while (true) {
     int index = -1;
     MPI_Status status;
     MPI_Recv(&index, 1, MPI_INT, 0, MPI_ANY_TAG, MPI_COMM_WORLD, &status);
-    if (status.MPI_TAG == kStop) return;
+    if (status.MPI_TAG == kStop) {
+      int finalize = 1;
+      MPI_Recv(&finalize, 1, MPI_INT, 0, kEnd, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      return finalize != 0;
+    }
     const auto start = std::chrono::steady_clock::now();
     json out = run_isolated(jobs.at(static_cast<std::size_t>(index)));
     out["job"] = index;
@@ -124,14 +137,16 @@ MpiSession::MpiSession() {
   MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
 }
 
-MpiSession::~MpiSession() { MPI_Finalize(); }
+MpiSession::~MpiSession() {
+  if (finalize_) MPI_Finalize();
+}
 
-SweepOutcome run_sweep_mpi(const MpiSession& mpi, const std::vector<SweepJob>& jobs,
+SweepOutcome run_sweep_mpi(MpiSession& mpi, const std::vector<SweepJob>& jobs,
                            const SweepOptions& options,
                            const std::function<void(const SweepProgress&)>& on_done) {
   if (mpi.size() < 2) throw InputError("sweep: the MPI runner needs at least 2 ranks");
   if (mpi.rank() != 0) {
-    worker(jobs);
+    if (!worker(jobs)) mpi.end_without_finalize();
     return {};
   }
   // Rank 0: a failure to read the folder must still release the workers.
@@ -139,7 +154,7 @@ SweepOutcome run_sweep_mpi(const MpiSession& mpi, const std::vector<SweepJob>& j
   try {
     ledger.emplace(jobs, options, on_done);
   } catch (...) {
-    for (int w = 1; w < mpi.size(); ++w) send_index(-1, w);
+    for (int w = 1; w < mpi.size(); ++w) send_index(-1, w), send_end(true, w);
     throw;
   }
   const std::vector<const SweepJob*>& todo = ledger->todo();
@@ -198,8 +213,13 @@ SweepOutcome run_sweep_mpi(const MpiSession& mpi, const std::vector<SweepJob>& j
     hand_out(from);
   }
   // A rank declared lost may only have been slow: it waits for work, and is told to stop too.
-  for (int w = 1; w < mpi.size(); ++w)
+  // Then every worker learns how to end: MPI_Finalize's fence would wait for a lost rank forever.
+  const bool any_lost = std::find(lost.begin(), lost.end(), 1) != lost.end();
+  for (int w = 1; w < mpi.size(); ++w) {
     if (lost[w]) send_index(-1, w);
+    send_end(!any_lost, w);
+  }
+  if (any_lost) mpi.end_without_finalize();
   return ledger->outcome();
 }
 

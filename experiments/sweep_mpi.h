@@ -29,9 +29,13 @@ class MpiSession {
   MpiSession& operator=(const MpiSession&) = delete;
   int rank() const { return rank_; }
   int size() const { return size_; }
+  // The process ends without MPI_Finalize: after a rank was lost, its closing fence would wait
+  // for that rank forever.
+  void end_without_finalize() { finalize_ = false; }
 
  private:
   int rank_ = 0, size_ = 1;
+  bool finalize_ = true;
 };
 
 // Every rank calls it with the same jobs (in the same order) and options. Rank 0 reports the
@@ -39,7 +43,7 @@ class MpiSession {
 // free, writes each result as run_sweep does and calls on_done; it returns the outcome. A worker
 // runs each job in a child process, so that a job that crashes (a signal) is reported as that
 // job's error and the worker goes on; it returns an empty outcome. Needs at least 2 ranks.
-SweepOutcome run_sweep_mpi(const MpiSession& mpi, const std::vector<SweepJob>& jobs,
+SweepOutcome run_sweep_mpi(MpiSession& mpi, const std::vector<SweepJob>& jobs,
                            const SweepOptions& options,
                            const std::function<void(const SweepProgress&)>& on_done = {});
 
