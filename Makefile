@@ -18,7 +18,8 @@ configure: setup
 build: configure
 	@cmake --build $(BUILD) -j $(JOBS)
 
-# The main job: two scenes where the standard model fails and PEG does not, each run with both.
+# The main job: two scenes where the standard model fails and PEG does not, each run with both;
+# then a die thrown onto a floor with located PLUS impacts and without (docs/impacts.md).
 # The corner trap (scenes/corner-trap-2d.json: a slider crosses a static apex at 3 m/s; 0.15 s,
 # the crossing: at t = 0.32 s PEG's slider lands on the apex's slope, a real impact);
 # the paper's 2D pour on archived set a with the paper's settings (20 polygons, h = 5 ms, 5 s,
@@ -26,6 +27,7 @@ build: configure
 # standard model going on past its failed solves. Each run writes results/<name>/ (its printed
 # summary in run.txt, replay.html); scripts/verdict.py reads them and prints the verdict.
 TRAP = scenes/corner-trap-2d.json --duration 0.15
+DIE = scenes/die-bounce-3d.json
 POUR = --scenario pour2d --set a --dt 0.005 --duration 5 --stabilisation velocity \
   --max-stabilisation-speed inf --no-watchdog
 run: configure
@@ -41,11 +43,19 @@ run: configure
 	@for m in peg standard; do mkdir -p results/pour2d-a-$$m && \
 	  $(EXACTSIM) run $(POUR) --model $$m --continue-on-failure --quiet \
 	    --out results/pour2d-a-$$m >results/pour2d-a-$$m/run.txt || exit 1; done
+	@echo "a die thrown onto a floor, with located PLUS impacts (e = 0.5) and without ($(DIE))"
+	@for i in plus none; do mkdir -p results/die-bounce-$$i && \
+	  $(EXACTSIM) run $(DIE) --impact $$i --quiet \
+	    --out results/die-bounce-$$i >results/die-bounce-$$i/run.txt || exit 1; done
+	@grep -h "impacts (PLUS" results/die-bounce-plus/run.txt
+	@$(EXACTSIM) view results/die-bounce-plus results/die-bounce-none \
+	  --html results/die-bounce.html >/dev/null
 	@$(EXACTSIM) view results/corner-trap-peg results/corner-trap-standard \
 	  --html results/corner-trap.html >/dev/null
 	@$(EXACTSIM) view results/pour2d-a-peg results/pour2d-a-standard \
 	  --html results/pour2d-a.html >/dev/null
 	@echo "both models side by side: results/corner-trap.html, results/pour2d-a.html;" \
+	  "the die with and without impacts: results/die-bounce.html;" \
 	  "each run's summary: results/<run>/run.txt"
 	@/usr/bin/python3 scripts/verdict.py --trap results/corner-trap-peg results/corner-trap-standard \
 	  --pour results/pour2d-a-peg results/pour2d-a-standard

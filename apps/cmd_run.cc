@@ -31,9 +31,10 @@ std::string data_dir() {
 namespace {
 
 struct RunArgs {
-  std::string scene_file, scenario, set = "a", model, out, write_scene, stabilisation, resume;
+  std::string scene_file, scenario, set = "a", model, out, write_scene, stabilisation, resume,
+                                    impact;
   std::uint64_t seed = 1;
-  std::optional<double> dt, duration, epsilon, max_stabilisation_speed, memory_budget;
+  std::optional<double> dt, duration, epsilon, max_stabilisation_speed, memory_budget, restitution;
   int bodies = -1, every = 1;
   std::optional<int> gauss_seidel;
   std::optional<int> friction_on_demand;
@@ -126,6 +127,20 @@ Scene build_scene(const RunArgs& a) {
   }
   if (a.memory_budget)
     scene.world.stepping.memory_budget_bytes = memory_budget_bytes(*a.memory_budget);
+  ImpactStepOptions& impact = scene.world.contact.impact;
+  if (a.impact == "plus")
+    impact.model = ImpactModel::kPlus;
+  else if (a.impact == "none")
+    impact.model = ImpactModel::kNone;
+  else if (!a.impact.empty())
+    throw InputError("--impact: unknown '" + a.impact + "' (expected none or plus)");
+  if (a.restitution) {
+    if (!(*a.restitution >= 0 && *a.restitution <= 1))
+      throw InputError("--restitution: must be in [0, 1]");
+    impact.restitution.e_min = *a.restitution;
+  }
+  if (impact.model == ImpactModel::kPlus && scene.world.contact.model == ContactModel::kCorrective)
+    throw InputError("--impact: impacts need the peg or standard contact model");
   return scene;
 }
 
@@ -214,6 +229,11 @@ int run(const RunArgs& a) {
       "  overlap per step: median %.3e %s, max %.3e %s; final energy: kinetic %.6g J, "
       "potential %.6g J\n",
       s.median_overlap, unit, s.max_overlap, unit, s.kinetic_energy, s.potential_energy);
+  if (scene.world.contact.impact.model == ImpactModel::kPlus)
+    std::printf(
+        "  impacts (PLUS, located): %ld, kinetic energy change through them %.6g J; left "
+        "inelastic: %ld unfinished by PLUS, %ld steps past the cap\n",
+        s.impacts, s.impact_energy_change, s.impact_fallbacks, s.impact_capped_steps);
   if (s.model == "peg")
     std::printf("  PEG changed the standard model's constraints in %ld of %ld steps\n",
                 s.peg_changed_steps, s.steps_done);
@@ -272,6 +292,11 @@ Action register_run(CLI::App& app) {
   sub->add_option("--model", a->model,
                   "Contact model: peg, standard or corrective (overrides the scene; scenarios "
                   "default to peg)");
+  sub->add_option("--impact", a->impact,
+                  "Impacts: none (every collision inelastic) or plus (located PLUS impacts), as "
+                  "contact.impact.model (docs/impacts.md)");
+  sub->add_option("--restitution", a->restitution,
+                  "Coefficient of restitution of the impacts, as contact.impact.restitution");
   sub->add_option("--dt", a->dt, "Time step h in s (overrides the scene)");
   sub->add_option("--duration", a->duration, "Simulated time in s (overrides the scene)");
   sub->add_option("--out", a->out,

@@ -25,4 +25,18 @@ void integrate_free_velocity(const Body& body, State& s, int i, Real h, const Ve
   s.v_of(i) += inverse_mass_block(body, s, i) * impulse;
 }
 
+void integrate_flight(const Body& body, State& s, int i, Real h, const Vec3& gravity,
+                      RotationUpdate rotation, bool exact_translation) {
+  if (body.kinematic) {  // keeps its velocity
+    integrate_position(s, i, h, rotation);
+    return;
+  }
+  const int d = s.dimension == 2 ? 2 : 3;
+  const BodyVector before = s.v_of(i);
+  integrate_free_velocity(body, s, i, h, gravity);
+  integrate_position(s, i, h, rotation);
+  // x + h ν₁ − (h/2)(ν₁ − ν₀) = x + h ν₀ + (h²/2) a: the parabola of a constant force.
+  if (exact_translation) s.q_of(i).head(d) -= 0.5 * h * (s.v_of(i).head(d) - before.head(d));
+}
+
 }  // namespace exactsim

@@ -66,6 +66,10 @@ void for_each_checkpoint_field(IO& io, C& c) {
   io("max_overlap", s.max_overlap);
   io("max_contacts", s.max_contacts);
   io("peg_changed_steps", s.peg_changed_steps);
+  io("impacts", s.impacts);
+  io("impact_fallbacks", s.impact_fallbacks);
+  io("impact_capped_steps", s.impact_capped_steps);
+  io("impact_energy_change", s.impact_energy_change);
   io("overlaps", c.tally.overlaps);
   io("overlap_every", c.tally.overlap_every);
   io("contact_sum", c.tally.contact_sum);

@@ -102,6 +102,22 @@ nlohmann::json report_to_json(const StepReport& r) {
   if (r.diverged_body >= 0) j["diverged_body"] = r.diverged_body;
   j["max_penetration"] = r.max_penetration;
   if (r.substeps > 1) j["substeps"] = r.substeps;
+  if (const ImpactReport& i = r.impacts;
+      i.count > 0 || i.capped || i.fallbacks > 0 || !i.failure.empty()) {
+    j["impacts"] = {{"count", i.count},
+                    {"contacts", i.contacts},
+                    {"rounds", i.rounds},
+                    {"intervals", i.intervals},
+                    {"energy_change", i.energy_change},
+                    {"energy_tolerance", i.energy_tolerance},
+                    {"cone_excess", i.cone_excess}};
+    if (i.capped) j["impacts"]["capped"] = true;
+    if (i.fallbacks > 0) {
+      j["impacts"]["fallbacks"] = i.fallbacks;
+      j["impacts"]["fallback_reason"] = i.fallback_reason;
+    }
+    if (!i.failure.empty()) j["impacts"]["failure"] = i.failure;
+  }
   if (r.projection_depth > 0) j["projection"]["predicted_depth"] = r.projection_depth;
   if (r.projection_ran) {
     j["projection"]["solved"] = r.projection_solved;
@@ -161,6 +177,10 @@ nlohmann::json summary_fields(const RunSummary& s) {
           {"mean_contacts", s.mean_contacts},
           {"max_contacts", s.max_contacts},
           {"peg_changed_steps", s.peg_changed_steps},
+          {"impacts", s.impacts},
+          {"impact_fallbacks", s.impact_fallbacks},
+          {"impact_capped_steps", s.impact_capped_steps},
+          {"impact_energy_change", s.impact_energy_change},
           {"peak_memory_mb", s.peak_memory_mb},
           {"kinetic_energy", s.kinetic_energy},
           {"potential_energy", s.potential_energy},
@@ -404,6 +424,9 @@ std::string describe_failure(const Scene& scene, const StepReport& r) {
             << c.static_body << " ('" << scene.world.bodies[c.static_body].name << "')";
       }
       break;
+    case StepStatus::kImpactFailed:
+      msg << "impact not certified: " << r.impacts.failure;
+      break;
     case StepStatus::kEnergyGain:
       if (!r.energy.ok())
         msg << "energy check failed: kinetic energy " << r.energy.after << " J after the solve, "
@@ -456,6 +479,10 @@ void tally_step(const StepReport& r, std::size_t overlap_cap, RunTally& t) {
   t.contact_sum += r.potential_contacts;
   sum.max_contacts = std::max(sum.max_contacts, r.potential_contacts);
   sum.peg_changed_steps += r.peg_changed;
+  sum.impacts += r.impacts.count;
+  sum.impact_fallbacks += r.impacts.fallbacks;
+  sum.impact_capped_steps += r.impacts.capped;
+  sum.impact_energy_change += r.impacts.energy_change;
   if (r.solver_called) {
     ++sum.solver_calls;
     sum.solver_seconds += r.seconds.solve;

@@ -290,8 +290,57 @@ ContactModel read_model(const JsonCursor& c) {
   c.fail("unknown contact model '" + m + "' (expected \"peg\", \"standard\" or \"corrective\")");
 }
 
+// contact.impact (docs/impacts.md "Scene options").
+void read_impact(const JsonCursor& c, World& w) {
+  c.expect_object({"model", "restitution", "capture_velocity", "plastic_velocity",
+                   "transition_velocity", "theta_max", "induced", "proximity",
+                   "max_impacts_per_step"});
+  ImpactStepOptions& o = w.contact.impact;
+  if (c.has("model")) {
+    const JsonCursor m = c.at("model");
+    const std::string v = m.string();
+    if (v == "none")
+      o.model = ImpactModel::kNone;
+    else if (v == "plus")
+      o.model = ImpactModel::kPlus;
+    else
+      m.fail("unknown impact model '" + v + "' (expected \"none\" or \"plus\")");
+  }
+  RestitutionLaw& law = o.restitution;
+  if (c.has("restitution")) law.e_min = c.at("restitution").in_range(0, 1, "");
+  if (c.has("capture_velocity"))
+    law.v_capture = c.at("capture_velocity").in_range(0, limits::kMaxSpeed, "m/s");
+  // The plastic speed defaults to the capture speed: e = e_min at every speed above capture.
+  law.v_plastic = law.v_capture;
+  if (c.has("plastic_velocity")) {
+    const JsonCursor p = c.at("plastic_velocity");
+    law.v_plastic = p.in_range(0, limits::kMaxSpeed, "m/s");
+    if (law.v_plastic < law.v_capture)
+      p.fail("must not be below capture_velocity (" + std::to_string(law.v_capture) + " m/s)");
+  }
+  if (c.has("transition_velocity"))
+    o.plus.v_transition = c.at("transition_velocity").in_range(1e-9, limits::kMaxSpeed, "m/s");
+  if (c.has("theta_max")) o.plus.theta_max = c.at("theta_max").in_range(1e-6, 1.5, "rad");
+  if (c.has("induced")) {
+    const JsonCursor m = c.at("induced");
+    const std::string v = m.string();
+    if (v == "sequential")
+      o.plus.induced_impacts = InducedImpacts::kRounds;
+    else if (v == "simultaneous")
+      o.plus.induced_impacts = InducedImpacts::kSimultaneous;
+    else
+      m.fail("unknown induced-impact model '" + v +
+             "' (expected \"sequential\" or \"simultaneous\")");
+  }
+  if (c.has("proximity")) o.proximity = c.at("proximity").in_range(1e-12, 1e-2, "m");
+  if (c.has("max_impacts_per_step"))
+    o.max_impacts_per_step = c.at("max_impacts_per_step").integer(1, 10000);
+  if (o.model == ImpactModel::kPlus && w.contact.model == ContactModel::kCorrective)
+    c.at("model").fail("impacts need the \"peg\" or \"standard\" contact model");
+}
+
 void read_contact(const JsonCursor& c, World& w) {
-  c.expect_object({"model", "friction", "friction_directions", "parameters"});
+  c.expect_object({"model", "friction", "friction_directions", "parameters", "impact"});
   if (c.has("model")) w.contact.model = read_model(c.at("model"));
   if (c.has("friction")) w.contact.friction = rule(c.at("friction"), rules::friction);
   if (c.has("friction_directions"))
@@ -322,6 +371,7 @@ void read_contact(const JsonCursor& c, World& w) {
     }
     if (p.has("general_form")) w.contact.peg.general_form = p.at("general_form").boolean();
   }
+  if (c.has("impact")) read_impact(c.at("impact"), w);
 }
 
 void read_stepping(const JsonCursor& c, World& w) {
@@ -465,6 +515,18 @@ nlohmann::json scene_to_json(const Scene& scene) {
     params["max_stabilisation_speed"] = w.contact.max_stabilisation_speed;
   if (w.contact.peg.general_form) params["general_form"] = true;  // written only when set
   contact["parameters"] = params;
+  if (const ImpactStepOptions& o = w.contact.impact; o.model != ImpactModel::kNone)
+    contact["impact"] = {
+        {"model", to_string(o.model)},
+        {"restitution", o.restitution.e_min},
+        {"capture_velocity", o.restitution.v_capture},
+        {"plastic_velocity", o.restitution.v_plastic},
+        {"transition_velocity", o.plus.v_transition},
+        {"theta_max", o.plus.theta_max},
+        {"induced",
+         o.plus.induced_impacts == InducedImpacts::kRounds ? "sequential" : "simultaneous"},
+        {"proximity", o.proximity},
+        {"max_impacts_per_step", o.max_impacts_per_step}};
   doc["contact"] = contact;
   doc["solver"] = io::solver_options_to_json(w.solver);
   doc["stepping"] = {

@@ -2,6 +2,9 @@
 
 #include <algorithm>
 
+#include "detect.h"
+#include "exactsim/stepping/located_impact.h"
+
 namespace exactsim {
 namespace {
 
@@ -30,6 +33,24 @@ void add_up(StepReport& total, const StepReport& part) {
   total.seconds.metrics += part.seconds.metrics;
 }
 
+// `second`, the report of the part of a step that followed `first`, becomes the report of both.
+void follow(StepReport& second, const StepReport& first) {
+  add_up(second, first);
+  // A penetration the first part could not resolve is the step's, whatever the second part did.
+  if (first.status == StepStatus::kDeepPenetration && !is_failed_solve(second.status) &&
+      second.status != StepStatus::kDiverged) {
+    second.status = StepStatus::kDeepPenetration;
+    second.deep_penetrations.insert(second.deep_penetrations.begin(),
+                                    first.deep_penetrations.begin(), first.deep_penetrations.end());
+    second.crossings.insert(second.crossings.begin(), first.crossings.begin(),
+                            first.crossings.end());
+    second.centres_inside_static.insert(second.centres_inside_static.begin(),
+                                        first.centres_inside_static.begin(),
+                                        first.centres_inside_static.end());
+    second.max_penetration = std::max(second.max_penetration, first.max_penetration);
+  }
+}
+
 // Step index k at depth d covers [k h, (k + 1) h] with h = h0 / 2^d. Every sub-step detects and
 // is judged with the contact distance of the user's step, eps0: a sub-step's own ε (max(h/2, 0.8
 // mm) in 2D) would be narrower, and an overlap that the step left within eps0 would then be
@@ -50,28 +71,83 @@ StepReport advance_at(const World& world, State& state, Workspace& ws, Real h, l
   if (first.status == StepStatus::kDiverged || is_failed_solve(first.status)) return first;
   StepReport second =
       advance_at(world, state, ws, 0.5 * h, 2 * k + 1, depth + 1, first.max_penetration, eps0);
-  add_up(second, first);
-  // A penetration the first half could not resolve is the step's, whatever the second half did.
-  if (first.status == StepStatus::kDeepPenetration && !is_failed_solve(second.status) &&
-      second.status != StepStatus::kDiverged) {
-    second.status = StepStatus::kDeepPenetration;
-    second.deep_penetrations.insert(second.deep_penetrations.begin(),
-                                    first.deep_penetrations.begin(), first.deep_penetrations.end());
-    second.crossings.insert(second.crossings.begin(), first.crossings.begin(),
-                            first.crossings.end());
-    second.centres_inside_static.insert(second.centres_inside_static.begin(),
-                                        first.centres_inside_static.begin(),
-                                        first.centres_inside_static.end());
-    second.max_penetration = std::max(second.max_penetration, first.max_penetration);
-  }
+  follow(second, first);
   return second;
+}
+
+// A step with located impacts (docs/impacts.md "The step"): locate the first impact in what is
+// left of the step, step to it, resolve it with PLUS, repeat; the rest of the step after the
+// last impact (or past the cap) is an ordinary step. Every part is advance_at's, judged with
+// the user's step's ε.
+StepReport advance_with_impacts(const World& world, State& state, Workspace& ws, Real h, long k,
+                                Real before, Real eps0) {
+  // Impacts this close to either end of what is left are taken at that end: no sliver steps.
+  constexpr Real kEndShare = 1e-9;
+  const ImpactStepOptions& o = world.contact.impact;
+  const Real start = static_cast<Real>(k) * h;
+  Real done = 0;
+  StepReport total;
+  ImpactReport impacts;  // the parts' reports carry none: advance_at resolves no impact
+  const int spawned = spawn_bodies(world, state, h);  // before the first location
+  bool first_part = true;
+  bool inelastic = false;  // after a fallback the rest of the step locates no impact
+  auto part = [&](Real length) {
+    StepReport r = advance_at(world, state, ws, length, k, 0, before, eps0);
+    const bool last = length == h - done;
+    done = last ? h : done + length;
+    state.time = last ? static_cast<Real>(k + 1) * h : start + done;
+    r.time = state.time;
+    before = r.max_penetration;
+    if (first_part) {
+      first_part = false;
+      total = std::move(r);
+    } else {
+      follow(r, total);
+      total = std::move(r);
+    }
+    return total.status != StepStatus::kDiverged && !is_failed_solve(total.status);
+  };
+  for (;;) {
+    const Real left = h - done;
+    LocatedImpact hit;
+    if (!inelastic) {
+      place_bodies(world, state, left, ws);
+      detect_contacts(world, state, left, eps0, ws);
+      hit = locate_first_impact(world, state, ws.constraints.contacts, left, ws.impact);
+    }
+    if (hit.found && impacts.count >= o.max_impacts_per_step) impacts.capped = true;
+    if (!hit.found || impacts.capped) {
+      if (left > 0) part(left);
+      break;
+    }
+    const Real t = hit.time <= kEndShare * left         ? 0
+                   : hit.time >= (1 - kEndShare) * left ? left
+                                                        : hit.time;
+    ws.impact.to_impact = true;
+    const bool stepped = t == 0 || part(t);
+    ws.impact.to_impact = false;
+    if (!stepped) break;
+    const ImpactOutcome outcome = resolve_impact(world, state, ws, hit, ws.impact, impacts);
+    if (outcome == ImpactOutcome::kFailed) {
+      total.status = StepStatus::kImpactFailed;
+      break;
+    }
+    inelastic = outcome == ImpactOutcome::kFallback;
+    if (done >= h) break;
+  }
+  total.spawned += spawned;
+  total.impacts = impacts;
+  return total;
 }
 
 }  // namespace
 
 StepReport advance(const World& world, State& state, Workspace& ws, Real h, long k) {
   const Real before = ws.penetration_scan.max_depth;  // the previous step's watchdog
-  StepReport r = advance_at(world, state, ws, h, k, 0, before, contact_epsilon(world, h));
+  const Real eps0 = contact_epsilon(world, h);
+  StepReport r = world.contact.impact.model == ImpactModel::kPlus
+                     ? advance_with_impacts(world, state, ws, h, k, before, eps0)
+                     : advance_at(world, state, ws, h, k, 0, before, eps0);
   r.step = k;
   return r;
 }

@@ -38,16 +38,6 @@ double seconds_since(Clock::time_point& t) {
   return s;
 }
 
-int spawn_bodies(const World& world, State& state, Real h) {
-  int spawned = 0;
-  for (int i = 0; i < world.body_count(); ++i)
-    if (!state.present[i] && has_spawned(world.bodies[i], state.time, h)) {
-      state.present[i] = 1;
-      ++spawned;
-    }
-  return spawned;
-}
-
 void build_constraints(const World& world, Workspace& ws) {
   switch (world.contact.model) {
     case ContactModel::kStandard:
@@ -448,10 +438,27 @@ struct IslandInputs {
   const std::vector<WarmStart::Row>& warm;
   std::span<const FrictionDirection> friction;
   StartPlacement start;
+  bool exact_flight;  // bodies without impulse follow the exact parabola (docs/impacts.md)
 };
 
-IslandInputs island_inputs(const Workspace& ws) {
-  return {ws.warm.previous, ws.friction_previous, {ws.polygons, ws.shapes3, ws.polyhedra}};
+// With impacts, flight is exact except in the part of a step that ends at a located impact: that
+// part moves as the location predicted it (ImpactScratch::to_impact; docs/impacts.md).
+bool exact_flight(const World& world, const Workspace& ws) {
+  return world.contact.impact.model == ImpactModel::kPlus && !ws.impact.to_impact;
+}
+
+IslandInputs island_inputs(const World& world, const Workspace& ws) {
+  return {ws.warm.previous,
+          ws.friction_previous,
+          {ws.polygons, ws.shapes3, ws.polyhedra},
+          exact_flight(world, ws)};
+}
+
+// Whether the solution z of an island's MLCP has no impulse: every contact, intercontact and
+// friction unknown is zero (slacks and sliding speeds may not be).
+bool carries_no_impulse(const MlcpLayout& layout, const VecX& z) {
+  return z.head(layout.slack_begin()).isZero(0) &&
+         z.segment(layout.beta_begin(), layout.sigma_begin() - layout.beta_begin()).isZero(0);
 }
 
 // One island (ws.island): assemble → solve + verify → certify energy → (recover) → velocities →
@@ -495,13 +502,18 @@ void solve_island(const World& world, State& state, Real h, const IslandInputs& 
   }
   report.seconds.solve = seconds_since(clock);
   // ν⁺ from the solution, or ν + h M⁻¹F when the bodies fly free (docs/stepping.md stage 6).
+  // With impacts, an island whose solve carries no impulse flies free along the exact parabola,
+  // as bodies in no constraint do (docs/impacts.md "Exact flight").
   const int nb = velocity_size(world.dimension);
+  const bool free = !usable || (in.exact_flight && carries_no_impulse(ws.layout, ws.solution.z));
   for (std::size_t k = 0; k < ws.layout.active_bodies.size(); ++k) {
     const int b = ws.layout.active_bodies[k];
-    if (usable)
-      state.v_of(b) = ws.solution.nu.segment(static_cast<Eigen::Index>(k) * nb, nb);
-    else
-      integrate_free_velocity(world.bodies[b], state, b, h, world.gravity);
+    if (free) {
+      integrate_flight(world.bodies[b], state, b, h, world.gravity, world.stepping.rotation,
+                       in.exact_flight);
+      continue;
+    }
+    state.v_of(b) = ws.solution.nu.segment(static_cast<Eigen::Index>(k) * nb, nb);
     integrate_position(state, b, h, world.stepping.rotation);
   }
   if (usable && world.contact.stabilisation == Stabilisation::kSplit)
@@ -592,7 +604,7 @@ void step_island(const World& world, State& state, Real h, bool sleeping, Worksp
     return;
   }
   const int first_row = static_cast<int>(lane.warm.current.size());
-  solve_island(world, state, h, island_inputs(ws), lane, report);
+  solve_island(world, state, h, island_inputs(world, ws), lane, report);
   if (report.solution_applied) record_contact_impulses(world, lane, ws.contact_impulses);
   for (const int b : lane.layout.active_bodies) ws.body_island[b] = k;
   ws.island_rows[k] = {lane_index, first_row, static_cast<int>(lane.warm.current.size())};
@@ -689,6 +701,16 @@ const VecX& free_velocity(const IslandWorkspace& ws) {
 
 bool has_spawned(const Body& body, Real time, Real h) { return body.spawn_time <= time + 1e-9 * h; }
 
+int spawn_bodies(const World& world, State& state, Real h) {
+  int spawned = 0;
+  for (int i = 0; i < world.body_count(); ++i)
+    if (!state.present[i] && has_spawned(world.bodies[i], state.time, h)) {
+      state.present[i] = 1;
+      ++spawned;
+    }
+  return spawned;
+}
+
 Aabb3 scene_bounds(const World& world, const Workspace& ws) {
   Aabb3 box{Vec3::Constant(std::numeric_limits<Real>::infinity()),
             Vec3::Constant(-std::numeric_limits<Real>::infinity())};
@@ -724,6 +746,8 @@ const char* to_string(StepStatus status) {
       return "diverged";
     case StepStatus::kDeepPenetration:
       return "deep_penetration";
+    case StepStatus::kImpactFailed:
+      return "impact_failed";
   }
   return "unknown";
 }
@@ -817,9 +841,9 @@ StepReport step(const World& world, State& state, Workspace& ws, Real h, long st
     if (!state.present[i] || is_fixed(world.bodies[i]) || ws.body_island[i] >= 0) continue;
     if (sleeping && state.asleep[i]) continue;
     // A kinematic body keeps its velocity (after the islands, which read its pose at the start).
-    if (!world.bodies[i].kinematic)
-      integrate_free_velocity(world.bodies[i], state, i, h, world.gravity);
-    integrate_position(state, i, h, world.stepping.rotation);
+    // With impacts the flight between them is the exact parabola (docs/impacts.md).
+    integrate_flight(world.bodies[i], state, i, h, world.gravity, world.stepping.rotation,
+                     exact_flight(world, ws));
   }
   if (sleeping)
     report.bodies_asleep =

@@ -17,6 +17,8 @@ const char* to_string(ContactModel m) {
   return "?";
 }
 
+const char* to_string(ImpactModel m) { return m == ImpactModel::kPlus ? "plus" : "none"; }
+
 const char* to_string(Stabilisation s) { return s == Stabilisation::kSplit ? "split" : "velocity"; }
 
 Real bounding_radius(const World& world, int i) {

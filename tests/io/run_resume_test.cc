@@ -146,6 +146,19 @@ TEST(RunResume, AFrictional3dPourStoppedTwiceResumesBitForBit) {
   expect_same_run(whole, parts);
 }
 
+// Located impacts (docs/impacts.md): the die of scenes/die-bounce-3d.json stopped between its
+// bounces; the resumed run's impacts and summary are the uninterrupted run's.
+TEST(RunResume, ARunWithImpactsResumesBitForBit) {
+  const Scene scene = read_scene_file(EXACTSIM_SOURCE_DIR "/scenes/die-bounce-3d.json");
+  ASSERT_EQ(scene.world.contact.impact.model, ImpactModel::kPlus);
+  const std::string whole = folder("impacts-whole"), parts = folder("impacts-parts");
+  const RunSummary all = run_scene(scene, options(whole));
+  EXPECT_GT(all.impacts, 5);
+  run_interrupted(scene, parts, 300);
+  resume(scene, parts);
+  expect_same_run(whole, parts);
+}
+
 // A killed run keeps rows written after its last checkpoint, and maybe half a row: resuming cuts
 // them off and writes them again.
 TEST(RunResume, RowsAfterTheCheckpointAreWrittenAgain) {

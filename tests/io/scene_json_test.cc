@@ -149,6 +149,31 @@ TEST(SceneJson, RejectsMalformedFieldsWithPathAndReason) {
          d["solver"] = {{"max_ray_restarts", -1}};
        },
        "solver.max_ray_restarts: must be between 0 and 1000, got -1"},
+      {[](json& d) {
+         d["contact"]["impact"] = {{"model", "bouncy"}};
+       },
+       "contact.impact.model: unknown impact model 'bouncy'"},
+      {[](json& d) {
+         d["contact"]["impact"] = {{"model", "plus"}, {"restitution", 1.5}};
+       },
+       "contact.impact.restitution: must lie in [0, 1]"},
+      {[](json& d) {
+         d["contact"]["impact"] = {{"capture_velocity", 0.1}, {"plastic_velocity", 0.05}};
+       },
+       "contact.impact.plastic_velocity: must not be below capture_velocity"},
+      {[](json& d) {
+         d["contact"]["impact"] = {{"induced", "mixed"}};
+       },
+       "contact.impact.induced: unknown induced-impact model 'mixed'"},
+      {[](json& d) {
+         d["contact"]["model"] = "corrective";
+         d["contact"]["impact"] = {{"model", "plus"}};
+       },
+       "contact.impact.model: impacts need the \"peg\" or \"standard\" contact model"},
+      {[](json& d) {
+         d["contact"]["impact"] = {{"max_impacts_per_step", 0}};
+       },
+       "contact.impact.max_impacts_per_step: must be between 1 and 10000"},
   };
   for (const Case& c : cases) {
     json d = valid_2d();

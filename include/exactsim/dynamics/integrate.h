@@ -17,4 +17,11 @@ void integrate_position(State& s, int i, Real h, RotationUpdate rotation);
 // ν_i ← ν_i + h M_i⁻¹ F_i: the velocity of a body without contacts.
 void integrate_free_velocity(const Body& body, State& s, int i, Real h, const Vec3& gravity);
 
+// A body without contacts over h: integrate_free_velocity, then integrate_position (a kinematic
+// body keeps its velocity and only moves). With exact_translation the centre of mass moves by
+// h (ν₀ + ν₁)/2 instead of h ν₁: exactly the parabola under constant gravity and applied force
+// (docs/impacts.md "Exact flight"); the rotation update is the same either way.
+void integrate_flight(const Body& body, State& s, int i, Real h, const Vec3& gravity,
+                      RotationUpdate rotation, bool exact_translation);
+
 }  // namespace exactsim

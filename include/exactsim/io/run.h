@@ -85,7 +85,12 @@ struct RunSummary {
   Real mean_contacts = 0;
   int max_contacts = 0;
   long peg_changed_steps = 0;  // steps where PEG's constraints differ from the standard model's
-  double peak_memory_mb = 0;   // peak resident memory of the whole process so far (getrusage)
+  // Located impacts (ImpactModel::kPlus, docs/impacts.md): resolved, those PLUS did not finish
+  // (stepped inelastically), the steps that reached the per-step cap, and the resolved ones'
+  // total kinetic energy change (J, ≤ 0 when every one certified).
+  long impacts = 0, impact_fallbacks = 0, impact_capped_steps = 0;
+  Real impact_energy_change = 0;
+  double peak_memory_mb = 0;  // peak resident memory of the whole process so far (getrusage)
   Real kinetic_energy = 0, potential_energy = 0;  // at the end
   int bodies_asleep = 0;  // at the end (StepOptions::sleep, docs/stepping.md "Sleeping")
   // At the end: dynamic bodies whose spawn time has not come, and present dynamic bodies moving

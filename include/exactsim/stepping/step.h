@@ -20,6 +20,7 @@
 #include "exactsim/solvers/sparse_mlcp.h"
 #include "exactsim/stepping/friction_on_demand.h"
 #include "exactsim/stepping/islands.h"
+#include "exactsim/stepping/located_impact.h"
 #include "exactsim/stepping/position_projection.h"
 #include "exactsim/stepping/projected_gauss_seidel.h"
 #include "exactsim/stepping/step_report.h"
@@ -119,6 +120,7 @@ struct Workspace : IslandWorkspace {
   VecX start_q;                     // the configuration at the start of the step, after spawning
   std::vector<FrictionDirection> friction_previous;  // the last step's, sorted by contact
   CrossingScratch crossing;
+  ImpactScratch impact;  // ImpactModel::kPlus: locating and resolving impacts
 };
 
 // The contact distance ε for step size h: ContactOptions::epsilon when set, else
@@ -141,6 +143,10 @@ StepReport step(const World& world, State& state, Workspace& ws, Real h, long st
 // Whether `body` has joined by the start of a step at `time`: a body joins at the first step whose
 // start time is >= its spawn time, to round-off of h (docs/scene-format.md); step() adds it first.
 bool has_spawned(const Body& body, Real time, Real h);
+
+// Marks present the bodies that have joined by state.time (has_spawned); returns how many. step()
+// does this first.
+int spawn_bodies(const World& world, State& state, Real h);
 
 // Places every present body's shape in the world (and the 2D predicted configuration).
 void place_bodies(const World& world, const State& state, Real h, Workspace& ws);

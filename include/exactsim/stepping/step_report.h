@@ -3,6 +3,7 @@
 // statistics: `status` says whether the step may be trusted, the rest says what it did.
 #pragma once
 
+#include <string>
 #include <vector>
 
 #include "exactsim/math/types.h"
@@ -33,14 +34,36 @@ enum class StepStatus {
   // body's centre lies inside a static body (report.deep_penetrations, report.crossings,
   // report.centres_inside_static). The run stops unless continued.
   kDeepPenetration,
+  // An impact (docs/impacts.md) did not certify: a friction impulse left its cone or the kinetic
+  // energy rose (report.impacts.failure says which): a failed solve.
+  kImpactFailed,
 };
 
 const char* to_string(StepStatus status);
 
 // A failed solve: the step's contact impulses are not certified physical.
 inline bool is_failed_solve(StepStatus s) {
-  return s == StepStatus::kSolverFailed || s == StepStatus::kEnergyGain;
+  return s == StepStatus::kSolverFailed || s == StepStatus::kEnergyGain ||
+         s == StepStatus::kImpactFailed;
 }
+
+// The impacts a step resolved (docs/impacts.md "The certificate"), summed over them.
+struct ImpactReport {
+  int count = 0;              // impacts resolved
+  int contacts = 0;           // contacts of the largest impact
+  int rounds = 0;             // PLUS rounds, all impacts
+  int intervals = 0;          // PLUS intervals, all impacts
+  Real energy_change = 0;     // J, kinetic energy change through the impacts (≤ 0 when certified)
+  Real energy_tolerance = 0;  // J, the round-off allowance it was checked against, summed
+  Real cone_excess = 0;  // largest |π_T| − μ π_N over the impacts' contacts (≤ round-off)
+  bool capped = false;   // past ImpactStepOptions::max_impacts_per_step: stepped inelastically
+  // Impacts PLUS did not finish within its round and interval budgets (ImpactOptions::max_rounds,
+  // max_intervals): velocities left as they were, the rest of the step inelastic; the first
+  // one's reason.
+  int fallbacks = 0;
+  std::string fallback_reason;
+  std::string failure;  // status kImpactFailed: why
+};
 
 // The energy certificate of a solved step (docs/robustness.md "Energy balance"), over the bodies
 // of the MLCP, in J. The velocity solve: for the Stewart–Trinkle MLCP with H = G on impulse rows,
@@ -144,6 +167,7 @@ struct StepReport {
       0;  // J: Σ m |g| |Δx| of the projection's moves (EnergyBalance::projection)
   int approach_stopped_rows = 0;  // pushed-out rows whose approach the projection then stopped
   int substeps = 1;               // advance(): sub-steps the step was split into (adaptive_step.h)
+  ImpactReport impacts;           // ImpactModel::kPlus: the step's located impacts
   Real overlap = 0;               // total exact overlap area (m²) / volume (m³) after the step
   Real kinetic_energy = 0, potential_energy = 0;  // J, after the step
   StepTimings seconds;

@@ -13,6 +13,7 @@
 #include "exactsim/dynamics/integrate.h"
 #include "exactsim/geometry/polygon.h"
 #include "exactsim/geometry/polyhedron.h"
+#include "exactsim/impact/impact_problem.h"
 #include "exactsim/solvers/lcp.h"
 #include "exactsim/stepping/memory_budget.h"
 
@@ -30,6 +31,30 @@ const char* to_string(ContactModel m);
 enum class Stabilisation { kSplit, kVelocity };
 
 const char* to_string(Stabilisation s);
+
+// Impacts inside the time step (docs/impacts.md).
+enum class ImpactModel {
+  kNone,  // every collision is perfectly inelastic: PEG's ψ/h stops the body at the surface
+  kPlus,  // located impacts resolved by PLUS (stepping/located_impact.h)
+};
+
+const char* to_string(ImpactModel m);
+
+struct ImpactStepOptions {
+  ImpactModel model = ImpactModel::kNone;
+  // Poisson COR e_min, capture and plastic speeds (impact/restitution.h, PLUS paper Fig. 2). A
+  // contact closing faster than the capture speed is an impact; slower ones are persistent
+  // contact. Nominal: e = 0.5 at every impact speed above 0.01 m/s.
+  RestitutionLaw restitution{0.5, 0.01, 0.01};
+  // PLUS's own options (v_transition 0.1 m/s, θ_max 0.01 rad, induced impacts in rounds);
+  // record_log is ignored (off).
+  ImpactOptions plus;
+  // Contacts within this distance (m) of each other take part in an impact together.
+  Real proximity = 1e-6;
+  // Impacts resolved per step at most; the rest of a step past it is stepped inelastically and
+  // the step report says so (ImpactReport::capped).
+  int max_impacts_per_step = 16;
+};
 
 struct ContactOptions {
   ContactModel model = ContactModel::kStandard;
@@ -59,6 +84,7 @@ struct ContactOptions {
   // kCurrentOrPredicted misses them ("Tricky cases" item 11) and is kept for paper-literal runs.
   ProximityRule proximity = ProximityRule::kSwept;
   PegOptions peg;  // used with ContactModel::kPeg
+  ImpactStepOptions impact;
 };
 
 // The lower bound −cap of the rows' ψ/h term in the velocity LCP: cap = max_stabilisation_speed

@@ -1,0 +1,84 @@
+// PLUS impacts inside the time step (docs/impacts.md): the first contact that closes faster than
+// the capture velocity during the step is located in time, the island is advanced to that instant
+// by an ordinary step, PLUS resolves the impact on the pre-impact velocities at the touching pose,
+// and the rest of the step follows as ordinary stepping.
+#pragma once
+
+#include <vector>
+
+#include "exactsim/collision/contact.h"
+#include "exactsim/dynamics/body.h"
+#include "exactsim/geometry/polygon.h"
+#include "exactsim/geometry/polyhedron.h"
+#include "exactsim/impact/impact_problem.h"
+#include "exactsim/impact/impact_result.h"
+#include "exactsim/impact/plus_interval.h"
+#include "exactsim/math/types.h"
+#include "exactsim/stepping/step_report.h"
+#include "exactsim/stepping/world.h"
+
+namespace exactsim {
+
+struct Workspace;  // stepping/step.h
+
+// The first impact of the interval [0, T] from `state`, along every body's free flight as the
+// step moves it (dynamics/integrate.h, semi-implicit: ν(t) = ν + t M⁻¹F, q(t) = q + t Γ ν(t)),
+// the motion in which the MLCP's rows ψ/t + Gᵀν ≥ 0 see the located pair reach ψ = 0 without
+// impulse.
+struct LocatedImpact {
+  bool found = false;
+  Real time = 0;    // s after the interval's start, the gap's root (gap ≥ 0 there)
+  Contact contact;  // the located contact's record at the start of the interval
+};
+
+// Scratch of locating and resolving impacts (no allocation in the steady state).
+struct ImpactScratch {
+  // Set while the part of a step that ends at a located impact is stepped: its bodies move as
+  // the location predicted (semi-implicit), so that the pair ends touching without impulse.
+  bool to_impact = false;
+  State moved;                             // the bodies' free-flight state at a trial time
+  std::vector<WorldPolygon> polygons;      // (2) the pair placed at the trial time, 2D
+  std::vector<WorldPolyhedron> polyhedra;  // (2) … 3D
+  std::vector<Contact> detected;           // the contacts at the touching pose (body indices)
+  std::vector<Contact> proximal;           // the impact's contacts
+  std::vector<int> body_dof;   // (n_bodies) first velocity index of the body, −1: none
+  std::vector<int> component;  // union–find over bodies
+  MatX jacobian;               // (rows × dofs) G of the impact's contacts
+  MatX w_gt;                   // W Gᵀ
+  ImpactProblem problem;
+  PlusWorkspace plus;
+  ImpactResult result;
+};
+
+// The contact of `contact`'s feature pair with both colliders at their free-flight poses at time t
+// (the step's motion, above): ψ(t) and the record's point and normal there. False when the feature
+// pair has no record at t (an edge–edge pair that became parallel).
+bool contact_at(const World& world, const State& state, const Contact& contact, Real t,
+                ImpactScratch& scratch, Contact& out);
+
+// Locates the earliest impact in [0, T] among `contacts` (collider indices, as detection gives
+// them): a contact whose gap along the free flight reaches zero (root bracketed, then refined by
+// the Illinois false position to |ψ| ≤ the location tolerance) while it closes faster than
+// ContactOptions::impact.capture_velocity. Contacts with a kinematic body are persistent contact
+// only (docs/impacts.md "Limits").
+LocatedImpact locate_first_impact(const World& world, const State& state,
+                                  const std::vector<Contact>& contacts, Real T,
+                                  ImpactScratch& scratch);
+
+enum class ImpactOutcome {
+  kResolved,  // PLUS's impulse applied and certified
+  kNone,      // no contact within the proximity any more: nothing to resolve
+  kFallback,  // PLUS stopped early (a round or interval budget): velocities unchanged, the rest
+              // of the step is inelastic (ImpactReport::fallbacks)
+  kFailed,    // the impulse did not certify: the kinetic energy rose or friction left its cone
+};
+
+// Resolves the impact at the current pose: every contact within impact.proximity of the located
+// pair's bodies and of the bodies linked to them through such contacts takes part; PLUS
+// (impact/plus.h) on G ν with A = G M⁻¹ Gᵀ; ν ← ν + M⁻¹ Gᵀ π. The impact's statistics are
+// added to `report`; kFailed sets report.failure.
+ImpactOutcome resolve_impact(const World& world, State& state, Workspace& ws,
+                             const LocatedImpact& located, ImpactScratch& scratch,
+                             ImpactReport& report);
+
+}  // namespace exactsim

@@ -1,0 +1,308 @@
+// Located PLUS impacts inside the time step (docs/impacts.md).
+#include "exactsim/stepping/located_impact.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+#include "detect.h"
+#include "exactsim/collision/closest_points.h"
+#include "exactsim/collision/contact_jacobian.h"
+#include "exactsim/collision/edge_edge.h"
+#include "exactsim/collision/polyhedron_contacts.h"
+#include "exactsim/collision/vertex_edge.h"
+#include "exactsim/collision/vertex_face.h"
+#include "exactsim/dynamics/mass_matrix.h"
+#include "exactsim/geometry/pose.h"
+#include "exactsim/geometry/pose3.h"
+#include "exactsim/impact/plus.h"
+#include "exactsim/stepping/step.h"
+#include "exactsim/stepping/stewart_trinkle.h"
+
+namespace exactsim {
+namespace {
+
+// The location's tolerance on the gap at the returned time, as a share of impact.proximity: the
+// root is refined until 0 ≤ ψ(t) ≤ this (1e-12 m at the nominal proximity), far inside the band
+// in which contacts share an impact.
+constexpr Real kLocationShare = 1e-6;
+constexpr int kMaxLocationIterations = 200;
+// Round-off allowance of an impact's kinetic energy change, relative to the kinetic energy of its
+// bodies (docs/impacts.md "The certificate").
+constexpr Real kEnergyRoundOff = 1e-9;
+// Round-off allowance of the friction cone, relative to the contact's normal impulse.
+constexpr Real kConeRoundOff = 1e-9;
+
+bool takes_impacts(const Body& b) { return !b.kinematic; }
+
+// Body b of `moved` set to its free flight from `start` over t, as a step moves it.
+void move_body(const World& world, const State& start, State& moved, int b, Real t) {
+  moved.q_of(b) = start.q_of(b);
+  moved.v_of(b) = start.v_of(b);
+  const Body& body = world.bodies[b];
+  if (is_fixed(body)) return;
+  integrate_flight(body, moved, b, t, world.gravity, world.stepping.rotation, false);
+}
+
+// The (padded) generalized velocity of body b in s: zero for a fixed body.
+Vec6 velocity6(const World& world, const State& s, int b) {
+  Vec6 v = Vec6::Zero();
+  if (is_fixed(world.bodies[b])) return v;
+  const auto vb = s.v_of(b);
+  v.head(vb.size()) = vb;
+  return v;
+}
+
+// −v_N of a contact record (body indices in body_a/body_b) in state s.
+Real closing_speed(const World& world, const State& s, const Contact& c) {
+  Vec6 ga, gb;
+  contact_jacobian(c, world.dimension, body_position(s, c.body_a), body_position(s, c.body_b), ga,
+                   gb);
+  return -(ga.dot(velocity6(world, s, c.body_a)) + gb.dot(velocity6(world, s, c.body_b)));
+}
+
+// Two unit tangents orthogonal to n̂ (3D); in 2D the in-plane tangent and ẑ, whose rows vanish.
+void tangents(const Vec3& n, int dimension, Vec3& t1, Vec3& t2) {
+  if (dimension == 2) {
+    t1 = Vec3(-n.y(), n.x(), 0);
+    t2 = Vec3::UnitZ();
+    return;
+  }
+  const Vec3 a = std::abs(n.x()) < 0.57735 ? Vec3::UnitX() : Vec3::UnitY();
+  t1 = n.cross(a).normalized();
+  t2 = n.cross(t1);
+}
+
+int find_root(std::vector<int>& parent, int i) {
+  while (parent[i] != i) i = parent[i] = parent[parent[i]];
+  return i;
+}
+
+}  // namespace
+
+bool contact_at(const World& world, const State& state, const Contact& contact, Real t,
+                ImpactScratch& scratch, Contact& out) {
+  const int ca = contact.collider_a(), cb = contact.collider_b();
+  const int ba = world.collider_body(ca), bb = world.collider_body(cb);
+  State& moved = scratch.moved;
+  move_body(world, state, moved, ba, t);
+  move_body(world, state, moved, bb, t);
+  if (world.dimension == 2) {
+    scratch.polygons.resize(2);
+    WorldPolygon& pa = scratch.polygons[0];
+    WorldPolygon& pb = scratch.polygons[1];
+    const auto qa = moved.q_of(ba);
+    const auto qb = moved.q_of(bb);
+    place(world.polygons[world.collider_shape(ca)], Pose2{Vec2(qa[0], qa[1]), qa[2]}, pa);
+    place(world.polygons[world.collider_shape(cb)], Pose2{Vec2(qb[0], qb[1]), qb[2]}, pb);
+    const int ne = static_cast<int>(pb.vertices.size());
+    const Vec2& v = pa.vertices[contact.feature_a];
+    const Vec2& tail = pb.vertices[contact.feature_b];
+    const Vec2& head = pb.vertices[(contact.feature_b + 1) % ne];
+    out = vertex_edge_contact(ca, contact.feature_a, v, cb, contact.feature_b, tail,
+                              pb.edge_normals[contact.feature_b],
+                              point_segment_distance(v, tail, head));
+  } else {
+    scratch.polyhedra.resize(2);
+    WorldPolyhedron& pa = scratch.polyhedra[0];
+    WorldPolyhedron& pb = scratch.polyhedra[1];
+    const ConvexPolyhedron& sa = world.polyhedra[world.collider_shape(ca)];
+    const ConvexPolyhedron& sb = world.polyhedra[world.collider_shape(cb)];
+    place(sa, Pose3{body_position(moved, ba), body_orientation(moved, ba)}, pa);
+    place(sb, Pose3{body_position(moved, bb), body_orientation(moved, bb)}, pb);
+    if (contact.type == ContactType::kVertexFace) {
+      out = vertex_face_contact(pa.vertices[contact.feature_a], ca, contact.feature_a, sb, pb, cb,
+                                contact.feature_b);
+    } else if (!edge_edge_contact(sa, pa, ca, contact.feature_a, sb, pb, cb, contact.feature_b,
+                                  PolyhedronContactOptions{}.parallel_sine, out)) {
+      return false;
+    }
+  }
+  out.part_a = ca;
+  out.part_b = cb;
+  out.body_a = ba;
+  out.body_b = bb;
+  return true;
+}
+
+LocatedImpact locate_first_impact(const World& world, const State& state,
+                                  const std::vector<Contact>& contacts, Real T,
+                                  ImpactScratch& scratch) {
+  const ImpactStepOptions& o = world.contact.impact;
+  const Real tolerance = kLocationShare * o.proximity;
+  LocatedImpact best;
+  scratch.moved = state;
+  Contact at;
+  for (const Contact& c : contacts) {
+    const int ba = world.collider_body(c.collider_a()), bb = world.collider_body(c.collider_b());
+    if (!takes_impacts(world.bodies[ba]) || !takes_impacts(world.bodies[bb])) continue;
+    const Real horizon = best.found ? best.time : T;
+    Real t = 0;
+    if (c.gap > o.proximity) {
+      // Bracket [0, horizon]: an impact later than the best one found cannot be the first.
+      if (!contact_at(world, state, c, horizon, scratch, at) || at.gap > 0) continue;
+      Real lo = 0, hi = horizon, g_lo = c.gap, g_hi = at.gap;
+      int side = 0;  // Illinois: halve the value of an end kept twice
+      for (int it = 0; it < kMaxLocationIterations && g_lo > tolerance; ++it) {
+        Real mid = lo + (hi - lo) * g_lo / (g_lo - g_hi);
+        if (!(mid > lo && mid < hi)) mid = 0.5 * (lo + hi);
+        if (!contact_at(world, state, c, mid, scratch, at)) break;
+        if (at.gap > 0) {
+          lo = mid;
+          g_lo = at.gap;
+          if (side == -1) g_hi *= 0.5;
+          side = -1;
+        } else {
+          hi = mid;
+          g_hi = at.gap;
+          if (side == 1) g_lo *= 0.5;
+          side = 1;
+        }
+        if (hi - lo <= 1e-15 * T) break;
+      }
+      t = lo;
+    } else if (c.gap < -o.proximity) {
+      continue;  // overlapping beyond the band: persistent contact and the projection's
+    }
+    if (!contact_at(world, state, c, t, scratch, at)) continue;
+    // The features must touch there, not just their planes or lines.
+    if (at.distance > o.proximity || std::abs(at.gap) > o.proximity) continue;
+    const Real speed = closing_speed(world, scratch.moved, at);
+    if (speed <= o.restitution.v_capture) continue;
+    if (!best.found || t < best.time) {
+      best.found = true;
+      best.time = t;
+      best.contact = c;
+    }
+  }
+  return best;
+}
+
+ImpactOutcome resolve_impact(const World& world, State& state, Workspace& ws,
+                             const LocatedImpact& located, ImpactScratch& s, ImpactReport& out) {
+  const ImpactStepOptions& o = world.contact.impact;
+  const int dim = world.dimension;
+  const int nv = velocity_size(dim);
+  const int nb = world.body_count();
+  // The proximal contacts at this pose: detection with ε = the impact's proximity, no motion.
+  // The last step's contacts stay in ws.constraints (their impulses are in ws.contact_impulses).
+  std::swap(ws.constraints.contacts, s.detected);
+  place_bodies(world, state, 0, ws);
+  detect_contacts(world, state, 0, o.proximity, ws);
+  std::swap(ws.constraints.contacts, s.detected);
+  map_contacts_to_bodies(world, s.detected);
+  s.proximal.clear();
+  for (const Contact& c : s.detected) {
+    if (!takes_impacts(world.bodies[c.body_a]) || !takes_impacts(world.bodies[c.body_b])) continue;
+    if (c.distance > o.proximity || std::abs(c.gap) > o.proximity) continue;
+    s.proximal.push_back(c);
+  }
+  // The impact's bodies: those linked to the located pair through proximal contacts between
+  // dynamic bodies (a static body links nothing).
+  s.component.resize(nb);
+  std::iota(s.component.begin(), s.component.end(), 0);
+  for (const Contact& c : s.proximal)
+    if (!world.bodies[c.body_a].is_static && !world.bodies[c.body_b].is_static)
+      s.component[find_root(s.component, c.body_a)] = find_root(s.component, c.body_b);
+  const int ba = world.collider_body(located.contact.collider_a());
+  const int bb = world.collider_body(located.contact.collider_b());
+  const int root = find_root(s.component, world.bodies[ba].is_static ? bb : ba);
+  auto in_impact = [&](int b) {
+    return !world.bodies[b].is_static && find_root(s.component, b) == root;
+  };
+  std::erase_if(s.proximal,
+                [&](const Contact& c) { return !in_impact(c.body_a) && !in_impact(c.body_b); });
+  if (s.proximal.empty()) return ImpactOutcome::kNone;  // the pair moved apart in the sub-step
+
+  s.body_dof.assign(nb, -1);
+  int dofs = 0;
+  for (int b = 0; b < nb; ++b)
+    if (in_impact(b)) {
+      s.body_dof[b] = dofs;
+      dofs += nv;
+    }
+  const int m = static_cast<int>(s.proximal.size());
+  s.jacobian.setZero(3 * m, dofs);
+  ImpactProblem& p = s.problem;
+  p.contacts.resize(m);
+  p.bilateral_rows = 0;
+  for (int k = 0; k < m; ++k) {
+    const Contact& c = s.proximal[k];
+    Vec3 t1, t2;
+    tangents(c.normal, dim, t1, t2);
+    const Vec3 xa = body_position(state, c.body_a), xb = body_position(state, c.body_b);
+    const Vec3 directions[3] = {t1, t2, c.normal};
+    for (int r = 0; r < 3; ++r) {
+      if (dim == 2 && r == 1) continue;  // out of the plane: no row
+      Vec6 ga, gb;
+      direction_jacobian(directions[r], c.point_a, c.point_b(), dim, xa, xb, ga, gb);
+      if (s.body_dof[c.body_a] >= 0)
+        s.jacobian.block(3 * k + r, s.body_dof[c.body_a], 1, nv) += ga.head(nv).transpose();
+      if (s.body_dof[c.body_b] >= 0)
+        s.jacobian.block(3 * k + r, s.body_dof[c.body_b], 1, nv) += gb.head(nv).transpose();
+    }
+    p.contacts[k].friction = pair_friction(world, c.body_a, c.body_b);
+    p.contacts[k].restitution = o.restitution;
+  }
+  // A = G W Gᵀ with W = M⁻¹ block by block; the rows' velocity G ν.
+  VecX nu = VecX::Zero(dofs);
+  s.w_gt.resize(dofs, 3 * m);
+  Real kinetic_before = 0;
+  for (int b = 0; b < nb; ++b) {
+    const int d = s.body_dof[b];
+    if (d < 0) continue;
+    const BodyVector v = state.v_of(b);
+    nu.segment(d, nv) = v;
+    kinetic_before += 0.5 * v.dot(mass_block(world.bodies[b], state, b) * v);
+    s.w_gt.middleRows(d, nv) =
+        inverse_mass_block(world.bodies[b], state, b) * s.jacobian.middleCols(d, nv).transpose();
+  }
+  p.delassus = s.jacobian * s.w_gt;
+  p.delassus = 0.5 * (p.delassus + p.delassus.transpose()).eval();
+  p.velocity = s.jacobian * nu;
+  p.options = o.plus;
+  p.options.record_log = false;
+  solve_plus(p, s.plus, s.result);
+
+  const ImpactResult& r = s.result;
+  if (!r.converged) {  // a budget ran out: the velocities stay, the step goes on inelastically
+    ++out.fallbacks;
+    if (out.fallback_reason.empty()) out.fallback_reason = r.stop_reason;
+    return ImpactOutcome::kFallback;
+  }
+  const VecX dnu = s.w_gt * r.impulse;
+  Real kinetic_after = 0;
+  for (int b = 0; b < nb; ++b) {
+    const int d = s.body_dof[b];
+    if (d < 0) continue;
+    state.v_of(b) += dnu.segment(d, nv);
+    const BodyVector v = state.v_of(b);
+    kinetic_after += 0.5 * v.dot(mass_block(world.bodies[b], state, b) * v);
+  }
+  ++out.count;
+  out.contacts = std::max(out.contacts, m);
+  out.rounds += r.rounds;
+  out.intervals += r.intervals;
+  const Real change = kinetic_after - kinetic_before;
+  const Real allowance = kEnergyRoundOff * kinetic_before;
+  out.energy_change += change;
+  out.energy_tolerance += allowance;
+  Real cone = 0;
+  for (int k = 0; k < m; ++k) {
+    const Real pn = r.impulse[3 * k + 2];
+    const Real pt = std::hypot(r.impulse[3 * k], r.impulse[3 * k + 1]);
+    cone = std::max(cone, pt - p.contacts[k].friction * pn - kConeRoundOff * std::abs(pn));
+  }
+  out.cone_excess = std::max(out.cone_excess, cone);
+  std::string failure;
+  if (change > allowance)
+    failure = "kinetic energy rose by " + std::to_string(change) + " J through the impact (" +
+              std::to_string(m) + " contacts, allowance " + std::to_string(allowance) + " J)";
+  else if (cone > 0)
+    failure = "a friction impulse left its cone by " + std::to_string(cone) + " N·s";
+  if (failure.empty()) return ImpactOutcome::kResolved;
+  out.failure = failure;
+  return ImpactOutcome::kFailed;
+}
+
+}  // namespace exactsim
