@@ -123,9 +123,10 @@ StepReport advance_with_impacts(const World& world, State& state, Workspace& ws,
     const Real t = hit.time <= kEndShare * left         ? 0
                    : hit.time >= (1 - kEndShare) * left ? left
                                                         : hit.time;
-    ws.impact.to_impact = true;
+    ws.impact.to_impact = {true, hit.exact, world.collider_body(hit.contact.collider_a()),
+                           world.collider_body(hit.contact.collider_b())};
     const bool stepped = t == 0 || part(t);
-    ws.impact.to_impact = false;
+    ws.impact.to_impact = PartToImpact{};
     if (!stepped) break;
     const ImpactOutcome outcome = resolve_impact(world, state, ws, hit, ws.impact, impacts);
     if (outcome == ImpactOutcome::kFailed) {

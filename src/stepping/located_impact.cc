@@ -35,13 +35,14 @@ constexpr Real kConeRoundOff = 1e-9;
 
 bool takes_impacts(const Body& b) { return !b.kinematic; }
 
-// Body b of `moved` set to its free flight from `start` over t, as a step moves it.
-void move_body(const World& world, const State& start, State& moved, int b, Real t) {
+// Body b of `moved` set to its free flight from `start` over t, as a step moves it: along the
+// exact parabola or semi-implicitly.
+void move_body(const World& world, const State& start, State& moved, int b, Real t, bool exact) {
   moved.q_of(b) = start.q_of(b);
   moved.v_of(b) = start.v_of(b);
   const Body& body = world.bodies[b];
   if (is_fixed(body)) return;
-  integrate_flight(body, moved, b, t, world.gravity, world.stepping.rotation, false);
+  integrate_flight(body, moved, b, t, world.gravity, world.stepping.rotation, exact);
 }
 
 // The (padded) generalized velocity of body b in s: zero for a fixed body.
@@ -80,13 +81,13 @@ int find_root(std::vector<int>& parent, int i) {
 
 }  // namespace
 
-bool contact_at(const World& world, const State& state, const Contact& contact, Real t,
+bool contact_at(const World& world, const State& state, const Contact& contact, Real t, bool exact,
                 ImpactScratch& scratch, Contact& out) {
   const int ca = contact.collider_a(), cb = contact.collider_b();
   const int ba = world.collider_body(ca), bb = world.collider_body(cb);
   State& moved = scratch.moved;
-  move_body(world, state, moved, ba, t);
-  move_body(world, state, moved, bb, t);
+  move_body(world, state, moved, ba, t, exact);
+  move_body(world, state, moved, bb, t, exact);
   if (world.dimension == 2) {
     scratch.polygons.resize(2);
     WorldPolygon& pa = scratch.polygons[0];
@@ -125,28 +126,31 @@ bool contact_at(const World& world, const State& state, const Contact& contact, 
   return true;
 }
 
-LocatedImpact locate_first_impact(const World& world, const State& state,
-                                  const std::vector<Contact>& contacts, Real T,
-                                  ImpactScratch& scratch) {
+namespace {
+
+// The earliest impact among `contacts` on [0, T], each pair followed as scratch.flying says.
+LocatedImpact earliest_impact(const World& world, const State& state,
+                              const std::vector<Contact>& contacts, Real T,
+                              ImpactScratch& scratch) {
   const ImpactStepOptions& o = world.contact.impact;
   const Real tolerance = kLocationShare * o.proximity;
   LocatedImpact best;
-  scratch.moved = state;
   Contact at;
   for (const Contact& c : contacts) {
     const int ba = world.collider_body(c.collider_a()), bb = world.collider_body(c.collider_b());
     if (!takes_impacts(world.bodies[ba]) || !takes_impacts(world.bodies[bb])) continue;
+    const bool exact = scratch.flying[ba] && scratch.flying[bb];
     const Real horizon = best.found ? best.time : T;
     Real t = 0;
     if (c.gap > o.proximity) {
       // Bracket [0, horizon]: an impact later than the best one found cannot be the first.
-      if (!contact_at(world, state, c, horizon, scratch, at) || at.gap > 0) continue;
+      if (!contact_at(world, state, c, horizon, exact, scratch, at) || at.gap > 0) continue;
       Real lo = 0, hi = horizon, g_lo = c.gap, g_hi = at.gap;
       int side = 0;  // Illinois: halve the value of an end kept twice
       for (int it = 0; it < kMaxLocationIterations && g_lo > tolerance; ++it) {
         Real mid = lo + (hi - lo) * g_lo / (g_lo - g_hi);
         if (!(mid > lo && mid < hi)) mid = 0.5 * (lo + hi);
-        if (!contact_at(world, state, c, mid, scratch, at)) break;
+        if (!contact_at(world, state, c, mid, exact, scratch, at)) break;
         if (at.gap > 0) {
           lo = mid;
           g_lo = at.gap;
@@ -164,7 +168,7 @@ LocatedImpact locate_first_impact(const World& world, const State& state,
     } else if (c.gap < -o.proximity) {
       continue;  // overlapping beyond the band: persistent contact and the projection's
     }
-    if (!contact_at(world, state, c, t, scratch, at)) continue;
+    if (!contact_at(world, state, c, t, exact, scratch, at)) continue;
     // The features must touch there, not just their planes or lines.
     if (at.distance > o.proximity || std::abs(at.gap) > o.proximity) continue;
     const Real speed = closing_speed(world, scratch.moved, at);
@@ -172,10 +176,63 @@ LocatedImpact locate_first_impact(const World& world, const State& state,
     if (!best.found || t < best.time) {
       best.found = true;
       best.time = t;
+      best.exact = exact;
       best.contact = c;
     }
   }
   return best;
+}
+
+// Whether a contact of the located pair other than its impact has crossed (ψ < −proximity with
+// its features over each other) at the impact's time along the exact parabola.
+bool pair_crossed_by(const World& world, const State& state, const std::vector<Contact>& contacts,
+                     const LocatedImpact& hit, ImpactScratch& scratch) {
+  const Real proximity = world.contact.impact.proximity;
+  const int a = world.collider_body(hit.contact.collider_a());
+  const int b = world.collider_body(hit.contact.collider_b());
+  Contact at;
+  for (const Contact& c : contacts) {
+    const int ca = world.collider_body(c.collider_a()), cb = world.collider_body(c.collider_b());
+    if (!((ca == a && cb == b) || (ca == b && cb == a))) continue;
+    if (!contact_at(world, state, c, hit.time, true, scratch, at)) continue;
+    if (at.gap < -proximity && at.distance <= -at.gap + proximity) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+LocatedImpact locate_first_impact(const World& world, const State& state,
+                                  const std::vector<Contact>& contacts, Real T,
+                                  ImpactScratch& scratch) {
+  const ImpactStepOptions& o = world.contact.impact;
+  scratch.moved = state;
+  // A body with a contact within the proximity (touching or overlapping) does not fly; a fixed
+  // body always does.
+  scratch.flying.assign(world.body_count(), 1);
+  for (const Contact& c : contacts)
+    if (c.gap <= o.proximity)
+      for (const int b : {world.collider_body(c.collider_a()), world.collider_body(c.collider_b())})
+        scratch.flying[b] = is_fixed(world.bodies[b]);
+  LocatedImpact best = earliest_impact(world, state, contacts, T, scratch);
+  // A flying pair's part to its impact leaves the pair's contacts out: none of them may have
+  // crossed by then (a slower feature pair that touched first). If one has, the pair is followed
+  // semi-implicitly with its rows kept, and the search runs again.
+  if (best.found && best.exact && pair_crossed_by(world, state, contacts, best, scratch)) {
+    for (const int b : {world.collider_body(best.contact.collider_a()),
+                        world.collider_body(best.contact.collider_b())})
+      scratch.flying[b] = is_fixed(world.bodies[b]);
+    best = earliest_impact(world, state, contacts, T, scratch);
+  }
+  return best;
+}
+
+void leave_out_located_pair(const World& world, Workspace& ws) {
+  const PartToImpact& p = ws.impact.to_impact;
+  std::erase_if(ws.constraints.contacts, [&](const Contact& c) {
+    const int a = world.collider_body(c.collider_a()), b = world.collider_body(c.collider_b());
+    return (a == p.body_a && b == p.body_b) || (a == p.body_b && b == p.body_a);
+  });
 }
 
 ImpactOutcome resolve_impact(const World& world, State& state, Workspace& ws,

@@ -441,10 +441,11 @@ struct IslandInputs {
   bool exact_flight;  // bodies without impulse follow the exact parabola (docs/impacts.md)
 };
 
-// With impacts, flight is exact except in the part of a step that ends at a located impact: that
-// part moves as the location predicted it (ImpactScratch::to_impact; docs/impacts.md).
+// With impacts, flight is exact except in the part of a step that ends at an impact located
+// along the semi-implicit motion (PartToImpact; docs/impacts.md "Exact flight").
 bool exact_flight(const World& world, const Workspace& ws) {
-  return world.contact.impact.model == ImpactModel::kPlus && !ws.impact.to_impact;
+  const PartToImpact& p = ws.impact.to_impact;
+  return world.contact.impact.model == ImpactModel::kPlus && !(p.active && !p.exact);
 }
 
 IslandInputs island_inputs(const World& world, const Workspace& ws) {
@@ -804,6 +805,7 @@ StepReport step(const World& world, State& state, Workspace& ws, Real h, long st
   }
   place_bodies(world, state, h, ws);
   detect_contacts(world, state, h, eps, ws);
+  if (ws.impact.to_impact.active && ws.impact.to_impact.exact) leave_out_located_pair(world, ws);
   report.potential_contacts = static_cast<int>(ws.constraints.contacts.size());
   report.seconds.detect = seconds_since(clock);
 

@@ -4,6 +4,7 @@
 // and the rest of the step follows as ordinary stepping.
 #pragma once
 
+#include <cstdint>
 #include <vector>
 
 #include "exactsim/collision/contact.h"
@@ -21,23 +22,35 @@ namespace exactsim {
 
 struct Workspace;  // stepping/step.h
 
-// The first impact of the interval [0, T] from `state`, along every body's free flight as the
-// step moves it (dynamics/integrate.h, semi-implicit: ν(t) = ν + t M⁻¹F, q(t) = q + t Γ ν(t)),
-// the motion in which the MLCP's rows ψ/t + Gᵀν ≥ 0 see the located pair reach ψ = 0 without
-// impulse.
+// The first impact of the interval [0, T] from `state`, along the bodies' free flight
+// (docs/impacts.md "The step"). A pair of flying bodies (no contact within the proximity at the
+// interval's start; a static body flies) is followed along the exact parabola, as a step moves a
+// body whose island carries no impulse; any other pair along the semi-implicit motion
+// ν(t) = ν + t M⁻¹F, q(t) = q + t Γ ν(t), in which the MLCP's rows ψ/t + Gᵀν ≥ 0 see it reach
+// ψ = 0 without impulse.
 struct LocatedImpact {
   bool found = false;
-  Real time = 0;    // s after the interval's start, the gap's root (gap ≥ 0 there)
-  Contact contact;  // the located contact's record at the start of the interval
+  Real time = 0;       // s after the interval's start, the gap's root (gap ≥ 0 there)
+  bool exact = false;  // the pair flies: located along the exact parabola
+  Contact contact;     // the located contact's record at the start of the interval
+};
+
+// How the part of a step that ends at a located impact is stepped (set by advance() while it
+// is): for a flying pair (LocatedImpact::exact) the pair's mutual contacts are left out, since the
+// parabola reaches ψ = 0 only at the part's end and a row linearised at its start would stop the
+// pair early; otherwise every body moves semi-implicitly, as the location predicted.
+struct PartToImpact {
+  bool active = false;
+  bool exact = false;
+  int body_a = -1, body_b = -1;  // the located pair
 };
 
 // Scratch of locating and resolving impacts (no allocation in the steady state).
 struct ImpactScratch {
-  // Set while the part of a step that ends at a located impact is stepped: its bodies move as
-  // the location predicted (semi-implicit), so that the pair ends touching without impulse.
-  bool to_impact = false;
-  State moved;                             // the bodies' free-flight state at a trial time
-  std::vector<WorldPolygon> polygons;      // (2) the pair placed at the trial time, 2D
+  PartToImpact to_impact;
+  std::vector<std::uint8_t> flying;    // (n_bodies) no contact within the proximity, this interval
+  State moved;                         // the bodies' free-flight state at a trial time
+  std::vector<WorldPolygon> polygons;  // (2) the pair placed at the trial time, 2D
   std::vector<WorldPolyhedron> polyhedra;  // (2) … 3D
   std::vector<Contact> detected;           // the contacts at the touching pose (body indices)
   std::vector<Contact> proximal;           // the impact's contacts
@@ -51,10 +64,14 @@ struct ImpactScratch {
 };
 
 // The contact of `contact`'s feature pair with both colliders at their free-flight poses at time t
-// (the step's motion, above): ψ(t) and the record's point and normal there. False when the feature
-// pair has no record at t (an edge–edge pair that became parallel).
-bool contact_at(const World& world, const State& state, const Contact& contact, Real t,
+// (exact parabola or semi-implicit, above): ψ(t) and the record's point and normal there. False
+// when the feature pair has no record at t (an edge–edge pair that became parallel).
+bool contact_at(const World& world, const State& state, const Contact& contact, Real t, bool exact,
                 ImpactScratch& scratch, Contact& out);
+
+// Leaves the located pair's mutual contacts out of ws.constraints.contacts (colliders, as
+// detection gives them) while a flying pair's part to its impact is stepped (PartToImpact).
+void leave_out_located_pair(const World& world, Workspace& ws);
 
 // Locates the earliest impact in [0, T] among `contacts` (collider indices, as detection gives
 // them): a contact whose gap along the free flight reaches zero (root bracketed, then refined by
