@@ -36,6 +36,15 @@ void add_up(StepReport& total, const StepReport& part) {
 // `second`, the report of the part of a step that followed `first`, becomes the report of both.
 void follow(StepReport& second, const StepReport& first) {
   add_up(second, first);
+  // A failed solve in the first part (a run going on past failures) is the step's, with its
+  // certificate, unless the second part failed or diverged too.
+  if (is_failed_solve(first.status) && !is_failed_solve(second.status) &&
+      second.status != StepStatus::kDiverged) {
+    second.status = first.status;
+    second.solver = first.solver;
+    second.energy = first.energy;
+    second.regularisation = std::max(second.regularisation, first.regularisation);
+  }
   // A penetration the first part could not resolve is the step's, whatever the second part did.
   if (first.status == StepStatus::kDeepPenetration && !is_failed_solve(second.status) &&
       second.status != StepStatus::kDiverged) {
@@ -90,7 +99,7 @@ StepReport advance_with_impacts(const World& world, State& state, Workspace& ws,
   ImpactReport impacts;  // the parts' reports carry none: advance_at resolves no impact
   const int spawned = spawn_bodies(world, state, h);  // before the first location
   bool first_part = true;
-  bool inelastic = false;  // after a fallback the rest of the step locates no impact
+  bool inelastic = false;  // after a fallback or a failed impact the rest of the step locates none
   auto part = [&](Real length) {
     StepReport r = advance_at(world, state, ws, length, k, 0, before, eps0);
     const bool last = length == h - done;
@@ -105,8 +114,12 @@ StepReport advance_with_impacts(const World& world, State& state, Workspace& ws,
       follow(r, total);
       total = std::move(r);
     }
-    return total.status != StepStatus::kDiverged && !is_failed_solve(total.status);
+    // A failed part ends the step, unless the run goes on past failures: then the step is
+    // finished, and reports the failure (follow()).
+    return total.status != StepStatus::kDiverged &&
+           (!is_failed_solve(total.status) || world.stepping.continue_on_solver_failure);
   };
+  bool impact_failed = false;
   for (;;) {
     const Real left = h - done;
     LocatedImpact hit;
@@ -129,13 +142,13 @@ StepReport advance_with_impacts(const World& world, State& state, Workspace& ws,
     ws.impact.to_impact = PartToImpact{};
     if (!stepped) break;
     const ImpactOutcome outcome = resolve_impact(world, state, ws, hit, ws.impact, impacts);
-    if (outcome == ImpactOutcome::kFailed) {
-      total.status = StepStatus::kImpactFailed;
-      break;
-    }
-    inelastic = outcome == ImpactOutcome::kFallback;
+    impact_failed = impact_failed || outcome == ImpactOutcome::kFailed;
+    if (impact_failed && !world.stepping.continue_on_solver_failure) break;
+    inelastic = outcome == ImpactOutcome::kFallback || outcome == ImpactOutcome::kFailed;
     if (done >= h) break;
   }
+  if (impact_failed && !is_failed_solve(total.status) && total.status != StepStatus::kDiverged)
+    total.status = StepStatus::kImpactFailed;
   total.spawned += spawned;
   total.impacts = impacts;
   return total;

@@ -358,7 +358,9 @@ ImpactOutcome resolve_impact(const World& world, State& state, Workspace& ws,
   else if (cone > 0)
     failure = "a friction impulse left its cone by " + std::to_string(cone) + " N·s";
   if (failure.empty()) return ImpactOutcome::kResolved;
-  out.failure = failure;
+  if (out.failure.empty()) out.failure = failure;
+  for (int b = 0; b < nb; ++b)  // the impulse is not applied
+    if (s.body_dof[b] >= 0) state.v_of(b) = nu.segment(s.body_dof[b], nv);
   return ImpactOutcome::kFailed;
 }
 

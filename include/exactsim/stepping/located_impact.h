@@ -87,7 +87,8 @@ enum class ImpactOutcome {
   kNone,      // no contact within the proximity any more: nothing to resolve
   kFallback,  // PLUS stopped early (a round or interval budget): velocities unchanged, the rest
               // of the step is inelastic (ImpactReport::fallbacks)
-  kFailed,    // the impulse did not certify: the kinetic energy rose or friction left its cone
+  kFailed,    // the impulse did not certify (the kinetic energy rose or friction left its cone):
+              // not applied, velocities unchanged
 };
 
 // Resolves the impact at the current pose: every contact within impact.proximity of the located
