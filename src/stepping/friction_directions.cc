@@ -15,13 +15,6 @@ constexpr Real kSlidingSpeed = 1e-9;
 // A friction impulse below this (N s) leaves no direction to remember.
 constexpr Real kNegligibleImpulse = 1e-12;
 
-// A unit vector orthogonal to unit n̂, from the world axis least aligned with it.
-Vec3 any_tangent(const Vec3& n) {
-  int axis = 0;
-  n.cwiseAbs().minCoeff(&axis);
-  return n.cross(Vec3::Unit(axis)).normalized();
-}
-
 // Velocity of body b's material point p after a free step (ν + h M⁻¹F); zero for static bodies,
 // the prescribed one for kinematic bodies.
 Vec3 free_point_velocity(const World& world, const State& state, Real h, int b, const Vec3& p) {
@@ -55,6 +48,12 @@ void for_each_patch(const std::vector<std::pair<std::uint64_t, int>>& groups, F&
 }
 
 }  // namespace
+
+Vec3 any_tangent(const Vec3& n) {
+  int axis = 0;
+  n.cwiseAbs().minCoeff(&axis);
+  return n.cross(Vec3::Unit(axis)).normalized();
+}
 
 std::uint64_t friction_patch(const Contact& c) {
   if (c.type != ContactType::kVertexFace) return contact_name(c);

@@ -1,7 +1,6 @@
 #include "exactsim/stepping/islands.h"
 
 namespace exactsim {
-namespace {
 
 int find_root(std::vector<int>& parent, int b) {
   while (parent[b] != b) {
@@ -10,6 +9,8 @@ int find_root(std::vector<int>& parent, int b) {
   }
   return b;
 }
+
+namespace {
 
 // Stable counting sort of the constraints by island: begin (count + 1 offsets) and index.
 void bucket(const std::vector<int>& island, int count, std::vector<int>& begin,

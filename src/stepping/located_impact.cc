@@ -16,6 +16,8 @@
 #include "exactsim/geometry/pose.h"
 #include "exactsim/geometry/pose3.h"
 #include "exactsim/impact/plus.h"
+#include "exactsim/stepping/friction_directions.h"
+#include "exactsim/stepping/islands.h"
 #include "exactsim/stepping/step.h"
 #include "exactsim/stepping/stewart_trinkle.h"
 
@@ -45,21 +47,16 @@ void move_body(const World& world, const State& start, State& moved, int b, Real
   integrate_flight(body, moved, b, t, world.gravity, world.stepping.rotation, exact);
 }
 
-// The (padded) generalized velocity of body b in s: zero for a fixed body.
-Vec6 velocity6(const World& world, const State& s, int b) {
-  Vec6 v = Vec6::Zero();
-  if (is_fixed(world.bodies[b])) return v;
-  const auto vb = s.v_of(b);
-  v.head(vb.size()) = vb;
-  return v;
-}
-
-// −v_N of a contact record (body indices in body_a/body_b) in state s.
+// −v_N of a contact record (body indices in body_a/body_b) in state s; a fixed body is at rest.
 Real closing_speed(const World& world, const State& s, const Contact& c) {
   Vec6 ga, gb;
   contact_jacobian(c, world.dimension, body_position(s, c.body_a), body_position(s, c.body_b), ga,
                    gb);
-  return -(ga.dot(velocity6(world, s, c.body_a)) + gb.dot(velocity6(world, s, c.body_b)));
+  const int nv = velocity_size(world.dimension);
+  Real v = 0;
+  if (!is_fixed(world.bodies[c.body_a])) v += ga.head(nv).dot(s.v_of(c.body_a));
+  if (!is_fixed(world.bodies[c.body_b])) v += gb.head(nv).dot(s.v_of(c.body_b));
+  return -v;
 }
 
 // Two unit tangents orthogonal to n̂ (3D); in 2D the in-plane tangent and ẑ, whose rows vanish.
@@ -69,14 +66,8 @@ void tangents(const Vec3& n, int dimension, Vec3& t1, Vec3& t2) {
     t2 = Vec3::UnitZ();
     return;
   }
-  const Vec3 a = std::abs(n.x()) < 0.57735 ? Vec3::UnitX() : Vec3::UnitY();
-  t1 = n.cross(a).normalized();
+  t1 = any_tangent(n);
   t2 = n.cross(t1);
-}
-
-int find_root(std::vector<int>& parent, int i) {
-  while (parent[i] != i) i = parent[i] = parent[parent[i]];
-  return i;
 }
 
 }  // namespace

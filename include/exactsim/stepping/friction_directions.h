@@ -23,6 +23,9 @@ struct FrictionDirection {
   bool operator<(const FrictionDirection& o) const { return patch < o.patch; }
 };
 
+// A unit vector orthogonal to unit n̂, from the world axis least aligned with it.
+Vec3 any_tangent(const Vec3& n);
+
 // The name of the patch contact c belongs to: its bodies and B's face for a vertex–face contact,
 // the contact itself otherwise.
 std::uint64_t friction_patch(const Contact& c);

@@ -26,6 +26,9 @@ struct IslandPartition {
   std::vector<int> cursor;
 };
 
+// The root of b in the union–find forest `parent` (parent[r] == r at a root), halving the path.
+int find_root(std::vector<int>& parent, int b);
+
 // Partitions `set`'s constraints into islands. With `split` false everything is one island (the
 // whole step as one MLCP).
 void partition_islands(const World& world, const ConstraintSet& set, bool split,
