@@ -32,6 +32,7 @@ struct SweepArgs {
   std::string file, out, part, peers;
   int jobs = 0;
   double rank_timeout = SweepOptions{}.rank_timeout_seconds;
+  double run_timeout = 0;
   std::vector<std::string> merge;
   bool quiet = false;
 };
@@ -105,6 +106,7 @@ int sweep(const SweepArgs& a) {
                          : a.peers;
     check_engine_drivers(spec);
   }
+  spec.run_timeout_seconds = a.run_timeout;
   const std::vector<SweepPoint> points = expand_sweep(spec);
   const std::vector<SweepJob> all = sweep_jobs(spec, points, a.out);
   if (!a.merge.empty() && !a.part.empty()) throw InputError("--part: not with --merge");
@@ -217,6 +219,12 @@ Action register_sweep(CLI::App& app) {
                   "without a result (launch with mpirun --enable-recovery to go on without it; "
                   "default 60)")
       ->check(at_least(2, "(a working rank says it is alive every second)"));
+  sub->add_option("--run-timeout", a->run_timeout,
+                  "Seconds of wall time after which a run that has not finished is ended and "
+                  "reported without a result (a hung run; the next invocation runs it again). "
+                  "An exactsim run checks it after each step; a peer driver, and under MPI "
+                  "every run's process, is killed at it (default 0: no bound)")
+      ->check(at_least(0, "(0 = no bound)"));
   sub->add_flag("--quiet", a->quiet, "No progress lines");
   return [a] { return sweep(*a); };
 }

@@ -6,9 +6,11 @@
 #include <atomic>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <mutex>
+#include <stdexcept>
 #include <thread>
 #include <unordered_set>
 
@@ -44,6 +46,25 @@ void write_atomically(const fs::path& path, const std::string& text) {
 }
 
 }  // namespace
+
+std::string run_timeout_error(double timeout_seconds) {
+  char text[96];
+  std::snprintf(text, sizeof text, "the run did not finish within %g s (--run-timeout)",
+                timeout_seconds);
+  return text;
+}
+
+RunDeadline::RunDeadline(double timeout_seconds)
+    : seconds_(timeout_seconds), start_(std::chrono::steady_clock::now()) {}
+
+bool RunDeadline::passed() const {
+  return seconds_ > 0 &&
+         std::chrono::steady_clock::now() - start_ >= std::chrono::duration<double>(seconds_);
+}
+
+void RunDeadline::check() const {
+  if (passed()) throw RunTimeout(run_timeout_error(seconds_));
+}
 
 std::string sweep_file(const std::string& dir, const std::string& name) {
   return (fs::path(dir) / (name + ".json")).string();

@@ -2,9 +2,11 @@
 // summary statistics of the papers' error plots (docs/peg2d-experiment.md "Statistics").
 #pragma once
 
+#include <chrono>
 #include <functional>
 #include <mutex>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -22,6 +24,32 @@ struct SweepJob {
   nlohmann::json params;
   std::function<nlohmann::json()> run;  // must not touch shared mutable state
   double cost = 0;  // relative cost estimate: costlier jobs start first (0: unknown)
+  // Wall time after which the run is ended without a result (0: no bound). `run` checks it
+  // itself where it can (after each step, a peer driver killed); the MPI runner also kills the
+  // run's process at it (docs/sweeps.md "Runs that hang").
+  double timeout_seconds = 0;  // s
+};
+
+// The error of a run ended by its timeout.
+std::string run_timeout_error(double timeout_seconds);
+
+// Thrown out of a job's `run` when its timeout passed: the run has no result (the next
+// invocation runs it again), as when its process crashed.
+struct RunTimeout : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// A run's wall-time bound: check() throws RunTimeout(run_timeout_error) once `timeout_seconds`
+// (0: never) have passed since it was made.
+class RunDeadline {
+ public:
+  explicit RunDeadline(double timeout_seconds);
+  bool passed() const;
+  void check() const;
+
+ private:
+  double seconds_;
+  std::chrono::steady_clock::time_point start_;
 };
 
 struct SweepOptions {

@@ -7,14 +7,18 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
+#include <csignal>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <thread>
 
 #include "exactsim/io/run.h"
 #include "exactsim/io/scene_json.h"
 #include "exactsim/math/error.h"
+#include "experiments/sweep.h"
 #include "experiments/trajectory_metrics.h"
 
 extern char** environ;
@@ -46,8 +50,10 @@ std::string last_line(const std::string& path) {
   return last.size() > 300 ? last.substr(0, 300) + "…" : last;
 }
 
-// Runs `argv` with stdout and stderr into `log`; "" on exit status 0, else why not.
-std::string run_program(const std::vector<std::string>& argv, const std::string& log) {
+// Runs `argv` with stdout and stderr into `log`; "" on exit status 0, else why not. A program
+// still running after `timeout_seconds` (0: no bound) is killed, and RunTimeout thrown.
+std::string run_program(const std::vector<std::string>& argv, const std::string& log,
+                        double timeout_seconds) {
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_addopen(&actions, 1, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
@@ -62,8 +68,20 @@ std::string run_program(const std::vector<std::string>& argv, const std::string&
   const std::string name = fs::path(argv[0]).filename().string();
   if (err != 0) return "cannot start " + argv[0] + ": " + std::strerror(err);
   int status = 0;
-  while (waitpid(pid, &status, 0) < 0)
-    if (errno != EINTR) return name + ": waitpid failed: " + std::strerror(errno);
+  const RunDeadline deadline(timeout_seconds);
+  const int flags = timeout_seconds > 0 ? WNOHANG : 0;
+  while (true) {
+    const pid_t ended = waitpid(pid, &status, flags);
+    if (ended == pid) break;
+    if (ended < 0 && errno != EINTR) return name + ": waitpid failed: " + std::strerror(errno);
+    if (ended == 0 && deadline.passed()) {
+      kill(pid, SIGKILL);
+      while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+      }
+      throw RunTimeout(name + ": " + run_timeout_error(timeout_seconds) + "; killed");
+    }
+    if (ended == 0) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
   if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return "";
   const std::string said = last_line(log);
   const std::string tail = said.empty() ? "" : ": " + said;
@@ -82,14 +100,19 @@ void write_json(const std::string& path, const json& j) {
 // exactsim's run of the point: once with its folder (the trajectory the metric scores), then
 // `repeat` − 1 times without; each timed as the sum of its steps' stage times (writing the
 // folder excluded, as a driver's step_seconds excludes its trajectory), into wall_seconds.json.
-void run_exactsim(const Scene& scene, int repeat, const std::string& run_dir) {
+void run_exactsim(const Scene& scene, int repeat, const std::string& run_dir,
+                  double timeout_seconds) {
+  const RunDeadline deadline(timeout_seconds);
   json walls = json::array();
   for (int k = 0; k < repeat; ++k) {
     RunOptions o;
     o.progress = false;
     if (k == 0) o.out_dir = run_dir;
     double seconds = 0;
-    run_scene(scene, o, [&](const State&, const StepReport& r) { seconds += r.seconds.total(); });
+    run_scene(scene, o, [&](const State&, const StepReport& r) {
+      deadline.check();
+      seconds += r.seconds.total();
+    });
     walls.push_back(seconds);
   }
   write_json(run_dir + "/wall_seconds.json", {{"wall_seconds", walls}});
@@ -178,10 +201,10 @@ json run_engine_point(const SweepSpec& spec, const SweepPoint& point, const std:
       write_scene_file(scene, input);
       const std::string why = run_program({peer_driver_path(spec.peers_dir, engine), input, "--out",
                                            run_dir, "--repeat", std::to_string(repeat)},
-                                          run_dir + "/driver.log");
+                                          run_dir + "/driver.log", spec.run_timeout_seconds);
       if (!why.empty()) return {{"error", why}};
     } else {
-      run_exactsim(scene, repeat, run_dir);
+      run_exactsim(scene, repeat, run_dir, spec.run_timeout_seconds);
     }
     const json score = peers::score_run_folder(run_dir, peers::MetricOptions{});
     if (!spec.record.trajectory) fs::remove(run_dir + "/trajectory.csv");
@@ -192,6 +215,8 @@ json run_engine_point(const SweepSpec& spec, const SweepPoint& point, const std:
     summary["failure"] =
         stopped.empty() && !score.value("complete", false) ? "ended early" : stopped;
     return {{"summary", summary}};
+  } catch (const RunTimeout&) {
+    throw;
   } catch (const std::exception& e) {
     return {{"error", e.what()}};
   }

@@ -49,6 +49,9 @@ struct SweepSpec {
   long max_runs = 10000;
   // An engine sweep's peer drivers (experiments/sweep_engine.h): set by the caller, not the file.
   std::string peers_dir;
+  // A run not finished after this much wall time ends without a result (0: no bound;
+  // docs/sweeps.md "Runs that hang"): set by the caller (`sweep --run-timeout`), not the file.
+  double run_timeout_seconds = 0;  // s
 };
 
 // Sweeps larger than this are refused whatever max_runs says.

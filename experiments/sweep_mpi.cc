@@ -2,6 +2,7 @@
 
 #include <mpi.h>
 #include <poll.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -9,6 +10,7 @@
 #include <cerrno>
 #include <chrono>
 #include <csignal>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <optional>
@@ -32,11 +34,13 @@ void send_alive() {
 }
 
 // Runs the job in a child process and returns {"result": …} or {"error": why}: a crash of the
-// job (a signal, an abort) ends the child, not the worker. Says it is alive to rank 0 while the
-// child runs.
+// job (a signal, an abort) ends the child, not the worker, and a child still running after
+// job.timeout_seconds is killed (a hung run: the worker's word that it is alive comes from this
+// process, not from the run). Says it is alive to rank 0 while the child runs.
 json run_isolated(const SweepJob& job) {
   int fds[2];
   if (pipe(fds) != 0) return {{"error", std::string("pipe: ") + std::strerror(errno)}};
+  const pid_t worker_pid = getpid();
   const pid_t pid = fork();
   if (pid < 0) {
     close(fds[0]), close(fds[1]);
@@ -47,6 +51,9 @@ json run_isolated(const SweepJob& job) {
     // from the MPI rank print a backtrace from within the signal handler, which hangs when the
     // crash interrupted malloc (it dlopens libgcc_s and waits for the arena lock).
     for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT}) std::signal(sig, SIG_DFL);
+    // The run ends with its worker (a worker ended by MPI_Abort or by the launcher).
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != worker_pid) _exit(4);  // the worker ended before the line above
     close(fds[0]);
     json out;
     try {
@@ -66,7 +73,14 @@ json run_isolated(const SweepJob& job) {
   std::string text;
   char buffer[1 << 16];
   auto said_alive = std::chrono::steady_clock::now();
+  const RunDeadline deadline(job.timeout_seconds);
+  bool timed_out = false;
   while (true) {
+    if (deadline.passed()) {
+      kill(pid, SIGKILL);
+      timed_out = true;
+      break;
+    }
     pollfd readable{fds[0], POLLIN, 0};
     const int ready = poll(&readable, 1, kAliveMilliseconds);
     if (std::chrono::steady_clock::now() - said_alive >=
@@ -85,6 +99,7 @@ json run_isolated(const SweepJob& job) {
   int status = 0;
   while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
+  if (timed_out) return {{"error", run_timeout_error(job.timeout_seconds) + "; killed"}};
   if (WIFSIGNALED(status))
     return {{"error", "the run crashed (signal " + std::to_string(WTERMSIG(status)) + ": " +
                           strsignal(WTERMSIG(status)) + ")"}};
@@ -127,37 +142,10 @@ bool worker(const std::vector<SweepJob>& jobs) {
   }
 }
 
-}  // namespace
-
-MpiSession::MpiSession() {
-  MPI_Init(nullptr, nullptr);
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
-  MPI_Comm_size(MPI_COMM_WORLD, &size_);
-  // A message to a lost rank returns an error (ignored: that rank is done) instead of aborting.
-  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
-}
-
-MpiSession::~MpiSession() {
-  if (finalize_) MPI_Finalize();
-}
-
-SweepOutcome run_sweep_mpi(MpiSession& mpi, const std::vector<SweepJob>& jobs,
-                           const SweepOptions& options,
-                           const std::function<void(const SweepProgress&)>& on_done) {
-  if (mpi.size() < 2) throw InputError("sweep: the MPI runner needs at least 2 ranks");
-  if (mpi.rank() != 0) {
-    if (!worker(jobs)) mpi.end_without_finalize();
-    return {};
-  }
-  // Rank 0: a failure to read the folder must still release the workers.
-  std::optional<SweepLedger> ledger;
-  try {
-    ledger.emplace(jobs, options, on_done);
-  } catch (...) {
-    for (int w = 1; w < mpi.size(); ++w) send_index(-1, w), send_end(true, w);
-    throw;
-  }
-  const std::vector<const SweepJob*>& todo = ledger->todo();
+// Rank 0's part: hands the jobs out and records their results until every worker is done.
+SweepOutcome schedule(MpiSession& mpi, SweepLedger& ledger, const std::vector<SweepJob>& jobs,
+                      const SweepOptions& options) {
+  const std::vector<const SweepJob*>& todo = ledger.todo();
   using Clock = std::chrono::steady_clock;
   // Per worker: the job it runs (-1: none), when it last said something, whether it is lost.
   std::vector<int> running(mpi.size(), -1);
@@ -188,10 +176,10 @@ SweepOutcome run_sweep_mpi(MpiSession& mpi, const std::vector<SweepJob>& jobs,
       // invocation runs it again) and it gets no other.
       for (int w = 1; w < mpi.size(); ++w)
         if (running[w] >= 0 && Clock::now() - heard[w] > silence) {
-          ledger->finish(jobs.at(static_cast<std::size_t>(running[w])), nullptr,
-                         "rank " + std::to_string(w) + " was lost (no word from it for " +
-                             std::to_string(static_cast<int>(options.rank_timeout_seconds)) + " s)",
-                         0);
+          ledger.finish(jobs.at(static_cast<std::size_t>(running[w])), nullptr,
+                        "rank " + std::to_string(w) + " was lost (no word from it for " +
+                            std::to_string(static_cast<int>(options.rank_timeout_seconds)) + " s)",
+                        0);
           running[w] = -1, lost[w] = 1, --active;
         }
       std::this_thread::sleep_for(std::chrono::milliseconds(2));
@@ -209,7 +197,7 @@ SweepOutcome run_sweep_mpi(MpiSession& mpi, const std::vector<SweepJob>& jobs,
     const json out = json::parse(text);
     const SweepJob& job = jobs.at(out["job"].get<std::size_t>());
     const json* result = out.contains("result") ? &out["result"] : nullptr;
-    ledger->finish(job, result, out.value("error", ""), out["wall_seconds"].get<double>());
+    ledger.finish(job, result, out.value("error", ""), out["wall_seconds"].get<double>());
     hand_out(from);
   }
   // A rank declared lost may only have been slow: it waits for work, and is told to stop too.
@@ -220,7 +208,52 @@ SweepOutcome run_sweep_mpi(MpiSession& mpi, const std::vector<SweepJob>& jobs,
     send_end(!any_lost, w);
   }
   if (any_lost) mpi.end_without_finalize();
-  return ledger->outcome();
+  return ledger.outcome();
+}
+
+}  // namespace
+
+MpiSession::MpiSession() {
+  MPI_Init(nullptr, nullptr);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
+  MPI_Comm_size(MPI_COMM_WORLD, &size_);
+  // A message to a lost rank returns an error (ignored: that rank is done) instead of aborting.
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+}
+
+MpiSession::~MpiSession() {
+  if (finalize_) MPI_Finalize();
+}
+
+SweepOutcome run_sweep_mpi(MpiSession& mpi, const std::vector<SweepJob>& jobs,
+                           const SweepOptions& options,
+                           const std::function<void(const SweepProgress&)>& on_done) {
+  if (mpi.size() < 2) throw InputError("sweep: the MPI runner needs at least 2 ranks");
+  if (mpi.rank() != 0) {
+    if (!worker(jobs)) mpi.end_without_finalize();
+    return {};
+  }
+  // Rank 0: a failure to read the folder must still release the workers.
+  std::optional<SweepLedger> ledger;
+  try {
+    ledger.emplace(jobs, options, on_done);
+  } catch (...) {
+    for (int w = 1; w < mpi.size(); ++w) send_index(-1, w), send_end(true, w);
+    throw;
+  }
+  try {
+    return schedule(mpi, *ledger, jobs, options);
+  } catch (const std::exception& e) {
+    // The workers wait for rank 0's word: without MPI_Abort they would wait forever. Every
+    // finished run is in its file already.
+    std::fprintf(stderr,
+                 "exactsim sweep: rank 0: %s; ending every rank (MPI_Abort): the finished runs "
+                 "are kept, and the same command resumes\n",
+                 e.what());
+    std::fflush(stderr);
+    MPI_Abort(MPI_COMM_WORLD, 1);
+    throw;
+  }
 }
 
 }  // namespace exactsim

@@ -21,13 +21,13 @@ json run_sweep_point(const SweepSpec& spec, const SweepPoint& point, const std::
     o.stop = spec.stop;
     json series = json::object();
     for (const std::string& f : spec.record.series) series[f] = json::array();
-    std::function<void(const State&, const StepReport&)> on_step;
-    if (!spec.record.series.empty())
-      on_step = [&](const State&, const StepReport& r) {
-        const json line = report_to_json(r);
-        for (const std::string& f : spec.record.series) series[f].push_back(line[f]);
-      };
-    const json all = summary_to_json(run_scene(scene, o, on_step));
+    const RunDeadline deadline(spec.run_timeout_seconds);
+    const json all = summary_to_json(run_scene(scene, o, [&](const State&, const StepReport& r) {
+      deadline.check();
+      if (spec.record.series.empty()) return;
+      const json line = report_to_json(r);
+      for (const std::string& f : spec.record.series) series[f].push_back(line[f]);
+    }));
     json summary = json::object();
     for (const std::string& f : spec.record.summary) summary[f] = all[f];
     summary["failed"] = all["failed"];
@@ -37,6 +37,8 @@ json run_sweep_point(const SweepSpec& spec, const SweepPoint& point, const std::
     json result = {{"summary", summary}};
     if (!spec.record.series.empty()) result["series"] = std::move(series);
     return result;
+  } catch (const RunTimeout&) {
+    throw;
   } catch (const std::exception& e) {
     return {{"error", e.what()}};
   }
@@ -57,7 +59,8 @@ std::vector<SweepJob> sweep_jobs(const SweepSpec& spec, const std::vector<SweepP
   for (const SweepPoint& p : points) {
     const std::string run_dir = sweep_run_dir(out, p.name);
     jobs.push_back({p.name, sweep_params(spec, p),
-                    [&spec, p, run_dir] { return run_sweep_point(spec, p, run_dir); }, p.cost});
+                    [&spec, p, run_dir] { return run_sweep_point(spec, p, run_dir); }, p.cost,
+                    spec.run_timeout_seconds});
   }
   return jobs;
 }

@@ -2,7 +2,7 @@
 """`exactsim sweep` end to end (docs/sweeps.md): the same table from --jobs 1 and --jobs 2, from a
 sweep killed (SIGKILL) after some runs finished and then resumed, from two --part folders
 merged, and from `mpirun -n 3` when the MPI runner is built (also with a run that crashes, and with
-a worker rank killed); trajectories bit-identical between the runners; malformed sweep files exit 2 naming the file, the JSON path and the reason.
+a worker rank killed); runs ended by --run-timeout; trajectories bit-identical between the runners; malformed sweep files exit 2 naming the file, the JSON path and the reason.
 
 usage: cli_sweep_test.py EXACTSIM_CLI SOURCE_DIR WORK_DIR [--mpi]
 """
@@ -167,6 +167,80 @@ def mpi_lost_rank(cli, mpirun, sweep_file, out, ref):
     same_as_reference(out, ref, "mpirun with a lost rank, then resumed")
 
 
+# A run of a few steps and one that takes minutes: --run-timeout ends the second.
+HANG = {
+    "format": "exactsim-sweep",
+    "version": 1,
+    "name": "hang-test",
+    "scenario": {"name": "pour3d-random"},
+    "set": {"time.step": 0.01},
+    "axes": [{"path": "time.duration", "values": [0.5, 600]}],
+    "record": {"summary": ["steps_done"]},
+}
+
+
+def children_of(pid):
+    """The processes whose ancestry leads to `pid`."""
+    procs = processes()
+    found = []
+    for p in procs:
+        q = procs[p][0]
+        while q > 1 and q != pid:
+            q = procs.get(q, (0,))[0]
+        if q == pid:
+            found.append(p)
+    return found
+
+
+def run_timeouts(cli, mpi, mpirun, work):
+    """`--run-timeout`: a run still going after it ends without a result (the next invocation
+    runs it again), under threads, under MPI (its process killed) and as a peer driver that
+    hangs (killed); the other runs are unaffected and nothing is left running."""
+    hang_file = os.path.join(work, "hang.json")
+    with open(hang_file, "w") as f:
+        json.dump(HANG, f)
+    expected = "duration=600: the run did not finish within 1 s (--run-timeout)"
+    out = os.path.join(work, "hang-threads")
+    status, stdout, stderr = sweep(cli, hang_file, "--out", out, "--jobs", "2", "--quiet",
+                                   "--run-timeout", "1", timeout=60)
+    check(status == 1 and "1 with a result (0 failed), 1 without" in stdout and
+          expected in stderr, f"--run-timeout (threads): {status}: {stdout} {stderr}")
+    check(os.listdir(os.path.join(out, "results")) == ["duration=0.5.json"],
+          "--run-timeout (threads): only the finished run has a result file")
+    if mpi and mpirun:
+        out = os.path.join(work, "hang-mpi")
+        p = subprocess.Popen([mpirun, "--allow-run-as-root", "--oversubscribe", "-n", "3", mpi,
+                              "sweep", hang_file, "--out", out, "--quiet", "--run-timeout", "1"],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        stdout, stderr = p.communicate(timeout=120)
+        check(p.returncode == 1 and "1 with a result (0 failed), 1 without" in stdout and
+              expected in stderr, f"--run-timeout (MPI): {p.returncode}: {stdout} {stderr}")
+        check(os.listdir(os.path.join(out, "results")) == ["duration=0.5.json"],
+              "--run-timeout (MPI): only the finished run has a result file")
+    # A peer driver that never ends.
+    peers = os.path.join(work, "hung-peers")
+    os.makedirs(peers)
+    with open(os.path.join(peers, "peer_bullet"), "w") as f:
+        f.write("#!/bin/sh\nexec sleep 600\n")
+    os.chmod(os.path.join(peers, "peer_bullet"), 0o755)
+    engines = {**HANG, "name": "hang-peer", "set": {"time.duration": 1, "time.step": 0.01},
+               "axes": [{"path": "engine", "values": ["exactsim", "bullet"]}]}
+    with open(hang_file, "w") as f:
+        json.dump(engines, f)
+    out = os.path.join(work, "hang-peer")
+    p = subprocess.Popen([cli, "sweep", hang_file, "--out", out, "--quiet", "--peers", peers,
+                          "--run-timeout", "1"],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(0.5)
+    started = children_of(p.pid)
+    stdout, stderr = p.communicate(timeout=60)
+    check(p.returncode == 1 and "engine=bullet: peer_bullet: the run did not finish within 1 s "
+          "(--run-timeout); killed" in stderr and "1 with a result" in stdout,
+          f"--run-timeout (a hung peer driver): {p.returncode}: {stdout} {stderr}")
+    left = [q for q in started if q in processes() and processes()[q][2] not in "ZX"]
+    check(started and not left, f"--run-timeout: the hung driver was killed ({started}, {left})")
+
+
 def main():
     cli, source, work = sys.argv[1:4]
     # --mpi PATH: exactsim-mpi, the command with the MPI runner.
@@ -247,6 +321,8 @@ def main():
         mpi_lost_rank(mpi, mpirun, sweep_file, os.path.join(work, "mpi-lost-rank"), ref)
     else:
         print("MPI runner not built or mpirun missing: the MPI comparison is skipped")
+
+    run_timeouts(cli, mpi, mpirun, work)
 
     # The plot script draws a metric against one axis, one curve per value of another.
     png = os.path.join(work, "plot.png")
