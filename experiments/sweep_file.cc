@@ -103,9 +103,8 @@ std::vector<json> axis_values(const JsonCursor& axis, long cap) {
     too_many(v, static_cast<double>(v.size()));
     for (std::size_t i = 0; i < v.size(); ++i) {
       const JsonCursor e = v.at(i);
-      if (e.value().is_null() || e.value().is_object())
-        e.fail(std::string("expected a number, string, boolean or array, got ") +
-               e.value().type_name());
+      if (e.value().is_object())  // (null removes the field: set_json_path)
+        e.fail("expected a number, string, boolean, array or null, got an object");
       out.push_back(e.value());
     }
   } else if (has_range) {
@@ -377,8 +376,13 @@ void check_path(const JsonCursor& c, const std::string& path, const SweepSpec& s
 void set_json_path(json& doc, const std::string& path, const json& value) {
   json* at = &doc;
   std::string where;
-  for (const PathStep& s : parse_path(path)) {
+  const std::vector<PathStep> steps = parse_path(path);
+  for (const PathStep& s : steps) {
     if (!s.key.empty()) {
+      if (value.is_null() && &s == &steps.back()) {  // null: the field is removed
+        if (at->is_object()) at->erase(s.key);
+        return;
+      }
       if (at->is_null()) *at = json::object();
       if (!at->is_object())
         throw InputError("'" + path + "': " + (where.empty() ? "the document" : where) +
@@ -390,6 +394,9 @@ void set_json_path(json& doc, const std::string& path, const json& value) {
         throw InputError("'" + path + "': " + where + " has no element [" +
                          std::to_string(s.index) + "]" +
                          (at->is_array() ? " (it has " + std::to_string(at->size()) + ")" : ""));
+      if (value.is_null() && &s == &steps.back())
+        throw InputError("'" + path + "': null removes a field; an element of " + where +
+                         " cannot be removed");
       where += "[" + std::to_string(s.index) + "]";
       at = &(*at)[s.index];
     }

@@ -80,8 +80,9 @@ Scene sweep_scene(const SweepSpec& spec, const SweepPoint& point);
 // the base (a hash of the scene file, or the scenario), "set", the point's values and the record.
 nlohmann::json sweep_params(const SweepSpec& spec, const SweepPoint& point);
 
-// Sets the field at `path` ("a.b[2].c") of `doc`, creating missing object members; InputError
-// when the path is malformed or goes through a non-object or past an array's end.
+// Sets the field at `path` ("a.b[2].c") of `doc`, creating missing object members; a null
+// `value` removes the field instead (its default then applies). InputError when the path is
+// malformed, goes through a non-object or past an array's end, or removes an array element.
 void set_json_path(nlohmann::json& doc, const std::string& path, const nlohmann::json& value);
 
 }  // namespace exactsim

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <functional>
 
 #include "exactsim/stepping/step.h"
@@ -371,6 +372,31 @@ TEST(SweepFileTest, SetJsonPathCreatesMembersButNotElements) {
             std::string::npos);
   EXPECT_NE(ErrorOf([&] { set_json_path(doc, "bodies.friction", 0.3); }).find("not an object"),
             std::string::npos);
+  // null removes a field, not an element.
+  set_json_path(doc, "contact.parameters.epsilon", nullptr);
+  EXPECT_FALSE(doc["contact"]["parameters"].contains("epsilon"));
+  set_json_path(doc, "gravity", nullptr);  // absent already: nothing to remove
+  EXPECT_FALSE(doc.contains("gravity"));
+  EXPECT_NE(ErrorOf([&] {
+              set_json_path(doc, "bodies[0]", nullptr);
+            }).find("an element of bodies cannot be removed"),
+            std::string::npos);
+}
+
+// The 3D pour scenarios set the authors' contact distance (0.1 m); null gives each run the
+// default of its own step (docs/collision.md "ε parameters and defaults").
+TEST(SweepFileTest, NullRemovesAScenarioFieldSoItsDefaultApplies) {
+  json doc = {{"format", "exactsim-sweep"},
+              {"version", 1},
+              {"scenario", {{"name", "pour3d-random"}, {"bodies", 2}}},
+              {"set", {{"time.duration", 0.05}}},
+              {"axes", {{{"path", "contact.parameters.epsilon"}, {"values", {0.1, nullptr}}}}}};
+  const SweepSpec spec = parse(doc);
+  const std::vector<SweepPoint> points = expand_sweep(spec);
+  ASSERT_EQ(points.size(), 2u);
+  EXPECT_EQ(points[1].name, "epsilon=null");
+  EXPECT_EQ(sweep_scene(spec, points[0]).world.contact.epsilon, 0.1);
+  EXPECT_TRUE(std::isnan(sweep_scene(spec, points[1]).world.contact.epsilon));
 }
 
 }  // namespace
