@@ -28,8 +28,8 @@ ContactModel model_from(const std::string& m) {
 int add_body_py(Scene& s, const PyShape& shape, pb::object density, pb::object mass,
                 pb::object inertia, pb::object position, pb::object angle, pb::object orientation,
                 pb::object velocity, pb::object angular_velocity, bool is_static,
-                const std::string& name, pb::object friction, pb::object spawn_time,
-                bool kinematic) {
+                const std::string& name, pb::object friction, pb::object spawn_time, bool kinematic,
+                pb::object restitution) {
   const int d = s.world.dimension, i = s.world.body_count();
   const std::string at = "bodies[" + std::to_string(i) + "] (" +
                          (name.empty() ? "body" + std::to_string(i) : name) + ").";
@@ -76,6 +76,7 @@ int add_body_py(Scene& s, const PyShape& shape, pb::object density, pb::object m
       b.angular_velocity = Coordinates(w[0], w[1], w[2]);
   }
   if (!friction.is_none()) b.friction = number(friction, at + "friction");
+  if (!restitution.is_none()) b.restitution = number(restitution, at + "restitution");
   if (!spawn_time.is_none()) b.spawn_time = number(spawn_time, at + "spawn_time");
   return add_body(s, b);
 }
@@ -87,6 +88,20 @@ auto checked(const std::string& where, F&& f) -> decltype(f()) {
     return f();
   } catch (const InputError& e) {
     throw InputError(where + ": " + e.what());
+  }
+}
+
+// contact.impact from a dict (or None: the model "none"), read by the scene file's rules; the
+// message without the reader's origin, as the builder's other messages.
+ImpactStepOptions impact_from(pb::handle d, ContactModel model) {
+  if (d.is_none()) return {};
+  const std::string origin = "<Scene>";
+  try {
+    return read_impact_options(from_python(d, origin), model, origin);
+  } catch (const InputError& e) {
+    const std::string what = e.what();
+    if (!what.starts_with(origin + ": ")) throw;
+    throw InputError(what.substr(origin.size() + 2));
   }
 }
 
@@ -136,7 +151,7 @@ void bind_scene(pb::module_& m) {
       .def(pb::init([](int dimension, double step, double duration, const std::string& name,
                        pb::object gravity, const std::string& model, pb::object friction,
                        pb::object friction_directions, bool continue_on_solver_failure,
-                       bool measure_overlap) {
+                       bool measure_overlap, pb::object impact) {
              Scene s = make_scene(dimension, step, duration);
              checked("name", [&] { rules::name(name); });
              s.name = name;
@@ -154,16 +169,20 @@ void bind_scene(pb::module_& m) {
                  "contact.friction_directions", [&] { return rules::friction_directions(k); });
              s.world.stepping.continue_on_solver_failure = continue_on_solver_failure;
              s.world.stepping.measure_overlap = measure_overlap;
+             s.world.contact.impact = impact_from(impact, s.world.contact.model);
              return s;
            }),
            pb::arg("dimension"), pb::arg("step"), pb::arg("duration") = 1.0,
            pb::arg("name") = "scene", pb::arg("gravity") = pb::none(), pb::arg("model") = "peg",
            pb::arg("friction") = 0.0, pb::arg("friction_directions") = 4,
            pb::arg("continue_on_solver_failure") = false, pb::arg("measure_overlap") = true,
+           pb::arg("impact") = pb::none(),
            "An empty scene. dimension: 2 or 3; step: h in s; duration: s (what run() uses by "
            "default); gravity: m/s^2 (default 9.81 down -y in 2D, -z in 3D); model: 'peg', "
            "'standard' or 'corrective'; friction: Coulomb mu of pairs without their own; "
-           "friction_directions: directions of the 3D friction cone.")
+           "friction_directions: directions of the 3D friction cone; impact: None (every "
+           "collision inelastic) or a dict of contact.impact, e.g. {'model': 'plus', "
+           "'restitution': 0.5} (docs/impacts.md).")
       .def_static("from_file", &read_scene_file, pb::arg("path"),
                   "Reads a scene file (JSON, docs/scene-format.md). InputError names the file, "
                   "the JSON path and the reason.")
@@ -185,6 +204,7 @@ void bind_scene(pb::module_& m) {
            pb::arg("velocity") = pb::none(), pb::arg("angular_velocity") = pb::none(),
            pb::arg("static") = false, pb::arg("name") = "", pb::arg("friction") = pb::none(),
            pb::arg("spawn_time") = pb::none(), pb::arg("kinematic") = false,
+           pb::arg("restitution") = pb::none(),
            "Adds a body; returns its index.\n\n"
            "shape: a Shape in its own frame (2D polygon or 3D polyhedron).\n"
            "density: kg/m^2 (2D) or kg/m^3 (3D), or mass: kg (inertia then from the shape at "
@@ -195,6 +215,8 @@ void bind_scene(pb::module_& m) {
            "velocity: m/s; angular_velocity: rad/s (a number in 2D, world-axes vector in 3D).\n"
            "static: fixed body (no density or mass needed); name: unique (default 'body<i>');\n"
            "friction: Coulomb mu of this body; spawn_time: s, when the body joins.\n"
+           "restitution: coefficient of restitution of this body's PLUS impacts, 0..1 (pair\n"
+           "rule sqrt(e_A e_B); default the scene's impact restitution).\n"
            "kinematic: moves with `velocity` / `angular_velocity`, kept as set across steps\n"
            "(Simulation.set_velocity changes it); pushes dynamic bodies, is never pushed, needs\n"
            "no density or mass; not together with static.\n"
@@ -228,8 +250,25 @@ void bind_scene(pb::module_& m) {
           "Duration, s (run() without an argument).")
       .def_property(
           "model", [](const Scene& s) { return std::string(to_string(s.world.contact.model)); },
-          [](Scene& s, const std::string& m) { s.world.contact.model = model_from(m); },
+          [](Scene& s, const std::string& m) {
+            const ContactModel model = model_from(m);
+            if (model == ContactModel::kCorrective &&
+                s.world.contact.impact.model != ImpactModel::kNone)
+              throw InputError(
+                  "contact.model: impacts need the \"peg\" or \"standard\" contact model "
+                  "(set scene.impact = None first)");
+            s.world.contact.model = model;
+          },
           "Contact model: 'peg', 'standard' or 'corrective'.")
+      .def_property(
+          "impact",
+          [](const Scene& s) { return to_python(impact_options_to_json(s.world.contact.impact)); },
+          [](Scene& s, pb::object d) {
+            s.world.contact.impact = impact_from(d, s.world.contact.model);
+          },
+          "Impacts (contact.impact, docs/impacts.md): None, every collision inelastic, or a dict "
+          "such as {'model': 'plus', 'restitution': 0.5, 'capture_velocity': 0.01}; read back "
+          "with every field.")
       .def_property(
           "friction", [](const Scene& s) { return s.world.contact.friction; },
           [](Scene& s, pb::object mu) {

@@ -98,3 +98,38 @@ def test_located_impacts_in_the_time_step():
             top = max(top, sim.positions[1][2] - 0.1)
     assert impacts == 1
     assert top == pytest.approx(0.25, rel=1e-3)
+
+
+def test_the_scene_builder_takes_impacts():
+    """Scene(..., impact=...) and scene.impact give contact.impact as a scene file does: the same
+    rebound, the fields read back, the same rules and messages."""
+    scene = exactsim.Scene(3, 0.001, duration=1.2,
+                           impact={"model": "plus", "restitution": 0.5})
+    scene.add_body(exactsim.box(4, 4, 1), static=True, position=(0, 0, -0.5), name="floor")
+    scene.add_body(exactsim.box(0.2, 0.2, 0.2), density=500, position=(0, 0, 1.1), name="cube")
+    assert scene.impact["model"] == "plus"
+    assert scene.impact["restitution"] == 0.5
+    assert scene.impact["induced"] == "sequential"  # every field, defaults included
+    assert scene.to_dict()["contact"]["impact"] == scene.impact
+    sim = exactsim.Simulation(scene)
+    impacts, top = 0, 0.0
+    while sim.time < 0.9:
+        impacts += sim.step().get("impacts", {}).get("count", 0)
+        if impacts == 1:
+            top = max(top, sim.positions[1][2] - 0.1)
+    assert impacts == 1
+    assert top == pytest.approx(0.25, rel=1e-3)
+
+    scene.impact = None
+    assert scene.impact is None and "impact" not in scene.to_dict()["contact"]
+    with pytest.raises(exactsim.InputError, match=r"^contact\.impact\.restitution: "):
+        scene.impact = {"model": "plus", "restitution": 1.5}
+    with pytest.raises(exactsim.InputError, match=r"^contact\.impact\.modle: unknown field"):
+        scene.impact = {"modle": "plus"}
+    scene.model = "corrective"
+    with pytest.raises(exactsim.InputError, match="impacts need the \"peg\" or \"standard\""):
+        scene.impact = {"model": "plus"}
+    scene.model = "peg"
+    scene.impact = {"model": "plus"}
+    with pytest.raises(exactsim.InputError, match="impacts need the \"peg\" or \"standard\""):
+        scene.model = "corrective"

@@ -73,6 +73,7 @@ int add_body(Scene& scene, const BodySpec& spec) {
   if (has_density) check("density", [&] { rules::density(*spec.density, d); });
   if (has_mass) check("mass", [&] { rules::mass(*spec.mass); });
   if (spec.friction) check("friction", [&] { rules::friction(*spec.friction); });
+  if (spec.restitution) check("restitution", [&] { rules::restitution(*spec.restitution); });
   check("spawn_time", [&] { rules::spawn_time(spec.spawn_time); });
   const Vec3 position = spec.position.vec3(), velocity = spec.velocity.vec3();
   const Vec3 spin = spec.angular_velocity.vec3();
@@ -163,6 +164,7 @@ int add_body(Scene& scene, const BodySpec& spec) {
     build(std::move(parts), b.inertia, spec.inertia);
   }
   b.friction = spec.friction.value_or(std::numeric_limits<Real>::quiet_NaN());
+  b.restitution = spec.restitution.value_or(std::numeric_limits<Real>::quiet_NaN());
   b.spawn_time = spec.spawn_time;
 
   s.dimension = w.dimension;

@@ -72,6 +72,8 @@ void validate_body(const World& w, int i) {
       at(label + "inertia", [&] { rules::inertia(b.inertia, b.mass, r); });
   }
   if (!std::isnan(b.friction)) at(label + "friction", [&] { rules::friction(b.friction); });
+  if (!std::isnan(b.restitution))
+    at(label + "restitution", [&] { rules::restitution(b.restitution); });
   at(label + "spawn_time", [&] { rules::spawn_time(b.spawn_time); });
 }
 

@@ -164,12 +164,12 @@ void read_body(const JsonCursor& c, World& w, State& s, const std::string& scene
   const bool planar = w.dimension == 2;
   if (planar)
     c.expect_object({"name", "static", "kinematic", "shape", "mass", "inertia", "density",
-                     "position", "angle", "velocity", "angular_velocity", "friction",
+                     "position", "angle", "velocity", "angular_velocity", "friction", "restitution",
                      "spawn_time"});
   else
     c.expect_object({"name", "static", "kinematic", "shape", "mass", "inertia", "density",
                      "position", "orientation", "velocity", "angular_velocity", "friction",
-                     "spawn_time"});
+                     "restitution", "spawn_time"});
   Body b;
   b.name = c.at("name").name();
   if (!names.insert(b.name).second) c.at("name").fail("duplicate body name '" + b.name + "'");
@@ -235,6 +235,7 @@ void read_body(const JsonCursor& c, World& w, State& s, const std::string& scene
   else
     add_body_shapes(w, b, std::move(parts.polyhedra));
   if (c.has("friction")) b.friction = rule(c.at("friction"), rules::friction);
+  if (c.has("restitution")) b.restitution = rule(c.at("restitution"), rules::restitution);
   if (c.has("spawn_time")) b.spawn_time = rule(c.at("spawn_time"), rules::spawn_time);
 
   // parse_scene sized q and v for every body: growing them per body made 20,000 bodies copy
@@ -307,7 +308,7 @@ void read_impact(const JsonCursor& c, World& w) {
       m.fail("unknown impact model '" + v + "' (expected \"none\" or \"plus\")");
   }
   RestitutionLaw& law = o.restitution;
-  if (c.has("restitution")) law.e_min = c.at("restitution").in_range(0, 1, "");
+  if (c.has("restitution")) law.e_min = rule(c.at("restitution"), rules::restitution);
   if (c.has("capture_velocity"))
     law.v_capture = c.at("capture_velocity").in_range(0, limits::kMaxSpeed, "m/s");
   // The plastic speed defaults to the capture speed: e = e_min at every speed above capture.
@@ -427,6 +428,28 @@ void check_initial_overlap(const JsonCursor& bodies, const Scene& scene) {
 
 }  // namespace
 
+ImpactStepOptions read_impact_options(const nlohmann::json& impact, ContactModel model,
+                                      const std::string& origin) {
+  World w;
+  w.contact.model = model;
+  read_impact(JsonCursor(impact, origin, "contact.impact"), w);
+  return w.contact.impact;
+}
+
+nlohmann::json impact_options_to_json(const ImpactStepOptions& o) {
+  if (o.model == ImpactModel::kNone) return nullptr;
+  return {{"model", to_string(o.model)},
+          {"restitution", o.restitution.e_min},
+          {"capture_velocity", o.restitution.v_capture},
+          {"plastic_velocity", o.restitution.v_plastic},
+          {"transition_velocity", o.plus.v_transition},
+          {"theta_max", o.plus.theta_max},
+          {"induced",
+           o.plus.induced_impacts == InducedImpacts::kRounds ? "sequential" : "simultaneous"},
+          {"proximity", o.proximity},
+          {"max_impacts_per_step", o.max_impacts_per_step}};
+}
+
 Scene parse_scene(const nlohmann::json& doc, const std::string& origin) {
   const JsonCursor top(doc, origin, "");
   // An event-driven PLUS scene (docs/plus.md) is read by `exactsim events`, not here.
@@ -515,18 +538,8 @@ nlohmann::json scene_to_json(const Scene& scene) {
     params["max_stabilisation_speed"] = w.contact.max_stabilisation_speed;
   if (w.contact.peg.general_form) params["general_form"] = true;  // written only when set
   contact["parameters"] = params;
-  if (const ImpactStepOptions& o = w.contact.impact; o.model != ImpactModel::kNone)
-    contact["impact"] = {
-        {"model", to_string(o.model)},
-        {"restitution", o.restitution.e_min},
-        {"capture_velocity", o.restitution.v_capture},
-        {"plastic_velocity", o.restitution.v_plastic},
-        {"transition_velocity", o.plus.v_transition},
-        {"theta_max", o.plus.theta_max},
-        {"induced",
-         o.plus.induced_impacts == InducedImpacts::kRounds ? "sequential" : "simultaneous"},
-        {"proximity", o.proximity},
-        {"max_impacts_per_step", o.max_impacts_per_step}};
+  if (w.contact.impact.model != ImpactModel::kNone)
+    contact["impact"] = impact_options_to_json(w.contact.impact);
   doc["contact"] = contact;
   doc["solver"] = io::solver_options_to_json(w.solver);
   doc["stepping"] = {
@@ -606,6 +619,7 @@ nlohmann::json scene_to_json(const Scene& scene) {
       j["angular_velocity"] = vec_json(v.tail<3>());
     }
     if (!std::isnan(b.friction)) j["friction"] = b.friction;
+    if (!std::isnan(b.restitution)) j["restitution"] = b.restitution;
     if (b.spawn_time != 0) j["spawn_time"] = b.spawn_time;
     bodies.push_back(j);
   }

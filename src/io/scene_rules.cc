@@ -163,6 +163,7 @@ void inertia(const Mat3& j, Real m, Real r, const char* reach) {
 }
 
 Real friction(Real mu) { return in_range(mu, 0, limits::kMaxFriction, ""); }
+Real restitution(Real e) { return in_range(e, 0, 1, ""); }
 Real spawn_time(Real t) { return in_range(t, 0, limits::kMaxTime, "s"); }
 Real coordinate(Real x) {
   return in_range(x, -limits::kMaxCoordinate, limits::kMaxCoordinate, "m");

@@ -72,6 +72,13 @@ void tangents(const Vec3& n, int dimension, Vec3& t1, Vec3& t2) {
 
 }  // namespace
 
+Real pair_restitution(const World& world, int a, int b) {
+  const Real scene = world.contact.impact.restitution.e_min;
+  const Real ea = std::isnan(world.bodies[a].restitution) ? scene : world.bodies[a].restitution;
+  const Real eb = std::isnan(world.bodies[b].restitution) ? scene : world.bodies[b].restitution;
+  return std::sqrt(ea * eb);
+}
+
 bool contact_at(const World& world, const State& state, const Contact& contact, Real t, bool exact,
                 ImpactScratch& scratch, Contact& out) {
   const int ca = contact.collider_a(), cb = contact.collider_b();
@@ -291,6 +298,7 @@ ImpactOutcome resolve_impact(const World& world, State& state, Workspace& ws,
     }
     p.contacts[k].friction = pair_friction(world, c.body_a, c.body_b);
     p.contacts[k].restitution = o.restitution;
+    p.contacts[k].restitution.e_min = pair_restitution(world, c.body_a, c.body_b);
   }
   // A = G W Gᵀ with W = M⁻¹ block by block; the rows' velocity G ν.
   VecX nu = VecX::Zero(dofs);

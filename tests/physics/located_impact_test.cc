@@ -15,6 +15,7 @@
 #include "exactsim/stepping/adaptive_step.h"
 #include "experiments/plus_examples.h"
 #include "experiments/scenarios.h"
+#include "input_error.h"
 #include "physics/physics_scene.h"
 
 namespace exactsim::physics_test::located_impact {
@@ -126,6 +127,42 @@ TEST(LocatedImpact, FlatDropApexesAreE2nH0AtRoundOff) {
     for (int n = 0; n < 3; ++n)
       EXPECT_NEAR(a[n] / std::pow(0.25, n + 1), 1, 1e-9) << "h = " << h << " apex " << n;
   }
+}
+
+TEST(LocatedImpact, PerBodyRestitutionCombinesAsTheGeometricMean) {
+  // The cube's e = 0.8 against the floor's (the scene's 0.5 when the floor has none, else its
+  // own): the first apex is e_pair² h0 with e_pair = √(e_cube e_floor), at round-off as above.
+  struct Case {
+    Real floor;  // NaN: none given
+    Real expected;
+  };
+  for (const Case c : {Case{std::numeric_limits<Real>::quiet_NaN(), 0.8 * 0.5},
+                       Case{0.2, 0.8 * 0.2}, Case{1.0, 0.8}, Case{0.0, 0.0}}) {
+    json doc = cube_drop_doc(1e-3, 1.0, 0, 0.5, kG);
+    doc["bodies"][1]["restitution"] = 0.8;
+    if (!std::isnan(c.floor)) doc["bodies"][0]["restitution"] = c.floor;
+    Stepped run(doc);
+    EXPECT_EQ(run.sim.scene.world.bodies[kCube].restitution, 0.8);
+    EXPECT_NEAR(pair_restitution(run.sim.scene.world, 0, kCube), std::sqrt(c.expected), 1e-15);
+    Real z = z_of(run), v = vz_of(run), apex = 0;
+    while (run.sim.state.time < 1.0) {
+      run.next();
+      ASSERT_EQ(run.reports.back().status, StepStatus::kOk);
+      if (v > 0 && vz_of(run) <= 0) {
+        apex = z + v * v / (2 * kG) - 0.1;
+        break;
+      }
+      z = z_of(run);
+      v = vz_of(run);
+    }
+    // e_pair = 0: the cube stays on the floor (no apex); else apex = e_pair² · 1 m.
+    EXPECT_NEAR(apex, c.expected, 1e-9) << "floor e = " << c.floor;
+  }
+  json doc = cube_drop_doc(1e-3, 1.0, 0, 0.5, kG);
+  doc["bodies"][1]["restitution"] = 1.5;
+  EXPECT_NE(ErrorOf([&] { Sim{doc}; }).find("bodies[1].restitution: must lie in [0, 1]"),
+            std::string::npos)
+      << ErrorOf([&] { Sim{doc}; });
 }
 
 TEST(LocatedImpact, FiftyElasticBouncesKeepTheirApex) {

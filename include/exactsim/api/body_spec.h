@@ -62,6 +62,7 @@ struct BodySpec {
   Real omega = 0;                        // rad/s, counter-clockwise (2D)
   Coordinates angular_velocity{};        // rad/s, world axes (3D)
   std::optional<Real> friction{};        // Coulomb μ of this body; unset: the scene's
+  std::optional<Real> restitution{};     // impacts' e of this body (0…1); unset: the scene's
   Real spawn_time = 0;                   // s: the body joins at the first step starting then
 };
 

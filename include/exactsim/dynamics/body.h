@@ -34,6 +34,9 @@ struct Body {
   Real planar_inertia = 0;      // kg·m² about the origin, 2D
   Mat3 inertia = Mat3::Zero();  // kg·m² about the origin in body axes, 3D
   Real friction = std::numeric_limits<Real>::quiet_NaN();  // per-body μ; NaN = scene default
+  // Per-body coefficient of restitution of PLUS impacts (docs/impacts.md "Restitution per
+  // body"); NaN = the scene's contact.impact.restitution.
+  Real restitution = std::numeric_limits<Real>::quiet_NaN();
   Real spawn_time = 0;  // s: joins at the first step whose start time is >= this
 };
 

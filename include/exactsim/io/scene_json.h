@@ -17,6 +17,13 @@ Scene read_scene_file(const std::string& path);
 // (mesh files) against its folder.
 Scene parse_scene(const nlohmann::json& doc, const std::string& origin);
 
+// contact.impact of a scene file (docs/impacts.md "Scene options"): the options `impact` gives,
+// on top of the defaults, for a world of contact model `model`; InputError
+// "ORIGIN: contact.impact.FIELD: reason". And back: null for the model "none".
+ImpactStepOptions read_impact_options(const nlohmann::json& impact, ContactModel model,
+                                      const std::string& origin);
+nlohmann::json impact_options_to_json(const ImpactStepOptions& options);
+
 // Writes a scene so that read_scene_file reproduces it bit for bit (shapes as explicit vertex
 // lists, mass and inertia explicit).
 nlohmann::json scene_to_json(const Scene& scene);

@@ -52,6 +52,7 @@ void inertia(const Mat3& j, Real m, Real r, const char* reach = kVertexReach);
 
 // A body's other values.
 Real friction(Real mu);
+Real restitution(Real e);  // a coefficient of restitution, 0…1
 Real spawn_time(Real t);
 Real coordinate(Real x);               // one component of a position or vertex, m
 Real angle(Real theta);                // rad, 2D

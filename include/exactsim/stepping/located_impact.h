@@ -82,6 +82,11 @@ LocatedImpact locate_first_impact(const World& world, const State& state,
                                   const std::vector<Contact>& contacts, Real T,
                                   ImpactScratch& scratch);
 
+// A contact's coefficient of restitution: √(e_A e_B) of the bodies' (the scene's
+// contact.impact.restitution where a body has none), as pair_friction combines μ
+// (docs/impacts.md "Restitution per body").
+Real pair_restitution(const World& world, int a, int b);
+
 enum class ImpactOutcome {
   kResolved,  // PLUS's impulse applied and certified
   kNone,      // no contact within the proximity any more: nothing to resolve
