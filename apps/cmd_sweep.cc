@@ -134,7 +134,8 @@ int sweep(const SweepArgs& a) {
     std::optional<MpiSession> mpi;
     if (launched_by_mpi()) mpi.emplace();
     if (mpi && mpi->size() > 1) {
-      runner = "MPI, " + std::to_string(mpi->size() - 1) + (mpi->size() == 2 ? " worker" : " workers");
+      runner =
+          "MPI, " + std::to_string(mpi->size() - 1) + (mpi->size() == 2 ? " worker" : " workers");
       set_memory_backstop(kDefaultMemoryBudgetBytes);
       outcome = run_sweep_mpi(*mpi, jobs, so, progress_printer(spec.name, a.quiet));
       if (mpi->rank() != 0) return 0;  // rank 0 reports and writes the table
