@@ -348,15 +348,23 @@ void project_positions(const World& world, State& state, Real h, const StartPlac
   }
   // Positions move by h ν_p; the velocities stay ν⁺ (swapped in and out for the update). The move
   // can lift a body by at most its length: m |g| times it bounds the potential energy it adds.
+  // A 3D body's turn ΔR carries its spin along (ω ← ΔR ω: the same ω in the body's frame), so its
+  // rotational T = ½ ωᵀ R I Rᵀ ω is unchanged (docs/robustness.md "Over the whole step").
   const Real gravity = world.gravity.norm();
   for (std::size_t k = 0; k < layout.active_bodies.size(); ++k) {
     const int b = layout.active_bodies[k];
     auto v = state.v_of(b);
     auto p = s.nu.segment(static_cast<Eigen::Index>(k) * nb, nb);
     report.projection_lift += world.bodies[b].mass * gravity * h * p.head(nl).norm();
+    const bool spatial = world.dimension == 3;
+    const Quat before = spatial ? body_orientation(state, b) : Quat::Identity();
     v.swap(p);
     integrate_position(state, b, h, world.stepping.rotation);
     v.swap(p);
+    if (spatial) {
+      const Quat turn = body_orientation(state, b) * before.conjugate();
+      v.tail<3>() = turn * Vec3(v.tail<3>());
+    }
   }
   stop_approach(world, state, slop / h, ws, report);
 }
