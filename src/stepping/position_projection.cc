@@ -351,12 +351,12 @@ void project_positions(const World& world, State& state, Real h, const StartPlac
   // A 3D body's turn ΔR carries its spin along (ω ← ΔR ω: the same ω in the body's frame), so its
   // rotational T = ½ ωᵀ R I Rᵀ ω is unchanged (docs/robustness.md "Over the whole step").
   const Real gravity = world.gravity.norm();
+  const bool spatial = world.dimension == 3;
   for (std::size_t k = 0; k < layout.active_bodies.size(); ++k) {
     const int b = layout.active_bodies[k];
     auto v = state.v_of(b);
     auto p = s.nu.segment(static_cast<Eigen::Index>(k) * nb, nb);
     report.projection_lift += world.bodies[b].mass * gravity * h * p.head(nl).norm();
-    const bool spatial = world.dimension == 3;
     const Quat before = spatial ? body_orientation(state, b) : Quat::Identity();
     v.swap(p);
     integrate_position(state, b, h, world.stepping.rotation);
