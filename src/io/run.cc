@@ -84,6 +84,7 @@ nlohmann::json report_to_json(const StepReport& r) {
     if (r.friction_cones_left_out > 0)
       j["solver"]["friction_cones_left_out"] = r.friction_cones_left_out;
     if (r.ray_restarts > 0) j["solver"]["ray_restarts"] = r.ray_restarts;
+    if (r.rescued_islands > 0) j["solver"]["rescued_islands"] = r.rescued_islands;
   }
   if (r.energy.checked)
     j["energy"] = {{"before", r.energy.before},

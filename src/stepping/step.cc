@@ -432,6 +432,30 @@ const std::vector<bool>* solve_sparse(const World& world, IslandWorkspace& ws, b
   return basis;
 }
 
+// A dense solve that did not certify, given to the sparse path's working set (docs/solvers.md
+// "Large islands: the sparse path"): its interior point needs no basis, where Lemke can end on a
+// ray or its budget on an island of a few hundred unknowns. Kept when it certifies, with the dense
+// attempt's status as the first attempt's; otherwise the dense answer stays, for the recovery.
+const std::vector<bool>* rescue_on_working_set(const World& world, IslandWorkspace& ws, bool warm,
+                                               StepReport& report) {
+  MlcpSolution dense = ws.solution;  // (allocates, on a failed solve only)
+  solve_on_working_set(ws.problem, ws.layout, ws.island, world.solver,
+                       warm ? &ws.warm.guess : nullptr, ws.working, ws.sparse, ws.lemke,
+                       ws.solution);
+  SolveCertificate& c = ws.solution.certificate;
+  c.pivots += dense.certificate.pivots;
+  c.iterations += dense.certificate.iterations;
+  c.primary_status = dense.certificate.status;
+  if (c.ok()) {
+    ws.dense = false;
+    ++report.rescued_islands;
+    report.solved_unknowns = static_cast<int>(ws.working.columns.size());
+    return &ws.working.basis;
+  }
+  std::swap(ws.solution, dense);
+  return solver_basis(ws, ws.solution.certificate);
+}
+
 // What every island of a step reads and none writes: the last step's warm-start bases and friction
 // directions, and the bodies as placed at the start of the step.
 struct IslandInputs {
@@ -477,9 +501,11 @@ void solve_island(const World& world, State& state, Real h, const IslandInputs& 
   report.seconds.assemble = seconds_since(clock);
   const bool warm =
       world.stepping.warm_start && guess_active_set(ws.island, ws.layout, previous, ws.warm);
-  ws.dense = report.lcp_size <= world.stepping.dense_max_unknowns;
+  const bool dense = ws.dense = report.lcp_size <= world.stepping.dense_max_unknowns;
   const std::vector<bool>* basis =
-      ws.dense ? solve_dense(world, ws, warm, report) : solve_sparse(world, ws, warm, report);
+      dense ? solve_dense(world, ws, warm, report) : solve_sparse(world, ws, warm, report);
+  if (dense && !ws.solution.certificate.ok())
+    basis = rescue_on_working_set(world, ws, warm, report);
   report.solver_called = true;
   report.solver = ws.solution.certificate;
   report.ray_restarts = static_cast<int>(ws.solver.lcp.ray_restarts - ray_restarts);
@@ -546,6 +572,7 @@ void add_island(const StepReport& i, int k, StepReport& r, IslandTotals& t) {
   r.lcp_size += i.lcp_size;
   r.largest_island_lcp = std::max(r.largest_island_lcp, i.lcp_size);
   r.solved_unknowns += i.solved_unknowns;
+  r.rescued_islands += i.rescued_islands;
   const int pivots = r.solver.pivots + i.solver.pivots;
   const int iterations = r.solver.iterations + i.solver.iterations;
   const bool first_failure = r.status == StepStatus::kOk && i.status != StepStatus::kOk;

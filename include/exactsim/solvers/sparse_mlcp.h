@@ -91,7 +91,7 @@ bool block_pivoting(const SparseMlcp& p, Real tol, Real delta, int max_iteration
 
 // Mehrotra's predictor–corrector (interior_point.cc) from the free motion (z: `start` × the
 // impulses of the free rows' scale); true when z∘w, the
-// row and the momentum residuals fell below 1e-2 of the certificate's bounds (tolerance tol,
+// row and the momentum residuals fell below 1/5 of the certificate's bounds (tolerance tol,
 // impulse scale `scale`). (ν, z, w) is where it ended either way.
 bool interior_point(const SparseMlcp& p, Real tol, Real scale, int max_iterations,
                     SparseMlcpScratch& s, VecX& nu, VecX& z, VecX& w, int& iterations,

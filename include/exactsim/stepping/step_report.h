@@ -125,6 +125,10 @@ struct StepReport {
   // Unknowns the solves worked on, summed over the islands: lcp_size less what the sparse path's
   // working sets left out (docs/solvers.md "Large islands: the sparse path").
   int solved_unknowns = 0;
+  // Islands whose dense solve did not certify and that the sparse path's working set then solved
+  // (docs/solvers.md "Large islands: the sparse path"); their certificates' primary_status is the
+  // dense attempt's.
+  int rescued_islands = 0;
   // Sleeping (StepOptions::sleep, docs/stepping.md "Sleeping"): islands left out of the solve
   // because all their bodies sleep, and the bodies asleep after the step.
   int islands_asleep = 0;
