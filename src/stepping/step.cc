@@ -404,20 +404,27 @@ const std::vector<bool>* solve_dense(const World& world, IslandWorkspace& ws, bo
                                       : solver_basis(ws, ws.solution.certificate);
 }
 
+// The island on its working set (working_set.h), with last step's basis as the guess where
+// warm: true when the answer certifies on the whole problem.
+bool solve_working_set(const World& world, IslandWorkspace& ws, bool warm, StepReport& report) {
+  solve_on_working_set(ws.problem, ws.layout, ws.island, world.solver,
+                       warm ? &ws.warm.guess : nullptr, ws.working, ws.sparse, ws.lemke,
+                       ws.solution);
+  report.solved_unknowns = static_cast<int>(ws.working.columns.size());
+  return ws.solution.certificate.ok();
+}
+
 // The sparse path (docs/solvers.md "Large islands: the sparse path"): the body-space MLCP as
 // assembled, never written out dense. The working set first; an answer that does not certify goes
 // to the sparse Lemke on the whole problem, then to the dense path when that fits the memory
 // budget.
 const std::vector<bool>* solve_sparse(const World& world, IslandWorkspace& ws, bool warm,
                                       StepReport& report) {
-  const std::vector<bool>* guess = warm ? &ws.warm.guess : nullptr;
-  solve_on_working_set(ws.problem, ws.layout, ws.island, world.solver, guess, ws.working, ws.sparse,
-                       ws.lemke, ws.solution);
-  report.solved_unknowns = static_cast<int>(ws.working.columns.size());
-  if (ws.solution.certificate.ok()) return &ws.working.basis;
+  if (solve_working_set(world, ws, warm, report)) return &ws.working.basis;
   int iterations = ws.solution.certificate.iterations;
   report.solved_unknowns = report.lcp_size;
-  solve_sparse_lemke(ws.problem, world.solver, ws.lemke, ws.solution, guess);
+  solve_sparse_lemke(ws.problem, world.solver, ws.lemke, ws.solution,
+                     warm ? &ws.warm.guess : nullptr);
   ws.solution.certificate.iterations += iterations;
   if (ws.solution.certificate.ok()) return &ws.lemke.active;
   const MlcpLayout& layout = ws.layout;
@@ -436,22 +443,23 @@ const std::vector<bool>* solve_sparse(const World& world, IslandWorkspace& ws, b
 // "Large islands: the sparse path"): its interior point needs no basis, where Lemke can end on a
 // ray or its budget on an island of a few hundred unknowns. Kept when it certifies, with the dense
 // attempt's status as the first attempt's; otherwise the dense answer stays, for the recovery.
+// Not tried where the dense path proved the problem infeasible: nothing can certify then.
 const std::vector<bool>* rescue_on_working_set(const World& world, IslandWorkspace& ws, bool warm,
                                                StepReport& report) {
+  if (ws.solution.certificate.status == SolveStatus::kInfeasible)
+    return solver_basis(ws, ws.solution.certificate);
   MlcpSolution dense = ws.solution;  // (allocates, on a failed solve only)
-  solve_on_working_set(ws.problem, ws.layout, ws.island, world.solver,
-                       warm ? &ws.warm.guess : nullptr, ws.working, ws.sparse, ws.lemke,
-                       ws.solution);
+  const bool solved = solve_working_set(world, ws, warm, report);
   SolveCertificate& c = ws.solution.certificate;
   c.pivots += dense.certificate.pivots;
   c.iterations += dense.certificate.iterations;
   c.primary_status = dense.certificate.status;
-  if (c.ok()) {
+  if (solved) {
     ws.dense = false;
     ++report.rescued_islands;
-    report.solved_unknowns = static_cast<int>(ws.working.columns.size());
     return &ws.working.basis;
   }
+  report.solved_unknowns = report.lcp_size;
   std::swap(ws.solution, dense);
   return solver_basis(ws, ws.solution.certificate);
 }
