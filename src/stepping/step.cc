@@ -273,22 +273,22 @@ void record_contact_impulses(const World& world, IslandWorkspace& ws,
 // reduce → (large problems: a projected Gauss–Seidel estimate of the active set, docs/stepping.md
 // "Iterate, then certify") → certified solve, in ws.solver. `basis` (a guessed complementary
 // basis) and `start` (the Gauss–Seidel start) may be null.
-void solve_island_mlcp(const World& world, const Mlcp& mlcp, const MlcpLayout& layout,
-                       const std::vector<bool>* basis, const VecX* start, IslandWorkspace& ws,
-                       MlcpSolution& out, StepReport& report) {
+void solve_island_mlcp(const World& world, const SolverOptions& options, const Mlcp& mlcp,
+                       const MlcpLayout& layout, const std::vector<bool>* basis, const VecX* start,
+                       IslandWorkspace& ws, MlcpSolution& out, StepReport& report) {
   WarmGuess guess;
   guess.basis = basis;
   reduce_mlcp(mlcp, ws.solver);
   const StepOptions& o = world.stepping;
   if (o.gauss_seidel_min_unknowns > 0 && layout.size() >= o.gauss_seidel_min_unknowns) {
-    const Real tolerance = verification_tolerance(ws.solver.reduced, world.solver);
+    const Real tolerance = verification_tolerance(ws.solver.reduced, options);
     const GaussSeidelResult g = projected_gauss_seidel(
         mlcp, layout, ws.solver, start, o.gauss_seidel_sweeps, tolerance, ws.gauss_seidel);
     report.gauss_seidel_sweeps += g.sweeps;
     guess.active = &ws.gauss_seidel.guess;
     guess.priority = &ws.gauss_seidel.priority;
   }
-  solve_reduced_mlcp(mlcp, world.solver, ws.solver, out, guess);
+  solve_reduced_mlcp(mlcp, options, ws.solver, out, guess);
 }
 
 // The complementary basis the last solve in ws.solver ended on (Lemke's, degenerate basics
@@ -314,8 +314,8 @@ enum class OnDemand {
 // box stack it solves the step whose sub-problem ended unverified), unless its Lemke ran out of
 // its pivot budget: the whole problem is larger, and on the 100-hull pile its retry tripled the
 // failing step's cost (docs/stepping.md "Friction on demand").
-OnDemand solve_with_friction_on_demand(const World& world, IslandWorkspace& ws, bool warm,
-                                       StepReport& report) {
+OnDemand solve_with_friction_on_demand(const World& world, const SolverOptions& solver,
+                                       IslandWorkspace& ws, bool warm, StepReport& report) {
   FrictionOnDemand& f = ws.friction;
   const MlcpLayout& full = ws.layout;
   const Eigen::Index m = full.size();
@@ -333,8 +333,8 @@ OnDemand solve_with_friction_on_demand(const World& world, IslandWorkspace& ws, 
     select_friction_cones(full, ws.mlcp, f);
     if (guessed) gather_from_full(f.columns, f.full_basis, f.basis);
     if (warm) gather_from_full(f.columns, ws.warm.z, f.z);
-    solve_island_mlcp(world, f.mlcp, f.layout, guessed ? &f.basis : nullptr, warm ? &f.z : nullptr,
-                      ws, f.solution, report);
+    solve_island_mlcp(world, solver, f.mlcp, f.layout, guessed ? &f.basis : nullptr,
+                      warm ? &f.z : nullptr, ws, f.solution, report);
     const SolveCertificate& sub = f.solution.certificate;
     pivots += sub.pivots;
     iterations += sub.iterations;
@@ -359,7 +359,7 @@ OnDemand solve_with_friction_on_demand(const World& world, IslandWorkspace& ws, 
     if (add_loaded_cones(full, ws.solution.z, f) > 0) continue;
     ws.solution.nu = f.solution.nu;
     complete_left_out_cones(full, ws.mlcp, f, ws.solution.nu, ws.solution.z);
-    SolverOptions options = world.solver;
+    SolverOptions options = solver;
     options.impulse_scale = sub.impulse_scale;
     SolveCertificate cert = verify_mlcp(ws.mlcp, ws.solution.nu, ws.solution.z, sub.tolerance,
                                         options, ws.solution.w, ws.solver);
@@ -377,10 +377,10 @@ OnDemand solve_with_friction_on_demand(const World& world, IslandWorkspace& ws, 
 
 // The dense path (islands up to StepOptions::dense_max_unknowns; docs/solvers.md "Large
 // islands: the sparse path"): the MLCP written out dense, then friction on demand or the whole
-// problem through solve_island_mlcp. Returns the basis the warm start remembers (null: the
-// solution's active set).
-const std::vector<bool>* solve_dense(const World& world, IslandWorkspace& ws, bool warm,
-                                     StepReport& report) {
+// problem through solve_island_mlcp with `solver`'s stack. Returns the basis the warm start
+// remembers (null: the solution's active set).
+const std::vector<bool>* solve_dense(const World& world, const SolverOptions& solver,
+                                     IslandWorkspace& ws, bool warm, StepReport& report) {
   const MlcpLayout& layout = ws.layout;
   check_step_memory_budget(ws.problem.M.size(), layout.size(),
                            layout.n_unilateral + layout.n_intercontact,
@@ -391,10 +391,11 @@ const std::vector<bool>* solve_dense(const World& world, IslandWorkspace& ws, bo
   const bool on_demand = o.friction_on_demand_min_unknowns > 0 &&
                          report.lcp_size >= o.friction_on_demand_min_unknowns &&
                          layout.n_friction_contacts > 0;
-  const OnDemand outcome =
-      on_demand ? solve_with_friction_on_demand(world, ws, warm, report) : OnDemand::kSolveWhole;
+  const OnDemand outcome = on_demand
+                               ? solve_with_friction_on_demand(world, solver, ws, warm, report)
+                               : OnDemand::kSolveWhole;
   if (outcome == OnDemand::kSolveWhole) {
-    solve_island_mlcp(world, ws.mlcp, layout, warm ? &ws.warm.guess : nullptr,
+    solve_island_mlcp(world, solver, ws.mlcp, layout, warm ? &ws.warm.guess : nullptr,
                       warm ? &ws.warm.z : nullptr, ws, ws.solution, report);
     if (on_demand) ws.solution.certificate.pivots += ws.friction.pivots;  // the rounds' effort too
   }
@@ -434,7 +435,7 @@ const std::vector<bool>* solve_sparse(const World& world, IslandWorkspace& ws, b
   if (dense_bytes > static_cast<double>(world.stepping.memory_budget_bytes)) return nullptr;
   iterations = ws.solution.certificate.iterations;
   ws.dense = true;
-  const std::vector<bool>* basis = solve_dense(world, ws, warm, report);
+  const std::vector<bool>* basis = solve_dense(world, world.solver, ws, warm, report);
   ws.solution.certificate.iterations += iterations;
   return basis;
 }
@@ -462,6 +463,40 @@ const std::vector<bool>* rescue_on_working_set(const World& world, IslandWorkspa
   report.solved_unknowns = report.lcp_size;
   std::swap(ws.solution, dense);
   return solver_basis(ws, ws.solution.certificate);
+}
+
+// Dense islands of at least this many unknowns try Lemke briefly before the working set
+// (solve_dense_island).
+constexpr int kBriefDenseMinUnknowns = 200;
+
+// A dense island's attempts, in order (docs/solvers.md "Large islands: the sparse path"):
+// 1. the dense path; on an island of kBriefDenseMinUnknowns or more, briefly: Lemke with its own
+//    retries but not the stack's fallbacks, within one pivot per unknown a run (a step of a pile
+//    takes at most about n/2 in all; a run that does not end within n pivots took 13,000–15,000 on
+//    the 30-hull pour of docs/performance.md, and seconds);
+// 2. the working set (rescue_on_working_set), unless Lemke proved the problem infeasible;
+// 3. on such an island, the dense path again with every fallback of the stack.
+// Effort adds up over the attempts; the first attempt's status stays the certificate's.
+const std::vector<bool>* solve_dense_island(const World& world, IslandWorkspace& ws, bool warm,
+                                            StepReport& report) {
+  const bool brief = report.lcp_size >= kBriefDenseMinUnknowns;
+  SolverOptions first = world.solver;
+  if (brief) {
+    first.fallback = false;
+    first.max_pivots =
+        first.max_pivots > 0 ? std::min(first.max_pivots, report.lcp_size) : report.lcp_size;
+  }
+  const std::vector<bool>* basis = solve_dense(world, first, ws, warm, report);
+  if (ws.solution.certificate.ok()) return basis;
+  basis = rescue_on_working_set(world, ws, warm, report);
+  const SolveCertificate before = ws.solution.certificate;
+  if (!brief || before.ok() || before.status == SolveStatus::kInfeasible) return basis;
+  basis = solve_dense(world, world.solver, ws, warm, report);
+  SolveCertificate& c = ws.solution.certificate;
+  c.pivots += before.pivots;
+  c.iterations += before.iterations;
+  c.primary_status = before.primary_status;
+  return basis;
 }
 
 // What every island of a step reads and none writes: the last step's warm-start bases and friction
@@ -511,9 +546,7 @@ void solve_island(const World& world, State& state, Real h, const IslandInputs& 
       world.stepping.warm_start && guess_active_set(ws.island, ws.layout, previous, ws.warm);
   const bool dense = ws.dense = report.lcp_size <= world.stepping.dense_max_unknowns;
   const std::vector<bool>* basis =
-      dense ? solve_dense(world, ws, warm, report) : solve_sparse(world, ws, warm, report);
-  if (dense && !ws.solution.certificate.ok())
-    basis = rescue_on_working_set(world, ws, warm, report);
+      dense ? solve_dense_island(world, ws, warm, report) : solve_sparse(world, ws, warm, report);
   report.solver_called = true;
   report.solver = ws.solution.certificate;
   report.ray_restarts = static_cast<int>(ws.solver.lcp.ray_restarts - ray_restarts);
