@@ -96,7 +96,8 @@ Scene dominoes3d(const StructureOptions& o) {
   Scene s = structure_scene("dominoes3d", o, 0.5);
   for (int i = 0; i < 12; ++i)
     add_solid(s, "domino" + std::to_string(i), make_box(Vec3(0.05, 0.25, 0.5)), 600,
-              Vec3(0.3 * i, 0, 0.25), Quat::Identity(), i == 0 ? Vec3(0, 2, 0) : Vec3::Zero());
+              Vec3(-1.8 + 0.3 * i, 0, 0.25), Quat::Identity(),
+              i == 0 ? Vec3(0, 2, 0) : Vec3::Zero());
   return s;
 }
 

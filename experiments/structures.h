@@ -22,8 +22,8 @@ Scene jenga3d(const StructureOptions& o);
 // A pyramid of 0.2 m cubes, 4 × 4 + 3 × 3 + 2 × 2 + 1 = 30, each layer on the corners of four
 // below (600 kg/m³), μ = 0.5: it must stand.
 Scene cube_pyramid3d(const StructureOptions& o);
-// 12 dominoes (0.05 × 0.25 × 0.5 m, 600 kg/m³) 0.3 m apart, the first tipped at 2 rad/s, μ = 0.5:
-// the chain falls, each domino onto the next.
+// 12 dominoes (0.05 × 0.25 × 0.5 m, 600 kg/m³) 0.3 m apart, x = −1.8 … 1.5 m on the floor, the
+// first tipped at 2 rad/s, μ = 0.5: the chain falls, each domino onto the next.
 Scene dominoes3d(const StructureOptions& o);
 // 8 boxes of 0.2 m (2 × 2 × 2) at rest in a bin whose inside is 0.41 m wide (600 kg/m³), μ = 0.5;
 // meant for h = 0.05: they must stay at rest.

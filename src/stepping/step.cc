@@ -85,6 +85,7 @@ bool recover_by_regularisation(const World& world, IslandWorkspace& ws, StepRepo
     if (!sol.certificate.ok()) continue;
     ws.solution.z = sol.z;
     ws.solution.nu = s.Wc + s.WG * sol.z;
+    sparse_rows(ws.problem, ws.solution.nu, ws.solution.z, ws.solution.w);  // the energy's zᵀw
     report.regularisation = delta * scale;
     recovered = true;
     break;
@@ -146,9 +147,16 @@ EnergyBalance energy_balance(const State& state, const IslandWorkspace& ws, Real
   }
   for (int j = layout.beta_begin(); j < layout.sigma_begin(); ++j)
     e.kinematic_work -= z[j] * kin[j];
-  // Round-off of the three sums, and what the LCP tolerance (m/s) lets each impulse do.
-  e.tolerance =
-      1e-9 * std::max({e.before, e.free_flight, e.after}) + z.lpNorm<1>() * lcp_tolerance + 1e-12;
+  // Round-off of the three sums, what the LCP tolerance (m/s) lets each impulse do, and the work
+  // of the pairs the certificate accepts as complementary, Σ max(0, z_j w_j) (each at most tol·Z):
+  // the step's energy change is at most zᵀw plus the push-out and kinematic work above
+  // (docs/robustness.md "Energy balance").
+  const VecX& w = ws.solution.w;
+  Real complementarity_work = 0;
+  for (Eigen::Index j = 0; j < z.size(); ++j)
+    complementarity_work += std::max<Real>(0, z[j] * w[j]);
+  e.tolerance = 1e-9 * std::max({e.before, e.free_flight, e.after}) +
+                z.lpNorm<1>() * lcp_tolerance + complementarity_work + 1e-12;
   return e;
 }
 

@@ -301,16 +301,40 @@ TEST(StressCampaign, QuickJobListIsWhatTheDocsSay) {
       {"stack3d", 1},         {"tower3d", 1},        {"incline2d-slide", 2}, {"incline2d-stick", 2},
       {"incline3d-slide", 2}, {"incline3d-stick", 2}};
   EXPECT_EQ(per_family, want);
-  EXPECT_EQ(stress_job_list(false).size(), 854u);  // 800 random pours, 40 hull pours, 6 + 8
+  // 800 random pours, 40 hull pours, 6 stacks, 10 structures, 8 inclines.
+  EXPECT_EQ(stress_job_list(false).size(), 864u);
   // --hull-seeds 300: hull pours at seeds 1..300 (beyond the random pours' 100), nothing else
   // added.
   const auto more = stress_job_list(false, 300);
-  EXPECT_EQ(more.size(), 854u + 8u * 295u);
+  EXPECT_EQ(more.size(), 864u + 8u * 295u);
   std::set<std::string> more_names;
   for (const StressRun& r : more) {
     EXPECT_TRUE(more_names.insert(r.name()).second) << "duplicate " << r.name();
     EXPECT_LE(r.seed, r.family.rfind("hull", 0) == 0 ? 300u : 100u) << r.name();
   }
+}
+
+// The structures of experiments/structures.h are in the full campaign, under both models, at the
+// h and duration docs/robustness.md "The runs" gives, and not in the CI subset.
+TEST(StressCampaign, TheStructuresAreInTheCampaign) {
+  const std::map<std::string, std::pair<Real, Real>> want = {{"arch3d", {0.005, 3.0}},
+                                                             {"jenga3d", {0.005, 3.0}},
+                                                             {"cube-pyramid3d", {0.005, 3.0}},
+                                                             {"dominoes3d", {0.005, 4.0}},
+                                                             {"tight-bin3d", {0.05, 3.0}}};
+  std::map<std::string, int> runs;
+  for (const StressRun& r : stress_job_list(false)) {
+    const auto it = want.find(r.family);
+    if (it == want.end()) continue;
+    ++runs[r.family];
+    EXPECT_EQ(r.step, it->second.first) << r.name();
+    EXPECT_EQ(r.duration, it->second.second) << r.name();
+    const Scene s = build_stress_scene(r);
+    EXPECT_EQ(to_string(s.world.contact.model), r.model);
+    EXPECT_GT(s.world.body_count(), 9) << r.name();
+  }
+  for (const auto& [family, _] : want) EXPECT_EQ(runs[family], 2) << family;
+  for (const StressRun& r : stress_job_list(true)) EXPECT_EQ(want.count(r.family), 0u) << r.name();
 }
 
 // The penetration sweep (docs/penetration.md): PEG, both random pours, six h, 5 s, seeds 1..N.
