@@ -284,7 +284,8 @@ Action register_run(CLI::App& app) {
   sub->add_option("--scenario", a->scenario,
                   "Built-in scenario: pour2d (archived sets), pour2d-random, pour3d (icosahedra), "
                   "pour3d-random, hull-pour2d, hull-pour3d (the stress campaign's awkward hulls, "
-                  "mu = 0.3)");
+                  "mu = 0.3); the structures arch3d, jenga3d, cube-pyramid3d, dominoes3d, "
+                  "tight-bin3d (docs/robustness.md \"Structures\")");
   sub->add_option("--set", a->set, "Archived 2D body set a…j (pour2d)");
   sub->add_option("--seed", a->seed,
                   "Random seed (pour2d-random, pour3d-random, hull-pour2d, hull-pour3d)");

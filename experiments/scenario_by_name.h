@@ -10,7 +10,9 @@
 namespace exactsim {
 
 // A built-in scenario and its parameters: pour2d (archived body sets), pour2d-random, pour3d
-// (icosahedra), pour3d-random, hull-pour2d, hull-pour3d (docs/robustness.md "Stress campaign").
+// (icosahedra), pour3d-random, hull-pour2d, hull-pour3d (docs/robustness.md "Stress campaign"),
+// and the structures arch3d, jenga3d, cube-pyramid3d, dominoes3d, tight-bin3d
+// (experiments/structures.h; PEG, h = 5 ms, 2 s unless given; no number of bodies).
 struct ScenarioSpec {
   std::string name;
   char set = 'a';                      // pour2d's archived body set a…j
@@ -19,7 +21,7 @@ struct ScenarioSpec {
   std::optional<Real> step, duration;  // s; the scenario's defaults when absent
 };
 
-// "pour2d, pour2d-random, pour3d, pour3d-random, hull-pour2d, hull-pour3d", for messages.
+// "pour2d, pour2d-random, …, tight-bin3d", for messages.
 extern const char* const kScenarioNames;
 bool is_scenario(const std::string& name);
 // The random scenarios (pour2d-random, pour3d-random, hull-pour2d, hull-pour3d) take a seed.

@@ -43,16 +43,6 @@ int h_ms(Real h) { return static_cast<int>(std::lround(h * 1000)); }
 bool is_incline(const std::string& family) { return family.rfind("incline", 0) == 0; }
 bool is_pour(const std::string& family) { return family.find("pour") != std::string::npos; }
 
-// The structures a user builds first (experiments/structures.h), by family name.
-using StructureBuilder = Scene (*)(const StructureOptions&);
-StructureBuilder structure_builder(const std::string& family) {
-  if (family == "arch3d") return arch3d;
-  if (family == "jenga3d") return jenga3d;
-  if (family == "cube-pyramid3d") return cube_pyramid3d;
-  if (family == "dominoes3d") return dominoes3d;
-  if (family == "tight-bin3d") return tight_bin3d;
-  return nullptr;
-}
 bool is_structure(const std::string& family) { return structure_builder(family) != nullptr; }
 
 // A stack's, structure's or incline's one run (docs/robustness.md "The runs").

@@ -129,4 +129,13 @@ Scene tight_bin3d(const StructureOptions& o) {
   return s;
 }
 
+StructureBuilder structure_builder(const std::string& name) {
+  if (name == "arch3d") return arch3d;
+  if (name == "jenga3d") return jenga3d;
+  if (name == "cube-pyramid3d") return cube_pyramid3d;
+  if (name == "dominoes3d") return dominoes3d;
+  if (name == "tight-bin3d") return tight_bin3d;
+  return nullptr;
+}
+
 }  // namespace exactsim

@@ -3,6 +3,8 @@
 // both models. Floor 4 × 4 × 0.2 m (top at z = 0), gravity 9.81 m/s² along −z.
 #pragma once
 
+#include <string>
+
 #include "exactsim/stepping/world.h"
 
 namespace exactsim {
@@ -28,5 +30,10 @@ Scene dominoes3d(const StructureOptions& o);
 // 8 boxes of 0.2 m (2 × 2 × 2) at rest in a bin whose inside is 0.41 m wide (600 kg/m³), μ = 0.5;
 // meant for h = 0.05: they must stay at rest.
 Scene tight_bin3d(const StructureOptions& o);
+
+// The builder of the structure named arch3d, jenga3d, cube-pyramid3d, dominoes3d or tight-bin3d
+// (the stress campaign's families and `exactsim run --scenario`'s names); null for another name.
+using StructureBuilder = Scene (*)(const StructureOptions&);
+StructureBuilder structure_builder(const std::string& name);
 
 }  // namespace exactsim

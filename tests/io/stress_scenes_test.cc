@@ -13,6 +13,7 @@
 
 #include "exactsim/geometry/pose.h"
 #include "exactsim/stepping/step.h"
+#include "experiments/scenario_by_name.h"
 #include "experiments/stress.h"
 
 namespace exactsim {
@@ -335,6 +336,27 @@ TEST(StressCampaign, TheStructuresAreInTheCampaign) {
   }
   for (const auto& [family, _] : want) EXPECT_EQ(runs[family], 2) << family;
   for (const StressRun& r : stress_job_list(true)) EXPECT_EQ(want.count(r.family), 0u) << r.name();
+}
+
+// The structures are built-in scenarios too (`exactsim run --scenario`, sweeps): PEG, the step and
+// duration given or their defaults, and no number of bodies.
+TEST(StressCampaign, TheStructuresAreScenarios) {
+  ScenarioSpec spec;
+  spec.name = "cube-pyramid3d";
+  ASSERT_TRUE(is_scenario(spec.name));
+  const Scene pyramid = scenario_scene(spec, "");
+  EXPECT_EQ(pyramid.world.body_count(), 31);  // the floor and 30 cubes
+  EXPECT_EQ(pyramid.world.contact.model, ContactModel::kPeg);
+  EXPECT_EQ(pyramid.step, 0.005);
+  spec.name = "tight-bin3d";
+  spec.step = 0.05;
+  spec.duration = 3.0;
+  const Scene bin = scenario_scene(spec, "");
+  EXPECT_EQ(bin.step, 0.05);
+  EXPECT_EQ(bin.duration, 3.0);
+  spec.bodies = 3;
+  EXPECT_THROW(scenario_scene(spec, ""), InputError);
+  EXPECT_FALSE(is_scenario("pyramid3d"));  // the stack campaign's pyramid is not one
 }
 
 // The penetration sweep (docs/penetration.md): PEG, both random pours, six h, 5 s, seeds 1..N.
