@@ -448,6 +448,14 @@ const std::vector<bool>* solve_sparse(const World& world, IslandWorkspace& ws, b
   return basis;
 }
 
+// The certificate c of an attempt that followed an earlier one: the effort of both, and `first`
+// as the first attempt's status.
+void follow_attempt(SolveCertificate& c, const SolveCertificate& earlier, SolveStatus first) {
+  c.pivots += earlier.pivots;
+  c.iterations += earlier.iterations;
+  c.primary_status = first;
+}
+
 // A dense solve that did not certify, given to the sparse path's working set (docs/solvers.md
 // "Large islands: the sparse path"): its interior point needs no basis, where Lemke can end on a
 // ray or its budget on an island of a few hundred unknowns. Kept when it certifies, with the dense
@@ -459,10 +467,7 @@ const std::vector<bool>* rescue_on_working_set(const World& world, IslandWorkspa
     return solver_basis(ws, ws.solution.certificate);
   MlcpSolution dense = ws.solution;  // (allocates, on a failed solve only)
   const bool solved = solve_working_set(world, ws, warm, report);
-  SolveCertificate& c = ws.solution.certificate;
-  c.pivots += dense.certificate.pivots;
-  c.iterations += dense.certificate.iterations;
-  c.primary_status = dense.certificate.status;
+  follow_attempt(ws.solution.certificate, dense.certificate, dense.certificate.status);
   if (solved) {
     ws.dense = false;
     ++report.rescued_islands;
@@ -500,10 +505,7 @@ const std::vector<bool>* solve_dense_island(const World& world, IslandWorkspace&
   const SolveCertificate before = ws.solution.certificate;
   if (!brief || before.ok() || before.status == SolveStatus::kInfeasible) return basis;
   basis = solve_dense(world, world.solver, ws, warm, report);
-  SolveCertificate& c = ws.solution.certificate;
-  c.pivots += before.pivots;
-  c.iterations += before.iterations;
-  c.primary_status = before.primary_status;
+  follow_attempt(ws.solution.certificate, before, before.primary_status);
   return basis;
 }
 
@@ -552,9 +554,9 @@ void solve_island(const World& world, State& state, Real h, const IslandInputs& 
   report.seconds.assemble = seconds_since(clock);
   const bool warm =
       world.stepping.warm_start && guess_active_set(ws.island, ws.layout, previous, ws.warm);
-  const bool dense = ws.dense = report.lcp_size <= world.stepping.dense_max_unknowns;
-  const std::vector<bool>* basis =
-      dense ? solve_dense_island(world, ws, warm, report) : solve_sparse(world, ws, warm, report);
+  ws.dense = report.lcp_size <= world.stepping.dense_max_unknowns;
+  const std::vector<bool>* basis = ws.dense ? solve_dense_island(world, ws, warm, report)
+                                            : solve_sparse(world, ws, warm, report);
   report.solver_called = true;
   report.solver = ws.solution.certificate;
   report.ray_restarts = static_cast<int>(ws.solver.lcp.ray_restarts - ray_restarts);
