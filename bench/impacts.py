@@ -1,11 +1,11 @@
 #!/usr/bin/python3
 """Located PLUS impacts in the time stepper (docs/impacts.md): accuracy against closed forms,
-the cost of a step with an impact, and the bounce-height figure.
+the cost of a step with an impact, the bounce-height figure and the cradle figure.
 
 usage: bench/impacts.py [--exactsim build/apps/exactsim] [--out bench/results/2core-debian/impacts]
 
-Writes OUT/tables.md (the tables docs/impacts.md quotes) and OUT/bounce-height.svg; the runs'
-folders go to a temporary folder (--runs DIR keeps them). Every number comes from `exactsim run`
+Writes OUT/tables.md (the tables docs/impacts.md quotes), OUT/bounce-height.svg and
+OUT/cradle.svg; the runs' folders go to a temporary folder (--runs DIR keeps them). Every number comes from `exactsim run`
 on a scene written here. Step times are the fastest of three runs of each pour.
 """
 import argparse
@@ -154,6 +154,41 @@ def figure(exe, out):
     return fig
 
 
+def cradle(induced):
+    """Newton's cradle of five 1 m cubes (PLUS paper Example 3 as cubes): four touching in a row,
+    the fifth striking them at 2 m/s from 0.5 m away; e = 1, frictionless, no gravity."""
+    bodies = [{"name": f"cube{i}", "shape": {"box": [1, 1, 1]}, "density": 1,
+               "position": [-float(i), 0, 0]} for i in range(4)]
+    bodies.insert(0, {"name": "striker", "shape": {"box": [1, 1, 1]}, "density": 1,
+                      "position": [1.5, 0, 0], "velocity": [-2, 0, 0]})
+    return {
+        "format": "exactsim-scene", "version": 1, "name": f"cradle-{induced}", "dimension": 3,
+        "gravity": [0, 0, 0], "time": {"step": 1e-3, "duration": 1.5},
+        "contact": {"model": "peg", "friction": 0,
+                    "impact": {"model": "plus", "restitution": 1, "induced": induced}},
+        "bodies": bodies}
+
+
+def cradle_figure(exe, out):
+    """The cubes' positions against time in the two induced-impact models."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    fig, axes = plt.subplots(1, 2, figsize=(8, 3.2), sharey=True)
+    for ax, induced in zip(axes, ("sequential", "simultaneous")):
+        folder = os.path.join(out, f"cradle-{induced}")
+        run(exe, folder, cradle(induced))
+        for name in ["striker"] + [f"cube{i}" for i in range(4)]:
+            rows = rows_of(folder, name)
+            ax.plot([float(r["time"]) for r in rows], [float(r["x"]) for r in rows], label=name)
+        ax.set_title(f"induced: {induced}", fontsize=9)
+        ax.set_xlabel("t (s)")
+    axes[0].set_ylabel("x of the centre (m)")
+    axes[1].legend(fontsize=7)
+    fig.tight_layout()
+    return fig
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--exactsim", default="build/apps/exactsim")
@@ -166,6 +201,7 @@ def main():
     lines += ["", "## Cost: the random pours, 3 s at h = 5 ms, with and without impacts", ""]
     lines += cost(a.exactsim, runs)
     figure(a.exactsim, runs).savefig(os.path.join(a.out, "bounce-height.svg"))
+    cradle_figure(a.exactsim, runs).savefig(os.path.join(a.out, "cradle.svg"))
     text = "\n".join(lines) + "\n"
     with open(os.path.join(a.out, "tables.md"), "w") as f:
         f.write(text)

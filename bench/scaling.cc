@@ -93,10 +93,10 @@ void emit(int fd, const char* fmt, ...) {
 }
 
 void emit_step(int fd, const StepSample& s) {
-  emit(fd, "S %.9g %.9g %.9g %.9g %.9g %.9g %.9g %d %d %d %d %d %d %d %d\n", s.wall,
+  emit(fd, "S %.9g %.9g %.9g %.9g %.9g %.9g %.9g %d %d %d %d %d %d %d %d %d\n", s.wall,
        s.stages.detect, s.stages.constraints, s.stages.assemble, s.stages.solve, s.stages.integrate,
-       s.stages.metrics, s.contacts, s.lcp, s.failed_solve ? 1 : 0, s.substeps, s.status, s.pivots,
-       s.fallback ? 1 : 0, s.extended_precision ? 1 : 0);
+       s.stages.metrics, s.contacts, s.lcp, s.solved, s.failed_solve ? 1 : 0, s.substeps, s.status,
+       s.pivots, s.fallback ? 1 : 0, s.extended_precision ? 1 : 0);
 }
 
 EndSample exactsim_end(const Scene& scene, const State& state) {
@@ -163,6 +163,7 @@ void child_main(int fd, const std::string& engine, int dims, int n, const Option
       s.stages = r.seconds;
       s.contacts = r.potential_contacts;
       s.lcp = r.lcp_size;
+      s.solved = r.solved_unknowns;
       s.failed_solve = is_failed_solve(r.status);
       s.substeps = r.substeps;
       s.status = static_cast<int>(r.status);
@@ -213,7 +214,7 @@ void parse_line(const std::string& line, RunResult& r) {
       int failed = 0, fallback = 0, extended = 0;
       in >> s.wall >> s.stages.detect >> s.stages.constraints >> s.stages.assemble >>
           s.stages.solve >> s.stages.integrate >> s.stages.metrics >> s.contacts >> s.lcp >>
-          failed >> s.substeps >> s.status >> s.pivots >> fallback >> extended;
+          s.solved >> failed >> s.substeps >> s.status >> s.pivots >> fallback >> extended;
       s.failed_solve = failed != 0;
       s.fallback = fallback != 0;
       s.extended_precision = extended != 0;
@@ -341,7 +342,8 @@ Stat stat(const std::vector<StepSample>& v, F f, std::size_t count = SIZE_MAX) {
 }
 
 struct Summary {
-  Stat wall, detect, constraints, assemble, solve, integrate, metrics, other, contacts, lcp, pivots;
+  Stat wall, detect, constraints, assemble, solve, integrate, metrics, other, contacts, lcp, solved,
+      pivots;
   int failed = 0, split = 0, deep = 0, odd_substeps = 0, fallback = 0, extended = 0;
 };
 
@@ -361,6 +363,7 @@ Summary summarise(const RunResult& r) {
   s.other = stat(v, [](const StepSample& x) { return std::max(0.0, x.wall - x.stages.total()); });
   s.contacts = stat(v, [n](const StepSample& x) { return x.contacts / n; });
   s.lcp = stat(v, [n](const StepSample& x) { return x.lcp / n; });
+  s.solved = stat(v, [n](const StepSample& x) { return x.solved / n; });
   s.pivots = stat(v, [](const StepSample& x) { return x.pivots; });
   for (const StepSample& x : v) {
     s.failed += x.failed_solve;
@@ -435,9 +438,11 @@ void print_block(const RunResult& ex, const RunResult* bu) {
   row("metrics (penetration watchdog)", s.metrics);
   row("other (discarded split attempts)", s.other);
   row("step, wall (advance())", s.wall);
-  std::printf("  potential contacts / body: mean %s, max %s; LCP size / body: mean %s, max %s\n",
-              num(s.contacts.mean).c_str(), num(s.contacts.max).c_str(), num(s.lcp.mean).c_str(),
-              num(s.lcp.max).c_str());
+  std::printf(
+      "  potential contacts / body: mean %s, max %s; LCP size / body: mean %s, max %s; solved "
+      "(working sets) / body: mean %s, max %s\n",
+      num(s.contacts.mean).c_str(), num(s.contacts.max).c_str(), num(s.lcp.mean).c_str(),
+      num(s.lcp.max).c_str(), num(s.solved.mean).c_str(), num(s.solved.max).c_str());
   std::printf(
       "  Lemke pivots per solve: mean %.0f, max %.0f; answers from Fischer–Burmeister %d, "
       "from the long-double retry %d\n",
@@ -496,9 +501,10 @@ void print_summary(const std::vector<RunResult>& all, const Options& o) {
   std::printf("\n## Summary (markdown)\n\n");
   std::printf(
       "| D | N | engine | steps | mean step (ms) | max step (ms) | detect | constraints | assemble "
-      "| solve | integrate | watchdog | other | contacts/body | LCP/body | failed solves | split "
-      "steps | peak RSS (MiB) | exactsim / Bullet |\n");
-  std::printf("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+      "| solve | integrate | watchdog | other | contacts/body | LCP/body | solved/body | failed "
+      "solves | split steps | peak RSS (MiB) | exactsim / Bullet |\n");
+  std::printf(
+      "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
   for (const RunResult& r : all) {
     const Summary s = summarise(r);
     const RunResult* bu = nullptr;
@@ -508,15 +514,16 @@ void print_summary(const std::vector<RunResult>& all, const Options& o) {
     const bool ex = r.engine == "exactsim";
     std::printf(
         "| %d | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s "
-        "| %s | %.0f | %s |\n",
+        "| %s | %s | %.0f | %s |\n",
         r.dims, r.n, ex ? "exactsim" : (std::string("Bullet (") + bullet_precision() + ")").c_str(),
         steps_text(r).c_str(), ms(s.wall.mean).c_str(), ms(s.wall.max).c_str(),
         ex ? ms(s.detect.mean).c_str() : "", ex ? ms(s.constraints.mean).c_str() : "",
         ex ? ms(s.assemble.mean).c_str() : "", ex ? ms(s.solve.mean).c_str() : "",
         ex ? ms(s.integrate.mean).c_str() : "", ex ? ms(s.metrics.mean).c_str() : "",
         ex ? ms(s.other.mean).c_str() : "", num(s.contacts.mean).c_str(),
-        ex ? num(s.lcp.mean).c_str() : "", ex ? std::to_string(s.failed).c_str() : "",
-        ex ? std::to_string(s.split).c_str() : "", r.peak_mib, ex ? ratio_text(r, bu).c_str() : "");
+        ex ? num(s.lcp.mean).c_str() : "", ex ? num(s.solved.mean).c_str() : "",
+        ex ? std::to_string(s.failed).c_str() : "", ex ? std::to_string(s.split).c_str() : "",
+        r.peak_mib, ex ? ratio_text(r, bu).c_str() : "");
   }
   std::printf(
       "\nStage columns: mean ms per step; other = wall − stages (the discarded first "
@@ -568,6 +575,7 @@ nlohmann::json to_json(const RunResult& r) {
                           {"integrate", st(s.integrate)}, {"metrics", st(s.metrics)},
                           {"other", st(s.other)}};
     j["lcp_size_per_body"] = st(s.lcp);
+    j["solved_unknowns_per_body"] = st(s.solved);
     j["failed_solves"] = s.failed;
     j["split_steps"] = s.split;
     j["deep_penetration_steps"] = s.deep;
@@ -592,7 +600,8 @@ void write_out(const std::vector<RunResult>& all, const Options& o) {
   if (csv) {
     out << "dimension,bodies,engine,steps_planned,steps_done,stop,mean_step_s,max_step_s,"
            "detect_s,constraints_s,assemble_s,solve_s,integrate_s,metrics_s,other_s,"
-           "contacts_per_body,lcp_per_body,failed_solves,split_steps,peak_rss_mib\n";
+           "contacts_per_body,lcp_per_body,solved_per_body,failed_solves,split_steps,peak_rss_"
+           "mib\n";
     for (const RunResult& r : all) {
       const Summary s = summarise(r);
       std::string stop = r.stop;
@@ -601,8 +610,8 @@ void write_out(const std::vector<RunResult>& all, const Options& o) {
           << r.steps.size() << ',' << stop << ',' << s.wall.mean << ',' << s.wall.max << ','
           << s.detect.mean << ',' << s.constraints.mean << ',' << s.assemble.mean << ','
           << s.solve.mean << ',' << s.integrate.mean << ',' << s.metrics.mean << ',' << s.other.mean
-          << ',' << s.contacts.mean << ',' << s.lcp.mean << ',' << s.failed << ',' << s.split << ','
-          << r.peak_mib << '\n';
+          << ',' << s.contacts.mean << ',' << s.lcp.mean << ',' << s.solved.mean << ',' << s.failed
+          << ',' << s.split << ',' << r.peak_mib << '\n';
     }
     return;
   }

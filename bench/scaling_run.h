@@ -14,6 +14,7 @@ struct StepSample {
   StepTimings stages;  // exactsim only
   int contacts = 0;    // exactsim: potential contacts; Bullet: contact-manifold points
   int lcp = 0;         // exactsim: unknowns of the reduced LCP (0 for Bullet)
+  int solved = 0;      // exactsim: those the solves worked on (StepReport::solved_unknowns)
   bool failed_solve = false;
   int substeps = 1;  // exactsim: advance()'s sub-steps; Bullet: internal steps taken
   int status = 0;    // exactsim: StepStatus

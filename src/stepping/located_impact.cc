@@ -35,8 +35,6 @@ constexpr Real kEnergyRoundOff = 1e-9;
 // Round-off allowance of the friction cone, relative to the contact's normal impulse.
 constexpr Real kConeRoundOff = 1e-9;
 
-bool takes_impacts(const Body& b) { return !b.kinematic; }
-
 // Body b of `moved` set to its free flight from `start` over t, as a step moves it: along the
 // exact parabola or semi-implicitly.
 void move_body(const World& world, const State& start, State& moved, int b, Real t, bool exact) {
@@ -136,7 +134,7 @@ LocatedImpact earliest_impact(const World& world, const State& state,
   Contact at;
   for (const Contact& c : contacts) {
     const int ba = world.collider_body(c.collider_a()), bb = world.collider_body(c.collider_b());
-    if (!takes_impacts(world.bodies[ba]) || !takes_impacts(world.bodies[bb])) continue;
+    if (world.bodies[ba].is_static && world.bodies[bb].is_static) continue;  // no dynamic body
     const bool exact = scratch.flying[ba] && scratch.flying[bb];
     const Real horizon = best.found ? best.time : T;
     Real t = 0;
@@ -205,13 +203,13 @@ LocatedImpact locate_first_impact(const World& world, const State& state,
                                   ImpactScratch& scratch) {
   const ImpactStepOptions& o = world.contact.impact;
   scratch.moved = state;
-  // A body with a contact within the proximity (touching or overlapping) does not fly; a fixed
-  // body always does.
+  // A body with a contact within the proximity (touching or overlapping) does not fly; a static or
+  // kinematic body always does (its motion is prescribed: at rest, or at its constant velocity).
   scratch.flying.assign(world.body_count(), 1);
   for (const Contact& c : contacts)
     if (c.gap <= o.proximity)
       for (const int b : {world.collider_body(c.collider_a()), world.collider_body(c.collider_b())})
-        scratch.flying[b] = is_fixed(world.bodies[b]);
+        scratch.flying[b] = world.bodies[b].is_static;
   LocatedImpact best = earliest_impact(world, state, contacts, T, scratch);
   // A flying pair's part to its impact leaves the pair's contacts out: none of them may have
   // crossed by then (a slower feature pair that touched first). If one has, the pair is followed
@@ -219,7 +217,7 @@ LocatedImpact locate_first_impact(const World& world, const State& state,
   if (best.found && best.exact && pair_crossed_by(world, state, contacts, best, scratch)) {
     for (const int b : {world.collider_body(best.contact.collider_a()),
                         world.collider_body(best.contact.collider_b())})
-      scratch.flying[b] = is_fixed(world.bodies[b]);
+      scratch.flying[b] = world.bodies[b].is_static;
     best = earliest_impact(world, state, contacts, T, scratch);
   }
   return best;
@@ -248,12 +246,11 @@ ImpactOutcome resolve_impact(const World& world, State& state, Workspace& ws,
   map_contacts_to_bodies(world, s.detected);
   s.proximal.clear();
   for (const Contact& c : s.detected) {
-    if (!takes_impacts(world.bodies[c.body_a]) || !takes_impacts(world.bodies[c.body_b])) continue;
     if (c.distance > o.proximity || std::abs(c.gap) > o.proximity) continue;
     s.proximal.push_back(c);
   }
   // The impact's bodies: those linked to the located pair through proximal contacts between
-  // dynamic bodies (a static body links nothing).
+  // dynamic bodies (a static or kinematic body links nothing).
   s.component.resize(nb);
   std::iota(s.component.begin(), s.component.end(), 0);
   for (const Contact& c : s.proximal)
@@ -278,6 +275,8 @@ ImpactOutcome resolve_impact(const World& world, State& state, Workspace& ws,
     }
   const int m = static_cast<int>(s.proximal.size());
   s.jacobian.setZero(3 * m, dofs);
+  // The rows' velocity from the kinematic bodies, which keep theirs through the impact.
+  VecX kinematic_rate = VecX::Zero(3 * m);
   ImpactProblem& p = s.problem;
   p.contacts.resize(m);
   p.bilateral_rows = 0;
@@ -295,6 +294,10 @@ ImpactOutcome resolve_impact(const World& world, State& state, Workspace& ws,
         s.jacobian.block(3 * k + r, s.body_dof[c.body_a], 1, nv) += ga.head(nv).transpose();
       if (s.body_dof[c.body_b] >= 0)
         s.jacobian.block(3 * k + r, s.body_dof[c.body_b], 1, nv) += gb.head(nv).transpose();
+      if (world.bodies[c.body_a].kinematic)
+        kinematic_rate[3 * k + r] += ga.head(nv).dot(state.v_of(c.body_a));
+      if (world.bodies[c.body_b].kinematic)
+        kinematic_rate[3 * k + r] += gb.head(nv).dot(state.v_of(c.body_b));
     }
     p.contacts[k].friction = pair_friction(world, c.body_a, c.body_b);
     p.contacts[k].restitution = o.restitution;
@@ -315,7 +318,7 @@ ImpactOutcome resolve_impact(const World& world, State& state, Workspace& ws,
   }
   p.delassus = s.jacobian * s.w_gt;
   p.delassus = 0.5 * (p.delassus + p.delassus.transpose()).eval();
-  p.velocity = s.jacobian * nu;
+  p.velocity = s.jacobian * nu + kinematic_rate;
   p.options = o.plus;
   p.options.record_log = false;
   solve_plus(p, s.plus, s.result);
@@ -341,8 +344,13 @@ ImpactOutcome resolve_impact(const World& world, State& state, Workspace& ws,
   out.intervals += r.intervals;
   const Real change = kinetic_after - kinetic_before;
   const Real allowance = kEnergyRoundOff * kinetic_before;
+  // The kinematic bodies' work −Σ π_r u_r (u_r: row r's velocity from them, constant through the
+  // impact): the impacts' own work on the relative velocities, ∫ πᵀ dv, is ≤ 0 (docs/impacts.md
+  // "The certificate").
+  const Real kinematic_work = -r.impulse.dot(kinematic_rate);
   out.energy_change += change;
   out.energy_tolerance += allowance;
+  out.kinematic_work += kinematic_work;
   Real cone = 0;
   for (int k = 0; k < m; ++k) {
     const Real pn = r.impulse[3 * k + 2];
@@ -351,9 +359,10 @@ ImpactOutcome resolve_impact(const World& world, State& state, Workspace& ws,
   }
   out.cone_excess = std::max(out.cone_excess, cone);
   std::string failure;
-  if (change > allowance)
+  if (change > allowance + kinematic_work)
     failure = "kinetic energy rose by " + std::to_string(change) + " J through the impact (" +
-              std::to_string(m) + " contacts, allowance " + std::to_string(allowance) + " J)";
+              std::to_string(m) + " contacts, kinematic bodies' work " +
+              std::to_string(kinematic_work) + " J, allowance " + std::to_string(allowance) + " J)";
   else if (cone > 0)
     failure = "a friction impulse left its cone by " + std::to_string(cone) + " N·s";
   if (failure.empty()) return ImpactOutcome::kResolved;

@@ -1,8 +1,8 @@
 // PLUS impacts inside the time step (docs/impacts.md), against closed forms: exact bounces
 // without gravity, apex heights e^(2n) h0, fifty elastic bounces, bounces to rest at the capture
 // speed, the rocking block's ω⁺/ω⁻, the PLUS paper's brick against the stand-alone solver,
-// Newton's cradle in both induced-impact models, and random die throws whose kinetic energy never
-// rises through an impact.
+// Newton's cradle in both induced-impact models, random die throws whose kinetic energy never
+// rises through an impact, and kinematic bodies whose work is the only energy an impact gains.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -380,6 +380,98 @@ TEST(LocatedImpact, RandomDieThrowsNeverGainEnergyAndRestOnAFace) {
     EXPECT_NEAR(up, 1, 1e-6) << "throw " << throw_;
     EXPECT_NEAR(run.sim.state.q_of(1)[2], 0.05, 1e-6) << "throw " << throw_;
     EXPECT_LT(run.sim.state.v_of(1).norm(), 1e-6) << "throw " << throw_;
+  }
+}
+
+// A kinematic paddle (infinite mass, moving at U along x) meets a cube at rest, without gravity
+// or friction: the cube leaves at (1 + e) U, as from a wall in the paddle's frame. Its kinetic
+// energy rises by ½ m ((1 + e) U)²: the paddle's work −πᵀu = m (1 + e) U², less the impact's
+// dissipation in the paddle's frame, ½ m (1 − e²) U².
+TEST(LocatedImpact, AKinematicPaddleHitsACubeAsAWallInItsFrame) {
+  constexpr Real U = 1.0, gap = 0.35;
+  for (const int d : {2, 3})
+    for (const Real e : {0.5, 1.0})
+      for (const Real h : {1e-3, 7e-3}) {
+        json paddle = {{"name", "paddle"}, {"kinematic", true}};
+        json cube = {{"name", "cube"}, {"density", 500}};
+        if (d == 3) {
+          paddle["shape"] = {{"box", {0.1, 1, 1}}};
+          paddle["position"] = {-0.5, 0, 0};
+          paddle["velocity"] = {U, 0, 0};
+          cube["shape"] = {{"box", {0.2, 0.2, 0.2}}};
+          cube["position"] = {0, 0, 0};
+        } else {
+          paddle["shape"] = {{"box", {0.1, 1}}};
+          paddle["position"] = {-0.5, 0};
+          paddle["velocity"] = {U, 0};
+          cube["shape"] = {{"box", {0.2, 0.2}}};
+          cube["position"] = {0, 0};
+        }
+        json doc = scene_doc(d, h, json::array({paddle, cube}), plus_contact(e, 0.0));
+        doc["contact"]["model"] = "peg";
+        doc["gravity"] = d == 3 ? json::array({0, 0, 0}) : json::array({0, 0});
+        Stepped run(doc);
+        run.until(1.0);
+        const std::string where =
+            std::to_string(d) + "D, e = " + std::to_string(e) + ", h = " + std::to_string(h);
+        const Real m = d == 3 ? 500 * 0.008 : 500 * 0.04;
+        ASSERT_EQ(run.impacts(), 1) << where;
+        EXPECT_NEAR(run.sim.state.v_of(kCube)[0], (1 + e) * U, 1e-9) << where;
+        EXPECT_NEAR(run.sim.state.q_of(kCube)[0], (1 + e) * U * (run.sim.state.time - gap / U),
+                    1e-9)
+            << where;
+        EXPECT_LT(run.sim.state.v_of(kCube).tail(d == 3 ? 5 : 2).norm(), 1e-9) << where;
+        for (const StepReport& r : run.reports) {
+          if (r.impacts.count == 0) continue;
+          EXPECT_NEAR(r.impacts.kinematic_work, m * (1 + e) * U * U, 1e-9 * m) << where;
+          EXPECT_NEAR(r.impacts.energy_change, 0.5 * m * (1 + e) * (1 + e) * U * U, 1e-9 * m)
+              << where;
+        }
+      }
+}
+
+// Dice thrown onto a conveyor (a kinematic plate moving at 0.5 m/s along x), e = 0.5, μ = 0.3:
+// no impact gains more than the conveyor's work, every friction impulse stays in its cone, and
+// each die comes to rest on a face, carried at the conveyor's speed.
+TEST(LocatedImpact, DiceOnAConveyorGainNoMoreThanItsWorkAndRideIt) {
+  constexpr Real U = 0.5;
+  std::mt19937_64 rng(11);
+  std::uniform_real_distribution<Real> u(-1, 1);
+  for (int throw_ = 0; throw_ < 3; ++throw_) {
+    const Vec3 axis = Vec3(u(rng), u(rng), u(rng)).normalized();
+    const Quat q(Eigen::AngleAxis<Real>(3.0 * u(rng), axis));
+    json bodies = json::array({{{"name", "conveyor"},
+                                {"kinematic", true},
+                                {"shape", {{"box", {20, 4, 0.2}}}},
+                                {"position", {0, 0, -0.1}},
+                                {"velocity", {U, 0, 0}}},
+                               {{"name", "die"},
+                                {"shape", {{"box", {0.1, 0.1, 0.1}}}},
+                                {"density", 1000},
+                                {"position", {0, 0, 0.3 + 0.2 * u(rng)}},
+                                {"orientation", {q.w(), q.x(), q.y(), q.z()}},
+                                {"velocity", {1.5 * u(rng), 1.5 * u(rng), 0}},
+                                {"angular_velocity", {10 * u(rng), 10 * u(rng), 10 * u(rng)}}}});
+    json doc = scene_doc(3, 2e-3, bodies, plus_contact(0.5, 0.3));
+    doc["contact"]["model"] = "peg";
+    Stepped run(doc);
+    run.until(3.0);
+    int impacts = 0;
+    Real work = 0;
+    for (const StepReport& r : run.reports) {
+      impacts += r.impacts.count;
+      work += std::abs(r.impacts.kinematic_work);
+      EXPECT_LE(r.impacts.energy_change, r.impacts.kinematic_work + r.impacts.energy_tolerance)
+          << "throw " << throw_;
+      EXPECT_LE(r.impacts.cone_excess, 0) << "throw " << throw_;
+    }
+    EXPECT_GT(impacts, 1) << "throw " << throw_;
+    EXPECT_GT(work, 0) << "throw " << throw_;
+    const Mat3 R = body_orientation(run.sim.state, 1).toRotationMatrix();
+    EXPECT_NEAR(R.row(2).cwiseAbs().maxCoeff(), 1, 1e-6) << "throw " << throw_;
+    EXPECT_NEAR(run.sim.state.q_of(1)[2], 0.05, 1e-6) << "throw " << throw_;
+    EXPECT_LT((run.sim.state.v_of(1) - (Vec6() << U, 0, 0, 0, 0, 0).finished()).norm(), 1e-6)
+        << "throw " << throw_;
   }
 }
 

@@ -53,8 +53,11 @@ struct ImpactReport {
   int contacts = 0;           // contacts of the largest impact
   int rounds = 0;             // PLUS rounds, all impacts
   int intervals = 0;          // PLUS intervals, all impacts
-  Real energy_change = 0;     // J, kinetic energy change through the impacts (≤ 0 when certified)
+  // J, kinetic energy change through the impacts: at most kinematic_work + energy_tolerance when
+  // certified (docs/impacts.md "The certificate").
+  Real energy_change = 0;
   Real energy_tolerance = 0;  // J, the round-off allowance it was checked against, summed
+  Real kinematic_work = 0;    // J, the kinematic bodies' work on the impacts' bodies, summed
   Real cone_excess = 0;  // largest |π_T| − μ π_N over the impacts' contacts (≤ round-off)
   bool capped = false;   // past ImpactStepOptions::max_impacts_per_step: stepped inelastically
   // Impacts PLUS did not finish within its round and interval budgets (ImpactOptions::max_rounds,
