@@ -16,11 +16,6 @@
 namespace exactsim::cli {
 namespace {
 
-struct EventsArgs {
-  std::string scene_file, out;
-  std::optional<double> duration;
-};
-
 void write_samples(std::ofstream& csv, const EventScene& scene, const EventSimulation& sim) {
   for (size_t i = 0; i < sim.world.bodies.size(); ++i) {
     const RigidBody& b = sim.world.bodies[i];
@@ -57,6 +52,8 @@ nlohmann::json impact_json(const ImpactEvent& e) {
           {"energy_after", e.energy_after},
           {"converged", e.result.converged}};
 }
+
+}  // namespace
 
 int run_events(const EventsArgs& a) {
   const EventScene scene = read_event_scene_file(a.scene_file);
@@ -108,8 +105,6 @@ int run_events(const EventsArgs& a) {
   if (!a.out.empty()) std::printf("  written: %s/{trajectory.csv, impacts.jsonl}\n", a.out.c_str());
   return unconverged == 0 ? 0 : 3;
 }
-
-}  // namespace
 
 Action register_events(CLI::App& app) {
   auto a = std::make_shared<EventsArgs>();

@@ -10,6 +10,7 @@
 #include "exactsim/geometry/polygon.h"
 #include "exactsim/geometry/polyhedron.h"
 #include "exactsim/io/checkpoint.h"
+#include "exactsim/io/event_scene_json.h"
 #include "exactsim/io/run.h"
 #include "exactsim/io/scene_json.h"
 #include "exactsim/io/scene_limits.h"
@@ -187,6 +188,16 @@ int run(const RunArgs& a) {
   set_memory_backstop(a.memory_budget ? memory_budget_bytes(*a.memory_budget)
                                       : kDefaultMemoryBudgetBytes);
   const bool resume = !a.resume.empty();
+  if (!resume && !a.scene_file.empty() && is_event_scene_file(a.scene_file)) {
+    // The event-driven simulator (docs/plus.md "Scene files") takes the output folder and the
+    // duration; every other option is the time stepper's.
+    for (const std::string& option : a.given)
+      if (option != "scene" && option != "--out" && option != "--duration" && option != "--quiet")
+        throw InputError(option + ": " + a.scene_file +
+                         " is an event-driven scene (contact.model \"plus\"), which takes only "
+                         "--out and --duration (docs/plus.md)");
+    return run_events({a.scene_file, a.out, a.duration});
+  }
   const Scene scene = resume ? resumed_scene(a) : build_scene(a);
   set_memory_backstop(scene.world.stepping.memory_budget_bytes);
   warn_if_step_is_large(scene);
@@ -280,7 +291,9 @@ int run(const RunArgs& a) {
 Action register_run(CLI::App& app) {
   auto a = std::make_shared<RunArgs>();
   CLI::App* sub = app.add_subcommand("run", "Simulate a scene file or a built-in scenario");
-  sub->add_option("scene", a->scene_file, "Scene file (JSON, docs/scene-format.md)");
+  sub->add_option("scene", a->scene_file,
+                  "Scene file (JSON, docs/scene-format.md), or an event-driven PLUS scene "
+                  "(contact.model \"plus\", docs/plus.md: only --out and --duration apply)");
   sub->add_option("--scenario", a->scenario,
                   "Built-in scenario: pour2d (archived sets), pour2d-random, pour3d (icosahedra), "
                   "pour3d-random, hull-pour2d, hull-pour3d (the stress campaign's awkward hulls, "

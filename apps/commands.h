@@ -5,6 +5,7 @@
 
 #include <cstdio>
 #include <functional>
+#include <optional>
 #include <string>
 
 namespace exactsim::cli {
@@ -20,6 +21,15 @@ Action register_view(CLI::App& app);
 Action register_stress(CLI::App& app);
 Action register_lcp(CLI::App& app);
 Action register_sweep(CLI::App& app);
+
+// An event-driven PLUS scene (contact.model "plus", docs/plus.md) run to `duration` (the scene's
+// when absent), trajectory.csv and impacts.jsonl written to `out` (none when empty); `exactsim
+// events` and `exactsim run` on such a scene. Returns the exit status.
+struct EventsArgs {
+  std::string scene_file, out;
+  std::optional<double> duration;
+};
+int run_events(const EventsArgs& a);
 
 // An option's check that its value is a number >= min, with a message a person reads ("--every:
 // must be >= 1, got 0") instead of CLI11's range up to the largest double. `meaning` (may be

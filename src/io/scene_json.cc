@@ -457,7 +457,7 @@ Scene parse_scene(const nlohmann::json& doc, const std::string& origin) {
   // not an InputError, on a non-string model; found by fuzz_scene_step)
   if (is_event_scene(doc))
     top.at("contact").at("model").fail(
-        "\"plus\" is an event-driven scene: simulate it with `exactsim events FILE` "
+        "\"plus\" is an event-driven scene: simulate it with `exactsim run FILE` "
         "(docs/plus.md)");
   top.expect_object({"format", "version", "name", "dimension", "gravity", "time", "contact",
                      "solver", "stepping", "bodies"});

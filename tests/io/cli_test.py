@@ -2,7 +2,8 @@
 """The command line's messages and exit statuses (README.md "The command line",
 docs/input-validation.md "Exit codes"): errors of the argument parser are bad input (2) with a
 readable message, `run` says when it wrote nothing, warns when h is large for the thinnest body
-and says which bodies are still falling or not yet spawned at the end, `impact` reports energy
+and says which bodies are still falling or not yet spawned at the end, runs an event-driven scene
+as `events` does, `impact` reports energy
 changes as changes, and `lcp` prints no table header before an error.
 
 usage: cli_test.py EXACTSIM_CLI SOURCE_DIR WORK_DIR
@@ -168,6 +169,24 @@ def main():
         expect(log[0]["energy_change_at_start"] == 0, f"impact: first round {log[0]}")
         expect(abs(log[-1]["energy_change_at_end"] - result["kinetic_energy_change"]) <= 1e-12,
                "impact: the last round's change is not the impact's")
+
+    # run on an event-driven scene (contact.model "plus") runs it as `events` does, with the same
+    # files and final state; options of the time stepper are refused, naming the option.
+    ball = os.path.join(source, "scenes/plus/events_bouncing_ball.json")
+    outputs = {}
+    for command in ("run", "events"):
+        folder = os.path.join(work, f"ball-{command}")
+        code, out, err = run(cli, command, ball, "--duration", "0.5", "--out", folder)
+        expect(code == 0, f"{command} on an event scene: exit {code} ({err!r})")
+        with open(os.path.join(folder, "trajectory.csv")) as f:
+            outputs[command] = (out.replace(folder, "OUT"), f.read())
+    expect(outputs["run"] == outputs["events"],
+           "run and events differ on an event scene (summary or trajectory.csv)")
+    expect(outputs["run"][1].count("\n") > 100, "run on an event scene: a short trajectory")
+    for extra in (["--dt", "0.01"], ["--model", "peg"], ["--impact", "plus"]):
+        code, out, err = run(cli, "run", ball, *extra)
+        expect(code == 2 and extra[0] in err and "event-driven" in err,
+               f"run {extra} on an event scene: exit {code}, {err!r}")
 
     # lcp: an error comes alone, without the table's header; the sample file solves.
     bad = os.path.join(work, "bad.lcp")

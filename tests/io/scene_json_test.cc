@@ -463,7 +463,7 @@ TEST(SceneJson, AnEventSceneIsSentToTheEventsCommand) {
   EXPECT_EQ(ErrorOf([&] { read_scene_file(file); }),
             file +
                 ": contact.model: \"plus\" is an event-driven scene: simulate it with "
-                "`exactsim events FILE` (docs/plus.md)");
+                "`exactsim run FILE` (docs/plus.md)");
 }
 
 TEST(SceneJson, WritingASceneCreatesItsFolder) {
