@@ -458,12 +458,12 @@ TEST(SceneJson, RoundTripReproducesTheTrajectoryBitForBit) {
 namespace exactsim::scene_json_test {
 namespace {
 
-TEST(SceneJson, AnEventSceneIsSentToTheEventsCommand) {
+TEST(SceneJson, AnEventSceneIsSentToTheEventDrivenSimulator) {
   const std::string file = EXACTSIM_SOURCE_DIR "/scenes/plus/events_example3_cradle.json";
   EXPECT_EQ(ErrorOf([&] { read_scene_file(file); }),
             file +
                 ": contact.model: \"plus\" is an event-driven scene: simulate it with "
-                "`exactsim run FILE` (docs/plus.md)");
+                "`exactsim run FILE` or, in Python, exactsim.EventSimulation (docs/plus.md)");
 }
 
 TEST(SceneJson, WritingASceneCreatesItsFolder) {
