@@ -475,5 +475,50 @@ TEST(LocatedImpact, DiceOnAConveyorGainNoMoreThanItsWorkAndRideIt) {
   }
 }
 
+// A die thrown onto a turntable (a kinematic plate spinning at ω = 1 rad/s about the vertical
+// through its centre): the rows' kinematic velocities u are ω × r, different at every contact, and
+// still no impact gains more than −πᵀu. The die ends riding the table: its spin is ω, and its
+// centre moves as the table's point under it at the last step's start (where the step's contacts
+// were taken), ω × x.
+TEST(LocatedImpact, ADieOnATurntableGainsNoMoreThanItsWorkAndRidesIt) {
+  constexpr Real omega = 1.0, h = 2e-3;
+  std::mt19937_64 rng(5);
+  std::uniform_real_distribution<Real> u(-1, 1);
+  for (int throw_ = 0; throw_ < 2; ++throw_) {
+    const Vec3 axis = Vec3(u(rng), u(rng), u(rng)).normalized();
+    const Quat q(Eigen::AngleAxis<Real>(3.0 * u(rng), axis));
+    json bodies = json::array({{{"name", "turntable"},
+                                {"kinematic", true},
+                                {"shape", {{"box", {4, 4, 0.2}}}},
+                                {"position", {0, 0, -0.1}},
+                                {"angular_velocity", {0, 0, omega}}},
+                               {{"name", "die"},
+                                {"shape", {{"box", {0.1, 0.1, 0.1}}}},
+                                {"density", 1000},
+                                {"position", {0.2 * u(rng), 0.2 * u(rng), 0.3}},
+                                {"orientation", {q.w(), q.x(), q.y(), q.z()}},
+                                {"velocity", {0.5 * u(rng), 0.5 * u(rng), 0}},
+                                {"angular_velocity", {5 * u(rng), 5 * u(rng), 5 * u(rng)}}}});
+    json doc = scene_doc(3, h, bodies, plus_contact(0.5, 0.3));
+    doc["contact"]["model"] = "peg";
+    Stepped run(doc);
+    run.until(3.0 - h);
+    const Vec3 x = body_position(run.sim.state, 1);
+    run.until(3.0);
+    int impacts = 0;
+    for (const StepReport& r : run.reports) {
+      impacts += r.impacts.count;
+      EXPECT_LE(r.impacts.energy_change, r.impacts.kinematic_work + r.impacts.energy_tolerance)
+          << "throw " << throw_;
+      EXPECT_LE(r.impacts.cone_excess, 0) << "throw " << throw_;
+    }
+    EXPECT_GT(impacts, 1) << "throw " << throw_;
+    const VecX v = run.sim.state.v_of(1);
+    EXPECT_LT((v.tail(3) - Vec3(0, 0, omega)).norm(), 1e-6) << "throw " << throw_;
+    EXPECT_LT((v.head(3) - Vec3(0, 0, omega).cross(Vec3(x.x(), x.y(), 0))).norm(), 1e-6)
+        << "throw " << throw_;
+  }
+}
+
 }  // namespace
 }  // namespace exactsim::physics_test::located_impact
