@@ -346,39 +346,61 @@ TEST(LocatedImpact, RandomPoursWithImpactsEndEachStepOnTimeAndPassEveryBalance) 
   }
 }
 
-TEST(LocatedImpact, RandomDieThrowsNeverGainEnergyAndRestOnAFace) {
-  std::mt19937_64 rng(7);
+// A 0.1 m die (1000 kg/m³) thrown onto `ground` (its top face at z = 0) from a random pose
+// (centre within `spread` of the z axis, 0.1–0.5 m up), with a random horizontal velocity up to
+// `speed` and spin up to `spin`; e = 0.5, μ = 0.3, h = 2 ms, PEG.
+json die_throw_doc(const json& ground, std::mt19937_64& rng, Real spread, Real speed, Real spin) {
   std::uniform_real_distribution<Real> u(-1, 1);
+  const Vec3 axis = Vec3(u(rng), u(rng), u(rng)).normalized();
+  const Quat q(Eigen::AngleAxis<Real>(3.0 * u(rng), axis));
+  const Real x = spread > 0 ? spread * u(rng) : 0, y = spread > 0 ? spread * u(rng) : 0;
+  const Real z = 0.3 + 0.2 * u(rng);
+  const Real vx = speed * u(rng), vy = speed * u(rng);
+  const Real wx = spin * u(rng), wy = spin * u(rng), wz = spin * u(rng);
+  json bodies = json::array({ground,
+                             {{"name", "die"},
+                              {"shape", {{"box", {0.1, 0.1, 0.1}}}},
+                              {"density", 1000},
+                              {"position", {x, y, z}},
+                              {"orientation", {q.w(), q.x(), q.y(), q.z()}},
+                              {"velocity", {vx, vy, 0}},
+                              {"angular_velocity", {wx, wy, wz}}}});
+  json doc = scene_doc(3, 2e-3, bodies, plus_contact(0.5, 0.3));
+  doc["contact"]["model"] = "peg";
+  return doc;
+}
+
+// Every impact of the run certified: the kinetic energy rose by no more than the kinematic
+// bodies' work (0 without them) and its round-off allowance, every friction impulse in its cone;
+// and more than one impact.
+void expect_impacts_certified(const Stepped& run, int throw_) {
+  for (const StepReport& r : run.reports) {
+    EXPECT_LE(r.impacts.energy_change, r.impacts.kinematic_work + r.impacts.energy_tolerance)
+        << "throw " << throw_;
+    EXPECT_LE(r.impacts.cone_excess, 0) << "throw " << throw_;
+  }
+  EXPECT_GT(run.impacts(), 1) << "throw " << throw_;
+}
+
+// The die (body 1) on a face: one body axis along z, the centre 5 cm up.
+void expect_on_a_face(const Stepped& run, int throw_) {
+  const Mat3 R = body_orientation(run.sim.state, 1).toRotationMatrix();
+  EXPECT_NEAR(R.row(2).cwiseAbs().maxCoeff(), 1, 1e-6) << "throw " << throw_;
+  EXPECT_NEAR(run.sim.state.q_of(1)[2], 0.05, 1e-6) << "throw " << throw_;
+}
+
+TEST(LocatedImpact, RandomDieThrowsNeverGainEnergyAndRestOnAFace) {
+  const json floor = {{"name", "floor"},
+                      {"static", true},
+                      {"shape", {{"box", {20, 20, 1}}}},
+                      {"position", {0, 0, -0.5}}};
+  std::mt19937_64 rng(7);
   for (int throw_ = 0; throw_ < 10; ++throw_) {
-    const Vec3 axis = Vec3(u(rng), u(rng), u(rng)).normalized();
-    const Quat q(Eigen::AngleAxis<Real>(3.0 * u(rng), axis));
-    json bodies = json::array({{{"name", "floor"},
-                                {"static", true},
-                                {"shape", {{"box", {20, 20, 1}}}},
-                                {"position", {0, 0, -0.5}}},
-                               {{"name", "die"},
-                                {"shape", {{"box", {0.1, 0.1, 0.1}}}},
-                                {"density", 1000},
-                                {"position", {0, 0, 0.3 + 0.2 * u(rng)}},
-                                {"orientation", {q.w(), q.x(), q.y(), q.z()}},
-                                {"velocity", {1.5 * u(rng), 1.5 * u(rng), 0}},
-                                {"angular_velocity", {10 * u(rng), 10 * u(rng), 10 * u(rng)}}}});
-    json doc = scene_doc(3, 2e-3, bodies, plus_contact(0.5, 0.3));
-    doc["contact"]["model"] = "peg";
-    Stepped run(doc);
+    Stepped run(die_throw_doc(floor, rng, 0, 1.5, 10));
     run.until(3.0);
-    int impacts = 0;
-    for (const StepReport& r : run.reports) {
-      impacts += r.impacts.count;
-      EXPECT_LE(r.impacts.energy_change, r.impacts.energy_tolerance) << "throw " << throw_;
-      EXPECT_LE(r.impacts.cone_excess, 0) << "throw " << throw_;
-    }
-    EXPECT_GT(impacts, 1) << "throw " << throw_;
-    // At rest on a face: one body axis along z, the centre 5 cm up.
-    const Mat3 R = body_orientation(run.sim.state, 1).toRotationMatrix();
-    const Real up = R.row(2).cwiseAbs().maxCoeff();
-    EXPECT_NEAR(up, 1, 1e-6) << "throw " << throw_;
-    EXPECT_NEAR(run.sim.state.q_of(1)[2], 0.05, 1e-6) << "throw " << throw_;
+    expect_impacts_certified(run, throw_);
+    for (const StepReport& r : run.reports) EXPECT_EQ(r.impacts.kinematic_work, 0);
+    expect_on_a_face(run, throw_);
     EXPECT_LT(run.sim.state.v_of(1).norm(), 1e-6) << "throw " << throw_;
   }
 }
@@ -435,41 +457,20 @@ TEST(LocatedImpact, AKinematicPaddleHitsACubeAsAWallInItsFrame) {
 // each die comes to rest on a face, carried at the conveyor's speed.
 TEST(LocatedImpact, DiceOnAConveyorGainNoMoreThanItsWorkAndRideIt) {
   constexpr Real U = 0.5;
+  const json conveyor = {{"name", "conveyor"},
+                         {"kinematic", true},
+                         {"shape", {{"box", {20, 4, 0.2}}}},
+                         {"position", {0, 0, -0.1}},
+                         {"velocity", {U, 0, 0}}};
   std::mt19937_64 rng(11);
-  std::uniform_real_distribution<Real> u(-1, 1);
   for (int throw_ = 0; throw_ < 3; ++throw_) {
-    const Vec3 axis = Vec3(u(rng), u(rng), u(rng)).normalized();
-    const Quat q(Eigen::AngleAxis<Real>(3.0 * u(rng), axis));
-    json bodies = json::array({{{"name", "conveyor"},
-                                {"kinematic", true},
-                                {"shape", {{"box", {20, 4, 0.2}}}},
-                                {"position", {0, 0, -0.1}},
-                                {"velocity", {U, 0, 0}}},
-                               {{"name", "die"},
-                                {"shape", {{"box", {0.1, 0.1, 0.1}}}},
-                                {"density", 1000},
-                                {"position", {0, 0, 0.3 + 0.2 * u(rng)}},
-                                {"orientation", {q.w(), q.x(), q.y(), q.z()}},
-                                {"velocity", {1.5 * u(rng), 1.5 * u(rng), 0}},
-                                {"angular_velocity", {10 * u(rng), 10 * u(rng), 10 * u(rng)}}}});
-    json doc = scene_doc(3, 2e-3, bodies, plus_contact(0.5, 0.3));
-    doc["contact"]["model"] = "peg";
-    Stepped run(doc);
+    Stepped run(die_throw_doc(conveyor, rng, 0, 1.5, 10));
     run.until(3.0);
-    int impacts = 0;
+    expect_impacts_certified(run, throw_);
     Real work = 0;
-    for (const StepReport& r : run.reports) {
-      impacts += r.impacts.count;
-      work += std::abs(r.impacts.kinematic_work);
-      EXPECT_LE(r.impacts.energy_change, r.impacts.kinematic_work + r.impacts.energy_tolerance)
-          << "throw " << throw_;
-      EXPECT_LE(r.impacts.cone_excess, 0) << "throw " << throw_;
-    }
-    EXPECT_GT(impacts, 1) << "throw " << throw_;
+    for (const StepReport& r : run.reports) work += std::abs(r.impacts.kinematic_work);
     EXPECT_GT(work, 0) << "throw " << throw_;
-    const Mat3 R = body_orientation(run.sim.state, 1).toRotationMatrix();
-    EXPECT_NEAR(R.row(2).cwiseAbs().maxCoeff(), 1, 1e-6) << "throw " << throw_;
-    EXPECT_NEAR(run.sim.state.q_of(1)[2], 0.05, 1e-6) << "throw " << throw_;
+    expect_on_a_face(run, throw_);
     EXPECT_LT((run.sim.state.v_of(1) - (Vec6() << U, 0, 0, 0, 0, 0).finished()).norm(), 1e-6)
         << "throw " << throw_;
   }
@@ -482,37 +483,19 @@ TEST(LocatedImpact, DiceOnAConveyorGainNoMoreThanItsWorkAndRideIt) {
 // were taken), ω × x.
 TEST(LocatedImpact, ADieOnATurntableGainsNoMoreThanItsWorkAndRidesIt) {
   constexpr Real omega = 1.0, h = 2e-3;
+  const json turntable = {{"name", "turntable"},
+                          {"kinematic", true},
+                          {"shape", {{"box", {4, 4, 0.2}}}},
+                          {"position", {0, 0, -0.1}},
+                          {"angular_velocity", {0, 0, omega}}};
   std::mt19937_64 rng(5);
-  std::uniform_real_distribution<Real> u(-1, 1);
   for (int throw_ = 0; throw_ < 2; ++throw_) {
-    const Vec3 axis = Vec3(u(rng), u(rng), u(rng)).normalized();
-    const Quat q(Eigen::AngleAxis<Real>(3.0 * u(rng), axis));
-    json bodies = json::array({{{"name", "turntable"},
-                                {"kinematic", true},
-                                {"shape", {{"box", {4, 4, 0.2}}}},
-                                {"position", {0, 0, -0.1}},
-                                {"angular_velocity", {0, 0, omega}}},
-                               {{"name", "die"},
-                                {"shape", {{"box", {0.1, 0.1, 0.1}}}},
-                                {"density", 1000},
-                                {"position", {0.2 * u(rng), 0.2 * u(rng), 0.3}},
-                                {"orientation", {q.w(), q.x(), q.y(), q.z()}},
-                                {"velocity", {0.5 * u(rng), 0.5 * u(rng), 0}},
-                                {"angular_velocity", {5 * u(rng), 5 * u(rng), 5 * u(rng)}}}});
-    json doc = scene_doc(3, h, bodies, plus_contact(0.5, 0.3));
-    doc["contact"]["model"] = "peg";
-    Stepped run(doc);
+    Stepped run(die_throw_doc(turntable, rng, 0.2, 0.5, 5));
     run.until(3.0 - h);
     const Vec3 x = body_position(run.sim.state, 1);
     run.until(3.0);
-    int impacts = 0;
-    for (const StepReport& r : run.reports) {
-      impacts += r.impacts.count;
-      EXPECT_LE(r.impacts.energy_change, r.impacts.kinematic_work + r.impacts.energy_tolerance)
-          << "throw " << throw_;
-      EXPECT_LE(r.impacts.cone_excess, 0) << "throw " << throw_;
-    }
-    EXPECT_GT(impacts, 1) << "throw " << throw_;
+    expect_impacts_certified(run, throw_);
+    expect_on_a_face(run, throw_);
     const VecX v = run.sim.state.v_of(1);
     EXPECT_LT((v.tail(3) - Vec3(0, 0, omega)).norm(), 1e-6) << "throw " << throw_;
     EXPECT_LT((v.head(3) - Vec3(0, 0, omega).cross(Vec3(x.x(), x.y(), 0))).norm(), 1e-6)
