@@ -11,6 +11,8 @@
 #include <nlohmann/json.hpp>
 
 #include "exactsim/io/scene_limits.h"
+#include "exactsim/stepping/world.h"
+#include "impact_json.h"
 #include "inertia_json.h"
 #include "json_cursor.h"
 
@@ -19,6 +21,7 @@ namespace {
 
 using io::format_number;
 using io::JsonCursor;
+using io::read_impact_law;
 
 constexpr int kMaxBodies = 100000;
 constexpr int kMaxSpheresPerBody = 10000;
@@ -110,8 +113,26 @@ struct Defaults {
   std::optional<RestitutionLaw> restitution;
 };
 
+// contact.impact, the time stepper's spelling (docs/impacts.md "Using it"): the law of every body
+// without its own (the stepper's nominal one where a field is not given) and PLUS's options.
+void read_impact(const JsonCursor& c, EventOptions& options, Defaults& defaults) {
+  c.expect_object({"model", "restitution", "capture_velocity", "plastic_velocity",
+                   "transition_velocity", "theta_max", "induced"});
+  if (c.has("model") && c.at("model").string() != "plus")
+    c.at("model").fail("an event-driven scene's impacts are PLUS's: expected \"plus\"");
+  RestitutionLaw law = ImpactStepOptions{}.restitution;
+  read_impact_law(c, law, options.impact);
+  defaults.restitution = law;
+}
+
 void read_contact(const JsonCursor& c, EventOptions& options, Defaults& defaults) {
-  c.expect_object({"model", "friction", "restitution", "plus", "events"});
+  c.expect_object({"model", "friction", "restitution", "plus", "events", "impact"});
+  if (c.has("impact"))
+    for (const char* old : {"restitution", "plus"})
+      if (c.has(old))
+        c.at(old).fail(
+            "give either contact.impact (the time stepper's spelling) or "
+            "contact.restitution and contact.plus, not both");
   const JsonCursor m = c.at("model");
   if (m.string() != "plus")
     m.fail("this reader runs contact model \"plus\" (event-driven PLUS); \"" + m.string() +
@@ -119,6 +140,7 @@ void read_contact(const JsonCursor& c, EventOptions& options, Defaults& defaults
   if (c.has("friction")) defaults.friction = c.at("friction").in_range(0, limits::kMaxFriction, "");
   if (c.has("restitution")) defaults.restitution = read_restitution(c.at("restitution"));
   if (c.has("plus")) read_plus_options(c.at("plus"), options.impact);
+  if (c.has("impact")) read_impact(c.at("impact"), options, defaults);
   if (c.has("events")) read_event_options(c.at("events"), options);
 }
 

@@ -17,6 +17,7 @@
 #include "exactsim/io/scene_limits.h"
 #include "exactsim/io/scene_rules.h"
 #include "exactsim/stepping/memory_budget.h"
+#include "impact_json.h"
 #include "inertia_json.h"
 #include "json_cursor.h"
 #include "solver_options_json.h"
@@ -25,6 +26,7 @@ namespace exactsim {
 namespace {
 
 using io::JsonCursor;
+using io::read_impact_law;
 using io::read_inertia3;
 
 constexpr std::uintmax_t kMaxFileBytes = 256ull << 20;
@@ -307,32 +309,7 @@ void read_impact(const JsonCursor& c, World& w) {
     else
       m.fail("unknown impact model '" + v + "' (expected \"none\" or \"plus\")");
   }
-  RestitutionLaw& law = o.restitution;
-  if (c.has("restitution")) law.e_min = rule(c.at("restitution"), rules::restitution);
-  if (c.has("capture_velocity"))
-    law.v_capture = c.at("capture_velocity").in_range(0, limits::kMaxSpeed, "m/s");
-  // The plastic speed defaults to the capture speed: e = e_min at every speed above capture.
-  law.v_plastic = law.v_capture;
-  if (c.has("plastic_velocity")) {
-    const JsonCursor p = c.at("plastic_velocity");
-    law.v_plastic = p.in_range(0, limits::kMaxSpeed, "m/s");
-    if (law.v_plastic < law.v_capture)
-      p.fail("must not be below capture_velocity (" + std::to_string(law.v_capture) + " m/s)");
-  }
-  if (c.has("transition_velocity"))
-    o.plus.v_transition = c.at("transition_velocity").in_range(1e-9, limits::kMaxSpeed, "m/s");
-  if (c.has("theta_max")) o.plus.theta_max = c.at("theta_max").in_range(1e-6, 1.5, "rad");
-  if (c.has("induced")) {
-    const JsonCursor m = c.at("induced");
-    const std::string v = m.string();
-    if (v == "sequential")
-      o.plus.induced_impacts = InducedImpacts::kRounds;
-    else if (v == "simultaneous")
-      o.plus.induced_impacts = InducedImpacts::kSimultaneous;
-    else
-      m.fail("unknown induced-impact model '" + v +
-             "' (expected \"sequential\" or \"simultaneous\")");
-  }
+  read_impact_law(c, o.restitution, o.plus);
   if (c.has("proximity")) o.proximity = c.at("proximity").in_range(1e-12, 1e-2, "m");
   if (c.has("max_impacts_per_step"))
     o.max_impacts_per_step = c.at("max_impacts_per_step").integer(1, 10000);

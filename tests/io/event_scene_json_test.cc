@@ -12,6 +12,7 @@
 
 #include "exactsim/impact/plus.h"
 #include "exactsim/math/error.h"
+#include "exactsim/stepping/world.h"
 #include "experiments/plus_examples.h"
 
 namespace exactsim {
@@ -177,6 +178,40 @@ TEST(EventSceneFile, HalfSpaceIsPlacedByTheBodyPose) {
   EXPECT_NEAR(h.normal.dot(on_plane), h.offset, 1e-15);
 }
 
+// contact.impact, the time stepper's spelling, gives the world and options of the event format's
+// own fields for the same law: the constant law e = 0.5 is capture and plastic speeds 0, and
+// induced "sequential" is PLUS's rounds; the bouncing ball then runs identically. Without the
+// speeds it is the stepper's nominal law (capture at 0.01 m/s).
+TEST(EventSceneFile, TheTimeSteppersImpactSpellingGivesTheSameScene) {
+  nlohmann::json own = ball_scene(), stepper = ball_scene();
+  own["contact"]["plus"] = {{"theta_max", 0.02}, {"induced_impacts", "simultaneous"}};
+  stepper["contact"].erase("restitution");
+  stepper["contact"]["impact"] = {{"model", "plus"},
+                                  {"restitution", 0.5},
+                                  {"capture_velocity", 0},
+                                  {"theta_max", 0.02},
+                                  {"induced", "simultaneous"}};
+  const EventScene a = parse_event_scene(own, "own.json");
+  const EventScene b = parse_event_scene(stepper, "stepper.json");
+  expect_same_world(a.world, b.world);
+  EXPECT_EQ(b.options.impact.theta_max, 0.02);
+  EXPECT_EQ(b.options.impact.induced_impacts, InducedImpacts::kSimultaneous);
+  EventSimulation sa = event_simulation(a), sb = event_simulation(b);
+  advance(sa, 2.0);
+  advance(sb, 2.0);
+  EXPECT_EQ(sa.impacts.size(), sb.impacts.size());
+  EXPECT_GT(sa.impacts.size(), 3u);
+  EXPECT_EQ(sa.world.bodies[0].position, sb.world.bodies[0].position);
+  EXPECT_EQ(sa.world.bodies[0].velocity, sb.world.bodies[0].velocity);
+
+  stepper["contact"]["impact"] = {{"restitution", 0.7}};
+  const RestitutionLaw nominal =
+      parse_event_scene(stepper, "nominal.json").world.spheres[0].material.restitution;
+  EXPECT_EQ(nominal.e_min, 0.7);
+  EXPECT_EQ(nominal.v_capture, ImpactStepOptions{}.restitution.v_capture);
+  EXPECT_EQ(nominal.v_plastic, ImpactStepOptions{}.restitution.v_plastic);
+}
+
 // Applies `edit` to the ball scene; expects an InputError containing `message`.
 template <class Edit>
 void expect_error(Edit edit, const std::string& message) {
@@ -193,6 +228,29 @@ void expect_error(Edit edit, const std::string& message) {
 
 TEST(EventSceneFile, MalformedFieldsNameTheirPath) {
   using J = nlohmann::json;
+  expect_error(
+      [](J& d) {
+        d["contact"]["impact"] = {{"restitution", 0.5}};
+      },
+      "contact.restitution: give either contact.impact");
+  expect_error(
+      [](J& d) {
+        d["contact"].erase("restitution");
+        d["contact"]["impact"] = {{"model", "none"}};
+      },
+      "contact.impact.model: an event-driven scene's impacts are PLUS's");
+  expect_error(
+      [](J& d) {
+        d["contact"].erase("restitution");
+        d["contact"]["impact"] = {{"max_impacts_per_step", 3}};
+      },
+      "contact.impact");
+  expect_error(
+      [](J& d) {
+        d["contact"].erase("restitution");
+        d["contact"]["impact"] = {{"restitution", 1.5}};
+      },
+      "contact.impact.restitution");
   expect_error(
       [](J& d) {
         d["bodies"][1]["shape"] = {{"spheres", {{{"center", {0, 0, 0}}, {"radius", -1}}}}};
