@@ -43,6 +43,7 @@ Scene patched_scene(const nlohmann::json& doc, const std::string& patch, const s
 
 struct Side {
   double solve_seconds = 0;
+  double integrate_seconds = 0;  // the velocities, positions and the split projection
   long pivots = 0;
   int failed = 0;
 };
@@ -52,6 +53,7 @@ bool failed(const StepReport& r) { return r.status == StepStatus::kSolverFailed;
 
 void add(const StepReport& r, Side& s) {
   s.solve_seconds += r.seconds.solve;
+  s.integrate_seconds += r.seconds.integrate;
   s.pivots += pivots(r);
   s.failed += failed(r);
 }
@@ -118,13 +120,15 @@ int main(int argc, char** argv) {
                     rb.seconds.solve, pa, pb, failed(ra), failed(rb));
     }
     std::printf(
-        "\n| setting | solve (s) | Lemke pivots | failed solves |\n|---|---|---|---|\n"
-        "| A | %.3f | %ld | %d |\n| B | %.3f | %ld | %d |\n\n"
-        "B / A solve time %.3f; steps with fewer pivots in B %ld, more %ld; steps whose positions "
-        "differ after the step %ld of %ld\n",
-        ta.solve_seconds, ta.pivots, ta.failed, tb.solve_seconds, tb.pivots, tb.failed,
-        ta.solve_seconds > 0 ? tb.solve_seconds / ta.solve_seconds : 1.0, fewer, more, differ,
-        steps);
+        "\n| setting | solve (s) | integrate (s) | Lemke pivots | failed solves |\n"
+        "|---|---|---|---|---|\n| A | %.3f | %.3f | %ld | %d |\n| B | %.3f | %.3f | %ld | %d |\n\n"
+        "B / A solve time %.3f, integrate time %.3f; steps with fewer pivots in B %ld, more %ld; "
+        "steps whose positions differ after the step %ld of %ld\n",
+        ta.solve_seconds, ta.integrate_seconds, ta.pivots, ta.failed, tb.solve_seconds,
+        tb.integrate_seconds, tb.pivots, tb.failed,
+        ta.solve_seconds > 0 ? tb.solve_seconds / ta.solve_seconds : 1.0,
+        ta.integrate_seconds > 0 ? tb.integrate_seconds / ta.integrate_seconds : 1.0, fewer, more,
+        differ, steps);
   } catch (const InputError& e) {
     std::fprintf(stderr, "bench_paired: error: %s\n", e.what());
     return 2;

@@ -105,7 +105,7 @@ DualActiveSetResult solve_connected(const BlockDiagonal& M, const MatX& G, const
         result.status = SolveStatus::kMaxIterations;
         return result;
       }
-      s.d.noalias() = s.J.transpose() * G.col(p);
+      s.d.noalias() = s.J.transpose() * s.sparse_g.col(p);  // (row p has a few nonzeros)
       const Real tail = s.d.tail(n - q).norm();
       // Change of the active multipliers per unit of u_p: R⁻¹ d₁.
       s.dual = s.R.topLeftCorner(q, q).triangularView<Eigen::Upper>().solve(s.d.head(q));
