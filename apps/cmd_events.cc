@@ -16,6 +16,11 @@
 namespace exactsim::cli {
 namespace {
 
+struct EventsArgs {
+  std::string scene_file, out;
+  std::optional<double> duration;
+};
+
 void write_samples(std::ofstream& csv, const EventScene& scene, const EventSimulation& sim) {
   for (size_t i = 0; i < sim.world.bodies.size(); ++i) {
     const RigidBody& b = sim.world.bodies[i];
@@ -55,17 +60,17 @@ nlohmann::json impact_json(const ImpactEvent& e) {
 
 }  // namespace
 
-int run_events(const EventsArgs& a) {
-  const EventScene scene = read_event_scene_file(a.scene_file);
-  const Real duration = a.duration ? *a.duration : scene.duration;
+int run_events(const EventScene& scene, const std::string& out,
+               std::optional<double> duration_option) {
+  const Real duration = duration_option ? *duration_option : scene.duration;
   if (!(duration >= 0) || !std::isfinite(duration)) throw InputError("--duration: must be >= 0");
   EventSimulation sim = event_simulation(scene);
   std::ofstream csv, log;
-  if (!a.out.empty()) {
-    std::filesystem::create_directories(a.out);
-    csv.open(a.out + "/trajectory.csv");
-    log.open(a.out + "/impacts.jsonl");
-    if (!csv || !log) throw InputError(a.out + ": cannot write the output files");
+  if (!out.empty()) {
+    std::filesystem::create_directories(out);
+    csv.open(out + "/trajectory.csv");
+    log.open(out + "/impacts.jsonl");
+    if (!csv || !log) throw InputError(out + ": cannot write the output files");
     csv << std::setprecision(17) << "time,body,x,y,z,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz\n";
     write_samples(csv, scene, sim);
   }
@@ -75,7 +80,7 @@ int run_events(const EventsArgs& a) {
   size_t logged = 0;
   for (long k = 1; k <= samples; ++k) {
     advance(sim, std::min(duration, k * scene.output_interval));
-    if (!a.out.empty()) {
+    if (!out.empty()) {
       write_samples(csv, scene, sim);
       for (; logged < sim.impacts.size(); ++logged)
         log << impact_json(sim.impacts[logged]).dump() << '\n';
@@ -102,7 +107,7 @@ int run_events(const EventsArgs& a) {
                 scene.body_names[i].c_str(), b.position.x(), b.position.y(), b.position.z(),
                 b.velocity.x(), b.velocity.y(), b.velocity.z());
   }
-  if (!a.out.empty()) std::printf("  written: %s/{trajectory.csv, impacts.jsonl}\n", a.out.c_str());
+  if (!out.empty()) std::printf("  written: %s/{trajectory.csv, impacts.jsonl}\n", out.c_str());
   return unconverged == 0 ? 0 : 3;
 }
 
@@ -113,7 +118,7 @@ Action register_events(CLI::App& app) {
   sub->add_option("scene", a->scene_file, "Scene file (JSON)")->required();
   sub->add_option("--out", a->out, "Output folder: trajectory.csv, impacts.jsonl");
   sub->add_option("--duration", a->duration, "Simulated time in s (overrides the scene)");
-  return [a] { return run_events(*a); };
+  return [a] { return run_events(read_event_scene_file(a->scene_file), a->out, a->duration); };
 }
 
 }  // namespace exactsim::cli

@@ -47,7 +47,9 @@ struct RunArgs {
   std::string contacts = "auto";   // RunOptions::contact_list: auto, on, off
 };
 
-Scene build_scene(const RunArgs& a) {
+// The scene of a run that does not resume: from `doc`, the scene file's document (read when a
+// scene file is given without --scenario), or the scenario.
+Scene build_scene(const RunArgs& a, const std::optional<nlohmann::json>& doc) {
   std::optional<ContactModel> model;
   if (!a.model.empty()) {
     if (a.model == "standard")
@@ -71,7 +73,7 @@ Scene build_scene(const RunArgs& a) {
   Scene scene;
   if (!a.scene_file.empty()) {
     if (!a.scenario.empty()) throw InputError("give either a scene file or --scenario, not both");
-    scene = read_scene_file(a.scene_file);
+    scene = parse_scene(*doc, a.scene_file);
     if (a.dt) scene.step = *a.dt;
     if (a.duration) scene.duration = *a.duration;
   } else if (a.scenario.empty()) {
@@ -188,17 +190,21 @@ int run(const RunArgs& a) {
   set_memory_backstop(a.memory_budget ? memory_budget_bytes(*a.memory_budget)
                                       : kDefaultMemoryBudgetBytes);
   const bool resume = !a.resume.empty();
-  if (!resume && !a.scene_file.empty() && is_event_scene_file(a.scene_file)) {
-    // The event-driven simulator (docs/plus.md "Scene files") takes the output folder and the
-    // duration; every other option is the time stepper's.
-    for (const std::string& option : a.given)
-      if (option != "scene" && option != "--out" && option != "--duration" && option != "--quiet")
-        throw InputError(option + ": " + a.scene_file +
-                         " is an event-driven scene (contact.model \"plus\"), which takes only "
-                         "--out and --duration (docs/plus.md)");
-    return run_events({a.scene_file, a.out, a.duration});
+  std::optional<nlohmann::json> doc;  // the scene file's, read once
+  if (!resume && !a.scene_file.empty() && a.scenario.empty()) {
+    doc = read_scene_document(a.scene_file);
+    if (is_event_scene(*doc)) {
+      // The event-driven simulator (docs/plus.md "Scene files") takes the output folder and the
+      // duration; every other option is the time stepper's.
+      for (const std::string& option : a.given)
+        if (option != "scene" && option != "--out" && option != "--duration" && option != "--quiet")
+          throw InputError(option + ": " + a.scene_file +
+                           " is an event-driven scene (contact.model \"plus\"), which takes only "
+                           "--out and --duration (docs/plus.md)");
+      return run_events(parse_event_scene(*doc, a.scene_file), a.out, a.duration);
+    }
   }
-  const Scene scene = resume ? resumed_scene(a) : build_scene(a);
+  const Scene scene = resume ? resumed_scene(a) : build_scene(a, doc);
   set_memory_backstop(scene.world.stepping.memory_budget_bytes);
   warn_if_step_is_large(scene);
   if (!a.write_scene.empty()) write_scene_file(scene, a.write_scene);

@@ -3,6 +3,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include "exactsim/io/event_scene_json.h"
+
 #include <cstdio>
 #include <functional>
 #include <optional>
@@ -25,11 +27,7 @@ Action register_sweep(CLI::App& app);
 // An event-driven PLUS scene (contact.model "plus", docs/plus.md) run to `duration` (the scene's
 // when absent), trajectory.csv and impacts.jsonl written to `out` (none when empty); `exactsim
 // events` and `exactsim run` on such a scene. Returns the exit status.
-struct EventsArgs {
-  std::string scene_file, out;
-  std::optional<double> duration;
-};
-int run_events(const EventsArgs& a);
+int run_events(const EventScene& scene, const std::string& out, std::optional<double> duration);
 
 // An option's check that its value is a number >= min, with a message a person reads ("--every:
 // must be >= 1, got 0") instead of CLI11's range up to the largest double. `meaning` (may be

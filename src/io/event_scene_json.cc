@@ -369,10 +369,6 @@ EventScene read_event_scene_file(const std::string& path) {
                            path);
 }
 
-bool is_event_scene_file(const std::string& path) {
-  return is_event_scene(io::parse_json_strict(io::read_input_file(path, kMaxFileBytes), path));
-}
-
 EventSimulation event_simulation(const EventScene& scene) {
   EventSimulation sim;
   sim.world = scene.world;

@@ -479,8 +479,12 @@ Scene parse_scene(const nlohmann::json& doc, const std::string& origin) {
   return scene;
 }
 
+nlohmann::json read_scene_document(const std::string& path) {
+  return io::parse_json_strict(io::read_input_file(path, kMaxFileBytes), path);
+}
+
 Scene read_scene_file(const std::string& path) {
-  return parse_scene(io::parse_json_strict(io::read_input_file(path, kMaxFileBytes), path), path);
+  return parse_scene(read_scene_document(path), path);
 }
 
 namespace {

@@ -32,8 +32,6 @@ EventScene parse_event_scene(const nlohmann::json& doc, const std::string& origi
 // True when the document asks for the event-driven PLUS simulation (contact.model == "plus"),
 // so a caller can choose between this reader and parse_scene (io/scene_json.h).
 bool is_event_scene(const nlohmann::json& doc);
-// The same for a scene file (read and parsed strictly; throws InputError as read_event_scene_file).
-bool is_event_scene_file(const std::string& path);
 
 // A simulation at t = 0 ready for advance() (events/event_simulation.h).
 EventSimulation event_simulation(const EventScene& scene);

@@ -13,6 +13,11 @@ namespace exactsim {
 // Reads and validates a scene file; throws InputError("FILE: bodies[3].shape.hull: ...").
 Scene read_scene_file(const std::string& path);
 
+// The JSON document of a scene file, read and parsed strictly (the size limit and messages of
+// read_scene_file), for a caller that chooses its reader: parse_scene, or parse_event_scene
+// (io/event_scene_json.h) where is_event_scene.
+nlohmann::json read_scene_document(const std::string& path);
+
 // Parses an already-loaded document; `origin` names it in messages and resolves relative paths
 // (mesh files) against its folder.
 Scene parse_scene(const nlohmann::json& doc, const std::string& origin);
