@@ -4,6 +4,7 @@
 #include <cmath>
 #include <string>
 
+#include "contact/pair_coefficient.h"
 #include "exactsim/math/error.h"
 
 namespace exactsim {
@@ -58,8 +59,8 @@ Real potential_energy(const EventWorld& world) {
 
 ContactLaw combine_materials(const ContactLaw& a, const ContactLaw& b) {
   ContactLaw c;
-  c.friction = std::min(a.friction, b.friction);
-  c.restitution.e_min = std::min(a.restitution.e_min, b.restitution.e_min);
+  c.friction = pair_coefficient(a.friction, b.friction);
+  c.restitution.e_min = pair_coefficient(a.restitution.e_min, b.restitution.e_min);
   c.restitution.v_capture = std::max(a.restitution.v_capture, b.restitution.v_capture);
   c.restitution.v_plastic = std::max(a.restitution.v_plastic, b.restitution.v_plastic);
   return c;

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <numeric>
 
+#include "contact/pair_coefficient.h"
 #include "detect.h"
 #include "exactsim/collision/closest_points.h"
 #include "exactsim/collision/contact_jacobian.h"
@@ -74,7 +75,7 @@ Real pair_restitution(const World& world, int a, int b) {
   const Real scene = world.contact.impact.restitution.e_min;
   const Real ea = std::isnan(world.bodies[a].restitution) ? scene : world.bodies[a].restitution;
   const Real eb = std::isnan(world.bodies[b].restitution) ? scene : world.bodies[b].restitution;
-  return std::sqrt(ea * eb);
+  return pair_coefficient(ea, eb);
 }
 
 bool contact_at(const World& world, const State& state, const Contact& contact, Real t, bool exact,

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <tuple>
 
+#include "contact/pair_coefficient.h"
 #include "exactsim/collision/contact_jacobian.h"
 #include "exactsim/dynamics/mass_matrix.h"
 
@@ -53,7 +54,7 @@ Real kinematic_rate(const World& w, const State& s, const Contact& c, const Vec3
 }  // namespace
 
 Real pair_friction(const World& world, int a, int b) {
-  return std::sqrt(body_friction(world, a) * body_friction(world, b));
+  return pair_coefficient(body_friction(world, a), body_friction(world, b));
 }
 
 void assemble_stewart_trinkle(const World& world, const State& state, const ConstraintSet& set,

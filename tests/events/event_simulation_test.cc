@@ -65,6 +65,41 @@ TEST(EventSimulation, BouncingBallApexRatioIsESquared) {
   }
 }
 
+TEST(EventSimulation, TwoSpheresCombineTheirMuAndEAsTheTimeStepperDoes) {
+  // Head-on, frictionless, equal masses, no gravity: ball A (e = 0.25) at 1 m/s hits ball B
+  // (e = 1) at rest. The pair's e is √(0.25 · 1) = 0.5 (docs/impacts.md "Restitution per
+  // body"), so v_A = (1 − e)/2 = 0.25 and v_B = (1 + e)/2 = 0.75 m/s.
+  EventSimulation sim;
+  sim.world.gravity = Vec3::Zero();
+  for (int i = 0; i < 2; ++i) {
+    RigidBody ball;
+    ball.mass = 0.5;
+    ball.inertia = Mat3::Identity() * 0.4 * 0.5 * 0.1 * 0.1;
+    ball.position = Vec3(i == 0 ? -0.3 : 0.3, 0.0, 0.0);
+    ball.velocity = Vec3(i == 0 ? 1.0 : 0.0, 0.0, 0.0);
+    sim.world.bodies.push_back(ball);
+    Sphere s;
+    s.body = i;
+    s.radius = 0.1;
+    s.material.friction = 0.0;
+    s.material.restitution = RestitutionLaw::constant(i == 0 ? 0.25 : 1.0);
+    sim.world.spheres.push_back(s);
+  }
+  advance(sim, 1.0);
+  ASSERT_EQ(sim.impacts.size(), 1u);
+  EXPECT_NEAR(sim.world.bodies[0].velocity.x(), 0.25, 1e-9);
+  EXPECT_NEAR(sim.world.bodies[1].velocity.x(), 0.75, 1e-9);
+  // μ and e_min combine as the time stepper's pair_friction and pair_restitution.
+  ContactLaw a, b;
+  a.friction = 0.1;
+  b.friction = 0.4;
+  a.restitution = RestitutionLaw::constant(0.25);
+  b.restitution = RestitutionLaw::constant(0.64);
+  const ContactLaw pair = combine_materials(a, b);
+  EXPECT_NEAR(pair.friction, 0.2, 1e-15);
+  EXPECT_NEAR(pair.restitution.e_min, 0.4, 1e-15);
+}
+
 TEST(EventSimulation, PlasticBallComesToRestAndStays) {
   EventSimulation sim = ball_drop(0.0, 0.2);
   advance(sim, 1.0);

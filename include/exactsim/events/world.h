@@ -59,8 +59,9 @@ inline Real mechanical_energy(const EventWorld& world) {
   return kinetic_energy(world) + potential_energy(world);
 }
 
-// Material of a sphere–sphere contact (documented combination rule, docs/plus.md): the smaller
-// μ and e_min, the larger v_capture and v_plastic. A sphere–half-space contact uses the sphere's.
+// Material of a sphere–sphere contact (docs/plus.md "Scene files"): μ and e_min as the time
+// stepper combines them, √(a b) (docs/impacts.md "Restitution per body"); the larger v_capture
+// and v_plastic. A sphere–half-space contact uses the sphere's.
 ContactLaw combine_materials(const ContactLaw& a, const ContactLaw& b);
 
 // Throws InputError naming the field (`bodies[2].mass: …`) for invalid worlds.
