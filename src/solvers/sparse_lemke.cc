@@ -57,6 +57,17 @@ double seconds_since(Clock::time_point t) {
 // A pivot below this fraction of the entering column's largest entry is decided again on a
 // refined column, then on a fresh factorisation (lemke.cc, kSmallPivot).
 constexpr Real kSmallPivot = 1e-8;
+// With SolverOptions::extended_precision_retry, the warm run and the first cold run break ties
+// only between near-exact ratios (1e-15 relative, the dense Lemke's first retry): on the settled
+// 3D pile of 100 hulls the options' ties (1e-12) merge ratios that are not tied and the path
+// cycles (docs/solvers.md "Why Lemke fails on frictional LCPs"; measured in docs/performance.md
+// "The second second is slower").
+Real near_exact_ties(const SolverOptions& options) {
+  return std::min(options.ratio_tie_tolerance, 1e-15);
+}
+// The cold runs in the order tried (without extended_precision_retry, 0 alone): 0 the options'
+// ties, 1 near-exact ties, 2 those with pivot tolerance 1e-9, 3 and 4 two other covering vectors.
+constexpr int kColdStrategies[] = {1, 0, 2, 3, 4};
 // Refactorisation at least every this many pivots when SolverOptions::refactor_interval is 0
 // (the eta file's size, SparseLemkeScratch::eta_growth, usually decides first).
 constexpr int kRefactorInterval = 200;
@@ -749,18 +760,21 @@ void solve_sparse_lemke(const SparseMlcp& p, const SolverOptions& options, Spars
   };
   MlcpSolution sol;
   if (guess != nullptr && static_cast<int>(guess->size()) == m) {
-    s.stats.warm = attempt(options, guess, nullptr, budget, sol);
+    SolverOptions o = options;
+    if (options.extended_precision_retry) o.ratio_tie_tolerance = near_exact_ties(options);
+    s.stats.warm = attempt(o, guess, nullptr, budget, sol);
     if (s.stats.warm) {
       ++s.stats.runs;
       consider(sol);
     }
   }
   VecX cover;
-  for (int strategy = 0; strategy <= 4 && !(have && final_status(out)) && pivots < budget;
-       ++strategy) {
-    if (strategy > 0 && !options.extended_precision_retry) break;
+  for (int k = 0;
+       k < std::ssize(kColdStrategies) && !(have && final_status(out)) && pivots < budget; ++k) {
+    if (k > 0 && !options.extended_precision_retry) break;
+    const int strategy = options.extended_precision_retry ? kColdStrategies[k] : 0;
     SolverOptions o = options;
-    if (strategy > 0) o.ratio_tie_tolerance = std::min(options.ratio_tie_tolerance, 1e-15);
+    if (strategy > 0) o.ratio_tie_tolerance = near_exact_ties(options);
     if (strategy == 2) o.pivot_tolerance = std::max(options.pivot_tolerance, 1e-9);
     const VecX* e = nullptr;
     if (strategy >= 3) {
