@@ -8,11 +8,7 @@
 namespace exactsim::io {
 
 void read_impact_law(const JsonCursor& c, RestitutionLaw& law, ImpactOptions& plus) {
-  if (c.has("restitution")) {
-    const JsonCursor e = c.at("restitution");
-    const Real value = e.number();
-    law.e_min = e.checked([&] { return rules::restitution(value); });
-  }
+  if (c.has("restitution")) law.e_min = c.at("restitution").rule(rules::restitution);
   if (c.has("capture_velocity"))
     law.v_capture = c.at("capture_velocity").in_range(0, limits::kMaxSpeed, "m/s");
   // The plastic speed defaults to the capture speed: e = e_min at every speed above capture.

@@ -58,6 +58,12 @@ class JsonCursor {
       fail(e.what());
     }
   }
+  // The number here, checked by one of the scene rules (rules::restitution, rules::mass, …).
+  template <class R>
+  auto rule(R (*check)(Real)) const {
+    const Real x = number();
+    return checked([&] { return check(x); });
+  }
 
   bool has(const char* key) const { return value_.is_object() && value_.contains(key); }
   JsonCursor at(const char* key) const;  // required member

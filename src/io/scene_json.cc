@@ -32,13 +32,6 @@ using io::read_inertia3;
 constexpr std::uintmax_t kMaxFileBytes = 256ull << 20;
 using limits::kMaxVertices;
 
-// A number checked by one of the scene rules (exactsim/io/scene_rules.h).
-template <class R>
-auto rule(const JsonCursor& c, R (*check)(Real)) {
-  const Real x = c.number();
-  return c.checked([&] { return check(x); });
-}
-
 // A list of [x, y] (Vec2) or [x, y, z] (Vec3) points, at most kMaxVertices, each coordinate
 // within limits::kMaxCoordinate.
 template <class V>
@@ -222,7 +215,7 @@ void read_body(const JsonCursor& c, World& w, State& s, const std::string& scene
     }
     d.checked([&] { rules::mass_from_density(b.mass); });
   } else if (has_mass) {
-    b.mass = rule(c.at("mass"), rules::mass);
+    b.mass = c.at("mass").rule(rules::mass);
     if (planar) {
       const JsonCursor ic = c.at("inertia");
       b.planar_inertia = ic.number();
@@ -236,9 +229,9 @@ void read_body(const JsonCursor& c, World& w, State& s, const std::string& scene
     add_body_shapes(w, b, std::move(parts.polygons));
   else
     add_body_shapes(w, b, std::move(parts.polyhedra));
-  if (c.has("friction")) b.friction = rule(c.at("friction"), rules::friction);
-  if (c.has("restitution")) b.restitution = rule(c.at("restitution"), rules::restitution);
-  if (c.has("spawn_time")) b.spawn_time = rule(c.at("spawn_time"), rules::spawn_time);
+  if (c.has("friction")) b.friction = c.at("friction").rule(rules::friction);
+  if (c.has("restitution")) b.restitution = c.at("restitution").rule(rules::restitution);
+  if (c.has("spawn_time")) b.spawn_time = c.at("spawn_time").rule(rules::spawn_time);
 
   // parse_scene sized q and v for every body: growing them per body made 20,000 bodies copy
   // gigabytes.
@@ -249,7 +242,7 @@ void read_body(const JsonCursor& c, World& w, State& s, const std::string& scene
   v.setZero();
   if (planar) {
     const Vec2 p = c.at("position").point2(limits::kMaxCoordinate);
-    const Real angle = c.has("angle") ? rule(c.at("angle"), rules::angle) : 0.0;
+    const Real angle = c.has("angle") ? c.at("angle").rule(rules::angle) : 0.0;
     // The body origin moves to the centroid: keep the shape where the file put it.
     const Vec2 origin = p + Eigen::Rotation2Dd(angle) * com_shift.head<2>();
     q << origin.x(), origin.y(), angle;
@@ -258,7 +251,7 @@ void read_body(const JsonCursor& c, World& w, State& s, const std::string& scene
       c.at("velocity").checked([&] { rules::speed(v.head<2>().stableNorm()); });
     }
     if (c.has("angular_velocity")) {
-      v[2] = rule(c.at("angular_velocity"), rules::angular_velocity_2d);
+      v[2] = c.at("angular_velocity").rule(rules::angular_velocity_2d);
     }
   } else {
     Quat o = Quat::Identity();
@@ -320,16 +313,16 @@ void read_impact(const JsonCursor& c, World& w) {
 void read_contact(const JsonCursor& c, World& w) {
   c.expect_object({"model", "friction", "friction_directions", "parameters", "impact"});
   if (c.has("model")) w.contact.model = read_model(c.at("model"));
-  if (c.has("friction")) w.contact.friction = rule(c.at("friction"), rules::friction);
+  if (c.has("friction")) w.contact.friction = c.at("friction").rule(rules::friction);
   if (c.has("friction_directions"))
-    w.contact.friction_directions = rule(c.at("friction_directions"), rules::friction_directions);
+    w.contact.friction_directions = c.at("friction_directions").rule(rules::friction_directions);
   if (c.has("parameters")) {
     const JsonCursor p = c.at("parameters");
     p.expect_object({"epsilon", "epsilon_edge", "predict_motion", "max_stabilisation_speed",
                      "stabilisation", "general_form"});
-    if (p.has("epsilon")) w.contact.epsilon = rule(p.at("epsilon"), rules::contact_distance);
+    if (p.has("epsilon")) w.contact.epsilon = p.at("epsilon").rule(rules::contact_distance);
     if (p.has("epsilon_edge"))
-      w.contact.epsilon_edge = rule(p.at("epsilon_edge"), rules::contact_distance);
+      w.contact.epsilon_edge = p.at("epsilon_edge").rule(rules::contact_distance);
     if (p.has("predict_motion")) w.contact.predict_motion = p.at("predict_motion").boolean();
     if (p.has("max_stabilisation_speed")) {
       const JsonCursor m = p.at("max_stabilisation_speed");
@@ -387,7 +380,7 @@ void read_stepping(const JsonCursor& c, World& w) {
   if (c.has("friction_on_demand_min_unknowns"))
     w.stepping.friction_on_demand_min_unknowns =
         c.at("friction_on_demand_min_unknowns").integer(0, std::numeric_limits<int>::max());
-  if (c.has("threads")) w.stepping.threads = rule(c.at("threads"), rules::threads);
+  if (c.has("threads")) w.stepping.threads = c.at("threads").rule(rules::threads);
   if (c.has("sleep")) w.stepping.sleep = c.at("sleep").boolean();
   if (c.has("sleep_speed")) w.stepping.sleep_speed = c.at("sleep_speed").in_range(1e-9, 1e3, "m/s");
   if (c.has("sleep_time")) w.stepping.sleep_time = c.at("sleep_time").in_range(0, 1e6, "s");
@@ -456,8 +449,8 @@ Scene parse_scene(const nlohmann::json& doc, const std::string& origin) {
   }
   const JsonCursor time = top.at("time");
   time.expect_object({"step", "duration"});
-  scene.step = rule(time.at("step"), rules::step);
-  scene.duration = rule(time.at("duration"), rules::duration);
+  scene.step = time.at("step").rule(rules::step);
+  scene.duration = time.at("duration").rule(rules::duration);
   time.checked([&] { rules::step_count(scene.step, scene.duration); });
   time.at("step").checked([&] { rules::step_in_duration(scene.step, scene.duration); });
   w.contact.model = ContactModel::kPeg;  // the format's default
