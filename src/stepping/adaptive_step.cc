@@ -77,7 +77,11 @@ StepReport advance_at(const World& world, State& state, Workspace& ws, Real h, l
   if (depth >= max_depth || !made_deep_penetration(r, before, eps0)) return r;
   state = ws.saved_states[depth];
   StepReport first = advance_at(world, state, ws, 0.5 * h, 2 * k, depth + 1, before, eps0);
-  if (first.status == StepStatus::kDiverged || is_failed_solve(first.status)) return first;
+  // A failed first half ends the step, unless the run goes on past failures: then the step is
+  // finished, and reports the failure (follow()).
+  if (first.status == StepStatus::kDiverged ||
+      (is_failed_solve(first.status) && !world.stepping.continue_on_solver_failure))
+    return first;
   StepReport second =
       advance_at(world, state, ws, 0.5 * h, 2 * k + 1, depth + 1, first.max_penetration, eps0);
   follow(second, first);

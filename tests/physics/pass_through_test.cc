@@ -66,6 +66,29 @@ TEST(PassThrough, FastSpinningPolygonShotAtAWallAtLargeStep) {
   EXPECT_GT(w.max_substeps, 1);  // the safeguard acted
 }
 
+TEST(PassThrough, ASplitStepWhoseFirstHalfFailsStillEndsAtTheStepsEnd) {
+  // The shot above without the predicted configuration (the whole step sees no contact and flies
+  // into the wall) and with no solve certifying: the step is split, and its first half's solve
+  // fails. A run going on
+  // past failures finishes the step: the second half runs, and the state ends at (k + 1) h.
+  json bodies = shot_2d();
+  bodies[2]["position"] = {0.1, 0.5};  // it reaches the wall in the first half of step 4
+  Sim sim(scene_doc(2, 0.02, bodies, {{"model", "peg"}}));
+  World& w = sim.scene.world;
+  w.stepping.continue_on_solver_failure = true;
+  w.contact.predict_motion = false;
+  w.contact.friction = 0.5;
+  w.solver.tolerance = 1e-300;  // no solve certifies
+  int split_failures = 0;
+  for (long k = 0; k < 10; ++k) {
+    const StepReport r = advance(w, sim.state, sim.ws, sim.scene.step, k);
+    ASSERT_NE(r.status, StepStatus::kDiverged) << "step " << k;
+    EXPECT_DOUBLE_EQ(sim.state.time, static_cast<Real>(k + 1) * sim.scene.step) << "step " << k;
+    split_failures += r.substeps > 1 && r.status == StepStatus::kSolverFailed;
+  }
+  EXPECT_GT(split_failures, 0);  // the case arose
+}
+
 TEST(PassThrough, FastSpinningBoxHitsAThinPlateEdgeOn) {
   // 3D: a spinning 10 cm box at 20 m/s, h = 0.02, against a 2 cm plate (0.08 m deep before). The
   // box's vertices heading for the plate's face are feasible within the step's reach (FEAS_vf,
