@@ -91,6 +91,26 @@ auto checked(const std::string& where, F&& f) -> decltype(f()) {
   }
 }
 
+int add_joint_py(Scene& s, const std::string& type, const std::vector<std::string>& bodies,
+                 pb::object anchor, pb::object axis, const std::string& name) {
+  const int d = s.world.dimension, k = static_cast<int>(s.world.joints.size());
+  const std::string at = "joints[" + std::to_string(k) + "].";
+  JointSpec j;
+  j.name = name;
+  j.type = checked(at + "type", [&] { return joint_type(type); });
+  if (bodies.empty() || bodies.size() > 2)
+    throw InputError(at + "bodies: expected one body name (joined to the world) or two");
+  j.body_a = bodies[0];
+  if (bodies.size() == 2) j.body_b = bodies[1];
+  const auto p = numbers(anchor, d, at + "anchor");
+  j.anchor = Coordinates(p[0], p[1], d == 3 ? p[2] : 0.0);
+  if (!axis.is_none()) {
+    const auto a = numbers(axis, 3, at + "axis");
+    j.axis = Coordinates(a[0], a[1], a[2]);
+  }
+  return add_joint(s, j);
+}
+
 // contact.impact from a dict (or None: the model "none"), read by the scene file's rules; the
 // message without the reader's origin, as the builder's other messages.
 ImpactStepOptions impact_from(pb::handle d, ContactModel model) {
@@ -221,6 +241,14 @@ void bind_scene(pb::module_& m) {
            "(Simulation.set_velocity changes it); pushes dynamic bodies, is never pushed, needs\n"
            "no density or mass; not together with static.\n"
            "InputError names the body and the field, e.g. 'bodies[1] (box).density: ...'.")
+      .def("add_joint", &add_joint_py, pb::arg("type"), pb::arg("bodies"), pb::arg("anchor"),
+           pb::kw_only(), pb::arg("axis") = pb::none(), pb::arg("name") = "",
+           "Adds a joint (docs/joints.md); returns its index.\n\n"
+           "type: 'revolute' (2D pin, 3D hinge), 'ball' (3D) or 'fixed'.\n"
+           "bodies: one body name (joined to the world) or two.\n"
+           "anchor: the joint's point, world frame, with the bodies where the scene puts them, m.\n"
+           "axis: the hinge axis of a 3D revolute joint (required there), world frame.\n"
+           "Joined bodies do not collide. InputError names the joint and the field.")
       .def_property_readonly(
           "dimension", [](const Scene& s) { return s.world.dimension; }, "2 or 3.")
       .def_property(

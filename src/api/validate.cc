@@ -99,6 +99,8 @@ void validate_world(const World& w) {
     validate_body(w, i);
     parts += static_cast<std::size_t>(w.bodies[i].extra_parts);
   }
+  for (std::size_t k = 0; k < w.joints.size(); ++k)
+    at("joints[" + std::to_string(k) + "]", [&] { rules::joint(w, w.joints[k]); });
   if (parts != w.parts.size())
     fail("parts",
          std::to_string(w.parts.size()) + " parts, but the bodies list " + std::to_string(parts));

@@ -85,6 +85,7 @@ nlohmann::json report_to_json(const StepReport& r) {
       j["solver"]["friction_cones_left_out"] = r.friction_cones_left_out;
     if (r.ray_restarts > 0) j["solver"]["ray_restarts"] = r.ray_restarts;
     if (r.rescued_islands > 0) j["solver"]["rescued_islands"] = r.rescued_islands;
+    if (c.bilateral_residual > 0) j["solver"]["bilateral_residual"] = c.bilateral_residual;
   }
   if (r.energy.checked)
     j["energy"] = {{"before", r.energy.before},

@@ -19,7 +19,7 @@ InitialOverlapCheck check(const World& world, std::span<const Box> boxes,
   BoxSweepScratch scratch;
   for_each_overlapping_box_pair(boxes, is_static, present, scratch, [&](int a, int b) {
     const int body_a = world.collider_body(a), body_b = world.collider_body(b);
-    if (body_a == body_b) return true;
+    if (body_a == body_b || bodies_joined(world, body_a, body_b)) return true;
     if (++out.box_pairs > budget) {
       out.too_dense = true;
       return false;

@@ -8,6 +8,7 @@
 #include <fstream>
 #include <set>
 #include <sstream>
+#include <unordered_map>
 
 #include <nlohmann/json.hpp>
 
@@ -278,6 +279,44 @@ void read_body(const JsonCursor& c, World& w, State& s, const std::string& scene
   w.bodies.push_back(std::move(b));
 }
 
+// One joint (docs/joints.md "Scene files"): its bodies by name (one name: joined to the world),
+// the anchor in the world frame as the bodies are placed at t = 0, and a 3D hinge's axis.
+void read_joint(const JsonCursor& c, World& w, const State& s, std::size_t index,
+                const std::unordered_map<std::string, int>& body_index) {
+  c.expect_object({"name", "type", "bodies", "anchor", "axis"});
+  const JsonCursor type_at = c.at("type");
+  const JointType type = type_at.checked([&] { return joint_type(type_at.string()); });
+  const JsonCursor bodies = c.at("bodies");
+  bodies.expect_array();
+  if (bodies.size() < 1 || bodies.size() > 2)
+    bodies.fail("expected one body name (joined to the world) or two");
+  int ids[2] = {kWorldBody, kWorldBody};
+  for (std::size_t k = 0; k < bodies.size(); ++k) {
+    const std::string name = bodies.at(k).string();
+    const auto it = body_index.find(name);
+    if (it == body_index.end()) bodies.at(k).fail("no body is named \"" + name + "\"");
+    ids[k] = it->second;
+  }
+  Vec3 anchor;
+  if (w.dimension == 2)
+    anchor << c.at("anchor").point2(limits::kMaxCoordinate), 0;
+  else
+    anchor = c.at("anchor").point3(limits::kMaxCoordinate);
+  const bool has_axis = c.has("axis");
+  const JsonCursor axis_at = has_axis ? c.at("axis") : c;
+  Vec3 axis = Vec3::UnitZ();
+  if (has_axis && w.dimension == 3 && type == JointType::kRevolute) axis = axis_at.vec3();
+  axis_at.checked([&] { rules::joint_axis(w.dimension, type, has_axis ? &axis : nullptr); });
+  Joint j;
+  j.type = type;
+  j.body_a = ids[0];
+  j.body_b = ids[1];
+  c.checked([&] { rules::joint(w, j); });
+  j = place_joint(s, type, ids[0], ids[1], anchor, axis);
+  j.name = c.has("name") ? c.at("name").name() : "joint " + std::to_string(index);
+  w.joints.push_back(std::move(j));
+}
+
 ContactModel read_model(const JsonCursor& c) {
   const std::string m = c.string();
   if (m == "peg") return ContactModel::kPeg;
@@ -430,7 +469,7 @@ Scene parse_scene(const nlohmann::json& doc, const std::string& origin) {
         "\"plus\" is an event-driven scene: simulate it with `exactsim run FILE` or, in "
         "Python, exactsim.EventSimulation (docs/plus.md)");
   top.expect_object({"format", "version", "name", "dimension", "gravity", "time", "contact",
-                     "solver", "stepping", "bodies"});
+                     "solver", "stepping", "bodies", "joints"});
   if (top.at("format").string() != "exactsim-scene")
     top.at("format").fail("expected \"exactsim-scene\"");
   if (top.at("version").integer(1, 1000) != 1)
@@ -468,6 +507,13 @@ Scene parse_scene(const nlohmann::json& doc, const std::string& origin) {
   const std::string dir = std::filesystem::path(origin).parent_path().string();
   std::set<std::string> names;
   for (std::size_t i = 0; i < bodies.size(); ++i) read_body(bodies.at(i), w, s, dir, names);
+  if (top.has("joints")) {
+    const JsonCursor joints = top.at("joints");
+    joints.expect_array();
+    std::unordered_map<std::string, int> body_index;
+    for (int b = 0; b < w.body_count(); ++b) body_index.emplace(w.bodies[b].name, b);
+    for (std::size_t i = 0; i < joints.size(); ++i) read_joint(joints.at(i), w, s, i, body_index);
+  }
   check_initial_overlap(bodies, scene);
   return scene;
 }
@@ -598,6 +644,20 @@ nlohmann::json scene_to_json(const Scene& scene) {
     bodies.push_back(j);
   }
   doc["bodies"] = bodies;
+  if (!w.joints.empty()) {
+    nlohmann::json joints = nlohmann::json::array();
+    for (const Joint& j : w.joints) {
+      nlohmann::json o;
+      o["name"] = j.name;
+      o["type"] = to_string(j.type);
+      o["bodies"] = {w.bodies[j.body_a].name};
+      if (j.body_b != kWorldBody) o["bodies"].push_back(w.bodies[j.body_b].name);
+      o["anchor"] = vec_json(j.placed_anchor.head(w.dimension));
+      if (w.dimension == 3 && j.type == JointType::kRevolute) o["axis"] = vec_json(j.placed_axis);
+      joints.push_back(o);
+    }
+    doc["joints"] = joints;
+  }
   return doc;
 }
 
@@ -608,6 +668,7 @@ Scene rewritten(const Scene& scene) {
   out.world.polygons = std::move(read.world.polygons);
   out.world.polyhedra = std::move(read.world.polyhedra);
   out.initial = std::move(read.initial);
+  out.world.joints = std::move(read.world.joints);
   return out;
 }
 

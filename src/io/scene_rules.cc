@@ -278,6 +278,35 @@ void body_count(std::size_t n) {
     fail("too many bodies (limit " + std::to_string(limits::kMaxBodies) + ")");
 }
 
+void joint(const World& w, const Joint& j) {
+  const int n = w.body_count();
+  auto valid = [&](int b) { return b >= 0 && b < n; };
+  if (!valid(j.body_a) || !(valid(j.body_b) || j.body_b == kWorldBody))
+    fail("names a body the scene does not have");
+  if (j.body_a == j.body_b) fail("joins a body to itself");
+  auto fixed = [&](int b) { return b == kWorldBody || w.bodies[b].is_static; };
+  if (fixed(j.body_a) && fixed(j.body_b))
+    fail(
+        "joins no dynamic body (static, kinematic or the world on both sides): it would hold "
+        "nothing");
+  if (j.type == JointType::kBall && w.dimension != 3)
+    fail("a ball joint is 3D only; in 2D use \"revolute\" (a pin)");
+  for (const Vec3& axis : {j.axis_a, j.axis_b})
+    if (!axis.allFinite() || std::abs(axis.norm() - 1) > 1e-9)
+      fail("the axis must be a unit vector");
+  if (w.contact.impact.model != ImpactModel::kNone)
+    fail(
+        "joints do not yet take part in located impacts: use contact.impact.model \"none\" "
+        "(docs/joints.md \"Limits\")");
+}
+
+void joint_axis(int dimension, JointType type, const Vec3* axis) {
+  const bool hinge = dimension == 3 && type == JointType::kRevolute;
+  if (hinge && axis == nullptr) fail("a 3D revolute joint needs its hinge axis");
+  if (!hinge && axis != nullptr) fail("only a 3D revolute joint has an axis");
+  if (axis != nullptr && !(axis->allFinite() && axis->norm() > 0)) fail("must not be zero");
+}
+
 std::optional<Blame> initial_overlap(const World& w, const State& initial) {
   const InitialOverlapCheck r =
       find_initial_overlaps(w, initial, limits::kMaxInitialOverlapFraction, kMaxNamedOverlaps);

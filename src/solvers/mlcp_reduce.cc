@@ -45,7 +45,7 @@ SolveCertificate certify(const Mlcp& mlcp, const VecX& nu, const VecX& z, Real t
   mlcp.M.apply(nu, momentum);
   momentum -= impulse;
   momentum -= mlcp.c;
-  return judge_mlcp_point(nu, z, w, momentum, mlcp.c, tol, impulse_scale, options);
+  return judge_mlcp_point(nu, z, w, momentum, mlcp.c, tol, impulse_scale, options, mlcp.bilateral);
 }
 
 // The dual active-set fallback treats a row as dependent on the active ones below this relative
@@ -135,7 +135,7 @@ Real mlcp_impulse_scale(const Mlcp& mlcp, const Lcp& reduced) {
 
 SolveCertificate judge_mlcp_point(const VecX& nu, const VecX& z, const VecX& w,
                                   const VecX& momentum, const VecX& c, Real tol, Real impulse_scale,
-                                  const SolverOptions& options) {
+                                  const SolverOptions& options, int bilateral) {
   SolveCertificate cert;
   cert.tolerance = tol;
   cert.impulse_scale = impulse_scale;
@@ -148,12 +148,16 @@ SolveCertificate judge_mlcp_point(const VecX& nu, const VecX& z, const VecX& w,
     cert.status = cert.primary_status = SolveStatus::kNumerical;
     return cert;
   }
-  if (z.size() > 0) {
-    cert.min_z = z.minCoeff();
-    cert.min_w = w.minCoeff();
-    cert.complementarity = z.cwiseProduct(w).cwiseAbs().maxCoeff();
+  // Complementarity rows first, the equality rows (joints) last.
+  const Eigen::Index m = std::max<Eigen::Index>(0, z.size() - bilateral);
+  if (m > 0 && w.size() >= m) {
+    cert.min_z = z.head(m).minCoeff();
+    cert.min_w = w.head(m).minCoeff();
+    cert.complementarity = z.head(m).cwiseProduct(w.head(m)).cwiseAbs().maxCoeff();
   }
-  const bool ok = cert.min_z >= -tol && cert.min_w >= -tol &&
+  if (bilateral > 0 && w.size() >= bilateral)
+    cert.bilateral_residual = w.tail(bilateral).lpNorm<Eigen::Infinity>();
+  const bool ok = cert.min_z >= -tol && cert.min_w >= -tol && cert.bilateral_residual <= tol &&
                   cert.complementarity <= tol * impulse_scale &&
                   cert.newton_euler_residual <= cert.newton_euler_tolerance;
   cert.status = cert.primary_status = ok ? SolveStatus::kSolved : SolveStatus::kVerificationFailed;
@@ -201,15 +205,56 @@ void solve_mlcp(const Mlcp& mlcp, const SolverOptions& options, MlcpScratch& s, 
   solve_reduced_mlcp(mlcp, options, s, out, guess);
 }
 
+namespace {
+
+// The LCP on the complementarity rows of an MLCP with f equality rows last (Mlcp::bilateral,
+// docs/joints.md "Solve"): with N and b split into complementarity (c) and free (f) parts, the
+// free unknowns z_f = −(X z_c + y), X = N_ff⁻¹ N_fc, y = N_ff⁻¹ b_f, leave
+//   N' = N_cc − N_cf X,   b' = b_c − N_cf y.
+// N_ff = J_fᵀ W J_f is solved in the least-squares, minimum-norm sense (a complete orthogonal
+// decomposition), so redundant joint rows give the smallest multipliers; rows that cannot hold
+// together leave a residual the certificate reports.
+const Lcp& condense(MlcpScratch& s, int f) {
+  const Eigen::Index m = s.reduced.q.size(), mc = m - f;
+  const MatX& n = s.reduced.M;
+  const Eigen::CompleteOrthogonalDecomposition<MatX> nff(n.bottomRightCorner(f, f));
+  s.eliminate = nff.solve(n.bottomLeftCorner(f, mc));
+  s.eliminate_rate = nff.solve(s.reduced.q.tail(f));
+  s.condensed.M = n.topLeftCorner(mc, mc);
+  s.condensed.M.noalias() -= n.topRightCorner(mc, f) * s.eliminate;
+  s.condensed.q = s.reduced.q.head(mc);
+  s.condensed.q.noalias() -= n.topRightCorner(mc, f) * s.eliminate_rate;
+  return s.condensed;
+}
+
+}  // namespace
+
 void solve_reduced_mlcp(const Mlcp& mlcp, const SolverOptions& options, MlcpScratch& s,
-                        MlcpSolution& out, const WarmGuess& guess) {
+                        MlcpSolution& out, const WarmGuess& given) {
   LcpSolution& red = s.reduced_solution;
   SolverOptions physical = options;
   if (!(physical.impulse_scale > 0)) physical.impulse_scale = mlcp_impulse_scale(mlcp, s.reduced);
+  // With equality rows the LCP is the condensed one, and a guessed basis its first rows.
+  const int f = mlcp.bilateral;
+  const Lcp& lcp = f > 0 ? condense(s, f) : s.reduced;
+  WarmGuess guess = given;
+  if (f > 0) {
+    guess = WarmGuess{};
+    if (given.basis != nullptr &&
+        given.basis->size() == static_cast<std::size_t>(lcp.q.size() + f)) {
+      s.condensed_basis.assign(given.basis->begin(), given.basis->end() - f);
+      guess.basis = &s.condensed_basis;
+    }
+  }
   // The reduced solve's z, with ν recovered and certified on the unreduced equations, and its
   // account (method, effort, why it stopped).
   auto adopt_reduced = [&]() {
     out.z = red.z;
+    if (f > 0 && red.z.size() == lcp.q.size()) {  // (a failed solve may return no z)
+      out.z.conservativeResize(red.z.size() + f);
+      out.z.tail(f).noalias() = -s.eliminate * red.z;
+      out.z.tail(f) -= s.eliminate_rate;
+    }
     out.nu.resize(mlcp.M.size());
     out.nu.noalias() = s.WG * out.z;
     out.nu += s.Wc;
@@ -226,13 +271,13 @@ void solve_reduced_mlcp(const Mlcp& mlcp, const SolverOptions& options, MlcpScra
   // A frictionless problem whose Lemke path fails goes to the dual active-set method first
   // (docs/solvers.md "Dual active set"); the stack's Fischer–Burmeister run and Lemke retries,
   // which before it made the standard model's 3D pours take 4–8× the CPU, come only after.
-  const bool qp = options.fallback && is_frictionless_qp(mlcp);
+  const bool qp = options.fallback && f == 0 && is_frictionless_qp(mlcp);
   SolverOptions first = physical;
   if (qp) {
     first.fallback = false;
     first.extended_precision_retry = false;
   }
-  solve_lcp(s.reduced, first, s.lcp, red, guess);
+  solve_lcp(lcp, first, s.lcp, red, guess);
   adopt_reduced();
   if (out.certificate.ok() || !qp) {
     dump_reduced(mlcp, s, physical.impulse_scale, out.certificate);
@@ -257,7 +302,7 @@ void solve_reduced_mlcp(const Mlcp& mlcp, const SolverOptions& options, MlcpScra
     }
   }
   if (!out.certificate.ok()) {  // the stack's fallbacks, from a cold start
-    solve_lcp(s.reduced, physical, s.lcp, red, WarmGuess{});
+    solve_lcp(lcp, physical, s.lcp, red, WarmGuess{});
     if (red.certificate.ok()) {
       adopt_reduced();
       out.certificate.primary_status = lemke.primary_status;

@@ -15,6 +15,7 @@ SparseMlcp sparse_of(const Mlcp& mlcp) {
   p.D = mlcp.D;
   p.c = mlcp.c;
   p.r = mlcp.r;
+  p.bilateral = mlcp.bilateral;
   return p;
 }
 
@@ -25,6 +26,7 @@ void dense_of(const SparseMlcp& p, Mlcp& out) {
   out.D = p.D;
   out.c = p.c;
   out.r = p.r;
+  out.bilateral = p.bilateral;
 }
 
 void sparse_rows(const SparseMlcp& p, const VecX& nu, const VecX& z, VecX& w) {
@@ -73,7 +75,7 @@ SolveCertificate verify_sparse_mlcp(const SparseMlcp& p, const VecX& nu, const V
   p.M.apply(nu, s.momentum);
   s.momentum -= s.impulse;
   s.momentum -= p.c;
-  return judge_mlcp_point(nu, z, w, s.momentum, p.c, tol, impulse_scale, options);
+  return judge_mlcp_point(nu, z, w, s.momentum, p.c, tol, impulse_scale, options, p.bilateral);
 }
 
 }  // namespace exactsim

@@ -108,7 +108,7 @@ void find_overlapping_pairs(const World& world, const State& /*state*/, Workspac
     pairs(ws.end_boxes2, ws.polygons, ws.boxes2);
   else
     pairs(ws.end_boxes3, ws.polyhedra, ws.boxes3);
-  drop_pairs_within_bodies(world, ws.end_pairs);
+  drop_pairs_that_never_collide(world, ws.end_pairs);
 }
 
 void detect_contacts(const World& world, const State& state, Real h, Real eps, Workspace& ws) {
@@ -124,7 +124,7 @@ void detect_contacts(const World& world, const State& state, Real h, Real eps, W
         ws.boxes2[i] = predict ? swept_aabb(ws.polygons[i].aabb, ws.predicted_polygons[i].aabb, eps)
                                : ws.polygons[i].aabb.inflated(eps);
     sweep_and_prune(ws.boxes2, ws.is_static, ws.collider_present, ws.pairs, ws.broad_phase);
-    drop_pairs_within_bodies(world, ws.pairs);
+    drop_pairs_that_never_collide(world, ws.pairs);
     if (world.contact.model == ContactModel::kCorrective) {
       for (const BodyPair& p : ws.pairs)
         corrective_contact_2d(ws.polygons[p.a], p.a, ws.polygons[p.b], p.b, contacts);

@@ -11,14 +11,15 @@ namespace exactsim {
 void detect_contacts(const World& world, const State& state, Real h, Real eps, Workspace& ws);
 void detect_contacts_3d(const World& world, const State& state, Real h, Real eps, Workspace& ws);
 
-// Removes the pairs of two colliders of one body (BodyPair or std::pair<int, int>): the parts of
-// a compound body never collide.
+// Removes the pairs that never collide (BodyPair or std::pair<int, int>): two colliders of one
+// body (the parts of a compound body) and two bodies joined by a joint (docs/joints.md).
 template <class Pair>
-void drop_pairs_within_bodies(const World& world, std::vector<Pair>& pairs) {
-  if (world.parts.empty()) return;
+void drop_pairs_that_never_collide(const World& world, std::vector<Pair>& pairs) {
+  if (world.parts.empty() && world.joints.empty()) return;
   std::erase_if(pairs, [&](const Pair& p) {
     const auto [a, b] = p;
-    return world.collider_body(a) == world.collider_body(b);
+    const int body_a = world.collider_body(a), body_b = world.collider_body(b);
+    return body_a == body_b || bodies_joined(world, body_a, body_b);
   });
 }
 

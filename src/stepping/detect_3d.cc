@@ -45,7 +45,7 @@ void detect_contacts_3d(const World& world, const State& state, Real h, Real eps
     ws.boxes3[i] = ws.polyhedra[i].aabb.inflated(std::max(eps, eps_edge) + ws.motion[i]);
   }
   sweep_and_prune(ws.boxes3, ws.is_static, ws.collider_present, ws.pairs, ws.broad_phase);
-  drop_pairs_within_bodies(world, ws.pairs);
+  drop_pairs_that_never_collide(world, ws.pairs);
   if (world.contact.model == ContactModel::kCorrective) {  // contacts only after penetration
     for (const BodyPair& p : ws.pairs)
       corrective_contact_3d(*ws.shapes3[p.a], ws.poses3[p.a], ws.polyhedra[p.a], p.a,

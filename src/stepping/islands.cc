@@ -29,24 +29,29 @@ void partition_islands(const World& world, const ConstraintSet& set, bool split,
                        IslandPartition& p) {
   const int nu = static_cast<int>(set.unilateral.size());
   const int ni = static_cast<int>(set.intercontacts.size());
+  const int nj = static_cast<int>(set.joints.size());
   p.u_island.assign(nu, 0);
   p.i_island.assign(ni, 0);
-  p.count = nu + ni > 0 ? 1 : 0;
+  p.j_island.assign(nj, 0);
+  p.count = nu + ni + nj > 0 ? 1 : 0;
   if (split && p.count > 0) {
     const int n = world.body_count();
     p.parent.resize(n);
     for (int b = 0; b < n; ++b) p.parent[b] = b;
-    // The first dynamic body of a contact, after linking its two bodies (−1: none dynamic).
-    auto link = [&](int contact, int anchor) {
-      const Contact& c = set.contacts[contact];
-      for (int b : {c.body_a, c.body_b}) {
-        if (world.bodies[b].is_static) continue;
+    // The first dynamic body of two, after linking them (−1: none dynamic; b may be the world).
+    auto link_bodies = [&](int a, int b, int anchor) {
+      for (int body : {a, b}) {
+        if (body == kWorldBody || world.bodies[body].is_static) continue;
         if (anchor < 0)
-          anchor = b;
+          anchor = body;
         else
-          p.parent[find_root(p.parent, b)] = find_root(p.parent, anchor);
+          p.parent[find_root(p.parent, body)] = find_root(p.parent, anchor);
       }
       return anchor;
+    };
+    auto link = [&](int contact, int anchor) {
+      const Contact& c = set.contacts[contact];
+      return link_bodies(c.body_a, c.body_b, anchor);
     };
     // u_island / i_island hold each constraint's anchor body first, then its island.
     for (int j = 0; j < nu; ++j) p.u_island[j] = link(set.unilateral[j], -1);
@@ -56,6 +61,10 @@ void partition_islands(const World& world, const ConstraintSet& set, bool split,
       for (int s = 0; s < ic.secondary_count; ++s)
         anchor = link(set.secondaries[ic.first_secondary + s], anchor);
       p.i_island[j] = anchor;
+    }
+    for (int j = 0; j < nj; ++j) {
+      const Joint& joint = world.joints[set.joints[j]];
+      p.j_island[j] = link_bodies(joint.body_a, joint.body_b, -1);
     }
     // Number the islands by first constraint; a constraint on static bodies only (none are
     // generated) would be an island of its own.
@@ -69,9 +78,11 @@ void partition_islands(const World& world, const ConstraintSet& set, bool split,
     };
     for (int& k : p.u_island) k = island(k);
     for (int& k : p.i_island) k = island(k);
+    for (int& k : p.j_island) k = island(k);
   }
   bucket(p.u_island, p.count, p.u_begin, p.u_index, p.cursor);
   bucket(p.i_island, p.count, p.i_begin, p.i_index, p.cursor);
+  bucket(p.j_island, p.count, p.j_begin, p.j_index, p.cursor);
 }
 
 void extract_island(const ConstraintSet& set, const IslandPartition& p, int k, ConstraintSet& out,
@@ -97,6 +108,8 @@ void extract_island(const ConstraintSet& set, const IslandPartition& p, int k, C
       out.secondaries.push_back(localise(set.secondaries[first + s]));
     out.intercontacts.push_back(ic);
   }
+  for (int j = p.j_begin[k]; j < p.j_begin[k + 1]; ++j)
+    out.joints.push_back(set.joints[p.j_index[j]]);
   for (int c : contact_of) local[c] = -1;
 }
 

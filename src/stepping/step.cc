@@ -57,11 +57,20 @@ void build_constraints(const World& world, Workspace& ws) {
   }
 }
 
+// The joints whose bodies are present (docs/joints.md): a joint acts once both have spawned.
+void add_joints(const World& world, const State& state, ConstraintSet& set) {
+  set.joints.clear();
+  auto present = [&](int b) { return b == kWorldBody || state.present[b]; };
+  for (int j = 0; j < static_cast<int>(world.joints.size()); ++j)
+    if (present(world.joints[j].body_a) && present(world.joints[j].body_b)) set.joints.push_back(j);
+}
+
 // Last resort after a failed solve when the user asked to continue (docs/stepping.md "When a
 // solve fails"): solve the reduced LCP with N + δI for growing δ (a P-matrix when N is PSD, so the
 // frictionless standard model always recovers) and take ν = W(G z + c). It changes the model: the
 // step stays reported as failed, with the δ used.
 bool recover_by_regularisation(const World& world, IslandWorkspace& ws, StepReport& report) {
+  if (ws.layout.n_bilateral > 0) return false;  // N + δI would make the joints' rows unilateral
   MlcpScratch& s = ws.solver;
   // After friction on demand s holds a sub-problem's reduction: recover on the whole MLCP.
   if (s.reduced.q.size() != ws.layout.size()) reduce_mlcp(ws.mlcp, s);
@@ -147,6 +156,12 @@ EnergyBalance energy_balance(const State& state, const IslandWorkspace& ws, Real
   }
   for (int j = layout.beta_begin(); j < layout.sigma_begin(); ++j)
     e.kinematic_work -= z[j] * kin[j];
+  // Joint rows (free λ, Jᵀν⁺ = −r): their impulses do the work −λ r, at most max(0, −λ φ/h) from
+  // the position error, plus the kinematic bodies' share (docs/joints.md "Energy").
+  for (int j = layout.bilateral_begin(); j < layout.size(); ++j) {
+    e.stabilisation += std::max<Real>(0, -z[j] * (mlcp.r[j] - kin[j]));
+    e.kinematic_work -= z[j] * kin[j];
+  }
   // Round-off of the three sums, what the LCP tolerance (m/s) lets each impulse do, and the work
   // of the pairs the certificate accepts as complementary, Σ max(0, z_j w_j) (each at most tol·Z):
   // the step's energy change is at most zᵀw plus the push-out and kinematic work above
@@ -288,7 +303,8 @@ void solve_island_mlcp(const World& world, const SolverOptions& options, const M
   guess.basis = basis;
   reduce_mlcp(mlcp, ws.solver);
   const StepOptions& o = world.stepping;
-  if (o.gauss_seidel_min_unknowns > 0 && layout.size() >= o.gauss_seidel_min_unknowns) {
+  if (o.gauss_seidel_min_unknowns > 0 && layout.size() >= o.gauss_seidel_min_unknowns &&
+      layout.n_bilateral == 0) {
     const Real tolerance = verification_tolerance(ws.solver.reduced, options);
     const GaussSeidelResult g = projected_gauss_seidel(
         mlcp, layout, ws.solver, start, o.gauss_seidel_sweeps, tolerance, ws.gauss_seidel);
@@ -398,7 +414,7 @@ const std::vector<bool>* solve_dense(const World& world, const SolverOptions& so
   const StepOptions& o = world.stepping;
   const bool on_demand = o.friction_on_demand_min_unknowns > 0 &&
                          report.lcp_size >= o.friction_on_demand_min_unknowns &&
-                         layout.n_friction_contacts > 0;
+                         layout.n_friction_contacts > 0 && layout.n_bilateral == 0;
   const OnDemand outcome = on_demand
                                ? solve_with_friction_on_demand(world, solver, ws, warm, report)
                                : OnDemand::kSolveWhole;
@@ -456,6 +472,14 @@ void follow_attempt(SolveCertificate& c, const SolveCertificate& earlier, SolveS
   c.primary_status = first;
 }
 
+// Whether a solve proved its problem infeasible: the exact Lemke's Farkas vector. A double-
+// precision one only passes a tolerance test, which a feasible problem with many redundant rows
+// can pass too (a frictionless step of the 3D pour, seed 13: 444 rows on 42 velocities, N of rank
+// 41, solved by a cold Lemke after a warm one ended "infeasible").
+bool proven_infeasible(const SolveCertificate& c) {
+  return c.status == SolveStatus::kInfeasible && c.exact;
+}
+
 // A dense solve that did not certify, given to the sparse path's working set (docs/solvers.md
 // "Large islands: the sparse path"): its interior point needs no basis, where Lemke can end on a
 // ray or its budget on an island of a few hundred unknowns. Kept when it certifies, with the dense
@@ -463,8 +487,7 @@ void follow_attempt(SolveCertificate& c, const SolveCertificate& earlier, SolveS
 // Not tried where the dense path proved the problem infeasible: nothing can certify then.
 const std::vector<bool>* rescue_on_working_set(const World& world, IslandWorkspace& ws, bool warm,
                                                StepReport& report) {
-  if (ws.solution.certificate.status == SolveStatus::kInfeasible)
-    return solver_basis(ws, ws.solution.certificate);
+  if (proven_infeasible(ws.solution.certificate)) return solver_basis(ws, ws.solution.certificate);
   MlcpSolution dense = ws.solution;  // (allocates, on a failed solve only)
   const bool solved = solve_working_set(world, ws, warm, report);
   follow_attempt(ws.solution.certificate, dense.certificate, dense.certificate.status);
@@ -487,7 +510,8 @@ constexpr int kBriefDenseMinUnknowns = 200;
 //    retries but not the stack's fallbacks, within one pivot per unknown a run (a step of a pile
 //    takes at most about n/2 in all; a run that does not end within n pivots took 13,000–15,000 on
 //    the 30-hull pour of docs/performance.md, and seconds);
-// 2. the working set (rescue_on_working_set), unless Lemke proved the problem infeasible;
+// 2. the working set (rescue_on_working_set), unless the exact Lemke proved the problem
+//    infeasible (proven_infeasible);
 // 3. on such an island, the dense path again with every fallback of the stack.
 // Effort adds up over the attempts; the first attempt's status stays the certificate's.
 const std::vector<bool>* solve_dense_island(const World& world, IslandWorkspace& ws, bool warm,
@@ -501,9 +525,10 @@ const std::vector<bool>* solve_dense_island(const World& world, IslandWorkspace&
   }
   const std::vector<bool>* basis = solve_dense(world, first, ws, warm, report);
   if (ws.solution.certificate.ok()) return basis;
-  basis = rescue_on_working_set(world, ws, warm, report);
+  // (the working set has no equality rows: an island with joints stays on the dense path)
+  if (ws.layout.n_bilateral == 0) basis = rescue_on_working_set(world, ws, warm, report);
   const SolveCertificate before = ws.solution.certificate;
-  if (!brief || before.ok() || before.status == SolveStatus::kInfeasible) return basis;
+  if (!brief || before.ok() || proven_infeasible(before)) return basis;
   basis = solve_dense(world, world.solver, ws, warm, report);
   follow_attempt(ws.solution.certificate, before, before.primary_status);
   return basis;
@@ -536,7 +561,8 @@ IslandInputs island_inputs(const World& world, const Workspace& ws) {
 // friction unknown is zero (slacks and sliding speeds may not be).
 bool carries_no_impulse(const MlcpLayout& layout, const VecX& z) {
   return z.head(layout.slack_begin()).isZero(0) &&
-         z.segment(layout.beta_begin(), layout.sigma_begin() - layout.beta_begin()).isZero(0);
+         z.segment(layout.beta_begin(), layout.sigma_begin() - layout.beta_begin()).isZero(0) &&
+         z.tail(layout.n_bilateral).isZero(0);
 }
 
 // One island (ws.island): assemble → solve + verify → certify energy → (recover) → velocities →
@@ -554,7 +580,8 @@ void solve_island(const World& world, State& state, Real h, const IslandInputs& 
   report.seconds.assemble = seconds_since(clock);
   const bool warm =
       world.stepping.warm_start && guess_active_set(ws.island, ws.layout, previous, ws.warm);
-  ws.dense = report.lcp_size <= world.stepping.dense_max_unknowns;
+  // Islands with joints are solved dense: the sparse path has no equality rows (docs/joints.md).
+  ws.dense = report.lcp_size <= world.stepping.dense_max_unknowns || ws.layout.n_bilateral > 0;
   const std::vector<bool>* basis = ws.dense ? solve_dense_island(world, ws, warm, report)
                                             : solve_sparse(world, ws, warm, report);
   report.solver_called = true;
@@ -889,6 +916,7 @@ StepReport step(const World& world, State& state, Workspace& ws, Real h, long st
 
   build_constraints(world, ws);
   map_contacts_to_bodies(world, ws.constraints.contacts);
+  add_joints(world, state, ws.constraints);
   report.unilateral = static_cast<int>(ws.constraints.unilateral.size());
   report.intercontact = static_cast<int>(ws.constraints.intercontacts.size());
   report.cross = ws.constraints.cross_count();

@@ -16,39 +16,43 @@ Real body_friction(const World& w, int i) {
   return std::isnan(mu) ? w.contact.friction : mu;
 }
 
-// Adds the column of direction d at contact c, times sign, to column `col` of `a` (blocks of
-// active bodies only; static bodies have no unknowns, docs/collision.md "Conventions").
+// Adds body b's block g of a row to column `col` of `a` if b is active (static and kinematic
+// bodies, and the world frame kWorldBody, have no unknowns: docs/collision.md "Conventions").
+void write_block(const World& w, const MlcpLayout& layout, int b, const Vec6& g, BlockColumns& a,
+                 int col) {
+  if (b == kWorldBody) return;
+  if (const int k = layout.block_of_body[b]; k >= 0) {
+    const int nb = velocity_size(w.dimension);
+    Vec6 v = Vec6::Zero();
+    v.head(nb) = g.head(nb);
+    a.add(col, k, v);
+  }
+}
+
+// Adds the column of direction d at contact c, times sign, to column `col` of `a`.
 void write_column(const World& w, const State& s, const MlcpLayout& layout, const Contact& c,
                   const Vec3& d, Real sign, BlockColumns& a, int col) {
   Vec6 g_a, g_b;
   direction_jacobian(d, c.point_a, c.point_b(), w.dimension, body_position(s, c.body_a),
                      body_position(s, c.body_b), g_a, g_b);
-  const int nb = velocity_size(w.dimension);
-  if (const int k = layout.block_of_body[c.body_a]; k >= 0) {
-    Vec6 v = Vec6::Zero();
-    v.head(nb) = sign * g_a.head(nb);
-    a.add(col, k, v);
-  }
-  if (const int k = layout.block_of_body[c.body_b]; k >= 0) {
-    Vec6 v = Vec6::Zero();
-    v.head(nb) = sign * g_b.head(nb);
-    a.add(col, k, v);
-  }
+  write_block(w, layout, c.body_a, sign * g_a, a, col);
+  write_block(w, layout, c.body_b, sign * g_b, a, col);
+}
+
+// Body b's share of a row's rate from its prescribed velocity: g·ν_b if b is kinematic, else 0.
+Real kinematic_share(const World& w, const State& s, int b, const Vec6& g) {
+  if (b == kWorldBody || !w.bodies[b].kinematic) return 0;
+  return g.head(velocity_size(w.dimension)).dot(s.v_of(b));
 }
 
 // The rate at which contact c's kinematic bodies move along direction d (d from a toward b): the
 // column of d times their prescribed velocities; 0 when neither body is kinematic.
 Real kinematic_rate(const World& w, const State& s, const Contact& c, const Vec3& d) {
-  const bool a = w.bodies[c.body_a].kinematic, b = w.bodies[c.body_b].kinematic;
-  if (!a && !b) return 0;
+  if (!w.bodies[c.body_a].kinematic && !w.bodies[c.body_b].kinematic) return 0;
   Vec6 g_a, g_b;
   direction_jacobian(d, c.point_a, c.point_b(), w.dimension, body_position(s, c.body_a),
                      body_position(s, c.body_b), g_a, g_b);
-  const int nb = velocity_size(w.dimension);
-  Real rate = 0;
-  if (a) rate += g_a.head(nb).dot(s.v_of(c.body_a));
-  if (b) rate += g_b.head(nb).dot(s.v_of(c.body_b));
-  return rate;
+  return kinematic_share(w, s, c.body_a, g_a) + kinematic_share(w, s, c.body_b, g_b);
 }
 
 }  // namespace
@@ -71,6 +75,9 @@ void assemble_stewart_trinkle(const World& world, const State& state, const Cons
       if (!world.bodies[b].is_static) layout.block_of_body[b] = 0;
   };
   for (int c : set.unilateral) mark(c);
+  for (int j : set.joints)
+    for (int b : {world.joints[j].body_a, world.joints[j].body_b})
+      if (b != kWorldBody && !world.bodies[b].is_static) layout.block_of_body[b] = 0;
   for (const auto& ic : set.intercontacts) {
     mark(ic.primary);
     for (int s = 0; s < ic.secondary_count; ++s) mark(set.secondaries[ic.first_secondary + s]);
@@ -111,8 +118,12 @@ void assemble_stewart_trinkle(const World& world, const State& state, const Cons
   else
     layout.friction_first.assign(layout.friction_contact.size(), Vec3::Zero());
 
+  layout.n_bilateral = 0;
+  for (int j : set.joints) layout.n_bilateral += joint_row_count(world.joints[j], dim);
+
   const int nv = nb * static_cast<int>(layout.active_bodies.size());
   const int m = layout.size();
+  mlcp.bilateral = layout.n_bilateral;
 
   // M and c = M ν + h F_ext (PEG paper ≈ eq. 8).
   // (blocks are assigned in place, not re-appended: their storage survives from step to step)
@@ -191,6 +202,22 @@ void assemble_stewart_trinkle(const World& world, const State& state, const Cons
       write_column(world, state, layout, c, dirs[r], 1.0, mlcp.h, col);
       set_d(col, sigma, 1.0);
       set_d(sigma, col, -1.0);
+    }
+  }
+  // Joint rows (docs/joints.md "Rows"): Jᵀν + φ/h = 0 with a free multiplier, G = H = J.
+  for (int row = layout.bilateral_begin(); const int ji : set.joints) {
+    const Joint& joint = world.joints[ji];
+    layout.joint_rows.clear();
+    joint_rows(joint, state, layout.joint_rows);
+    for (const JointRow& jr : layout.joint_rows) {
+      for (BlockColumns* a : {&mlcp.g, &mlcp.h}) {
+        write_block(world, layout, joint.body_a, jr.g_a, *a, row);
+        write_block(world, layout, joint.body_b, jr.g_b, *a, row);
+      }
+      kin[row] = kinematic_share(world, state, joint.body_a, jr.g_a) +
+                 kinematic_share(world, state, joint.body_b, jr.g_b);
+      mlcp.r[row] = jr.error / h;
+      ++row;
     }
   }
   // Kinematic bodies have no unknowns: their motion enters each row's constant term.

@@ -97,7 +97,7 @@ class CrossingFinder {
       sweep_and_prune(s_.boxes2, ws_.is_static, ws_.collider_present, s_.pairs, s_.broad_phase);
     else
       sweep_and_prune(s_.boxes3, ws_.is_static, ws_.collider_present, s_.pairs, s_.broad_phase);
-    drop_pairs_within_bodies(world_, s_.pairs);
+    drop_pairs_that_never_collide(world_, s_.pairs);
     for (const BodyPair& p : s_.pairs)
       if (s_.fast[world_.collider_body(p.a)] || s_.fast[world_.collider_body(p.b)])
         check_pair(p.a, p.b, report);

@@ -14,7 +14,7 @@ std::uint64_t mix(std::uint64_t h, std::uint64_t v) {  // splitmix64 of the runn
   return h ^ (h >> 31);
 }
 
-enum Role : std::uint64_t { kUnilateral = 1, kIntercontact, kSlack, kFriction, kSigma };
+enum Role : std::uint64_t { kUnilateral = 1, kIntercontact, kSlack, kFriction, kSigma, kJoint };
 
 }  // namespace
 
@@ -50,6 +50,11 @@ bool guess_active_set(const ConstraintSet& set, const MlcpLayout& layout,
           mix(mix(c, kFriction), static_cast<std::uint64_t>(r));
     warm.names[layout.sigma_begin() + f] = mix(c, kSigma);
   }
+  // Joint rows (free: the solve leaves them out of the basis) by their joints and order.
+  const std::uint64_t joints = set.joints.empty() ? 0 : static_cast<std::uint64_t>(set.joints[0]);
+  for (int r = 0; r < layout.n_bilateral; ++r)
+    warm.names[layout.bilateral_begin() + r] =
+        mix(mix(joints, kJoint), static_cast<std::uint64_t>(r));
   warm.guess.assign(m, false);
   warm.z.setZero(m);
   bool found = false;

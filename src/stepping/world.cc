@@ -59,4 +59,10 @@ void add_body_shapes(World& w, Body& b, std::vector<ConvexPolyhedron> parts) {
 
 int Scene::step_count() const { return static_cast<int>(std::llround(duration / step)); }
 
+bool bodies_joined(const World& world, int a, int b) {
+  for (const Joint& j : world.joints)
+    if ((j.body_a == a && j.body_b == b) || (j.body_a == b && j.body_b == a)) return true;
+  return false;
+}
+
 }  // namespace exactsim

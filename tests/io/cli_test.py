@@ -4,7 +4,8 @@ docs/input-validation.md "Exit codes"): errors of the argument parser are bad in
 readable message, `run` says when it wrote nothing, warns when h is large for the thinnest body
 and says which bodies are still falling or not yet spawned at the end, runs an event-driven scene
 as `events` does, `impact` reports energy
-changes as changes, and `lcp` prints no table header before an error.
+changes as changes, `lcp` prints no table header before an error, and a scene with joints runs and
+keeps them in its written scene.
 
 usage: cli_test.py EXACTSIM_CLI SOURCE_DIR WORK_DIR
 """
@@ -204,6 +205,27 @@ def main():
     expect(code == 0 and len(lines) == 2 and lines[0].startswith("file")
            and "box-on-floor-2d.lcp" in lines[1] and " solved" in lines[1],
            f"lcp sample: exit {code}, {out!r} {err!r}")
+
+    # A scene with joints (docs/joints.md): the chain runs without a failed solve, its written
+    # scene.json keeps the joints, and a bad joint is bad input naming the joint's field.
+    chain_dir = os.path.join(work, "chain")
+    code, out, err = run(cli, "run", os.path.join(source, "scenes/chain-2d.json"), "--duration",
+                         "0.5", "--quiet", "--out", chain_dir)
+    expect(code == 0, f"chain: exit {code} ({err!r})")
+    if code == 0:
+        with open(os.path.join(chain_dir, "summary.json")) as f:
+            summary = json.load(f)
+        with open(os.path.join(chain_dir, "scene.json")) as f:
+            written = json.load(f)
+        expect(summary["solver_failures"] == 0 and summary["steps_done"] == 250,
+               f"chain: {summary['solver_failures']} failed solves in {summary['steps_done']} steps")
+        expect(len(written.get("joints", [])) == 6, "chain: scene.json lost its joints")
+    with open(os.path.join(source, "scenes/chain-2d.json")) as f:
+        bad = json.load(f)
+    bad["joints"][2]["bodies"] = ["link2", "nobody"]
+    code, _, err = run(cli, "run", write_json(os.path.join(work, "bad-chain.json"), bad), "--quiet")
+    expect(code == 2 and "joints[2].bodies[1]" in err and "nobody" in err,
+           f"bad joint: exit {code}, {err!r}")
 
     return check.report()
 

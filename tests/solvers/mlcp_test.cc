@@ -1,6 +1,6 @@
 // The time-step MLCP (docs/solvers.md "Problem forms") solved through its Schur complement:
 // the worked example of docs/peg.md to its printed digits, agreement with a direct enumeration of
-// the unreduced mixed system, and a frictional standard-model problem.
+// the unreduced mixed system (with equality rows too), and a frictional standard-model problem.
 #include <gtest/gtest.h>
 
 #include <random>
@@ -12,19 +12,22 @@ namespace exactsim {
 namespace {
 
 // Every solution (ν, z) of the unreduced MLCP by brute force: for each α solve the dense KKT
-// system [M −G_α; H_αᵀ D_αα] (ν, z_α) = (c, −r_α) — no Schur complement, no W.
+// system [M −G_α; H_αᵀ D_αα] (ν, z_α) = (c, −r_α) — no Schur complement, no W. The equality rows
+// (Mlcp::bilateral, last) are in every α, their z free and their w zero.
 struct MixedSolution {
   VecX nu, z;
 };
 std::vector<MixedSolution> enumerate_mlcp(const Mlcp& p, Real tol) {
   const MatX m = p.M.dense();
   const int nv = static_cast<int>(m.rows()), nz = static_cast<int>(p.G.cols());
+  const int nc = nz - p.bilateral;  // complementarity rows
   std::vector<MixedSolution> out;
-  for (unsigned mask = 0; mask < (1u << nz); ++mask) {
+  for (unsigned mask = 0; mask < (1u << nc); ++mask) {
     std::vector<int> a;
-    for (int i = 0; i < nz; ++i) {
+    for (int i = 0; i < nc; ++i) {
       if (mask & (1u << i)) a.push_back(i);
     }
+    for (int i = nc; i < nz; ++i) a.push_back(i);
     const int k = static_cast<int>(a.size());
     MatX kkt = MatX::Zero(nv + k, nv + k);
     VecX rhs(nv + k);
@@ -42,8 +45,11 @@ std::vector<MixedSolution> enumerate_mlcp(const Mlcp& p, Real tol) {
     MixedSolution s{x.head(nv), VecX::Zero(nz)};
     for (int j = 0; j < k; ++j) s.z(a[j]) = x(nv + j);
     const VecX w = p.H.transpose() * s.nu + p.D * s.z + p.r;
-    if (s.z.minCoeff() >= -tol && w.minCoeff() >= -tol &&
-        s.z.cwiseProduct(w).cwiseAbs().maxCoeff() <= tol * std::max(1.0, s.z.norm())) {
+    const VecX zc = s.z.head(nc), wc = w.head(nc);
+    if ((nc == 0 ||
+         (zc.minCoeff() >= -tol && wc.minCoeff() >= -tol &&
+          zc.cwiseProduct(wc).cwiseAbs().maxCoeff() <= tol * std::max(1.0, s.z.norm()))) &&
+        (p.bilateral == 0 || w.tail(p.bilateral).lpNorm<Eigen::Infinity>() <= tol)) {
       out.push_back(s);
     }
   }
@@ -429,6 +435,64 @@ TEST(Mlcp, RejectsInconsistentShapesAndBadMass) {
   bad = p;
   bad.c(0) = std::numeric_limits<Real>::infinity();
   EXPECT_THROW(solve_mlcp(bad), InputError);
+}
+
+// ---- Equality rows (Mlcp::bilateral; docs/joints.md "Solve"): the condensed solve against the
+// enumeration above, and the certificate's verdict on the free rows.
+
+// Two planar bodies, `unilateral` random contact columns and `bilateral` random equality columns
+// (G = H, D = 0), gravity in c, rates r in [−0.5, 0.5].
+Mlcp random_mlcp(std::mt19937& rng, int unilateral, int bilateral) {
+  std::uniform_real_distribution<Real> u(-1, 1);
+  Mlcp p;
+  for (int b = 0; b < 2; ++b)
+    p.M.add_block(Vec3(1.0 + b, 1.0 + b, 0.1 + 0.05 * b).asDiagonal().toDenseMatrix());
+  const int m = unilateral + bilateral;
+  p.G = MatX::NullaryExpr(6, m, [&] { return u(rng); });
+  p.H = p.G;
+  p.D.resize(m, m);
+  p.c = VecX::NullaryExpr(6, [&] { return u(rng); });
+  p.r = 0.5 * VecX::NullaryExpr(m, [&] { return u(rng); });
+  p.bilateral = bilateral;
+  return p;
+}
+
+TEST(MlcpBilateral, CondensedSolveMatchesEnumeratedActiveSets) {
+  std::mt19937 rng(7);
+  int compared = 0, negative = 0;
+  for (int trial = 0; trial < 200; ++trial) {
+    const Mlcp p = random_mlcp(rng, 1 + trial % 5, 1 + trial % 3);
+    const std::vector<MixedSolution> oracle = enumerate_mlcp(p, 1e-10);
+    if (oracle.empty()) continue;  // infeasible draws (the equality rows cut off the set)
+    const MlcpSolution s = solve_mlcp(p);
+    ASSERT_TRUE(s.certificate.ok()) << "trial " << trial;
+    // ν is unique (M is SPD: the rows are the constraints of a strictly convex QP).
+    EXPECT_LT((s.nu - oracle.front().nu).lpNorm<Eigen::Infinity>(), 1e-9) << "trial " << trial;
+    // The equality rows hold and their multipliers are free (some come out negative).
+    EXPECT_LE(s.certificate.bilateral_residual, s.certificate.tolerance);
+    negative += s.z.tail(p.bilateral).minCoeff() < 0;
+    ++compared;
+  }
+  EXPECT_GT(compared, 150);
+  EXPECT_GT(negative, 20);  // free multipliers of either sign were certified
+}
+
+TEST(MlcpBilateral, CertificateRejectsAnEqualityRowThatDoesNotHold) {
+  std::mt19937 rng(3);
+  const Mlcp p = random_mlcp(rng, 2, 1);
+  MlcpSolution s = solve_mlcp(p);
+  ASSERT_TRUE(s.certificate.ok());
+  // Move ν along the kernel of the complementarity rows only: the equality row breaks.
+  SolverOptions o;
+  o.impulse_scale = s.certificate.impulse_scale;
+  VecX w;
+  const VecX shifted = s.nu + 1e-3 * p.G.col(2) / p.G.col(2).squaredNorm();
+  const SolveCertificate bad = verify_mlcp(p, shifted, s.z, s.certificate.tolerance, o, w);
+  EXPECT_FALSE(bad.ok());
+  EXPECT_GT(bad.bilateral_residual, s.certificate.tolerance);
+  // A negative free multiplier alone is no violation.
+  const SolveCertificate good = verify_mlcp(p, s.nu, s.z, s.certificate.tolerance, o, w);
+  EXPECT_TRUE(good.ok());
 }
 
 }  // namespace

@@ -77,4 +77,19 @@ Scene make_scene(int dimension, Real step, Real duration = 1.0);
 // the scene as it was.
 int add_body(Scene& scene, const BodySpec& spec);
 
+// One joint (docs/joints.md), e.g. a pin holding "bob" to the world at (0, 1):
+//   add_joint(scene, {.type = JointType::kRevolute, .body_a = "bob", .anchor = {0, 1}});
+// It is placed at the bodies' poses in scene.initial, so add the bodies first.
+struct JointSpec {
+  std::string name{};  // empty: "joint <index>"
+  JointType type = JointType::kRevolute;
+  std::string body_a{}, body_b{};     // body names; body_b empty: the world frame
+  Coordinates anchor{};               // m, world frame
+  std::optional<Coordinates> axis{};  // 3D revolute only (required there): the hinge axis
+};
+
+// Appends the joint to scene.world.joints; returns its index. InputError naming the joint and
+// field, e.g. `joints[0] (pivot).body_a: no body is named 'bob'`, under the scene file's rules.
+int add_joint(Scene& scene, const JointSpec& spec);
+
 }  // namespace exactsim

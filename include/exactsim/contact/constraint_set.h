@@ -29,6 +29,7 @@ struct ConstraintSet {
   std::vector<int> unilateral;                        // U: contact indices
   std::vector<IntercontactConstraint> intercontacts;  // I and X
   std::vector<int> secondaries;                       // contact indices, grouped per constraint
+  std::vector<int> joints;  // World::joints indices of the step's joints (docs/joints.md)
 
   void clear() {
     contacts.clear();
@@ -39,6 +40,7 @@ struct ConstraintSet {
     unilateral.clear();
     intercontacts.clear();
     secondaries.clear();
+    joints.clear();
   }
   int cross_count() const;
   // Appends the candidate U's sorted, unique and never inside an I (docs/peg.md "Tricky

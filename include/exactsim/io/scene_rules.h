@@ -89,6 +89,12 @@ Real contact_distance(Real eps);  // ε, ε_ee
 int threads(Real n);
 void body_count(std::size_t n);
 
+// A joint of world w (docs/joints.md): two different bodies of w, or one and the world, not both
+// unable to move; a ball joint in 3D only; a unit hinge axis; no located impacts in the scene.
+void joint(const World& w, const Joint& j);
+// A joint's axis: required (and nonzero) for a 3D revolute joint, absent on any other.
+void joint_axis(int dimension, JointType type, const Vec3* axis);
+
 // Bodies present at t = 0 that start deeply inside each other (find_initial_overlaps): the body
 // to blame (the later of the first pair) and the reason, naming the pairs; nothing when none.
 struct Blame {

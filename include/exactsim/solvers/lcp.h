@@ -70,6 +70,8 @@ struct SolveCertificate {
   Real newton_euler_residual = 0;  // ‖M ν − G z − c‖∞ of the mixed problem; 0 for a plain LCP
   // its bound: options.tolerance · max(1, ‖c‖∞, impulse_scale) (problem data only)
   Real newton_euler_tolerance = 0;
+  // max |w_i| over an MLCP's equality rows (Mlcp::bilateral, joints); <= tolerance when solved
+  Real bilateral_residual = 0;
   Real tolerance = 0;  // options.tolerance · max(1, ‖q‖∞), in the units of w
   // Z, the problem's impulse scale (units of z): options.impulse_scale when set, otherwise
   // lcp_impulse_scale() of the LCP; solve_mlcp sets it from the momentum scale of the MLCP.

@@ -10,6 +10,9 @@
 //   friction; PEG's E_I1, E_I2).
 // For the standard model c = M ν^ℓ + h λ_ext and r = ψ/h on normal rows (PEG paper
 // eqs. 8–9).
+// The last `bilateral` unknowns are free multipliers of equality rows (joints, docs/joints.md):
+// w_i = 0 with z_i of either sign. The solve eliminates them from the reduced LCP by a Schur
+// complement on their block of N; the certificate checks |w_i| <= tol on those rows.
 //
 // solve_mlcp eliminates ν by the Schur complement with W = M⁻¹:
 //   N = Hᵀ W G + D,  b = Hᵀ W c + r,  solve LCP(N, b),  ν = W (G z + c),
@@ -32,6 +35,7 @@ struct Mlcp {
   MatX G, H;        // n_v × m
   SparseRowMatX D;  // m × m
   VecX c, r;        // n_v, m
+  int bilateral = 0;  // the last `bilateral` of the m unknowns are free (equality rows)
 };
 
 struct MlcpSolution {
@@ -56,6 +60,12 @@ struct MlcpScratch {
   // The frictionless fallback (solve_dual_active_set) and its answer.
   DualActiveSetScratch dual;
   VecX qp_nu, qp_z, qp_w;
+  // With bilateral rows: the LCP left after eliminating them (N_cc − N_cf N_ff⁻¹ N_fc), the
+  // elimination's X = N_ff⁻¹ N_fc and y = N_ff⁻¹ b_f, and a guessed basis of the LCP's rows.
+  Lcp condensed;
+  MatX eliminate;
+  VecX eliminate_rate;
+  std::vector<bool> condensed_basis;
 };
 
 // Forms N = Hᵀ W G + D and b = Hᵀ W c + r in scratch.reduced (and W, WG, Wc). Validates.
@@ -104,9 +114,10 @@ SolveCertificate verify_mlcp(const Mlcp& mlcp, const VecX& nu, const VecX& z, Re
 
 // The certificate's judgement of a point whose rows w = Hᵀν + D z + r and Newton–Euler residual
 // momentum = M ν − G z − c were computed (dense or sparse): the bounds above, from c's size.
+// The last `bilateral` rows are equality rows: |w_i| <= tol, z_i free.
 SolveCertificate judge_mlcp_point(const VecX& nu, const VecX& z, const VecX& w,
                                   const VecX& momentum, const VecX& c, Real tol, Real impulse_scale,
-                                  const SolverOptions& options);
+                                  const SolverOptions& options, int bilateral = 0);
 
 // Throws InputError unless all dimensions agree and entries are finite (definiteness of M is
 // checked when it is inverted).

@@ -31,6 +31,7 @@ struct SparseMlcp {
   BlockColumns g, h;  // the columns of G and H (m each), blocked like M
   SparseRowMatX D;    // m × m
   VecX c, r;          // n_v, m
+  int bilateral = 0;  // the last `bilateral` unknowns are free (equality rows; Mlcp::bilateral)
   int size() const { return static_cast<int>(r.size()); }
 };
 

@@ -13,16 +13,17 @@ namespace exactsim {
 
 // The constraints of each island, in the set's order (CSR: island k owns
 // unilateral[u_begin[k] .. u_begin[k+1]) and intercontacts[i_begin[k] .. i_begin[k+1]) of the
-// index lists below). Islands are numbered by their first constraint in the set's order (U's
-// first, then I's), so the partition is deterministic.
+// index lists below; joints likewise). Islands are numbered by their first constraint in the set's
+// order (U's first, then I's, then joints), so the partition is deterministic.
 struct IslandPartition {
   int count = 0;
   std::vector<int> u_begin, u_index;  // U positions in ConstraintSet::unilateral
   std::vector<int> i_begin, i_index;  // I positions in ConstraintSet::intercontacts
+  std::vector<int> j_begin, j_index;  // joint positions in ConstraintSet::joints
   // scratch
   std::vector<int> parent;              // (n_bodies) union–find over dynamic bodies
   std::vector<int> island_of;           // (n_bodies) root → island, −1 unset
-  std::vector<int> u_island, i_island;  // (U's, I's) island of each constraint
+  std::vector<int> u_island, i_island, j_island;  // (U's, I's, joints) island of each
   std::vector<int> cursor;
 };
 

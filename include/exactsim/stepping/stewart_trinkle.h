@@ -12,12 +12,14 @@
 
 namespace exactsim {
 
-// Where each unknown of z lives: z = (p_U | p_I | c_I | β | σ).
+// Where each unknown of z lives: z = (p_U | p_I | c_I | β | σ | λ_J), the joints' free
+// multipliers λ_J last (SparseMlcp::bilateral, docs/joints.md).
 struct MlcpLayout {
   std::vector<int> active_bodies;  // dynamic bodies in at least one constraint, ascending
   std::vector<int> block_of_body;  // (n_bodies) block index of a body in ν, −1 if not active
   int n_unilateral = 0, n_intercontact = 0, n_slack = 0;
   int n_friction_contacts = 0, friction_directions = 0;
+  int n_bilateral = 0;                // joint rows, in the order of ConstraintSet::joints
   std::vector<int> friction_contact;  // (n_friction_contacts) contact index of each cone
   std::vector<int> friction_impulse;  // (n_friction_contacts) z index of the cone's normal impulse
   std::vector<Real> friction_mu;      // (n_friction_contacts)
@@ -26,6 +28,7 @@ struct MlcpLayout {
   std::vector<Vec3> friction_tangent, friction_first;
   std::vector<std::pair<std::uint64_t, int>> patches;  // scratch: the cones by friction patch
   std::vector<Vec3> directions;  // scratch: one cone's directions while it is written
+  std::vector<JointRow> joint_rows;  // scratch: the joints' rows while they are written
   struct Entry {
     int row, col, order;  // order: later entries at the same place replace earlier ones
     Real value;
@@ -39,7 +42,8 @@ struct MlcpLayout {
   int slack_begin() const { return pi_begin() + n_intercontact; }
   int beta_begin() const { return slack_begin() + n_slack; }
   int sigma_begin() const { return beta_begin() + n_friction_contacts * friction_directions; }
-  int size() const { return sigma_begin() + n_friction_contacts; }
+  int bilateral_begin() const { return sigma_begin() + n_friction_contacts; }
+  int size() const { return bilateral_begin() + n_bilateral; }
 };
 
 // Pair friction: √(μ_A μ_B) of the bodies' coefficients (the scene default where a body has none).

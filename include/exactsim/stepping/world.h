@@ -15,6 +15,7 @@
 #include "exactsim/geometry/polyhedron.h"
 #include "exactsim/impact/impact_problem.h"
 #include "exactsim/solvers/lcp.h"
+#include "exactsim/stepping/joint.h"
 #include "exactsim/stepping/memory_budget.h"
 
 namespace exactsim {
@@ -160,6 +161,7 @@ struct World {
   std::vector<ConvexPolygon> polygons;      // shapes of 2D bodies, by Body::shape
   std::vector<ConvexPolyhedron> polyhedra;  // shapes of 3D bodies, by Body::shape
   std::vector<BodyPart> parts;              // compound bodies' further parts, by body
+  std::vector<Joint> joints;                // bilateral constraints (docs/joints.md)
   ContactOptions contact;
   SolverOptions solver;
   StepOptions stepping;
@@ -181,6 +183,10 @@ Real split_slop(const World& world, Real h);
 // centre of mass (body frame): a point of the body moves at most |Δx| + |Δθ| r when the body
 // moves by (Δx, Δθ).
 Real bounding_radius(const World& world, int i);
+
+// Whether a joint joins bodies a and b (in either order): such pairs never collide
+// (docs/joints.md "Collisions").
+bool bodies_joined(const World& world, int a, int b);
 
 // The convex parts of body i: 1 + Body::extra_parts, part 0 being Body::shape; part_shape gives
 // the shape index of part k.
