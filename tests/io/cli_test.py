@@ -208,18 +208,21 @@ def main():
 
     # A scene with joints (docs/joints.md): the chain runs without a failed solve, its written
     # scene.json keeps the joints, and a bad joint is bad input naming the joint's field.
-    chain_dir = os.path.join(work, "chain")
-    code, out, err = run(cli, "run", os.path.join(source, "scenes/chain-2d.json"), "--duration",
-                         "0.5", "--quiet", "--out", chain_dir)
-    expect(code == 0, f"chain: exit {code} ({err!r})")
-    if code == 0:
+    for chain, joints in [("chain-2d", 6), ("chain-3d", 8)]:
+        chain_dir = os.path.join(work, chain)
+        code, out, err = run(cli, "run", os.path.join(source, f"scenes/{chain}.json"),
+                             "--duration", "0.5", "--quiet", "--out", chain_dir)
+        expect(code == 0, f"{chain}: exit {code} ({err!r})")
+        if code != 0:
+            continue
         with open(os.path.join(chain_dir, "summary.json")) as f:
             summary = json.load(f)
         with open(os.path.join(chain_dir, "scene.json")) as f:
             written = json.load(f)
         expect(summary["solver_failures"] == 0 and summary["steps_done"] == 250,
-               f"chain: {summary['solver_failures']} failed solves in {summary['steps_done']} steps")
-        expect(len(written.get("joints", [])) == 6, "chain: scene.json lost its joints")
+               f"{chain}: {summary['solver_failures']} failed solves in {summary['steps_done']} "
+               "steps")
+        expect(len(written.get("joints", [])) == joints, f"{chain}: scene.json lost its joints")
     with open(os.path.join(source, "scenes/chain-2d.json")) as f:
         bad = json.load(f)
     bad["joints"][2]["bodies"] = ["link2", "nobody"]
