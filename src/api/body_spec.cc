@@ -206,22 +206,22 @@ int add_joint(Scene& scene, const JointSpec& spec) {
   const World& w = scene.world;
   const int k = static_cast<int>(w.joints.size());
   const std::string name = spec.name.empty() ? "joint " + std::to_string(k) : spec.name;
-  const std::string label = "joints[" + std::to_string(k) + "] (" + name + ").";
+  const std::string label = "joints[" + std::to_string(k) + "] (" + name + ")";
   auto& index = name_index(scene);
   auto body = [&](const std::string& field, const std::string& body_name) {
     const auto it = index.find(body_name);
-    if (it == index.end()) api::fail(label + field, "no body is named '" + body_name + "'");
+    if (it == index.end()) api::fail(label + "." + field, "no body is named '" + body_name + "'");
     return it->second;
   };
   Joint j;
   j.type = spec.type;
   j.body_a = body("body_a", spec.body_a);
   j.body_b = spec.body_b.empty() ? kWorldBody : body("body_b", spec.body_b);
-  at(label.substr(0, label.size() - 1), [&] { rules::joint(w, j); });
+  at(label, [&] { rules::joint(w, j); });
   const Vec3 axis = spec.axis ? spec.axis->vec3() : Vec3::UnitZ();
-  at(label + "axis",
+  at(label + ".axis",
      [&] { rules::joint_axis(w.dimension, spec.type, spec.axis ? &axis : nullptr); });
-  at(label + "anchor", [&] {
+  at(label + ".anchor", [&] {
     for (int c = 0; c < w.dimension; ++c) rules::coordinate(spec.anchor.vec3()[c]);
   });
   j = place_joint(scene.initial, spec.type, j.body_a, j.body_b, spec.anchor.vec3(), axis);

@@ -217,9 +217,9 @@ namespace {
 const Lcp& condense(MlcpScratch& s, int f) {
   const Eigen::Index m = s.reduced.q.size(), mc = m - f;
   const MatX& n = s.reduced.M;
-  const Eigen::CompleteOrthogonalDecomposition<MatX> nff(n.bottomRightCorner(f, f));
-  s.eliminate = nff.solve(n.bottomLeftCorner(f, mc));
-  s.eliminate_rate = nff.solve(s.reduced.q.tail(f));
+  s.free_block.compute(n.bottomRightCorner(f, f));
+  s.eliminate = s.free_block.solve(n.bottomLeftCorner(f, mc));
+  s.eliminate_rate = s.free_block.solve(s.reduced.q.tail(f));
   s.condensed.M = n.topLeftCorner(mc, mc);
   s.condensed.M.noalias() -= n.topRightCorner(mc, f) * s.eliminate;
   s.condensed.q = s.reduced.q.head(mc);

@@ -60,9 +60,11 @@ struct MlcpScratch {
   // The frictionless fallback (solve_dual_active_set) and its answer.
   DualActiveSetScratch dual;
   VecX qp_nu, qp_z, qp_w;
-  // With bilateral rows: the LCP left after eliminating them (N_cc − N_cf N_ff⁻¹ N_fc), the
-  // elimination's X = N_ff⁻¹ N_fc and y = N_ff⁻¹ b_f, and a guessed basis of the LCP's rows.
+  // With bilateral rows: the LCP left after eliminating them (N_cc − N_cf N_ff⁻¹ N_fc), N_ff's
+  // factorisation, the elimination's X = N_ff⁻¹ N_fc and y = N_ff⁻¹ b_f, and a guessed basis of
+  // the LCP's rows.
   Lcp condensed;
+  Eigen::CompleteOrthogonalDecomposition<MatX> free_block;
   MatX eliminate;
   VecX eliminate_rate;
   std::vector<bool> condensed_basis;
