@@ -113,6 +113,7 @@ nlohmann::json report_to_json(const StepReport& r) {
                     {"energy_change", i.energy_change},
                     {"energy_tolerance", i.energy_tolerance},
                     {"cone_excess", i.cone_excess}};
+    if (i.count > 0) j["impacts"]["first_time"] = i.first_time;
     if (i.kinematic_work != 0) j["impacts"]["kinematic_work"] = i.kinematic_work;
     if (i.capped) j["impacts"]["capped"] = true;
     if (i.fallbacks > 0) {

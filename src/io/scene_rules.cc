@@ -294,10 +294,6 @@ void joint(const World& w, const Joint& j) {
   for (const Vec3& axis : {j.axis_a, j.axis_b})
     if (!axis.allFinite() || std::abs(axis.norm() - 1) > 1e-9)
       fail("the axis must be a unit vector");
-  if (w.contact.impact.model != ImpactModel::kNone)
-    fail(
-        "joints do not yet take part in located impacts: use contact.impact.model \"none\" "
-        "(docs/joints.md \"Limits\")");
 }
 
 void joint_axis(int dimension, JointType type, const Vec3* axis) {

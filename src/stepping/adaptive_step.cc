@@ -130,7 +130,8 @@ StepReport advance_with_impacts(const World& world, State& state, Workspace& ws,
     if (!inelastic) {
       place_bodies(world, state, left, ws);
       detect_contacts(world, state, left, eps0, ws);
-      hit = locate_first_impact(world, state, ws.constraints.contacts, left, ws.impact);
+      hit =
+          locate_first_impact(world, state, ws.constraints.contacts, left, ws.user_step, ws.impact);
     }
     if (hit.found && impacts.count >= o.max_impacts_per_step) impacts.capped = true;
     if (!hit.found || impacts.capped) {
@@ -146,6 +147,7 @@ StepReport advance_with_impacts(const World& world, State& state, Workspace& ws,
     ws.impact.to_impact = PartToImpact{};
     if (!stepped) break;
     const ImpactOutcome outcome = resolve_impact(world, state, ws, hit, ws.impact, impacts);
+    if (outcome == ImpactOutcome::kResolved && impacts.count == 1) impacts.first_time = state.time;
     impact_failed = impact_failed || outcome == ImpactOutcome::kFailed;
     if (impact_failed && !world.stepping.continue_on_solver_failure) break;
     inelastic = outcome == ImpactOutcome::kFallback || outcome == ImpactOutcome::kFailed;
@@ -163,9 +165,11 @@ StepReport advance_with_impacts(const World& world, State& state, Workspace& ws,
 StepReport advance(const World& world, State& state, Workspace& ws, Real h, long k) {
   const Real before = ws.penetration_scan.max_depth;  // the previous step's watchdog
   const Real eps0 = contact_epsilon(world, h);
+  ws.user_step = h;
   StepReport r = world.contact.impact.model == ImpactModel::kPlus
                      ? advance_with_impacts(world, state, ws, h, k, before, eps0)
                      : advance_at(world, state, ws, h, k, 0, before, eps0);
+  ws.user_step = 0;
   r.step = k;
   return r;
 }

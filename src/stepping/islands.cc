@@ -110,6 +110,7 @@ void extract_island(const ConstraintSet& set, const IslandPartition& p, int k, C
   }
   for (int j = p.j_begin[k]; j < p.j_begin[k + 1]; ++j)
     out.joints.push_back(set.joints[p.j_index[j]]);
+  out.joint_time = set.joint_time;
   for (int c : contact_of) local[c] = -1;
 }
 

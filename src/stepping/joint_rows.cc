@@ -88,6 +88,11 @@ int joint_row_count(const Joint& j, int dimension) {
   return 0;
 }
 
+bool joint_present(const Joint& j, const State& s) {
+  auto present = [&](int b) { return b == kWorldBody || s.present[b]; };
+  return present(j.body_a) && present(j.body_b);
+}
+
 Joint place_joint(const State& s, JointType type, int a, int b, const Vec3& world_anchor,
                   const Vec3& world_axis) {
   if (a < 0 || a >= s.body_count() || b < kWorldBody || b >= s.body_count() || a == b)

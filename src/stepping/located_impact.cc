@@ -36,9 +36,112 @@ constexpr Real kEnergyRoundOff = 1e-9;
 // Round-off allowance of the friction cone, relative to the contact's normal impulse.
 constexpr Real kConeRoundOff = 1e-9;
 
+// The joint groups of `state` (ImpactScratch::joint_group): union–find over the present joints
+// between dynamic bodies; a body joined only to the world or to a static or kinematic body is a
+// group of its own.
+void find_joint_groups(const World& world, const State& state, ImpactScratch& s) {
+  const int nb = world.body_count();
+  s.joint_parent.resize(nb);
+  std::iota(s.joint_parent.begin(), s.joint_parent.end(), 0);
+  s.joint_group.assign(nb, -1);
+  auto dynamic = [&](int b) { return b != kWorldBody && !world.bodies[b].is_static; };
+  for (const Joint& j : world.joints) {
+    if (!joint_present(j, state)) continue;
+    for (const int b : {j.body_a, j.body_b})
+      if (dynamic(b)) s.joint_group[b] = b;
+    if (dynamic(j.body_a) && dynamic(j.body_b))
+      s.joint_parent[find_root(s.joint_parent, j.body_a)] = find_root(s.joint_parent, j.body_b);
+  }
+  for (int b = 0; b < nb; ++b)
+    if (s.joint_group[b] >= 0) s.joint_group[b] = find_root(s.joint_parent, b);
+}
+
+// Appends to J (from row `first` on) the rows of every present joint with a body that has a
+// velocity index in `dof`, and to `rate` their constant terms: φ/τ (τ = 0: none) plus the
+// kinematic bodies' share of the row's rate. Returns the number of rows.
+int add_joint_rows(const World& world, const State& state, const std::vector<int>& dof, Real tau,
+                   int first, MatX& jacobian, VecX& rate, ImpactScratch& s) {
+  const int nv = velocity_size(world.dimension);
+  auto in = [&](int b) { return b != kWorldBody && dof[b] >= 0; };
+  auto kinematic = [&](int b) { return b != kWorldBody && world.bodies[b].kinematic; };
+  auto acts = [&](const Joint& j) {
+    return joint_present(j, state) && (in(j.body_a) || in(j.body_b));
+  };
+  int rows = 0;
+  for (const Joint& j : world.joints)
+    if (acts(j)) rows += joint_row_count(j, world.dimension);
+  jacobian.conservativeResize(first + rows, Eigen::NoChange);
+  jacobian.bottomRows(rows).setZero();
+  rate.conservativeResize(first + rows);
+  int row = first;
+  for (const Joint& j : world.joints) {
+    if (!acts(j)) continue;
+    s.joint_rows.clear();
+    joint_rows(j, state, s.joint_rows);
+    for (const JointRow& jr : s.joint_rows) {
+      rate[row] = tau > 0 ? jr.error / tau : 0;
+      for (const auto& [b, g] : {std::pair{j.body_a, jr.g_a}, std::pair{j.body_b, jr.g_b}}) {
+        if (in(b)) jacobian.block(row, dof[b], 1, nv) += g.head(nv).transpose();
+        if (kinematic(b)) rate[row] += g.head(nv).dot(state.v_of(b));
+      }
+      ++row;
+    }
+  }
+  return rows;
+}
+
+// The joint group `root` of `moved` set to its motion from `start` over t: ν = ν₀ + M⁻¹(tF + Jᵀλ)
+// with Jν + φ/τ + (kinematic share) = 0, λ of minimum norm (a singular J W Jᵀ when rows are
+// redundant), then q ← q + tΓν: what a step of length t without contact impulses gives
+// (docs/joints.md "Located impacts").
+void move_joint_group(const World& world, const State& start, State& moved, int root, Real t,
+                      ImpactScratch& s) {
+  const int nv = velocity_size(world.dimension);
+  const int nb = world.body_count();
+  s.group_dof.assign(nb, -1);
+  int dofs = 0;
+  for (int b = 0; b < nb; ++b)
+    if (s.joint_group[b] == root) {
+      s.group_dof[b] = dofs;
+      dofs += nv;
+    }
+  s.group_velocity.resize(dofs);
+  for (int b = 0; b < nb; ++b)
+    if (const int d = s.group_dof[b]; d >= 0) {
+      const Body& body = world.bodies[b];
+      s.group_velocity.segment(d, nv) =
+          start.v_of(b) +
+          inverse_mass_block(body, start, b) * external_impulse(body, start, b, t, world.gravity);
+    }
+  s.group_jacobian.resize(0, dofs);
+  s.group_rate.resize(0);
+  const int rows = add_joint_rows(world, start, s.group_dof, std::max(t, s.joint_time), 0,
+                                  s.group_jacobian, s.group_rate, s);
+  s.group_w_jt.resize(dofs, rows);
+  for (int b = 0; b < nb; ++b)
+    if (const int d = s.group_dof[b]; d >= 0)
+      s.group_w_jt.middleRows(d, nv) = inverse_mass_block(world.bodies[b], start, b) *
+                                       s.group_jacobian.middleCols(d, nv).transpose();
+  s.group_delassus.noalias() = s.group_jacobian * s.group_w_jt;
+  s.group_rate.noalias() += s.group_jacobian * s.group_velocity;
+  s.group_solve.compute(s.group_delassus);
+  s.group_velocity.noalias() -= s.group_w_jt * s.group_solve.solve(s.group_rate);
+  for (int b = 0; b < nb; ++b)
+    if (const int d = s.group_dof[b]; d >= 0) {
+      moved.q_of(b) = start.q_of(b);
+      moved.v_of(b) = s.group_velocity.segment(d, nv);
+      integrate_position(moved, b, t, world.stepping.rotation);
+    }
+}
+
 // Body b of `moved` set to its free flight from `start` over t, as a step moves it: along the
-// exact parabola or semi-implicitly.
-void move_body(const World& world, const State& start, State& moved, int b, Real t, bool exact) {
+// exact parabola or semi-implicitly; a joined body with its joint group.
+void move_body(const World& world, const State& start, State& moved, int b, Real t, bool exact,
+               ImpactScratch& s) {
+  if (s.joint_group[b] >= 0) {
+    move_joint_group(world, start, moved, s.joint_group[b], t, s);
+    return;
+  }
   moved.q_of(b) = start.q_of(b);
   moved.v_of(b) = start.v_of(b);
   const Body& body = world.bodies[b];
@@ -83,8 +186,9 @@ bool contact_at(const World& world, const State& state, const Contact& contact, 
   const int ca = contact.collider_a(), cb = contact.collider_b();
   const int ba = world.collider_body(ca), bb = world.collider_body(cb);
   State& moved = scratch.moved;
-  move_body(world, state, moved, ba, t, exact);
-  move_body(world, state, moved, bb, t, exact);
+  move_body(world, state, moved, ba, t, exact, scratch);
+  if (scratch.joint_group[bb] < 0 || scratch.joint_group[bb] != scratch.joint_group[ba])
+    move_body(world, state, moved, bb, t, exact, scratch);
   if (world.dimension == 2) {
     scratch.polygons.resize(2);
     WorldPolygon& pa = scratch.polygons[0];
@@ -200,10 +304,12 @@ bool pair_crossed_by(const World& world, const State& state, const std::vector<C
 }  // namespace
 
 LocatedImpact locate_first_impact(const World& world, const State& state,
-                                  const std::vector<Contact>& contacts, Real T,
+                                  const std::vector<Contact>& contacts, Real T, Real joint_time,
                                   ImpactScratch& scratch) {
   const ImpactStepOptions& o = world.contact.impact;
   scratch.moved = state;
+  scratch.joint_time = joint_time;
+  find_joint_groups(world, state, scratch);
   // A body with a contact within the proximity (touching or overlapping) does not fly; a static or
   // kinematic body always does (its motion is prescribed: at rest, or at its constant velocity).
   scratch.flying.assign(world.body_count(), 1);
@@ -211,6 +317,8 @@ LocatedImpact locate_first_impact(const World& world, const State& state,
     if (c.gap <= o.proximity)
       for (const int b : {world.collider_body(c.collider_a()), world.collider_body(c.collider_b())})
         scratch.flying[b] = world.bodies[b].is_static;
+  for (int b = 0; b < world.body_count(); ++b)  // a joined body moves with its group
+    if (scratch.joint_group[b] >= 0) scratch.flying[b] = 0;
   LocatedImpact best = earliest_impact(world, state, contacts, T, scratch);
   // A flying pair's part to its impact leaves the pair's contacts out: none of them may have
   // crossed by then (a slower feature pair that touched first). If one has, the pair is followed
@@ -257,6 +365,10 @@ ImpactOutcome resolve_impact(const World& world, State& state, Workspace& ws,
   for (const Contact& c : s.proximal)
     if (!world.bodies[c.body_a].is_static && !world.bodies[c.body_b].is_static)
       s.component[find_root(s.component, c.body_a)] = find_root(s.component, c.body_b);
+  for (const Joint& j : world.joints)  // joined bodies take part together
+    if (j.body_a != kWorldBody && j.body_b != kWorldBody && joint_present(j, state) &&
+        !world.bodies[j.body_a].is_static && !world.bodies[j.body_b].is_static)
+      s.component[find_root(s.component, j.body_a)] = find_root(s.component, j.body_b);
   const int ba = world.collider_body(located.contact.collider_a());
   const int bb = world.collider_body(located.contact.collider_b());
   const int root = find_root(s.component, world.bodies[ba].is_static ? bb : ba);
@@ -304,9 +416,13 @@ ImpactOutcome resolve_impact(const World& world, State& state, Workspace& ws,
     p.contacts[k].restitution = o.restitution;
     p.contacts[k].restitution.e_min = pair_restitution(world, c.body_a, c.body_b);
   }
+  // The joints' rows follow the contacts' as PLUS's bilateral rows, their velocity driven to zero.
+  p.bilateral_rows =
+      add_joint_rows(world, state, s.body_dof, 0, 3 * m, s.jacobian, kinematic_rate, s);
+  const int rows = 3 * m + p.bilateral_rows;
   // A = G W Gᵀ with W = M⁻¹ block by block; the rows' velocity G ν.
   VecX nu = VecX::Zero(dofs);
-  s.w_gt.resize(dofs, 3 * m);
+  s.w_gt.resize(dofs, rows);
   Real kinetic_before = 0;
   for (int b = 0; b < nb; ++b) {
     const int d = s.body_dof[b];

@@ -60,9 +60,8 @@ void build_constraints(const World& world, Workspace& ws) {
 // The joints whose bodies are present (docs/joints.md): a joint acts once both have spawned.
 void add_joints(const World& world, const State& state, ConstraintSet& set) {
   set.joints.clear();
-  auto present = [&](int b) { return b == kWorldBody || state.present[b]; };
   for (int j = 0; j < static_cast<int>(world.joints.size()); ++j)
-    if (present(world.joints[j].body_a) && present(world.joints[j].body_b)) set.joints.push_back(j);
+    if (joint_present(world.joints[j], state)) set.joints.push_back(j);
 }
 
 // Last resort after a failed solve when the user asked to continue (docs/stepping.md "When a
@@ -917,6 +916,7 @@ StepReport step(const World& world, State& state, Workspace& ws, Real h, long st
   build_constraints(world, ws);
   map_contacts_to_bodies(world, ws.constraints.contacts);
   add_joints(world, state, ws.constraints);
+  ws.constraints.joint_time = ws.user_step;
   report.unilateral = static_cast<int>(ws.constraints.unilateral.size());
   report.intercontact = static_cast<int>(ws.constraints.intercontacts.size());
   report.cross = ws.constraints.cross_count();

@@ -204,7 +204,9 @@ void assemble_stewart_trinkle(const World& world, const State& state, const Cons
       set_d(sigma, col, -1.0);
     }
   }
-  // Joint rows (docs/joints.md "Rows"): Jᵀν + φ/h = 0 with a free multiplier, G = H = J.
+  // Joint rows (docs/joints.md "Rows"): Jᵀν + φ/τ = 0 with a free multiplier, G = H = J, and
+  // τ = max(h, joint_time): a part of the user's step corrects its share of φ.
+  const Real joint_time = std::max(h, set.joint_time);
   for (int row = layout.bilateral_begin(); const int ji : set.joints) {
     const Joint& joint = world.joints[ji];
     layout.joint_rows.clear();
@@ -216,7 +218,7 @@ void assemble_stewart_trinkle(const World& world, const State& state, const Cons
       }
       kin[row] = kinematic_share(world, state, joint.body_a, jr.g_a) +
                  kinematic_share(world, state, joint.body_b, jr.g_b);
-      mlcp.r[row] = jr.error / h;
+      mlcp.r[row] = jr.error / joint_time;
       ++row;
     }
   }

@@ -223,6 +223,27 @@ def main():
                f"{chain}: {summary['solver_failures']} failed solves in {summary['steps_done']} "
                "steps")
         expect(len(written.get("joints", [])) == joints, f"{chain}: scene.json lost its joints")
+    # The 2D chain with located PLUS impacts (docs/joints.md "Located impacts"): the links strike
+    # the ledge with restitution and the joints take part in the impacts.
+    with open(os.path.join(source, "scenes/chain-2d.json")) as f:
+        bouncing = json.load(f)
+    bouncing["contact"]["impact"] = {"model": "plus", "restitution": 0.5}
+    bounce_dir = os.path.join(work, "chain-2d-plus")
+    code, _, err = run(cli, "run", write_json(os.path.join(work, "chain-2d-plus.json"), bouncing),
+                       "--duration", "0.5", "--quiet", "--out", bounce_dir)
+    expect(code == 0, f"chain-2d with impacts: exit {code} ({err!r})")
+    if code == 0:
+        with open(os.path.join(bounce_dir, "summary.json")) as f:
+            summary = json.load(f)
+        expect(summary["solver_failures"] == 0 and summary.get("impacts", 0) > 0,
+               f"chain-2d with impacts: {summary['solver_failures']} failed solves, "
+               f"{summary.get('impacts')} impacts")
+        step = summary["step"]
+        with open(os.path.join(bounce_dir, "steps.jsonl")) as f:
+            struck = [json.loads(line) for line in f if '"impacts"' in line]
+        expect(struck and all(r["time"] - step - 1e-12 <= r["impacts"]["first_time"] <= r["time"]
+                              for r in struck if r["impacts"]["count"] > 0),
+               "chain-2d with impacts: an impact's first_time outside its step")
     with open(os.path.join(source, "scenes/chain-2d.json")) as f:
         bad = json.load(f)
     bad["joints"][2]["bodies"] = ["link2", "nobody"]

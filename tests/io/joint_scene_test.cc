@@ -106,9 +106,6 @@ TEST(JointScene, BadJointsNameTheFieldAndTheReason) {
   doc["bodies"][0].erase("density");
   doc["joints"] = json::array({{{"type", "revolute"}, {"bodies", {"a"}}, {"anchor", {0, 1}}}});
   EXPECT_THAT(error_of(doc), HasSubstr("joins no dynamic body"));
-  doc = chain_doc(2);
-  doc["contact"] = {{"impact", {{"model", "plus"}}}};
-  EXPECT_THAT(error_of(doc), HasSubstr("located impacts"));
 }
 
 }  // namespace

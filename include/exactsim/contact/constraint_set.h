@@ -30,6 +30,9 @@ struct ConstraintSet {
   std::vector<IntercontactConstraint> intercontacts;  // I and X
   std::vector<int> secondaries;                       // contact indices, grouped per constraint
   std::vector<int> joints;  // World::joints indices of the step's joints (docs/joints.md)
+  // s: a step of length h corrects its joints' errors over max(h, joint_time) (docs/joints.md
+  // "Rows"); advance() sets the user's step, so that a part of a step corrects its share.
+  Real joint_time = 0;
 
   void clear() {
     contacts.clear();

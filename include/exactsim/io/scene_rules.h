@@ -90,7 +90,7 @@ int threads(Real n);
 void body_count(std::size_t n);
 
 // A joint of world w (docs/joints.md): two different bodies of w, or one and the world, not both
-// unable to move; a ball joint in 3D only; a unit hinge axis; no located impacts in the scene.
+// unable to move; a ball joint in 3D only; a unit hinge axis.
 void joint(const World& w, const Joint& j);
 // A joint's axis: required (and nonzero) for a 3D revolute joint, absent on any other.
 void joint_axis(int dimension, JointType type, const Vec3* axis);

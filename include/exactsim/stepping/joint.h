@@ -51,6 +51,10 @@ struct Joint {
 // The rows of a joint: 2D revolute 2, fixed 3; 3D ball 3, revolute 5, fixed 6.
 int joint_row_count(const Joint& j, int dimension);
 
+// Whether both of the joint's bodies are present in s (the world always is): a joint acts once
+// both have spawned.
+bool joint_present(const Joint& j, const State& s);
+
 // Places a joint at a world point (and, 3D revolute, a world axis) in state s: fills anchor_a,
 // anchor_b, axis_a, axis_b and relative from the bodies' poses. b may be kWorldBody.
 Joint place_joint(const State& s, JointType type, int a, int b, const Vec3& world_anchor,

@@ -15,6 +15,7 @@
 #include "exactsim/impact/impact_result.h"
 #include "exactsim/impact/plus_interval.h"
 #include "exactsim/math/types.h"
+#include "exactsim/stepping/joint.h"
 #include "exactsim/stepping/step_report.h"
 #include "exactsim/stepping/world.h"
 
@@ -27,7 +28,9 @@ struct Workspace;  // stepping/step.h
 // interval's start; a static body flies) is followed along the exact parabola, as a step moves a
 // body whose island carries no impulse; any other pair along the semi-implicit motion
 // ν(t) = ν + t M⁻¹F, q(t) = q + t Γ ν(t), in which the MLCP's rows ψ/t + Gᵀν ≥ 0 see it reach
-// ψ = 0 without impulse.
+// ψ = 0 without impulse. Bodies joined to others move as their joint group does in a step of
+// length t without contact impulses: ν(t) = ν + M⁻¹(tF + Jᵀλ) with the joint rows
+// Jν(t) + φ/τ = 0 (docs/joints.md "Located impacts").
 struct LocatedImpact {
   bool found = false;
   Real time = 0;       // s after the interval's start, the gap's root (gap ≥ 0 there)
@@ -56,7 +59,20 @@ struct ImpactScratch {
   std::vector<Contact> proximal;           // the impact's contacts
   std::vector<int> body_dof;   // (n_bodies) first velocity index of the body, −1: none
   std::vector<int> component;  // union–find over bodies
-  MatX jacobian;               // (rows × dofs) G of the impact's contacts
+  // Joint groups (docs/joints.md "Located impacts"): union–find over the present joints' dynamic
+  // bodies; joint_group[b] is b's root, −1 for a body joined to no present joint.
+  std::vector<int> joint_parent;
+  std::vector<int> joint_group;
+  Real joint_time = 0;         // s: τ of the joint rows (ConstraintSet::joint_time)
+  std::vector<int> group_dof;  // (n_bodies) a moved group's velocity index of the body
+  std::vector<JointRow> joint_rows;
+  MatX group_jacobian;  // (joint rows × group dofs) J of a moved group
+  MatX group_w_jt;      // W Jᵀ
+  VecX group_velocity;  // ν of a moved group
+  VecX group_rate;      // φ/τ plus the kinematic bodies' share, per joint row
+  MatX group_delassus;  // J W Jᵀ
+  Eigen::CompleteOrthogonalDecomposition<MatX> group_solve;  // of J W Jᵀ (minimum-norm λ)
+  MatX jacobian;               // (rows × dofs) G of the impact's contacts, then its joint rows
   MatX w_gt;                   // W Gᵀ
   ImpactProblem problem;
   PlusWorkspace plus;
@@ -64,8 +80,9 @@ struct ImpactScratch {
 };
 
 // The contact of `contact`'s feature pair with both colliders at their free-flight poses at time t
-// (exact parabola or semi-implicit, above): ψ(t) and the record's point and normal there. False
-// when the feature pair has no record at t (an edge–edge pair that became parallel).
+// (exact parabola or semi-implicit, above; joined bodies with scratch's joint groups, as
+// locate_first_impact sets them): ψ(t) and the record's point and normal there. False when the
+// feature pair has no record at t (an edge–edge pair that became parallel).
 bool contact_at(const World& world, const State& state, const Contact& contact, Real t, bool exact,
                 ImpactScratch& scratch, Contact& out);
 
@@ -78,8 +95,10 @@ void leave_out_located_pair(const World& world, Workspace& ws);
 // the Illinois false position to |ψ| ≤ the location tolerance) while it closes faster than
 // ContactOptions::impact.capture_velocity. Contacts with a kinematic body are persistent contact
 // only (docs/impacts.md "Limits").
+// Joined bodies follow their joint group with the rows' φ/τ, τ = max(t, joint_time) as the step
+// takes them.
 LocatedImpact locate_first_impact(const World& world, const State& state,
-                                  const std::vector<Contact>& contacts, Real T,
+                                  const std::vector<Contact>& contacts, Real T, Real joint_time,
                                   ImpactScratch& scratch);
 
 // A contact's coefficient of restitution: √(e_A e_B) of the bodies' (the scene's
@@ -97,7 +116,8 @@ enum class ImpactOutcome {
 };
 
 // Resolves the impact at the current pose: every contact within impact.proximity of the located
-// pair's bodies and of the bodies linked to them through such contacts takes part; PLUS
+// pair's bodies and of the bodies linked to them through such contacts or through joints takes
+// part, and the joints of those bodies as bilateral rows (their velocity driven to zero); PLUS
 // (impact/plus.h) on G ν with A = G M⁻¹ Gᵀ; ν ← ν + M⁻¹ Gᵀ π. The impact's statistics are
 // added to `report`; kFailed sets report.failure.
 ImpactOutcome resolve_impact(const World& world, State& state, Workspace& ws,

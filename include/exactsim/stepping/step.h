@@ -117,6 +117,7 @@ struct Workspace : IslandWorkspace {
   std::vector<Vec3> centres3;
   std::vector<int> out_of_bounds;
   std::vector<State> saved_states;  // advance(): the start of each split level
+  Real user_step = 0;  // advance(): the user's step h while it is taken (its parts' joint time)
   VecX start_q;                     // the configuration at the start of the step, after spawning
   std::vector<FrictionDirection> friction_previous;  // the last step's, sorted by contact
   CrossingScratch crossing;

@@ -3,6 +3,7 @@
 // statistics: `status` says whether the step may be trusted, the rest says what it did.
 #pragma once
 
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -50,6 +51,7 @@ inline bool is_failed_solve(StepStatus s) {
 // The impacts a step resolved (docs/impacts.md "The certificate"), summed over them.
 struct ImpactReport {
   int count = 0;              // impacts resolved
+  Real first_time = std::numeric_limits<Real>::quiet_NaN();  // s: the run's time of the first
   int contacts = 0;           // contacts of the largest impact
   int rounds = 0;             // PLUS rounds, all impacts
   int intervals = 0;          // PLUS intervals, all impacts
