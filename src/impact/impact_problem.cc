@@ -69,6 +69,10 @@ void check_impact_problem(const ImpactProblem& p) {
   check_finite_nonneg(o.v_observe, "options.v_observe");
   if (o.max_rounds < 1) fail("options.max_rounds", "must be >= 1");
   if (o.max_intervals < 1) fail("options.max_intervals", "must be >= 1");
+  if (o.mixed_rounds < 1) fail("options.mixed_rounds", "must be >= 1");
+  if (o.induced_impacts == InducedImpacts::kMixed && o.mixed_rounds >= o.max_rounds)
+    fail("options.mixed_rounds", "must be below options.max_rounds (" +
+                                     std::to_string(o.max_rounds) + ") with mixed induced impacts");
 }
 
 Real kinetic_energy_change(const MatX& delassus, const VecX& v_before, const VecX& impulse) {

@@ -86,7 +86,7 @@ void read_options(const json& j, ImpactOptions& o, RestitutionModel& model) {
   const std::string p = "options";
   only_fields(j, p,
               {"v_transition", "theta_max", "alpha_min", "v_observe", "max_rounds", "max_intervals",
-               "step_length", "induced_impacts", "restitution_model", "log"});
+               "step_length", "induced_impacts", "mixed_rounds", "restitution_model", "log"});
   if (j.contains("v_transition")) o.v_transition = number(j["v_transition"], p + ".v_transition");
   if (j.contains("theta_max")) o.theta_max = number(j["theta_max"], p + ".theta_max");
   if (j.contains("alpha_min")) o.alpha_min = number(j["alpha_min"], p + ".alpha_min");
@@ -110,10 +110,13 @@ void read_options(const json& j, ImpactOptions& o, RestitutionModel& model) {
     o.step_length = choice("step_length", {"closest_point", "whole_step"}) == "closest_point"
                         ? StepLengthRule::kClosestPoint
                         : StepLengthRule::kWholeStep;
-  if (j.contains("induced_impacts"))
-    o.induced_impacts = choice("induced_impacts", {"rounds", "simultaneous"}) == "rounds"
-                            ? InducedImpacts::kRounds
-                            : InducedImpacts::kSimultaneous;
+  if (j.contains("induced_impacts")) {
+    const std::string m = choice("induced_impacts", {"rounds", "simultaneous", "mixed"});
+    o.induced_impacts = m == "rounds"         ? InducedImpacts::kRounds
+                        : m == "simultaneous" ? InducedImpacts::kSimultaneous
+                                              : InducedImpacts::kMixed;
+  }
+  if (j.contains("mixed_rounds")) o.mixed_rounds = integer(j["mixed_rounds"], p + ".mixed_rounds");
   if (j.contains("restitution_model"))
     model = choice("restitution_model", {"poisson", "newton"}) == "poisson"
                 ? RestitutionModel::kPoisson
@@ -327,9 +330,12 @@ json impact_problem_to_json(const ImpactProblem& p, RestitutionModel model) {
       {"max_intervals", o.max_intervals},
       {"step_length",
        o.step_length == StepLengthRule::kClosestPoint ? "closest_point" : "whole_step"},
-      {"induced_impacts", o.induced_impacts == InducedImpacts::kRounds ? "rounds" : "simultaneous"},
+      {"induced_impacts", o.induced_impacts == InducedImpacts::kRounds         ? "rounds"
+                          : o.induced_impacts == InducedImpacts::kSimultaneous ? "simultaneous"
+                                                                               : "mixed"},
       {"restitution_model", model == RestitutionModel::kPoisson ? "poisson" : "newton"},
       {"log", o.record_log}};
+  if (o.induced_impacts == InducedImpacts::kMixed) j["options"]["mixed_rounds"] = o.mixed_rounds;
   return j;
 }
 

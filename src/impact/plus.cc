@@ -127,6 +127,22 @@ void solve_rounds(const ImpactProblem& problem, PlusWorkspace& ws, ImpactResult&
       participating = participating || phase[k] != ContactPhase::kObserving;
     }
     if (!participating) break;
+    if (problem.options.induced_impacts == InducedImpacts::kMixed &&
+        result.rounds >= problem.options.mixed_rounds) {
+      // The last round (Simbody's Mixed model): the pending expansion is applied while every other
+      // proximal contact compresses with COR 0, so that nothing is left approaching and no
+      // contact restitutes again.
+      for (size_t k = 0; k < nc; ++k)
+        phase[k] = pending[k] > 0.0 ? ContactPhase::kExpanding : ContactPhase::kCompressing;
+      std::fill(cor.begin(), cor.end(), 0.0);
+      if (!runner.run(pending, cor)) break;
+      if (any_impacter(problem, result.velocity)) {
+        std::fill(phase.begin(), phase.end(), ContactPhase::kCompressing);
+        std::fill(pending.begin(), pending.end(), 0.0);
+        runner.run(pending, cor);
+      }
+      break;
+    }
     if (result.rounds >= problem.options.max_rounds) {
       result.converged = false;
       result.stop_reason = "max_rounds reached";
@@ -179,12 +195,20 @@ ImpactResult solve_plus(const ImpactProblem& problem) {
 }
 
 void solve_plus(const ImpactProblem& problem, PlusWorkspace& ws, ImpactResult& result) {
-  const bool rounds = problem.options.induced_impacts == InducedImpacts::kRounds;
-  start_result(problem, rounds ? "plus-rounds" : "plus-simultaneous", result);
-  if (rounds)
-    solve_rounds(problem, ws, result);
-  else
-    solve_simultaneous(problem, ws, result);
+  switch (problem.options.induced_impacts) {
+    case InducedImpacts::kRounds:
+      start_result(problem, "plus-rounds", result);
+      solve_rounds(problem, ws, result);
+      break;
+    case InducedImpacts::kMixed:
+      start_result(problem, "plus-mixed", result);
+      solve_rounds(problem, ws, result);
+      break;
+    case InducedImpacts::kSimultaneous:
+      start_result(problem, "plus-simultaneous", result);
+      solve_simultaneous(problem, ws, result);
+      break;
+  }
   result.kinetic_energy_change =
       kinetic_energy_change(problem.delassus, problem.velocity, result.impulse);
 }

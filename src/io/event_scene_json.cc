@@ -54,7 +54,8 @@ RestitutionLaw read_restitution(const JsonCursor& c) {
 // ImpactOptions (impact/impact_problem.h); ranges as check_impact_problem.
 void read_plus_options(const JsonCursor& c, ImpactOptions& o) {
   c.expect_object({"v_transition", "theta_max", "alpha_min", "v_observe", "max_rounds",
-                   "max_intervals", "step_length", "induced_impacts", "record_log"});
+                   "max_intervals", "step_length", "induced_impacts", "mixed_rounds",
+                   "record_log"});
   if (c.has("v_transition"))
     o.v_transition = c.at("v_transition").in_range(0, limits::kMaxSpeed, "m/s");
   if (c.has("theta_max")) {
@@ -87,9 +88,12 @@ void read_plus_options(const JsonCursor& c, ImpactOptions& o) {
       o.induced_impacts = InducedImpacts::kRounds;
     else if (v == "simultaneous")
       o.induced_impacts = InducedImpacts::kSimultaneous;
+    else if (v == "mixed")
+      o.induced_impacts = InducedImpacts::kMixed;
     else
-      s.fail("unknown model '" + v + "' (expected \"rounds\" or \"simultaneous\")");
+      s.fail("unknown model '" + v + "' (expected \"rounds\", \"simultaneous\" or \"mixed\")");
   }
+  if (c.has("mixed_rounds")) o.mixed_rounds = c.at("mixed_rounds").integer(1, o.max_rounds - 1);
   if (c.has("record_log")) o.record_log = c.at("record_log").boolean();
 }
 
@@ -117,7 +121,7 @@ struct Defaults {
 // without its own (the stepper's nominal one where a field is not given) and PLUS's options.
 void read_impact(const JsonCursor& c, EventOptions& options, Defaults& defaults) {
   c.expect_object({"model", "restitution", "capture_velocity", "plastic_velocity",
-                   "transition_velocity", "theta_max", "induced"});
+                   "transition_velocity", "theta_max", "induced", "mixed_rounds"});
   if (c.has("model") && c.at("model").string() != "plus")
     c.at("model").fail("an event-driven scene's impacts are PLUS's: expected \"plus\"");
   RestitutionLaw law = ImpactStepOptions{}.restitution;

@@ -29,10 +29,14 @@ void read_impact_law(const JsonCursor& c, RestitutionLaw& law, ImpactOptions& pl
       plus.induced_impacts = InducedImpacts::kRounds;
     else if (v == "simultaneous")
       plus.induced_impacts = InducedImpacts::kSimultaneous;
+    else if (v == "mixed")
+      plus.induced_impacts = InducedImpacts::kMixed;
     else
       m.fail("unknown induced-impact model '" + v +
-             "' (expected \"sequential\" or \"simultaneous\")");
+             "' (expected \"sequential\", \"simultaneous\" or \"mixed\")");
   }
+  if (c.has("mixed_rounds"))
+    plus.mixed_rounds = c.at("mixed_rounds").integer(1, plus.max_rounds - 1);
 }
 
 }  // namespace exactsim::io

@@ -9,7 +9,8 @@
 namespace exactsim::io {
 
 // The fields restitution (e_min), capture_velocity, plastic_velocity (default: the capture
-// speed), transition_velocity, theta_max and induced ("sequential" or "simultaneous") of `c`,
+// speed), transition_velocity, theta_max, induced ("sequential", "simultaneous" or "mixed") and
+// mixed_rounds of `c`,
 // where present, into `law` and `plus`. The caller checks the object's field names.
 void read_impact_law(const JsonCursor& c, RestitutionLaw& law, ImpactOptions& plus);
 

@@ -328,7 +328,7 @@ ContactModel read_model(const JsonCursor& c) {
 // contact.impact (docs/impacts.md "Scene options").
 void read_impact(const JsonCursor& c, World& w) {
   c.expect_object({"model", "restitution", "capture_velocity", "plastic_velocity",
-                   "transition_velocity", "theta_max", "induced", "proximity",
+                   "transition_velocity", "theta_max", "induced", "mixed_rounds", "proximity",
                    "max_impacts_per_step"});
   ImpactStepOptions& o = w.contact.impact;
   if (c.has("model")) {
@@ -447,16 +447,20 @@ ImpactStepOptions read_impact_options(const nlohmann::json& impact, ContactModel
 
 nlohmann::json impact_options_to_json(const ImpactStepOptions& o) {
   if (o.model == ImpactModel::kNone) return nullptr;
-  return {{"model", to_string(o.model)},
-          {"restitution", o.restitution.e_min},
-          {"capture_velocity", o.restitution.v_capture},
-          {"plastic_velocity", o.restitution.v_plastic},
-          {"transition_velocity", o.plus.v_transition},
-          {"theta_max", o.plus.theta_max},
-          {"induced",
-           o.plus.induced_impacts == InducedImpacts::kRounds ? "sequential" : "simultaneous"},
-          {"proximity", o.proximity},
-          {"max_impacts_per_step", o.max_impacts_per_step}};
+  nlohmann::json j = {
+      {"model", to_string(o.model)},
+      {"restitution", o.restitution.e_min},
+      {"capture_velocity", o.restitution.v_capture},
+      {"plastic_velocity", o.restitution.v_plastic},
+      {"transition_velocity", o.plus.v_transition},
+      {"theta_max", o.plus.theta_max},
+      {"induced", o.plus.induced_impacts == InducedImpacts::kRounds         ? "sequential"
+                  : o.plus.induced_impacts == InducedImpacts::kSimultaneous ? "simultaneous"
+                                                                            : "mixed"},
+      {"proximity", o.proximity},
+      {"max_impacts_per_step", o.max_impacts_per_step}};
+  if (o.plus.induced_impacts == InducedImpacts::kMixed) j["mixed_rounds"] = o.plus.mixed_rounds;
+  return j;
 }
 
 Scene parse_scene(const nlohmann::json& doc, const std::string& origin) {

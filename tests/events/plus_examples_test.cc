@@ -116,5 +116,30 @@ TEST(PlusExample3, SimultaneousModelMovesTheRowAsOneBody) {
   EXPECT_NEAR(r.kinetic_energy_change, 0.0, 1e-12);
 }
 
+TEST(PlusExample3, MixedModelEndsInOneInelasticRound) {
+  // Simbody's Mixed model: r rounds as Table 2, then one round in which the pending expansion is
+  // applied and every other contact compresses with COR 0. After round r balls 1 … r−1 are at
+  // rest and balls r, r+1 move at −1 m/s with contact r's expansion (1 N s) pending; the last
+  // round stops ball r and sends balls r+1 … 5 off together with the momentum −2 kg m/s:
+  // −2/(5 − r) each. From r = 4 on it is the sequential answer (0, 0, 0, 0, −2).
+  for (int r = 1; r <= 5; ++r) {
+    ImpactProblem p = example3_problem(InducedImpacts::kMixed);
+    p.options.mixed_rounds = r;
+    const ImpactResult result = solve_plus(p);
+    ASSERT_TRUE(result.converged) << result.stop_reason;
+    EXPECT_EQ(result.model, "plus-mixed");
+    EXPECT_EQ(result.rounds, std::min(r + 1, 5)) << "r = " << r;
+    const std::vector<Real> v = cradle_velocities(result);
+    Real kinetic = 0;
+    for (int i = 0; i < 5; ++i) {
+      const int resting = std::min(r, 4);
+      const Real expected = i < resting ? 0.0 : -2.0 / (5 - resting);
+      EXPECT_NEAR(v[i], expected, 1e-12) << "r = " << r << ", ball " << i + 1;
+      kinetic += 0.5 * v[i] * v[i];
+    }
+    EXPECT_NEAR(result.kinetic_energy_change, kinetic - 2.0, 1e-12) << "r = " << r;
+  }
+}
+
 }  // namespace
 }  // namespace exactsim

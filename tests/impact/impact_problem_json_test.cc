@@ -107,6 +107,14 @@ TEST(ImpactProblemJson, EachMalformedFieldIsNamed) {
                "options.induced_impacts:");
   expect_error([](json& j) { j["options"]["step_length"] = 3; }, "options.step_length:");
   expect_error([](json& j) { j["options"]["max_rounds"] = 0; }, "options.max_rounds:");
+  expect_error(
+      [](json& j) {
+        j["options"]["induced_impacts"] = "mixed";
+        j["options"]["max_rounds"] = 5;
+        j["options"]["mixed_rounds"] = 5;
+      },
+      "options.mixed_rounds: must be below options.max_rounds (5)");
+  expect_error([](json& j) { j["options"]["mixed_rounds"] = 0; }, "options.mixed_rounds:");
   expect_error([](json& j) { j["options"]["speed"] = 1; }, "options.speed:");
   expect_error([](json& j) { j["extra"] = 1; }, "extra:");
 }

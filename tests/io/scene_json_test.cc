@@ -162,9 +162,14 @@ TEST(SceneJson, RejectsMalformedFieldsWithPathAndReason) {
        },
        "contact.impact.plastic_velocity: must not be below capture_velocity"},
       {[](json& d) {
-         d["contact"]["impact"] = {{"induced", "mixed"}};
+         d["contact"]["impact"] = {{"induced", "staggered"}};
        },
-       "contact.impact.induced: unknown induced-impact model 'mixed'"},
+       "contact.impact.induced: unknown induced-impact model 'staggered' (expected "
+       "\"sequential\", \"simultaneous\" or \"mixed\")"},
+      {[](json& d) {
+         d["contact"]["impact"] = {{"induced", "mixed"}, {"mixed_rounds", 0}};
+       },
+       "contact.impact.mixed_rounds: must be between 1 and 999"},
       {[](json& d) {
          d["contact"]["model"] = "corrective";
          d["contact"]["impact"] = {{"model", "plus"}};
@@ -457,6 +462,21 @@ TEST(SceneJson, RoundTripReproducesTheTrajectoryBitForBit) {
 
 namespace exactsim::scene_json_test {
 namespace {
+
+TEST(SceneJson, MixedInducedImpactsAreWrittenAndReadBack) {
+  json d = valid_2d();
+  d["contact"]["impact"] = {{"model", "plus"}, {"induced", "mixed"}, {"mixed_rounds", 3}};
+  const Scene s = parse_scene(d, "scene.json");
+  EXPECT_EQ(s.world.contact.impact.plus.induced_impacts, InducedImpacts::kMixed);
+  EXPECT_EQ(s.world.contact.impact.plus.mixed_rounds, 3);
+  const json written = scene_to_json(s);
+  EXPECT_EQ(written["contact"]["impact"]["induced"], "mixed");
+  EXPECT_EQ(written["contact"]["impact"]["mixed_rounds"], 3);
+  EXPECT_EQ(scene_to_json(parse_scene(written, "again.json")), written);
+  d["contact"]["impact"] = {{"model", "plus"}};  // the sequential default writes no mixed_rounds
+  EXPECT_FALSE(
+      scene_to_json(parse_scene(d, "scene.json"))["contact"]["impact"].contains("mixed_rounds"));
+}
 
 TEST(SceneJson, AnEventSceneIsSentToTheEventDrivenSimulator) {
   const std::string file = EXACTSIM_SOURCE_DIR "/scenes/plus/events_example3_cradle.json";

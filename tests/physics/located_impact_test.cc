@@ -1,7 +1,7 @@
 // PLUS impacts inside the time step (docs/impacts.md), against closed forms: exact bounces
 // without gravity, apex heights e^(2n) h0, fifty elastic bounces, bounces to rest at the capture
 // speed, the rocking block's ω⁺/ω⁻, the PLUS paper's brick against the stand-alone solver,
-// Newton's cradle in both induced-impact models, random die throws whose kinetic energy never
+// Newton's cradle in the three induced-impact models, random die throws whose kinetic energy never
 // rises through an impact, and kinematic bodies whose work is the only energy an impact gains.
 #include <gtest/gtest.h>
 
@@ -279,7 +279,7 @@ TEST(LocatedImpact, TheBrickOnItsCornerGivesTheStandAloneImpulses) {
 
 // Five touching unit squares (2D) or cubes (3D), no gravity, frictionless; the first strikes the
 // row at 2 m/s, e = 1.
-std::vector<Real> cradle(int dimension, const std::string& induced) {
+std::vector<Real> cradle(int dimension, const std::string& induced, int mixed_rounds = 0) {
   json bodies = json::array();
   for (int i = 0; i < 5; ++i) {
     json b = {{"name", "b" + std::to_string(i)}, {"density", 1}};
@@ -296,6 +296,7 @@ std::vector<Real> cradle(int dimension, const std::string& induced) {
   }
   json doc = scene_doc(dimension, 1e-3, bodies, plus_contact(1.0, 0.0));
   doc["contact"]["impact"]["induced"] = induced;
+  if (mixed_rounds > 0) doc["contact"]["impact"]["mixed_rounds"] = mixed_rounds;
   doc["gravity"] = dimension == 3 ? json::array({0, 0, 0}) : json::array({0, 0});
   Stepped run(doc);
   run.next();
@@ -305,7 +306,7 @@ std::vector<Real> cradle(int dimension, const std::string& induced) {
   return v;
 }
 
-TEST(LocatedImpact, NewtonsCradleSequentialAndSimultaneous) {
+TEST(LocatedImpact, NewtonsCradleSequentialSimultaneousAndMixed) {
   // The face pairs have 2 (2D) or 4 and more (3D) contact rows each: the result is the
   // one-contact cradle's (PLUS paper §4c).
   for (const int d : {2, 3}) {
@@ -313,9 +314,16 @@ TEST(LocatedImpact, NewtonsCradleSequentialAndSimultaneous) {
     const std::vector<Real> sim = cradle(d, "simultaneous");
     const Real expect_seq[5] = {0, 0, 0, 0, -2};
     const Real expect_sim[5] = {1.2, -0.8, -0.8, -0.8, -0.8};
+    // Mixed: two rounds as sequential, then one inelastic round (the closed form in
+    // tests/events/plus_examples_test.cc); with its default five rounds, the sequential answer.
+    const std::vector<Real> mixed = cradle(d, "mixed", 2);
+    const std::vector<Real> mixed5 = cradle(d, "mixed");
+    const Real expect_mixed[5] = {0, 0, -2.0 / 3, -2.0 / 3, -2.0 / 3};
     for (int i = 0; i < 5; ++i) {
       EXPECT_NEAR(seq[i], expect_seq[i], 1e-9) << d << "D sequential, body " << i;
       EXPECT_NEAR(sim[i], expect_sim[i], 1e-9) << d << "D simultaneous, body " << i;
+      EXPECT_NEAR(mixed[i], expect_mixed[i], 1e-9) << d << "D mixed after 2 rounds, body " << i;
+      EXPECT_NEAR(mixed5[i], expect_seq[i], 1e-9) << d << "D mixed after 5 rounds, body " << i;
     }
   }
 }

@@ -20,10 +20,12 @@ struct ContactLaw {
 };
 
 // How impacts induced during an impact are handled (docs/plus.md "The solver as implemented",
-// rounds and simultaneous model).
+// rounds, simultaneous and mixed models).
 enum class InducedImpacts {
   kRounds,        // the paper's impact rounds (Simbody "Sequential"): observers wait a round
   kSimultaneous,  // every proximal contact participates at once (Simbody default; Fig. 14 row C)
+  kMixed,  // Simbody "Mixed": mixed_rounds rounds as kRounds, then one last round in which every
+           // proximal contact takes part with COR 0 (the rest of the impact inelastic)
 };
 
 // What the interval step length does when the whole interval would end inside the rolling disc
@@ -42,6 +44,7 @@ struct ImpactOptions {
   int max_intervals = 100000;  // intervals per impact before giving up
   StepLengthRule step_length = StepLengthRule::kClosestPoint;
   InducedImpacts induced_impacts = InducedImpacts::kRounds;
+  int mixed_rounds = 5;  // kMixed: the rounds before the last (Simbody's MaxInducedImpactsPerStep)
   bool record_log = true;  // fill ImpactResult::log (rounds, intervals); off for speed
 };
 

@@ -76,7 +76,7 @@ struct ImpactResult {
   Real kinetic_energy_change = 0.0;  // J, ½ πᵀ (v_before + v_after)
   bool converged = true;             // false when the impact stopped early; stop_reason says why
   std::string stop_reason;           // "" when converged
-  std::string model;                 // "plus-rounds", "plus-simultaneous", "newton"
+  std::string model;                 // "plus-rounds", "plus-simultaneous", "plus-mixed", "newton"
   std::vector<RoundLog> log;         // empty unless options.record_log
 };
 

@@ -20,7 +20,10 @@ ImpactResult solve_plus(const ImpactProblem& problem);
 //            rounds repeat until nobody compresses or expands;
 //   kSimultaneous: every proximal contact participates in one compression, impacters expand in
 //            one second round, and a COR-0 third round catches remaining approach
-//            (Simbody's default, paper Fig. 14 row C).
+//            (Simbody's default, paper Fig. 14 row C);
+//   kMixed: options.mixed_rounds rounds as kRounds, then a last round in which the pending
+//            expansion is applied and every other proximal contact compresses with COR 0
+//            (Simbody's Mixed).
 void solve_plus(const ImpactProblem& problem, PlusWorkspace& ws, ImpactResult& result);
 
 }  // namespace exactsim
