@@ -126,6 +126,28 @@ pb::dict contact_dict(const Simulation& sim, const ContactResult& c) {
   return r;
 }
 
+// A joint's reaction in the last step (api/joint_results.h): in 2D the angular impulse is the
+// scalar about z.
+pb::dict joint_dict(const Simulation& sim, const JointResult& j) {
+  const int d = sim.world().dimension;
+  const Real h = sim.step_size();
+  pb::dict r;
+  r["name"] = sim.world().joints[j.joint].name;
+  r["body_a"] = j.body_a;
+  r["body_b"] = j.body_b == kWorldBody ? pb::object(pb::none()) : pb::object(pb::int_(j.body_b));
+  r["anchor"] = vec(j.anchor, d);
+  r["impulse"] = vec(j.impulse, d);
+  r["force"] = vec(j.impulse / h, d);
+  if (d == 2) {
+    r["angular_impulse"] = j.angular_impulse.z();
+    r["torque"] = j.angular_impulse.z() / h;
+  } else {
+    r["angular_impulse"] = vec(j.angular_impulse, d);
+    r["torque"] = vec(j.angular_impulse / h, d);
+  }
+  return r;
+}
+
 // The scene as a scene file holds it (rewritten(), io/scene_json.h), after its validation: the
 // Simulation then runs what `exactsim run` and run_scene run, and its pickle, which keeps the
 // scene as a dict, comes back bit for bit.
@@ -436,6 +458,18 @@ void bind_simulation(pb::module_& m) {
           "> 0 separated), all at the start of the step; normal_impulse (N s, on B along the "
           "normal, A gets the opposite), friction_impulse (N s vector, on B), and the mean "
           "forces normal_force (N) and friction_force (N) = impulse / h.")
+      .def(
+          "joints",
+          [](const Simulation& s) {
+            pb::list l;
+            for (const JointResult& j : s.joints()) l.append(joint_dict(s, j));
+            return l;
+          },
+          "The joints' reactions in the last step, one dict per joint of the scene: name, body_a, "
+          "body_b (None: the world), anchor (m, as body A carries it at the start of the step), "
+          "impulse (N s on body A; B gets the opposite), angular_impulse (N m s on A about the "
+          "anchor; a float in 2D), and the mean force (N) and torque (N m) = impulse / h. Empty "
+          "before a step (docs/joints.md \"Reactions\").")
       .def("overlap", &Simulation::overlap,
            "Exact total overlap of the present bodies now: area in m^2 (2D) or volume in m^3 "
            "(3D), the papers' accuracy metric.")

@@ -24,6 +24,20 @@ def pendulum(length=1.0, theta0=0.02, side=0.1):
     return scene
 
 
+def test_a_hanging_pin_reports_the_weight_as_its_force():
+    # At rest under its pin the bob (0.1 m square, 1000 kg/m^2: 10 kg) is held by m g upward and
+    # no torque (docs/joints.md "Reactions").
+    sim = exactsim.Simulation(pendulum(theta0=0.0))
+    assert sim.joints() == []
+    sim.step()
+    (pivot,) = sim.joints()
+    assert pivot["name"] == "pivot" and pivot["body_a"] == 0 and pivot["body_b"] is None
+    assert pivot["anchor"] == pytest.approx([0, 1], abs=1e-12)
+    assert pivot["force"] == pytest.approx([0, 10 * G], rel=1e-12, abs=1e-9)
+    assert pivot["impulse"] == pytest.approx([0, 10 * G * 0.001], rel=1e-12, abs=1e-12)
+    assert pivot["torque"] == pytest.approx(0, abs=1e-9)
+
+
 def test_pendulum_keeps_its_length_and_swings_with_the_closed_form_period():
     length, side = 1.0, 0.1
     sim = exactsim.Simulation(pendulum(length, side=side))

@@ -231,6 +231,11 @@ std::vector<ContactResult> Simulation::contacts() const {
   return contact_results(*ws_);
 }
 
+std::vector<JointResult> Simulation::joints() const {
+  if (!contacts_valid_) return {};
+  return joint_results(scene_.world, state_, *ws_);
+}
+
 Real Simulation::overlap() {
   place_bodies(scene_.world, state_, scene_.step, *ws_);
   return measure_overlap(scene_.world, state_, *ws_);

@@ -292,6 +292,17 @@ void record_contact_impulses(const World& world, IslandWorkspace& ws,
                                  ws.cone_impulses, ws.friction_current, L.patches);
 }
 
+// The multipliers λ of the applied solve of ws.island's joint rows into `out`, per world joint
+// (api/joint_results.h): the MLCP's last unknowns, joint by joint in the island's order.
+void record_joint_impulses(const World& world, const IslandWorkspace& ws, std::vector<Vec6>& out) {
+  int row = ws.layout.bilateral_begin();
+  for (const int j : ws.island.joints) {
+    const int n = joint_row_count(world.joints[j], world.dimension);
+    out[j].head(n) = ws.solution.z.segment(row, n);
+    row += n;
+  }
+}
+
 // reduce → (large problems: a projected Gauss–Seidel estimate of the active set, docs/stepping.md
 // "Iterate, then certify") → certified solve, in ws.solver. `basis` (a guessed complementary
 // basis) and `start` (the Gauss–Seidel start) may be null.
@@ -710,7 +721,10 @@ void step_island(const World& world, State& state, Real h, bool sleeping, Worksp
   }
   const int first_row = static_cast<int>(lane.warm.current.size());
   solve_island(world, state, h, island_inputs(world, ws), lane, report);
-  if (report.solution_applied) record_contact_impulses(world, lane, ws.contact_impulses);
+  if (report.solution_applied) {
+    record_contact_impulses(world, lane, ws.contact_impulses);
+    record_joint_impulses(world, lane, ws.joint_impulses);
+  }
   for (const int b : lane.layout.active_bodies) ws.body_island[b] = k;
   ws.island_rows[k] = {lane_index, first_row, static_cast<int>(lane.warm.current.size())};
 }
@@ -732,6 +746,7 @@ void solve_islands(const World& world, State& state, Real h, bool sleeping, Work
   ws.island_reports.assign(count, StepReport{});
   ws.island_rows.resize(count);
   ws.contact_impulses.assign(contacts, ContactImpulse{});
+  ws.joint_impulses.assign(world.joints.size(), Vec6::Zero());
   ws.contact_local.assign(contacts, -1);
   const int threads = island_threads(world.stepping, count);
   if (threads == 1) {

@@ -9,6 +9,7 @@
 
 #include <gtest/gtest.h>
 
+#include "exactsim/api/joint_results.h"
 #include "exactsim/metrics/energy.h"
 #include "physics/physics_scene.h"
 
@@ -96,6 +97,76 @@ TEST(Joints, LargeSwingKeepsEnergyAndJointWithinTheirBounds) {
   EXPECT_LE(worst_error, h * h * omega_max * omega_max * length);
   EXPECT_LE(worst_residual, 1);
   EXPECT_LE(worst_energy, h * omega_max * swing);
+}
+
+TEST(Joints, AHangingPinCarriesTheWeightAndNoMoment) {
+  // The bob hanging at rest under its pin: each step the pin's impulse on it is m g h upward, and
+  // its angular impulse about the anchor zero (a pin's rows hold points only).
+  const Real h = 1e-3;
+  Sim sim(pendulum_doc(1.0, 0.0, h));
+  const Real weight = sim.scene.world.bodies[0].mass * kG * h;
+  for (int n = 0; n < 10; ++n) {
+    ASSERT_EQ(sim.advance().status, StepStatus::kOk);
+    const std::vector<JointResult> r = joint_results(sim.scene.world, sim.state, sim.ws);
+    ASSERT_EQ(r.size(), 1u);
+    EXPECT_EQ(r[0].body_b, kWorldBody);
+    EXPECT_NEAR((r[0].anchor - Vec3(0, 1, 0)).norm(), 0, 1e-12);
+    EXPECT_NEAR((r[0].impulse - Vec3(0, weight, 0)).norm(), 0, 1e-12 * weight) << "step " << n;
+    EXPECT_NEAR(r[0].angular_impulse.norm(), 0, 1e-12 * weight) << "step " << n;
+  }
+}
+
+TEST(Joints, ASwingingPinPullsWithTheCentripetalForce) {
+  // Released at 1 rad: along the rod the pin pulls the bob's centre with T = m g cos θ + m L ω²
+  // (θ, ω at the step's start). The step's impulse is h T to the order of the step, O(hω).
+  const Real length = 1.0, theta0 = 1.0, h = 1e-3;
+  Sim sim(pendulum_doc(length, theta0, h));
+  const Body& bob = sim.scene.world.bodies[0];
+  const Real omega_max = std::sqrt(2 * kG * (1 - std::cos(theta0)) / length) * 1.1;
+  Real worst = 0;
+  for (int n = 0; n < 2000; ++n) {
+    const Real theta = swing_angle(sim.state), omega = sim.state.v_of(0)[2];
+    const Vec3 x = body_position(sim.state, 0);
+    ASSERT_EQ(sim.advance().status, StepStatus::kOk);
+    if (n == 0) continue;  // (the bob joins at step 0)
+    const JointResult r = joint_results(sim.scene.world, sim.state, sim.ws)[0];
+    const Vec3 up = (Vec3(0, 1, 0) - x).normalized();  // from the bob's centre to the pin
+    const Real tension = bob.mass * (kG * std::cos(theta) + length * omega * omega);
+    worst = std::max(worst, std::abs(r.impulse.dot(up) / h - tension) / tension);
+  }
+  std::printf("[ joints ] pin tension over 2 s: largest relative error %.2e (bound hω %.2e)\n",
+              worst, h * omega_max);
+  EXPECT_LE(worst, h * omega_max);
+}
+
+TEST(Joints, AWeldedCantileverHoldsTheWeightAndItsMoment) {
+  // A 1 m bar welded at its left end to the world, at rest: the weld's impulse on it is m g h up
+  // and its angular impulse about the anchor m g h (0.5 m) about +z, gravity's moment taken back;
+  // in 2D and in 3D.
+  const Real h = 1e-3;
+  for (const int dim : {2, 3}) {
+    json bar = {{"name", "bar"}, {"density", 500}};
+    bar["shape"] = dim == 2 ? json{{"box", {1.0, 0.1}}} : json{{"box", {1.0, 0.1, 0.1}}};
+    bar["position"] = dim == 2 ? json{0.5, 1} : json{0.5, 0, 1};
+    json doc = scene_doc(dim, h, json::array({bar}));
+    doc["gravity"] = dim == 2 ? json{0, -kG} : json{0, 0, -kG};
+    doc["joints"] = json::array({{{"type", "fixed"},
+                                  {"bodies", {"bar"}},
+                                  {"anchor", dim == 2 ? json{0, 1} : json{0, 0, 1}}}});
+    Sim sim(doc);
+    ASSERT_EQ(sim.advance().status, StepStatus::kOk);
+    ASSERT_EQ(sim.advance().status, StepStatus::kOk);
+    const Real weight = sim.scene.world.bodies[0].mass * kG * h;
+    const JointResult r = joint_results(sim.scene.world, sim.state, sim.ws)[0];
+    const Vec3 up = dim == 2 ? Vec3::UnitY() : Vec3::UnitZ();
+    const Vec3 moment = dim == 2 ? Vec3(0, 0, 0.5 * weight) : Vec3(0, -0.5 * weight, 0);
+    std::printf(
+        "[ joints ] %dD weld: impulse (%.12f, %.12f, %.12f), angular (%.12f, %.12f, %.12f)\n", dim,
+        r.impulse.x(), r.impulse.y(), r.impulse.z(), r.angular_impulse.x(), r.angular_impulse.y(),
+        r.angular_impulse.z());
+    EXPECT_NEAR((r.impulse - weight * up).norm(), 0, 1e-9 * weight) << dim << "D";
+    EXPECT_NEAR((r.angular_impulse - moment).norm(), 0, 1e-9 * weight) << dim << "D";
+  }
 }
 
 TEST(Joints, RedundantRowsAreSolvedAndChangeNothing) {

@@ -11,6 +11,7 @@
 
 #include "exactsim/api/body_spec.h"
 #include "exactsim/api/contact_results.h"
+#include "exactsim/api/joint_results.h"
 #include "exactsim/stepping/step_report.h"
 #include "exactsim/stepping/world.h"
 
@@ -103,6 +104,9 @@ class Simulation {
 
   // Contacts of the last step with their impulses (api/contact_results.h); empty before a step.
   std::vector<ContactResult> contacts() const;
+  // The joints' impulses in the last step (api/joint_results.h), one per joint of the scene;
+  // empty before a step and after set_state.
+  std::vector<JointResult> joints() const;
   // Exact overlap (m² in 2D, m³ in 3D) of the present bodies in the current configuration.
   Real overlap();
   Real kinetic_energy() const;    // J, present dynamic bodies

@@ -101,6 +101,9 @@ struct Workspace : IslandWorkspace {
   // Per contact of `constraints`: the impulse of the applied solves (zero where the island's
   // solve failed and was not recovered).
   std::vector<ContactImpulse> contact_impulses;
+  // Per joint of the world: λ of its rows in the applied solves (N·s or N·m·s; rows past the
+  // joint's count, and joints whose island's solve failed, zero): api/joint_results.h.
+  std::vector<Vec6> joint_impulses;
   std::vector<int> body_island;   // (n_bodies) the island that moved the body this step, −1: none
   std::vector<Real> island_rest;  // (islands) scratch of settle_sleepers
   IntersectionScratch intersection;
