@@ -218,6 +218,29 @@ void solve_projection_set(const World& world, IslandWorkspace& ws, Real floor, S
   for (int i = 0; i < n; ++i) s.all_q[s.set_index[i]] = s.lcp.q[i];  // (relaxed push-outs)
 }
 
+// W_c = W − W J (JᵀWJ)⁺ JᵀW of an island with joints: an impulse G_A λ changes the velocities by
+// W_c G_A λ with the joint rows' velocities J ᵀν unchanged (docs/joints.md "Limits").
+void joint_held_inverse_mass(const SparseMlcp& mlcp, const MlcpLayout& layout,
+                             PositionProjectionScratch& s) {
+  const int nv = mlcp.M.size();
+  MatX& w = s.held_inverse_mass;
+  w.setZero(nv, nv);
+  for (std::size_t k = 0; k < mlcp.M.blocks.size(); ++k) {
+    const MatX& block = mlcp.M.blocks[k];
+    w.block(mlcp.M.offsets[k], mlcp.M.offsets[k], block.rows(), block.cols()) = block.inverse();
+  }
+  const int first = layout.bilateral_begin(), joints = layout.n_bilateral;
+  s.joint_columns.setZero(nv, joints);
+  for (int i = 0; i < joints; ++i)
+    for (int e = mlcp.g.begin[first + i]; e < mlcp.g.begin[first + i + 1]; ++e) {
+      const int k = mlcp.g.block[e], nb = static_cast<int>(mlcp.M.blocks[k].rows());
+      s.joint_columns.col(i).segment(mlcp.M.offsets[k], nb) = mlcp.g.values[e].head(nb);
+    }
+  s.w_joint_columns.noalias() = w * s.joint_columns;
+  s.joint_block.compute(s.joint_columns.transpose() * s.w_joint_columns);
+  w.noalias() -= s.w_joint_columns * s.joint_block.solve(s.w_joint_columns.transpose());
+}
+
 // After the projection: the velocities ν⁺ must not keep approaching the contacts it pushed the
 // bodies out of (rows with p_i > 0), or the next step overlaps them again and the projection
 // pushes again, each step adding the potential energy of its lift. The smallest change in the M
@@ -246,13 +269,24 @@ void stop_approach(const World& world, State& state, Real floor, IslandWorkspace
     for (int b = 0; b < m; ++b) s.approach.M(a, b) = s.lcp.M(s.pushed[a], s.pushed[b]);
   }
   const Real tol = projection_tolerance(s.approach.q, floor, world.solver);
-  const DualActiveSetResult qp =
-      solve_dual_active_set(mlcp.M, s.ga, s.no_force, s.approach.q, 0.1 * tol, kIndependence, 0,
-                            s.dual, s.delta, s.lambda);
-  const bool certified = qp.status == SolveStatus::kSolved &&
-                         verify_lcp(s.approach, s.lambda, tol,
-                                    certificate_impulse_scale(s.approach, world.solver), s.w)
-                             .ok();
+  bool solved = false;
+  if (ws.layout.n_bilateral > 0) {
+    // With joints the impulse moves the bodies as the joints hold them: N_A = G_Aᵀ W_c G_A.
+    joint_held_inverse_mass(mlcp, ws.layout, s);
+    s.approach.M.noalias() = s.ga.transpose() * s.held_inverse_mass * s.ga;
+    s.held = solve_lcp(s.approach, world.solver);
+    solved = s.held.certificate.ok();
+    s.lambda = s.held.z;
+    s.delta.noalias() = s.held_inverse_mass * (s.ga * s.lambda);
+  } else {
+    solved = solve_dual_active_set(mlcp.M, s.ga, s.no_force, s.approach.q, 0.1 * tol, kIndependence,
+                                   0, s.dual, s.delta, s.lambda)
+                 .status == SolveStatus::kSolved;
+  }
+  const bool certified =
+      solved && verify_lcp(s.approach, s.lambda, tol,
+                           certificate_impulse_scale(s.approach, world.solver), s.w)
+                    .ok();
   if (!certified) {
     s.lambda.resize(0);
     return;
@@ -262,6 +296,13 @@ void stop_approach(const World& world, State& state, Real floor, IslandWorkspace
   for (std::size_t k = 0; k < layout.active_bodies.size(); ++k)
     state.v_of(layout.active_bodies[k]) += s.delta.segment(static_cast<Eigen::Index>(k) * nb, nb);
   report.approach_stopped_rows += m;
+  if (ws.layout.n_bilateral > 0) {
+    // δ = W (G_A λ + J μ) with μ = −(JᵀWJ)⁺ JᵀW G_A λ: the kinetic energy changes by
+    // −½ λᵀN_A λ + μᵀJᵀν⁺, the second term the joint impulses' work at the rows' velocity −φ/τ.
+    const VecX mu = -s.joint_block.solve(s.w_joint_columns.transpose() * (s.ga * s.lambda));
+    const Real work = mu.dot(s.joint_columns.transpose() * ws.solution.nu);
+    report.approach_joint_work += std::max<Real>(0, work);
+  }
 }
 
 }  // namespace

@@ -639,7 +639,7 @@ void solve_island(const World& world, State& state, Real h, const IslandInputs& 
     e.total_before = energy_before;
     for (const int b : ws.layout.active_bodies) e.total_before += applied_work(state, b, h);
     e.total_after = island_energy(world, state, ws.layout);
-    e.projection = report.projection_lift;
+    e.projection = report.projection_lift + report.approach_joint_work;
     e.total_tolerance = e.tolerance + 1e-12 * (std::abs(e.total_before) + std::abs(e.total_after));
     if (report.status == StepStatus::kOk && !e.step_ok()) report.status = StepStatus::kEnergyGain;
   }
@@ -692,6 +692,7 @@ void add_island(const StepReport& i, int k, StepReport& r, IslandTotals& t) {
   r.projection_relaxed_rows += i.projection_relaxed_rows;
   r.projection_scale = std::min(r.projection_scale, i.projection_scale);
   r.projection_lift += i.projection_lift;
+  r.approach_joint_work += i.approach_joint_work;
   r.approach_stopped_rows += i.approach_stopped_rows;
   r.projection_ran = r.projection_ran || i.projection_ran;
   t.projection_failed = t.projection_failed || (i.projection_ran && !i.projection_solved);

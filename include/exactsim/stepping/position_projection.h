@@ -52,6 +52,11 @@ struct PositionProjectionScratch {
   Lcp approach;
   MatX ga;
   VecX delta, lambda;
+  // An island with joints: W_c = W − W J (JᵀWJ)⁺ JᵀW, the inverse mass with the joint rows J held
+  // (dense: such islands are on the dense path), J, and the approach LCP's answer.
+  MatX held_inverse_mass, joint_columns, w_joint_columns;
+  Eigen::CompleteOrthogonalDecomposition<MatX> joint_block;
+  LcpSolution held;
   // The exact penetration depth of the body pairs with a row behind its plane, at the start of the
   // step (pair → depth), and the depth computation's buffers.
   std::vector<std::pair<std::pair<int, int>, Real>> pair_depths;

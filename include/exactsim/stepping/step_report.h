@@ -93,7 +93,7 @@ struct EnergyBalance {
   // The whole step (checked with `checked` once the step is applied).
   Real total_before = 0;     // T + V at the start of the step + the applied forces' work
   Real total_after = 0;      // T + V at its end
-  Real projection = 0;       // budget: the projection's lift, StepReport::projection_lift
+  Real projection = 0;       // budget: StepReport::projection_lift + approach_joint_work
   Real total_tolerance = 0;  // `tolerance` and the round-off of the energies' sums
   Real excess() const {      // <= tolerance to pass
     return after - (free_flight + stabilisation + kinematic_work);
@@ -175,6 +175,9 @@ struct StepReport {
   Real projection_lift =
       0;  // J: Σ m |g| |Δx| of the projection's moves (EnergyBalance::projection)
   int approach_stopped_rows = 0;  // pushed-out rows whose approach the projection then stopped
+  // J: with joints, the work of the joint impulses that hold them through that correction, at
+  // the joint rows' velocity Jᵀν⁺ = −φ/τ (at least 0; EnergyBalance::projection).
+  Real approach_joint_work = 0;
   int substeps = 1;               // advance(): sub-steps the step was split into (adaptive_step.h)
   ImpactReport impacts;           // ImpactModel::kPlus: the step's located impacts
   Real overlap = 0;               // total exact overlap area (m²) / volume (m³) after the step
