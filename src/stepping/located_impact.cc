@@ -35,6 +35,11 @@ constexpr int kMaxLocationIterations = 200;
 constexpr Real kEnergyRoundOff = 1e-9;
 // Round-off allowance of the friction cone, relative to the contact's normal impulse.
 constexpr Real kConeRoundOff = 1e-9;
+// A proximal contact approaching slower than this share of the capture speed observes PLUS's
+// rounds (docs/impacts.md "The step", item 3): it is persistent contact, whose velocities carry
+// the step's stabilisation (ψ/h, φ/τ: 1.8e-7 m/s on a row of pinned bobs at rest), not an impact.
+// As Simbody (observers above −0.1 consTol, capture speed 2 consTol).
+constexpr Real kObserveShare = 0.05;
 
 // The joint groups of `state` (ImpactScratch::joint_group): union–find over the present joints
 // between dynamic bodies; a body joined only to the world or to a static or kinematic body is a
@@ -438,6 +443,7 @@ ImpactOutcome resolve_impact(const World& world, State& state, Workspace& ws,
   p.velocity = s.jacobian * nu + kinematic_rate;
   p.options = o.plus;
   p.options.record_log = false;
+  p.options.v_observe = std::max(p.options.v_observe, kObserveShare * o.restitution.v_capture);
   solve_plus(p, s.plus, s.result);
 
   const ImpactResult& r = s.result;
