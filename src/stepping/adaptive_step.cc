@@ -165,11 +165,14 @@ StepReport advance_with_impacts(const World& world, State& state, Workspace& ws,
 StepReport advance(const World& world, State& state, Workspace& ws, Real h, long k) {
   const Real before = ws.penetration_scan.max_depth;  // the previous step's watchdog
   const Real eps0 = contact_epsilon(world, h);
+  struct UserStep {  // Workspace::user_step while the step is taken, 0 after (or on a throw)
+    Workspace& ws;
+    ~UserStep() { ws.user_step = 0; }
+  } user_step{ws};
   ws.user_step = h;
   StepReport r = world.contact.impact.model == ImpactModel::kPlus
                      ? advance_with_impacts(world, state, ws, h, k, before, eps0)
                      : advance_at(world, state, ws, h, k, 0, before, eps0);
-  ws.user_step = 0;
   r.step = k;
   return r;
 }

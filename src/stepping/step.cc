@@ -155,7 +155,7 @@ EnergyBalance energy_balance(const State& state, const IslandWorkspace& ws, Real
   }
   for (int j = layout.beta_begin(); j < layout.sigma_begin(); ++j)
     e.kinematic_work -= z[j] * kin[j];
-  // Joint rows (free λ, Jᵀν⁺ = −r): their impulses do the work −λ r, at most max(0, −λ φ/h) from
+  // Joint rows (free λ, Jᵀν⁺ = −r): their impulses do the work −λ r, at most max(0, −λ φ/τ) from
   // the position error, plus the kinematic bodies' share (docs/joints.md "Energy").
   for (int j = layout.bilateral_begin(); j < layout.size(); ++j) {
     e.stabilisation += std::max<Real>(0, -z[j] * (mlcp.r[j] - kin[j]));

@@ -2,12 +2,12 @@
 // Each joint contributes rows to the step's MLCP with free multipliers λ (no sign, no
 // complementarity):
 //
-//   Jᵀν + φ/h = 0,
+//   Jᵀν + φ/τ = 0,
 //
-// φ the joint's position error at the start of the step and J its rows' velocity Jacobian, so
-// that the linearised error after the step is zero (the same first-order prediction as a
-// contact's ψ/h). The multipliers are certified with the contact unknowns: the rows must hold to
-// the LCP tolerance.
+// φ the joint's position error at the start of the step, J its rows' velocity Jacobian and τ the
+// step h (the user's step for a part of one, ConstraintSet::joint_time), so that the linearised
+// error after a whole step is zero (the same first-order prediction as a contact's ψ/h). The
+// multipliers are certified with the contact unknowns: the rows must hold to the LCP tolerance.
 #pragma once
 
 #include <string>
