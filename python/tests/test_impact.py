@@ -126,6 +126,11 @@ def test_the_scene_builder_takes_impacts():
         scene.impact = {"model": "plus", "restitution": 1.5}
     with pytest.raises(exactsim.InputError, match=r"^contact\.impact\.modle: unknown field"):
         scene.impact = {"modle": "plus"}
+    with pytest.raises(exactsim.InputError, match=r"^contact\.impact\.mixed_rounds: "):
+        scene.impact = {"model": "plus", "induced": "mixed", "mixed_rounds": 0}
+    scene.impact = {"model": "plus", "induced": "mixed", "mixed_rounds": 2}
+    assert scene.impact["induced"] == "mixed" and scene.impact["mixed_rounds"] == 2
+    scene.impact = None
     scene.model = "corrective"
     with pytest.raises(exactsim.InputError, match="impacts need the \"peg\" or \"standard\""):
         scene.impact = {"model": "plus"}
