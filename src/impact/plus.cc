@@ -111,6 +111,18 @@ bool any_impacter(const ImpactProblem& problem, const VecX& v) {
   return false;
 }
 
+// A last compression with COR 0 of every proximal contact when any still approaches (the end of
+// the simultaneous and mixed models): nothing is left approaching, nothing restitutes.
+void compress_what_approaches(const ImpactProblem& problem, const ImpactResult& result,
+                              RoundRunner& runner, std::vector<ContactPhase>& phase,
+                              std::vector<Real>& cor, std::vector<Real>& none) {
+  if (!any_impacter(problem, result.velocity)) return;
+  std::fill(phase.begin(), phase.end(), ContactPhase::kCompressing);
+  std::fill(cor.begin(), cor.end(), 0.0);
+  std::fill(none.begin(), none.end(), 0.0);
+  runner.run(none, cor);
+}
+
 void solve_rounds(const ImpactProblem& problem, PlusWorkspace& ws, ImpactResult& result) {
   const size_t nc = problem.contacts.size();
   std::vector<ContactPhase> phase(nc);
@@ -135,12 +147,8 @@ void solve_rounds(const ImpactProblem& problem, PlusWorkspace& ws, ImpactResult&
       for (size_t k = 0; k < nc; ++k)
         phase[k] = pending[k] > 0.0 ? ContactPhase::kExpanding : ContactPhase::kCompressing;
       std::fill(cor.begin(), cor.end(), 0.0);
-      if (!runner.run(pending, cor)) break;
-      if (any_impacter(problem, result.velocity)) {
-        std::fill(phase.begin(), phase.end(), ContactPhase::kCompressing);
-        std::fill(pending.begin(), pending.end(), 0.0);
-        runner.run(pending, cor);
-      }
+      if (runner.run(pending, cor))
+        compress_what_approaches(problem, result, runner, phase, cor, pending);
       break;
     }
     if (result.rounds >= problem.options.max_rounds) {
@@ -177,11 +185,7 @@ void solve_simultaneous(const ImpactProblem& problem, PlusWorkspace& ws, ImpactR
       phase[k] = pending[k] > 0.0 ? ContactPhase::kExpanding : ContactPhase::kCompressing;
     if (!runner.run(pending, cor)) return;
   }
-  if (any_impacter(problem, result.velocity)) {  // a last compression with COR 0
-    std::fill(phase.begin(), phase.end(), ContactPhase::kCompressing);
-    std::fill(cor.begin(), cor.end(), 0.0);
-    runner.run(none, cor);
-  }
+  compress_what_approaches(problem, result, runner, phase, cor, none);
 }
 
 }  // namespace

@@ -370,10 +370,9 @@ ImpactOutcome resolve_impact(const World& world, State& state, Workspace& ws,
   for (const Contact& c : s.proximal)
     if (!world.bodies[c.body_a].is_static && !world.bodies[c.body_b].is_static)
       s.component[find_root(s.component, c.body_a)] = find_root(s.component, c.body_b);
-  for (const Joint& j : world.joints)  // joined bodies take part together
-    if (j.body_a != kWorldBody && j.body_b != kWorldBody && joint_present(j, state) &&
-        !world.bodies[j.body_a].is_static && !world.bodies[j.body_b].is_static)
-      s.component[find_root(s.component, j.body_a)] = find_root(s.component, j.body_b);
+  for (int b = 0; b < nb; ++b)  // joined bodies take part together (their joint groups)
+    if (s.joint_group[b] >= 0)
+      s.component[find_root(s.component, b)] = find_root(s.component, s.joint_group[b]);
   const int ba = world.collider_body(located.contact.collider_a());
   const int bb = world.collider_body(located.contact.collider_b());
   const int root = find_root(s.component, world.bodies[ba].is_static ? bb : ba);

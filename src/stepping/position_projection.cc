@@ -218,17 +218,15 @@ void solve_projection_set(const World& world, IslandWorkspace& ws, Real floor, S
   for (int i = 0; i < n; ++i) s.all_q[s.set_index[i]] = s.lcp.q[i];  // (relaxed push-outs)
 }
 
-// W_c = W − W J (JᵀWJ)⁺ JᵀW of an island with joints: an impulse G_A λ changes the velocities by
-// W_c G_A λ with the joint rows' velocities J ᵀν unchanged (docs/joints.md "Limits").
-void joint_held_inverse_mass(const SparseMlcp& mlcp, const MlcpLayout& layout,
+// W_c = W − W J (JᵀWJ)⁺ JᵀW of an island with joints (W the island's solve's M⁻¹): an impulse
+// G_A λ changes the velocities by W_c G_A λ with the joint rows' velocities Jᵀν unchanged
+// (docs/joints.md "Limits").
+void joint_held_inverse_mass(const SparseMlcp& mlcp, const IslandWorkspace& ws,
                              PositionProjectionScratch& s) {
   const int nv = mlcp.M.size();
   MatX& w = s.held_inverse_mass;
-  w.setZero(nv, nv);
-  for (std::size_t k = 0; k < mlcp.M.blocks.size(); ++k) {
-    const MatX& block = mlcp.M.blocks[k];
-    w.block(mlcp.M.offsets[k], mlcp.M.offsets[k], block.rows(), block.cols()) = block.inverse();
-  }
+  w = inverse_mass(ws).dense();
+  const MlcpLayout& layout = ws.layout;
   const int first = layout.bilateral_begin(), joints = layout.n_bilateral;
   s.joint_columns.setZero(nv, joints);
   for (int i = 0; i < joints; ++i)
@@ -272,7 +270,7 @@ void stop_approach(const World& world, State& state, Real floor, IslandWorkspace
   bool solved = false;
   if (ws.layout.n_bilateral > 0) {
     // With joints the impulse moves the bodies as the joints hold them: N_A = G_Aᵀ W_c G_A.
-    joint_held_inverse_mass(mlcp, ws.layout, s);
+    joint_held_inverse_mass(mlcp, ws, s);
     s.approach.M.noalias() = s.ga.transpose() * s.held_inverse_mass * s.ga;
     s.held = solve_lcp(s.approach, world.solver);
     solved = s.held.certificate.ok();

@@ -116,10 +116,10 @@ enum class ImpactOutcome {
 };
 
 // Resolves the impact at the current pose: every contact within impact.proximity of the located
-// pair's bodies and of the bodies linked to them through such contacts or through joints takes
-// part, and the joints of those bodies as bilateral rows (their velocity driven to zero); PLUS
-// (impact/plus.h) on G ν with A = G M⁻¹ Gᵀ; ν ← ν + M⁻¹ Gᵀ π. The impact's statistics are
-// added to `report`; kFailed sets report.failure.
+// pair's bodies and of the bodies linked to them through such contacts or through joints (the
+// joint groups locate_first_impact found) takes part, and the joints of those bodies as bilateral
+// rows (their velocity driven to zero); PLUS (impact/plus.h) on G ν with A = G M⁻¹ Gᵀ; ν ← ν + M⁻¹
+// Gᵀ π. The impact's statistics are added to `report`; kFailed sets report.failure.
 ImpactOutcome resolve_impact(const World& world, State& state, Workspace& ws,
                              const LocatedImpact& located, ImpactScratch& scratch,
                              ImpactReport& report);
