@@ -21,15 +21,12 @@ struct EventsArgs {
   std::optional<double> duration;
 };
 
-void write_samples(std::ofstream& csv, const EventScene& scene, const EventSimulation& sim) {
-  for (size_t i = 0; i < sim.world.bodies.size(); ++i) {
-    const RigidBody& b = sim.world.bodies[i];
-    csv << sim.time << ',' << scene.body_names[i];
-    for (int k = 0; k < 3; ++k) csv << ',' << b.position[k];
-    csv << ',' << b.orientation.w() << ',' << b.orientation.x() << ',' << b.orientation.y() << ','
-        << b.orientation.z();
-    for (int k = 0; k < 3; ++k) csv << ',' << b.velocity[k];
-    for (int k = 0; k < 3; ++k) csv << ',' << b.angular_velocity[k];
+// One row per body: time, name, then the State's q = (x, quaternion w x y z) and ν = (v, ω).
+void write_samples(std::ofstream& csv, const EventSimulation& sim) {
+  for (int i = 0; i < sim.world.body_count(); ++i) {
+    csv << sim.time << ',' << sim.world.bodies[i].name;
+    for (const Real x : sim.world.state.q_of(i)) csv << ',' << x;
+    for (const Real x : sim.world.state.v_of(i)) csv << ',' << x;
     csv << '\n';
   }
 }
@@ -72,7 +69,7 @@ int run_events(const EventScene& scene, const std::string& out,
     log.open(out + "/impacts.jsonl");
     if (!csv || !log) throw InputError(out + ": cannot write the output files");
     csv << std::setprecision(17) << "time,body,x,y,z,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz\n";
-    write_samples(csv, scene, sim);
+    write_samples(csv, sim);
   }
   const Real energy0 = mechanical_energy(sim.world);
   // Sampling by advancing to each sample instant: advance() ends its last step there exactly.
@@ -81,7 +78,7 @@ int run_events(const EventScene& scene, const std::string& out,
   for (long k = 1; k <= samples; ++k) {
     advance(sim, std::min(duration, k * scene.output_interval));
     if (!out.empty()) {
-      write_samples(csv, scene, sim);
+      write_samples(csv, sim);
       for (; logged < sim.impacts.size(); ++logged)
         log << impact_json(sim.impacts[logged]).dump() << '\n';
     }
@@ -101,11 +98,10 @@ int run_events(const EventScene& scene, const std::string& out,
       sim.free_steps, sim.persistent_steps, sim.located_events, sim.impacts.size(), rounds,
       intervals, unconverged);
   std::printf("  mechanical energy: %.9g J -> %.9g J\n", energy0, mechanical_energy(sim.world));
-  for (size_t i = 0; i < sim.world.bodies.size(); ++i) {
-    const RigidBody& b = sim.world.bodies[i];
+  for (int i = 0; i < sim.world.body_count(); ++i) {
+    const Vec3 x = body_position(sim.world.state, i), v = body_velocity(sim.world.state, i);
     std::printf("  %-10s x = (%.6g, %.6g, %.6g) m, v = (%.9g, %.9g, %.9g) m/s\n",
-                scene.body_names[i].c_str(), b.position.x(), b.position.y(), b.position.z(),
-                b.velocity.x(), b.velocity.y(), b.velocity.z());
+                sim.world.bodies[i].name.c_str(), x.x(), x.y(), x.z(), v.x(), v.y(), v.z());
   }
   if (!out.empty()) std::printf("  written: %s/{trajectory.csv, impacts.jsonl}\n", out.c_str());
   return unconverged == 0 ? 0 : 3;

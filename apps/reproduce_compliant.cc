@@ -16,6 +16,7 @@
 #include "exactsim/events/sphere_contacts.h"
 #include "exactsim/impact/plus.h"
 #include "exactsim/math/error.h"
+#include "exactsim/metrics/energy.h"
 #include "experiments/compliant_examples.h"
 #include "experiments/plus_examples.h"
 
@@ -66,7 +67,7 @@ PlusRun run_plus(const EventWorld& world, const ImpactOptions& options) {
 }
 
 Vec3 brick_impulse(const EventWorld& before, const EventWorld& after) {
-  return before.bodies[0].mass * (after.bodies[0].velocity - before.bodies[0].velocity);
+  return before.bodies[0].mass * (body_velocity(after.state, 0) - body_velocity(before.state, 0));
 }
 
 // PLUS interval path of contact k: cumulative impulse and contact velocity after each interval.
@@ -146,7 +147,7 @@ int lowest_sphere(const EventWorld& w) {
   int best = 0;
   Real z = 1e300;
   for (size_t i = 0; i < w.spheres.size(); ++i) {
-    const Real zi = (w.bodies[0].orientation * w.spheres[i].center).z();
+    const Real zi = (body_orientation(w.state, 0) * w.spheres[i].center).z();
     if (zi < z) {
       z = zi;
       best = static_cast<int>(i);
@@ -173,12 +174,14 @@ void example1(const fs::path& dir, std::ostringstream& readme) {
     const int k = lowest_sphere(scene.world);
     const CompliantTrace tr = trace_compliant(scene, rkm(1e-5), {k});
     const Vec3 Jc = brick_impulse(scene.world, tr.result.world_after);
-    const Vec3 vc = tr.result.world_after.bodies[0].velocity;
+    const Vec3 vc = body_velocity(tr.result.world_after.state, 0);
     csv << mu << ",compliant,," << tr.result.stats.accepted << ',' << g(Jc(0)) << ',' << g(Jc(1))
         << ',' << g(Jc(2)) << ',' << g(vc(0)) << ',' << g(vc(1)) << ',' << g(vc(2)) << ','
-        << g(kinetic_energy(tr.result.world_after)) << ",0\n";
+        << g(kinetic_energy(tr.result.world_after.bodies, tr.result.world_after.state)) << ",0\n";
     md << "| " << mu << " | compliant | " << tr.result.stats.accepted << " | " << vec(Jc) << " | "
-       << vec(vc) << " | " << g(kinetic_energy(tr.result.world_after)) << " | — |\n";
+       << vec(vc) << " | "
+       << g(kinetic_energy(tr.result.world_after.bodies, tr.result.world_after.state))
+       << " | — |\n";
     char name[64];
     std::snprintf(name, sizeof name, "example1_compliant_mu%.3f.csv", mu);
     write_text_file(dir / name, tr.csv);
@@ -189,14 +192,15 @@ void example1(const fs::path& dir, std::ostringstream& readme) {
       const EventWorld w = example1_world(mu, 0.0);
       const PlusRun pr = run_plus(w, po);
       const Vec3 Jp = brick_impulse(w, pr.after);
-      const Vec3 vp = pr.after.bodies[0].velocity;
+      const Vec3 vp = body_velocity(pr.after.state, 0);
       const Real diff = (Jp - Jc).norm() / Jc.norm();
       csv << mu << ",plus," << theta << ',' << pr.result.intervals << ',' << g(Jp(0)) << ','
           << g(Jp(1)) << ',' << g(Jp(2)) << ',' << g(vp(0)) << ',' << g(vp(1)) << ',' << g(vp(2))
-          << ',' << g(kinetic_energy(pr.after)) << ',' << g(diff) << '\n';
+          << ',' << g(kinetic_energy(pr.after.bodies, pr.after.state)) << ',' << g(diff) << '\n';
       md << "| " << mu << " | PLUS θ_max " << theta << " | " << pr.result.intervals << " | "
-         << vec(Jp) << " | " << vec(vp) << " | " << g(kinetic_energy(pr.after)) << " | "
-         << g(100 * diff) << " % |\n";
+         << vec(Jp) << " | " << vec(vp) << " | "
+         << g(kinetic_energy(pr.after.bodies, pr.after.state)) << " | " << g(100 * diff)
+         << " % |\n";
       std::snprintf(name, sizeof name, "example1_plus_mu%.3f_theta%.2f.csv", mu, theta);
       write_text_file(dir / name, plus_path_csv(pr, 0));
     }
@@ -231,11 +235,12 @@ void example2(const fs::path& dir, std::ostringstream& readme) {
     const Vec3 Jp = brick_impulse(w, pr.after);
     md << "## Face " << face.name << "\n\nCompliant: " << tr.result.stats.accepted
        << " steps, contact " << g(1e3 * tr.result.duration) << " ms, impulse " << vec(Jc)
-       << ", v_COM after " << vec(tr.result.world_after.bodies[0].velocity) << ", ω_y "
-       << g(tr.result.world_after.bodies[0].angular_velocity.y()) << ".\nPLUS: " << pr.result.rounds
-       << " rounds, " << pr.result.intervals << " intervals, impulse " << vec(Jp)
-       << ", v_COM after " << vec(pr.after.bodies[0].velocity) << ", ω_y "
-       << g(pr.after.bodies[0].angular_velocity.y())
+       << ", v_COM after " << vec(body_velocity(tr.result.world_after.state, 0)) << ", ω_y "
+       << g(body_angular_velocity(tr.result.world_after.state, 0).y())
+       << ".\nPLUS: " << pr.result.rounds << " rounds, " << pr.result.intervals
+       << " intervals, impulse " << vec(Jp) << ", v_COM after "
+       << vec(body_velocity(pr.after.state, 0)) << ", ω_y "
+       << g(body_angular_velocity(pr.after.state, 0).y())
        << ".\nDifference |p_PLUS − p_compliant| / |p_compliant| = "
        << g(100 * (Jp - Jc).norm() / Jc.norm()) << " %.\n\n"
        << "| point (x, y) body | compliant impulse | PLUS impulse | compliant max depth µm "
@@ -278,13 +283,14 @@ void example3(const fs::path& dir, std::ostringstream& readme) {
     Real p = 0.0;
     csv << r << ',' << model;
     md << "| " << r << " | " << model << " | ";
-    for (const RigidBody& b : w.bodies) {
-      csv << ',' << g(b.velocity.x() + 0.0);
-      md << g(b.velocity.x() + 0.0) << ' ';
-      p += b.mass * b.velocity.x();
+    for (int b = 0; b < w.body_count(); ++b) {
+      const Real vx = body_velocity(w.state, b).x();
+      csv << ',' << g(vx + 0.0);
+      md << g(vx + 0.0) << ' ';
+      p += w.bodies[b].mass * vx;
     }
-    csv << ',' << g(kinetic_energy(w)) << ',' << g(p) << '\n';
-    md << "| " << g(kinetic_energy(w)) << " | " << g(p) << " |\n";
+    csv << ',' << g(kinetic_energy(w.bodies, w.state)) << ',' << g(p) << '\n';
+    md << "| " << g(kinetic_energy(w.bodies, w.state)) << " | " << g(p) << " |\n";
   };
   CompliantImpactOptions o = rkm(1e-5);
   o.stop_at_separation = false;

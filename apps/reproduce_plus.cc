@@ -145,9 +145,10 @@ void example3(const std::filesystem::path& dir) {
     apply_contact_impulse(w, find_contacts(w, 1e-9), r.impulse);
     vel << name << ',' << r.rounds;
     md << "| " << name << " | " << r.rounds << " | ";
-    for (const RigidBody& b : w.bodies) {
-      vel << ',' << g(b.velocity.x() + 0.0);
-      md << g(b.velocity.x() + 0.0) << ' ';
+    for (int b = 0; b < w.body_count(); ++b) {
+      const Real vx = body_velocity(w.state, b).x() + 0.0;
+      vel << ',' << g(vx);
+      md << g(vx) << ' ';
     }
     vel << ',' << g(r.kinetic_energy_change) << '\n';
     md << "| " << g(r.kinetic_energy_change) << " |\n";

@@ -31,15 +31,15 @@ CompliantScene scene_from(const EventWorld& world, const CompliantMaterial& m) {
 void place_on_ground(EventWorld& w) {
   Real lowest = std::numeric_limits<Real>::infinity();
   for (const Sphere& s : w.spheres)
-    lowest = std::min(lowest, (w.bodies[0].orientation * s.center).z() - s.radius);
-  w.bodies[0].position = Vec3(0.0, 0.0, -lowest);
+    lowest = std::min(lowest, (body_orientation(w.state, 0) * s.center).z() - s.radius);
+  w.state.q_of(0).head<3>() = Vec3(0.0, 0.0, -lowest);
 }
 
 }  // namespace
 
 CompliantScene example1_compliant(Real mu, Real stiffness) {
   EventWorld w = example1_world(mu, 0.0);
-  w.bodies[0].velocity = Vec3(-5.0, 0.0, -5.74);
+  w.state.v_of(0).head<3>() = Vec3(-5.0, 0.0, -5.74);
   return scene_from(w, brick_material(stiffness, 0.26, mu));
 }
 
@@ -49,7 +49,7 @@ EventWorld example2_plus_world(const Quat& orientation) {
   EventWorld w = childproof_brick(orientation, plus_table_a1_law(0.2, 0.414));
   place_on_ground(w);
   w.gravity = Vec3::Zero();
-  w.bodies[0].velocity = Vec3(-2.0, 0.0, -8.84);
+  w.state.v_of(0).head<3>() = Vec3(-2.0, 0.0, -8.84);
   return w;
 }
 

@@ -14,10 +14,9 @@ constexpr Real kTouch = 1e-9;  // m, contacts within this are proximal in the im
 // Places the brick so that its lowest sphere is `height` above z = 0.
 void place_above_ground(EventWorld& world, Real height) {
   Real lowest = std::numeric_limits<Real>::infinity();
-  const RigidBody& b = world.bodies[0];
-  for (const Sphere& s : world.spheres)
-    lowest = std::min(lowest, (b.orientation * s.center).z() - s.radius);
-  world.bodies[0].position = Vec3(0.0, 0.0, height - lowest);
+  const Quat q = body_orientation(world.state, 0);
+  for (const Sphere& s : world.spheres) lowest = std::min(lowest, (q * s.center).z() - s.radius);
+  world.state.q_of(0).head<3>() = Vec3(0.0, 0.0, height - lowest);
 }
 
 ImpactProblem problem_at_touch(const EventWorld& world, const ImpactOptions& options) {
@@ -42,11 +41,7 @@ ContactLaw plus_table_a1_law(Real mu, Real e_min) {
 
 EventWorld childproof_brick(const Quat& orientation, const ContactLaw& law) {
   EventWorld world;
-  RigidBody brick;
-  brick.mass = 2.0;
-  brick.inertia = Vec3(0.167, 0.133, 0.0867).asDiagonal();
-  brick.orientation = orientation;
-  world.bodies.push_back(brick);
+  add_free_body(world, 2.0, Vec3(0.167, 0.133, 0.0867).asDiagonal(), Vec3::Zero(), orientation);
   const Vec3 half(0.2, 0.3, 0.4);
   for (int i = 0; i < 8; ++i) {
     Sphere s;
@@ -68,7 +63,8 @@ EventWorld example1_world(Real mu, Real height) {
   place_above_ground(world, height);
   const Real vz_touch = -5.74;
   const Real g = -world.gravity.z();
-  world.bodies[0].velocity = Vec3(-5.0, 0.0, -std::sqrt(vz_touch * vz_touch - 2.0 * g * height));
+  world.state.v_of(0).head<3>() =
+      Vec3(-5.0, 0.0, -std::sqrt(vz_touch * vz_touch - 2.0 * g * height));
   return world;
 }
 
@@ -82,7 +78,7 @@ EventWorld example2_world(Real height) {
   EventWorld world = childproof_brick(Quat::Identity(), plus_table_a1_law(0.2, 0.414));
   place_above_ground(world, height);
   const Real g = -world.gravity.z();
-  world.bodies[0].velocity = Vec3(-2.0, 0.0, -std::sqrt(8.84 * 8.84 - 2.0 * g * height));
+  world.state.v_of(0).head<3>() = Vec3(-2.0, 0.0, -std::sqrt(8.84 * 8.84 - 2.0 * g * height));
   return world;
 }
 
@@ -93,12 +89,10 @@ EventWorld example3_world(Real gap) {
   world.gravity = Vec3::Zero();
   const Real r = 0.25;
   for (int i = 0; i < 5; ++i) {
-    RigidBody ball;
-    ball.mass = 1.0;
-    ball.inertia = Mat3::Identity() * (0.4 * ball.mass * r * r);
-    ball.position = Vec3((4 - i) * 2.0 * r + (i == 0 ? gap : 0.0), 0.0, 0.0);
-    if (i == 0) ball.velocity = Vec3(-2.0, 0.0, 0.0);
-    world.bodies.push_back(ball);
+    const Real mass = 1.0;
+    add_free_body(world, mass, Mat3::Identity() * (0.4 * mass * r * r),
+                  Vec3((4 - i) * 2.0 * r + (i == 0 ? gap : 0.0), 0.0, 0.0), Quat::Identity(),
+                  Vec3(i == 0 ? -2.0 : 0.0, 0.0, 0.0));
     Sphere s;
     s.body = i;
     s.radius = r;

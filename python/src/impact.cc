@@ -97,14 +97,21 @@ void bind_impact(pb::module_& m) {
           "duration", [](const PyEventSimulation& s) { return s.scene.duration; },
           "The scene's duration, s.")
       .def_property_readonly(
-          "body_names", [](const PyEventSimulation& s) { return s.scene.body_names; },
+          "body_names",
+          [](const PyEventSimulation& s) {
+            std::vector<std::string> names;
+            for (const Body& b : s.sim.world.bodies) names.push_back(b.name);
+            return names;
+          },
           "Body names in index order (half-spaces are not bodies).")
       .def_property_readonly(
           "positions",
           [](const PyEventSimulation& s) {
             std::vector<std::vector<double>> p;
-            for (const RigidBody& b : s.sim.world.bodies)
-              p.push_back({b.position.x(), b.position.y(), b.position.z()});
+            for (int b = 0; b < s.sim.world.body_count(); ++b) {
+              const Vec3 x = body_position(s.sim.world.state, b);
+              p.push_back({x.x(), x.y(), x.z()});
+            }
             return frozen(pb::array_t<double>(pb::cast(p)));
           },
           "Centre-of-mass positions, m: an (n, 3) array (read-only).")
@@ -112,8 +119,10 @@ void bind_impact(pb::module_& m) {
           "velocities",
           [](const PyEventSimulation& s) {
             std::vector<std::vector<double>> p;
-            for (const RigidBody& b : s.sim.world.bodies)
-              p.push_back({b.velocity.x(), b.velocity.y(), b.velocity.z()});
+            for (int b = 0; b < s.sim.world.body_count(); ++b) {
+              const Vec3 v = body_velocity(s.sim.world.state, b);
+              p.push_back({v.x(), v.y(), v.z()});
+            }
             return frozen(pb::array_t<double>(pb::cast(p)));
           },
           "Centre-of-mass velocities, m/s: an (n, 3) array (read-only).")

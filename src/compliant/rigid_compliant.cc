@@ -4,18 +4,30 @@
 #include <memory>
 #include <string>
 
+#include "exactsim/dynamics/mass_matrix.h"
 #include "exactsim/math/error.h"
 
 namespace exactsim {
 namespace {
 
-Vec3 sphere_center(const EventWorld& w, const Sphere& s) {
-  const RigidBody& b = w.bodies[s.body];
-  return b.position + b.orientation * s.center;
+// q̇ = N(q) ν per body in the State's layout: ẋ = v, q̇ = ½ [0, ω] ⊗ q (world-frame ω), on the
+// quaternion as given (not normalised).
+VecX body_kinematics(const VecX& q, const VecX& v) {
+  VecX qd(q.size());
+  for (Eigen::Index b = 0; b < q.size() / 7; ++b) {
+    const Eigen::Vector4d qq = q.segment<4>(7 * b + 3);  // (w, x, y, z)
+    const Vec3 om = v.segment<3>(6 * b + 3);
+    qd.segment<3>(7 * b) = v.segment<3>(6 * b);
+    qd(7 * b + 3) = -0.5 * om.dot(qq.tail<3>());
+    qd.segment<3>(7 * b + 4) = 0.5 * (qq(0) * om + om.cross(qq.tail<3>()));
+  }
+  return qd;
 }
 
-Vec3 point_velocity(const RigidBody& b, const Vec3& p) {
-  return b.velocity + b.angular_velocity.cross(p - b.position);
+// Velocity of the material point of body b at p (world).
+Vec3 point_velocity(const EventWorld& w, int b, const Vec3& p) {
+  return body_velocity(w.state, b) +
+         body_angular_velocity(w.state, b).cross(p - body_position(w.state, b));
 }
 
 // Calls visit(contact) for every penetrating pair; materials combined on the fly.
@@ -36,7 +48,7 @@ void for_each_contact(const CompliantScene& scene, const EventWorld& w, Visit&& 
       c.half_space = h;
       c.sphere_a = -1;
       c.sphere_b = i;
-      c.relative_velocity = point_velocity(w.bodies[s.body], p);
+      c.relative_velocity = point_velocity(w, s.body, p);
       c.force = hunt_crossley_force(c.geometry, m, scene.transition_speed, c.relative_velocity);
       visit(c);
     }
@@ -55,8 +67,7 @@ void for_each_contact(const CompliantScene& scene, const EventWorld& w, Visit&& 
       c.half_space = -1;
       c.sphere_a = i;
       c.sphere_b = j;
-      c.relative_velocity =
-          point_velocity(w.bodies[b.body], p) - point_velocity(w.bodies[a.body], p);
+      c.relative_velocity = point_velocity(w, b.body, p) - point_velocity(w, a.body, p);
       c.force = hunt_crossley_force(c.geometry, m, scene.transition_speed, c.relative_velocity);
       visit(c);
     }
@@ -85,29 +96,16 @@ void check_compliant_scene(const CompliantScene& scene) {
 }
 
 VecX compliant_state(const EventWorld& w, const Vec3& z) {
-  const int nb = static_cast<int>(w.bodies.size());
-  VecX y(13 * nb + 3);
-  for (int b = 0; b < nb; ++b) {
-    const RigidBody& body = w.bodies[b];
-    y.segment<4>(7 * b) << body.orientation.w(), body.orientation.x(), body.orientation.y(),
-        body.orientation.z();
-    y.segment<3>(7 * b + 4) = body.position;
-    y.segment<3>(7 * nb + 6 * b) = body.angular_velocity;
-    y.segment<3>(7 * nb + 6 * b + 3) = body.velocity;
-  }
-  y.tail<3>() = z;
+  VecX y(w.state.q.size() + w.state.v.size() + 3);
+  y << w.state.q, w.state.v, z;
   return y;
 }
 
 void set_compliant_state(EventWorld& w, const VecX& y) {
-  const int nb = static_cast<int>(w.bodies.size());
-  for (int b = 0; b < nb; ++b) {
-    RigidBody& body = w.bodies[b];
-    body.orientation = Quat(y(7 * b), y(7 * b + 1), y(7 * b + 2), y(7 * b + 3)).normalized();
-    body.position = y.segment<3>(7 * b + 4);
-    body.angular_velocity = y.segment<3>(7 * nb + 6 * b);
-    body.velocity = y.segment<3>(7 * nb + 6 * b + 3);
-  }
+  const Eigen::Index nq = w.state.q.size(), nv = w.state.v.size();
+  w.state.q = y.head(nq);
+  w.state.v = y.segment(nq, nv);
+  for (int b = 0; b < w.body_count(); ++b) w.state.q_of(b).tail<4>().normalize();
 }
 
 std::vector<CompliantContact> compliant_contacts(const CompliantScene& scene,
@@ -148,7 +146,7 @@ OdeSystem compliant_system(const CompliantScene& scene_in) {
   sys.nq = 7 * nb;
   sys.nu = 6 * nb;
   sys.nz = 3;
-  for (int b = 0; b < nb; ++b) sys.quaternions.push_back(7 * b);
+  for (int b = 0; b < nb; ++b) sys.quaternions.push_back(7 * b + 3);
   struct Scratch {
     CompliantScene scene;
     std::vector<Vec3> force, torque;
@@ -157,7 +155,8 @@ OdeSystem compliant_system(const CompliantScene& scene_in) {
   s->scene = scene_in;
   s->force.resize(nb);
   s->torque.resize(nb);
-  sys.derivative = [s, nb](Real, const VecX& y, VecX& yd) {
+  const int sys_nq = sys.nq;
+  sys.derivative = [s, nb, sys_nq](Real, const VecX& y, VecX& yd) {
     EventWorld& w = s->scene.world;
     set_compliant_state(w, y);
     for (int b = 0; b < nb; ++b) {
@@ -170,43 +169,29 @@ OdeSystem compliant_system(const CompliantScene& scene_in) {
       const Vec3& F = c.force.force;
       const int b2 = w.spheres[c.sphere_b].body;
       s->force[b2] += F;
-      s->torque[b2] += (c.force.point - w.bodies[b2].position).cross(F);
+      s->torque[b2] += (c.force.point - body_position(w.state, b2)).cross(F);
       if (c.sphere_a >= 0) {
         const int b1 = w.spheres[c.sphere_a].body;
         s->force[b1] -= F;
-        s->torque[b1] -= (c.force.point - w.bodies[b1].position).cross(F);
+        s->torque[b1] -= (c.force.point - body_position(w.state, b1)).cross(F);
       }
       p_hc += c.force.hunt_crossley_power;
       p_fr += c.force.friction_power;
       work += -F.dot(c.relative_velocity);
     });
+    yd.head(sys_nq) = body_kinematics(y.head(sys_nq), w.state.v);
     for (int b = 0; b < nb; ++b) {
-      const RigidBody& body = w.bodies[b];
-      const Eigen::Vector4d q = y.segment<4>(7 * b);
-      const Vec3& om = body.angular_velocity;
-      // q̇ = ½ [0, ω] ⊗ q (world-frame ω)
-      yd(7 * b) = -0.5 * (om.x() * q(1) + om.y() * q(2) + om.z() * q(3));
-      yd.segment<3>(7 * b + 1) = 0.5 * (q(0) * om + om.cross(q.tail<3>()));
-      yd.segment<3>(7 * b + 4) = body.velocity;
-      const Mat3 R = body.orientation.toRotationMatrix();
-      const Mat3 Iw = R * body.inertia * R.transpose();
-      yd.segment<3>(7 * nb + 6 * b) = Iw.ldlt().solve(s->torque[b] - om.cross(Iw * om));
-      yd.segment<3>(7 * nb + 6 * b + 3) = s->force[b] / body.mass;
+      const Body& body = w.bodies[b];
+      const Vec3 om = body_angular_velocity(w.state, b);
+      const Mat3 Iw = mass_block(body, w.state, b).bottomRightCorner<3, 3>();
+      yd.segment<3>(sys_nq + 6 * b) = s->force[b] / body.mass;
+      yd.segment<3>(sys_nq + 6 * b + 3) = Iw.ldlt().solve(s->torque[b] - om.cross(Iw * om));
     }
     yd(13 * nb) = p_hc;
     yd(13 * nb + 1) = p_fr;
     yd(13 * nb + 2) = work;
   };
-  sys.kinematics = [nb](const VecX& q, const VecX& u, VecX& qd) {
-    qd.resize(q.size());
-    for (int b = 0; b < nb; ++b) {
-      const Eigen::Vector4d qq = q.segment<4>(7 * b);
-      const Vec3 om = u.segment<3>(6 * b);
-      qd(7 * b) = -0.5 * om.dot(qq.tail<3>());
-      qd.segment<3>(7 * b + 1) = 0.5 * (qq(0) * om + om.cross(qq.tail<3>()));
-      qd.segment<3>(7 * b + 4) = u.segment<3>(6 * b + 3);
-    }
-  };
+  sys.kinematics = [](const VecX& q, const VecX& u, VecX& qd) { qd = body_kinematics(q, u); };
   return sys;
 }
 

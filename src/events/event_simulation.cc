@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 
+#include "exactsim/dynamics/integrate.h"
 #include "exactsim/events/free_motion.h"
 #include "exactsim/impact/plus.h"
 #include "exactsim/math/error.h"
@@ -35,14 +36,17 @@ bool resolve_impact(EventSimulation& sim, const std::vector<SphereContact>& prox
 
 // Persistent contact: zero-restitution PLUS on the velocity a semi-implicit Euler step produced.
 void persistent_step(EventSimulation& sim, const std::vector<SphereContact>& proximal, Real h) {
-  euler_velocity_step(sim.world, h);
+  EventWorld& w = sim.world;
+  for (int b = 0; b < w.body_count(); ++b)
+    integrate_free_velocity(w.bodies[b], w.state, b, h, w.gravity);
   ImpactProblem problem = contact_impact_problem(sim.world, proximal, sim.options.impact);
   for (ContactLaw& law : problem.contacts) law.restitution = RestitutionLaw::constant(0.0);
   problem.options.record_log = false;
   ImpactResult result;
   solve_plus(problem, sim.workspace, result);
   apply_contact_impulse(sim.world, proximal, result.impulse);
-  advance_positions(sim.world, h);
+  for (int b = 0; b < w.body_count(); ++b)
+    integrate_position(w.state, b, h, RotationUpdate::kExponential);
   ++sim.persistent_steps;
 }
 
@@ -64,7 +68,7 @@ void free_step(EventSimulation& sim, Real h) {
   const std::vector<SphereContact> all = find_contacts(start, kInf);
   std::vector<char> watched(all.size(), 1);
   if (!all.empty()) {
-    const VecX v = contact_jacobian(start, all) * generalized_velocity(start);
+    const VecX v = contact_jacobian(start, all) * start.state.v;
     for (size_t i = 0; i < all.size(); ++i) watched[i] = all[i].gap > tol || v(3 * i + 2) < 0.0;
   }
   auto trial = [&](Real tau) {
@@ -114,7 +118,7 @@ void advance(EventSimulation& sim, Real t_end,
     bool persistent = false;
     if (!proximal.empty()) {
       const MatX G = contact_jacobian(sim.world, proximal);
-      const VecX v = G * generalized_velocity(sim.world);
+      const VecX v = G * sim.world.state.v;
       for (size_t k = 0; k < proximal.size(); ++k)
         persistent = persistent || v(3 * k + 2) <= o.v_persist;
     }

@@ -1,70 +1,49 @@
 #include "exactsim/events/free_motion.h"
 
-#include <vector>
-
-#include "exactsim/math/rotation.h"
+#include <type_traits>
 
 namespace exactsim {
 namespace {
 
-struct BodyRate {
-  Vec3 dx, dv, dw;
-  Eigen::Vector4d dq;  // (x, y, z, w) like Quat::coeffs()
+// A body's free-flight state: position, quaternion coefficients (x, y, z, w like
+// Quat::coeffs()), velocity and angular velocity (world).
+struct Flight {
+  Vec3 x, v, w;
+  Eigen::Vector4d q;
 };
 
-Vec3 gyroscopic_acceleration(const Quat& q, const Mat3& inertia, const Vec3& w) {
-  const Mat3 R = q.normalized().toRotationMatrix();
+Flight rate(const Flight& f, const Mat3& inertia, const Vec3& g) {
+  const Mat3 R = Quat(f.q).normalized().toRotationMatrix();
   const Mat3 Iw = R * inertia * R.transpose();
-  return Iw.ldlt().solve(-w.cross(Iw * w));
+  const Quat wq(0.0, f.w.x(), f.w.y(), f.w.z());
+  return {f.v, g, Iw.ldlt().solve(-f.w.cross(Iw * f.w)), 0.5 * (wq * Quat(f.q)).coeffs()};
 }
 
-BodyRate rate(const RigidBody& b, const Vec3& g) {
-  BodyRate r;
-  r.dx = b.velocity;
-  r.dv = g;
-  r.dw = gyroscopic_acceleration(b.orientation, b.inertia, b.angular_velocity);
-  const Quat wq(0.0, b.angular_velocity.x(), b.angular_velocity.y(), b.angular_velocity.z());
-  r.dq = 0.5 * (wq * b.orientation).coeffs();
-  return r;
-}
-
-RigidBody offset(const RigidBody& b, const BodyRate& r, Real h) {
-  RigidBody o = b;
-  o.position += h * r.dx;
-  o.velocity += h * r.dv;
-  o.angular_velocity += h * r.dw;
-  o.orientation.coeffs() += h * r.dq;
-  return o;
+Flight offset(const Flight& f, const Flight& r, Real h) {
+  return {f.x + h * r.x, f.v + h * r.v, f.w + h * r.w, f.q + h * r.q};
 }
 
 }  // namespace
 
 void rk4_free_step(EventWorld& world, Real h) {
   if (h <= 0.0) return;
-  for (RigidBody& b : world.bodies) {
-    const BodyRate k1 = rate(b, world.gravity);
-    const BodyRate k2 = rate(offset(b, k1, 0.5 * h), world.gravity);
-    const BodyRate k3 = rate(offset(b, k2, 0.5 * h), world.gravity);
-    const BodyRate k4 = rate(offset(b, k3, h), world.gravity);
-    b.position += h / 6.0 * (k1.dx + 2.0 * k2.dx + 2.0 * k3.dx + k4.dx);
-    b.velocity += h / 6.0 * (k1.dv + 2.0 * k2.dv + 2.0 * k3.dv + k4.dv);
-    b.angular_velocity += h / 6.0 * (k1.dw + 2.0 * k2.dw + 2.0 * k3.dw + k4.dw);
-    b.orientation.coeffs() += h / 6.0 * (k1.dq + 2.0 * k2.dq + 2.0 * k3.dq + k4.dq);
-    b.orientation.normalize();
-  }
-}
-
-void euler_velocity_step(EventWorld& world, Real h) {
-  for (RigidBody& b : world.bodies) {
-    b.velocity += h * world.gravity;
-    b.angular_velocity += h * gyroscopic_acceleration(b.orientation, b.inertia, b.angular_velocity);
-  }
-}
-
-void advance_positions(EventWorld& world, Real h) {
-  for (RigidBody& b : world.bodies) {
-    b.position += h * b.velocity;
-    b.orientation = integrate_exponential(b.orientation, b.angular_velocity, h);
+  State& s = world.state;
+  for (int b = 0; b < world.body_count(); ++b) {
+    const Mat3& J = world.bodies[b].inertia;
+    const Flight f{body_position(s, b), body_velocity(s, b), body_angular_velocity(s, b),
+                   body_orientation(s, b).coeffs()};
+    const Flight k1 = rate(f, J, world.gravity);
+    const Flight k2 = rate(offset(f, k1, 0.5 * h), J, world.gravity);
+    const Flight k3 = rate(offset(f, k2, 0.5 * h), J, world.gravity);
+    const Flight k4 = rate(offset(f, k3, h), J, world.gravity);
+    const auto sum = [&](auto Flight::*m) {
+      using V = std::decay_t<decltype(f.*m)>;
+      return V(f.*m + h / 6.0 * (k1.*m + 2.0 * k2.*m + 2.0 * k3.*m + k4.*m));
+    };
+    Quat q;
+    q.coeffs() = sum(&Flight::q);
+    set_body_pose(s, b, sum(&Flight::x), q.normalized());
+    set_body_velocity(s, b, sum(&Flight::v), sum(&Flight::w));
   }
 }
 

@@ -6,15 +6,10 @@
 namespace exactsim {
 namespace {
 
-Vec3 sphere_center(const EventWorld& world, const Sphere& s) {
-  const RigidBody& b = world.bodies[s.body];
-  return b.position + b.orientation * s.center;
-}
-
 // Adds the rows of point p on body b along the contact frame, times `sign`.
 void add_point_rows(const EventWorld& world, int body, const Vec3& p, const SphereContact& c,
                     Real sign, int row, MatX& G) {
-  const Vec3 r = p - world.bodies[body].position;
+  const Vec3 r = p - body_position(world.state, body);
   const Vec3 dirs[3] = {c.tangent1, c.tangent2, c.normal};
   for (int j = 0; j < 3; ++j) {
     // d·(v + ω × r) = d·v + (r × d)·ω
@@ -84,7 +79,7 @@ Real min_gap(const EventWorld& world) {
 }
 
 MatX contact_jacobian(const EventWorld& world, const std::vector<SphereContact>& contacts) {
-  MatX G = MatX::Zero(3 * static_cast<int>(contacts.size()), velocity_dofs(world));
+  MatX G = MatX::Zero(3 * static_cast<int>(contacts.size()), 6 * world.body_count());
   for (size_t k = 0; k < contacts.size(); ++k) {
     const SphereContact& c = contacts[k];
     add_point_rows(world, world.spheres[c.sphere_b].body, c.point, c, 1.0, 3 * k, G);
@@ -103,16 +98,14 @@ ImpactProblem contact_impact_problem(const EventWorld& world,
   const MatX G = contact_jacobian(world, contacts);
   const MatX A = G * inverse_mass_matrix(world) * G.transpose();
   p.delassus = 0.5 * (A + A.transpose());  // exactly symmetric
-  p.velocity = G * generalized_velocity(world);
+  p.velocity = G * world.state.v;
   return p;
 }
 
 void apply_contact_impulse(EventWorld& world, const std::vector<SphereContact>& contacts,
                            const VecX& impulse) {
   const MatX G = contact_jacobian(world, contacts);
-  const VecX u =
-      generalized_velocity(world) + inverse_mass_matrix(world) * (G.transpose() * impulse);
-  set_generalized_velocity(world, u);
+  world.state.v += inverse_mass_matrix(world) * (G.transpose() * impulse);
 }
 
 }  // namespace exactsim

@@ -5,56 +5,45 @@
 #include <string>
 
 #include "contact/pair_coefficient.h"
+#include "exactsim/dynamics/mass_matrix.h"
 #include "exactsim/math/error.h"
+#include "exactsim/metrics/energy.h"
 
 namespace exactsim {
 
-int velocity_dofs(const EventWorld& world) { return 6 * static_cast<int>(world.bodies.size()); }
-
-VecX generalized_velocity(const EventWorld& world) {
-  VecX u(velocity_dofs(world));
-  for (size_t b = 0; b < world.bodies.size(); ++b) {
-    u.segment<3>(6 * b) = world.bodies[b].velocity;
-    u.segment<3>(6 * b + 3) = world.bodies[b].angular_velocity;
-  }
-  return u;
+int add_free_body(EventWorld& world, Real mass, const Mat3& inertia, const Vec3& position,
+                  const Quat& orientation, const Vec3& velocity, const Vec3& angular_velocity) {
+  Body b;
+  b.name = "body" + std::to_string(world.body_count());
+  b.mass = mass;
+  b.inertia = inertia;
+  world.bodies.push_back(b);
+  State& s = world.state;
+  s.dimension = 3;
+  const int i = world.body_count() - 1;
+  s.q.conservativeResize(7 * (i + 1));
+  s.v.conservativeResize(6 * (i + 1));
+  s.present.push_back(1);
+  set_body_pose(s, i, position, orientation);
+  set_body_velocity(s, i, velocity, angular_velocity);
+  return i;
 }
 
-void set_generalized_velocity(EventWorld& world, const VecX& u) {
-  for (size_t b = 0; b < world.bodies.size(); ++b) {
-    world.bodies[b].velocity = u.segment<3>(6 * b);
-    world.bodies[b].angular_velocity = u.segment<3>(6 * b + 3);
-  }
-}
-
-Mat3 world_inertia(const RigidBody& body) {
-  const Mat3 R = body.orientation.toRotationMatrix();
-  return R * body.inertia * R.transpose();
+Vec3 sphere_center(const EventWorld& world, const Sphere& s) {
+  return body_position(world.state, s.body) + body_orientation(world.state, s.body) * s.center;
 }
 
 MatX inverse_mass_matrix(const EventWorld& world) {
-  const int n = velocity_dofs(world);
+  const int n = 6 * world.body_count();
   MatX Minv = MatX::Zero(n, n);
-  for (size_t b = 0; b < world.bodies.size(); ++b) {
-    const RigidBody& body = world.bodies[b];
-    Minv.block<3, 3>(6 * b, 6 * b) = Mat3::Identity() / body.mass;
-    Minv.block<3, 3>(6 * b + 3, 6 * b + 3) = world_inertia(body).inverse();
-  }
+  for (int b = 0; b < world.body_count(); ++b)
+    Minv.block<6, 6>(6 * b, 6 * b) = inverse_mass_block(world.bodies[b], world.state, b);
   return Minv;
 }
 
-Real kinetic_energy(const EventWorld& world) {
-  Real t = 0.0;
-  for (const RigidBody& b : world.bodies)
-    t += 0.5 * b.mass * b.velocity.squaredNorm() +
-         0.5 * b.angular_velocity.dot(world_inertia(b) * b.angular_velocity);
-  return t;
-}
-
-Real potential_energy(const EventWorld& world) {
-  Real v = 0.0;
-  for (const RigidBody& b : world.bodies) v -= b.mass * world.gravity.dot(b.position);
-  return v;
+Real mechanical_energy(const EventWorld& world) {
+  return kinetic_energy(world.bodies, world.state) +
+         potential_energy(world.bodies, world.state, world.gravity);
 }
 
 ContactLaw combine_materials(const ContactLaw& a, const ContactLaw& b) {
@@ -70,18 +59,25 @@ void check_world(const EventWorld& world) {
   auto fail = [](const std::string& field, const std::string& why) {
     throw InputError(field + ": " + why);
   };
-  for (size_t i = 0; i < world.bodies.size(); ++i) {
-    const RigidBody& b = world.bodies[i];
+  const State& s = world.state;
+  const size_t n = world.bodies.size();
+  if (s.dimension != 3 || s.q.size() != static_cast<Eigen::Index>(7 * n) ||
+      s.v.size() != static_cast<Eigen::Index>(6 * n) || s.present.size() != n)
+    fail("state", "must be 3D and hold 7 coordinates and 6 velocities per body");
+  for (size_t i = 0; i < n; ++i) {
+    const Body& b = world.bodies[i];
     const std::string f = "bodies[" + std::to_string(i) + "]";
+    if (b.is_static || !s.present[i]) fail(f, "must be a present dynamic body");
     if (!std::isfinite(b.mass) || b.mass <= 0.0) fail(f + ".mass", "must be finite and > 0");
     if (!b.inertia.allFinite() ||
         (b.inertia - b.inertia.transpose()).norm() > 1e-12 * b.inertia.norm())
       fail(f + ".inertia", "must be a finite symmetric matrix");
     if (Eigen::SelfAdjointEigenSolver<Mat3>(b.inertia).eigenvalues().minCoeff() <= 0.0)
       fail(f + ".inertia", "must be positive definite");
-    if (!b.position.allFinite() || !b.velocity.allFinite() || !b.angular_velocity.allFinite())
+    if (!s.q_of(i).head<3>().allFinite() || !s.v_of(i).allFinite())
       fail(f, "position and velocities must be finite");
-    if (!b.orientation.coeffs().allFinite() || std::abs(b.orientation.norm() - 1.0) > 1e-9)
+    const auto q = s.q_of(i).tail<4>();
+    if (!q.allFinite() || std::abs(q.norm() - 1.0) > 1e-9)
       fail(f + ".orientation", "must be a unit quaternion");
   }
   for (size_t i = 0; i < world.spheres.size(); ++i) {

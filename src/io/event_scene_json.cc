@@ -254,7 +254,8 @@ void read_body(const JsonCursor& c, EventScene& scene, const Defaults& defaults,
 
   bool single = false;
   std::vector<Sphere> spheres = read_spheres(shape, single);
-  RigidBody b;
+  Real mass = 0;
+  Mat3 inertia;
   const bool has_mass = c.has("mass"), has_inertia = c.has("inertia"),
              has_density = c.has("density");
   if (has_density && (has_mass || has_inertia))
@@ -271,28 +272,28 @@ void read_body(const JsonCursor& c, EventScene& scene, const Defaults& defaults,
           "'inertia'");
     const Real rho = d.in_range(limits::kMinDensity, limits::kMaxDensity, "kg/m^3");
     const Real r = spheres[0].radius;
-    b.mass = rho * 4.0 / 3.0 * M_PI * r * r * r;
-    b.inertia = Mat3::Identity() * (0.4 * b.mass * r * r);
-    if (!(b.mass >= limits::kMinMass && b.mass <= limits::kMaxMass))
-      d.fail("gives a mass of " + format_number(b.mass) + " kg, outside the accepted range [" +
+    mass = rho * 4.0 / 3.0 * M_PI * r * r * r;
+    inertia = Mat3::Identity() * (0.4 * mass * r * r);
+    if (!(mass >= limits::kMinMass && mass <= limits::kMaxMass))
+      d.fail("gives a mass of " + format_number(mass) + " kg, outside the accepted range [" +
              format_number(limits::kMinMass) + ", " + format_number(limits::kMaxMass) +
              "] kg (docs/input-validation.md)");
   } else {
-    b.mass = c.at("mass").in_range(limits::kMinMass, limits::kMaxMass, "kg");
+    mass = c.at("mass").in_range(limits::kMinMass, limits::kMaxMass, "kg");
     Real reach = 0;  // the r of m r²
     for (const Sphere& s : spheres) reach = std::max(reach, s.center.norm() + s.radius);
-    b.inertia = io::read_inertia3(c.at("inertia"), b.mass, reach,
-                                  "the largest sphere reach from the origin");
+    inertia =
+        io::read_inertia3(c.at("inertia"), mass, reach, "the largest sphere reach from the origin");
   }
-  b.position = c.at("position").point3(limits::kMaxCoordinate);
-  b.orientation = orientation;
+  const Vec3 position = c.at("position").point3(limits::kMaxCoordinate);
+  Vec3 velocity = Vec3::Zero(), angular_velocity = Vec3::Zero();
   if (c.has("velocity")) {
-    b.velocity = c.at("velocity").vec3();
-    check_norm(c.at("velocity"), b.velocity, limits::kMaxSpeed, "speed", "m/s");
+    velocity = c.at("velocity").vec3();
+    check_norm(c.at("velocity"), velocity, limits::kMaxSpeed, "speed", "m/s");
   }
   if (c.has("angular_velocity")) {
-    b.angular_velocity = c.at("angular_velocity").vec3();
-    check_norm(c.at("angular_velocity"), b.angular_velocity, limits::kMaxAngularSpeed,
+    angular_velocity = c.at("angular_velocity").vec3();
+    check_norm(c.at("angular_velocity"), angular_velocity, limits::kMaxAngularSpeed,
                "angular speed", "rad/s");
   }
 
@@ -306,14 +307,14 @@ void read_body(const JsonCursor& c, EventScene& scene, const Defaults& defaults,
   else
     c.fail("no restitution law: give 'restitution' here or in contact.restitution");
 
-  const int index = static_cast<int>(scene.world.bodies.size());
+  const int index =
+      add_free_body(scene.world, mass, inertia, position, orientation, velocity, angular_velocity);
+  scene.world.bodies[index].name = name;
   for (Sphere& s : spheres) {
     s.body = index;
     s.material = material;
     scene.world.spheres.push_back(s);
   }
-  scene.world.bodies.push_back(b);
-  scene.body_names.push_back(name);
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 
 #include "exactsim/events/sphere_contacts.h"
 #include "exactsim/impact/plus.h"
+#include "exactsim/metrics/energy.h"
 #include "experiments/plus_examples.h"
 #include "input_error.h"
 
@@ -22,7 +23,7 @@ CompliantImpactOptions rkm(Real accuracy) {
 }
 
 Vec3 brick_impulse(const EventWorld& before, const EventWorld& after) {
-  return before.bodies[0].mass * (after.bodies[0].velocity - before.bodies[0].velocity);
+  return before.bodies[0].mass * (body_velocity(after.state, 0) - body_velocity(before.state, 0));
 }
 
 // PLUS total impulse on the brick (linear part) for an impact problem of `world`.
@@ -55,11 +56,18 @@ TEST(CompliantExamples, Example1MatchesSimbodyAndPlus) {
     const Vec3 J = brick_impulse(scene.world, r.world_after);
     for (int i = 0; i < 3; ++i) EXPECT_NEAR(J(i), ref.impulse(i), 2e-3) << ref.mu << " " << i;
     for (int i = 0; i < 3; ++i)
-      EXPECT_NEAR(r.world_after.bodies[0].velocity(i), ref.velocity(i), 1e-3) << ref.mu;
-    EXPECT_NEAR(kinetic_energy(r.world_after), ref.kinetic_energy, 2e-3) << ref.mu;
+      EXPECT_NEAR(body_velocity(r.world_after.state, 0)(i), ref.velocity(i), 1e-3) << ref.mu;
+    // The kinetic energy after, on the converged run (a = 1e-7): at a = 1e-5 the sticking phase
+    // of μ = 0.325 makes it depend on round-off, 25.3328–25.3347 J when a changes by 1e-12
+    // relative (docs/compliant.md "Checks against Simbody 3.7").
+    const CompliantImpactResult fine = run_compliant_impact(scene, rkm(1e-7));
+    EXPECT_NEAR(kinetic_energy(fine.world_after.bodies, fine.world_after.state), ref.kinetic_energy,
+                2e-3)
+        << ref.mu;
     EXPECT_NEAR(r.stats.accepted, ref.steps, 0.02 * ref.steps + 0.5) << ref.mu;
     // energy: the bodies lost what the contacts dissipated (+ elastic energy lost at clamping)
-    const Real lost = kinetic_energy(scene.world) - kinetic_energy(r.world_after);
+    const Real lost = kinetic_energy(scene.world.bodies, scene.world.state) -
+                      kinetic_energy(r.world_after.bodies, r.world_after.state);
     const Real dissipated = r.quadratures(0) + r.quadratures(1);
     const Real clamp_loss = r.quadratures(2) - dissipated;  // PE = 0 after separation
     EXPECT_NEAR(lost, r.quadratures(2), 1e-4 * lost);
@@ -86,8 +94,8 @@ TEST(CompliantExamples, Example2MatchesSimbodyAndPlus) {
     const Vec3 J = brick_impulse(scene.world, r.world_after);
     for (int i = 0; i < 3; ++i) EXPECT_NEAR(J(i), impulses[k](i), 2e-3) << k << " " << i;
     for (int i = 0; i < 3; ++i)
-      EXPECT_NEAR(r.world_after.bodies[0].velocity(i), velocities[k](i), 1e-3) << k;
-    EXPECT_NEAR(r.world_after.bodies[0].angular_velocity.y(), omega_y[k], 1e-3) << k;
+      EXPECT_NEAR(body_velocity(r.world_after.state, 0)(i), velocities[k](i), 1e-3) << k;
+    EXPECT_NEAR(body_angular_velocity(r.world_after.state, 0).y(), omega_y[k], 1e-3) << k;
     EXPECT_NEAR(r.stats.accepted, steps[k], 0.02 * steps[k] + 0.5) << k;
     if (k == 0) {
       // The main face: PLUS's normal impulse is within 1 % of the compliant one; its
@@ -115,17 +123,18 @@ TEST(CompliantExamples, Example2PlusIsTheRigidClosedForm) {
     const EventWorld w = example2_plus_world(q);
     const auto contacts = find_contacts(w, 1e-9);
     ASSERT_EQ(contacts.size(), 4u);
-    const RigidBody& b = w.bodies[0];
+    const Body& b = w.bodies[0];
+    const Vec3 x = body_position(w.state, 0), v = body_velocity(w.state, 0);
     const Real m = b.mass, mu = 0.2, e = 0.414;
-    const Mat3 R = b.orientation.toRotationMatrix();
+    const Mat3 R = body_orientation(w.state, 0).toRotationMatrix();
     const Real I = (R * b.inertia * R.transpose())(1, 1);
-    const Real h = b.position.z() - contacts[0].point.z();
-    const Real a = std::abs(contacts[0].point.x() - b.position.x());
-    const Real Nc = m * -b.velocity.z();
-    ASSERT_LT(b.velocity.x() + mu * Nc / m, -0.1);  // still sliding when compression ends
+    const Real h = x.z() - contacts[0].point.z();
+    const Real a = std::abs(contacts[0].point.x() - x.x());
+    const Real Nc = m * -v.z();
+    ASSERT_LT(v.x() + mu * Nc / m, -0.1);  // still sliding when compression ends
     const Real Dc = h * mu * Nc / (2 * a);
     const Real D = (1 + e) * Dc;
-    const Real Jt = (-b.velocity.x() + 2 * a * h * D / I) / (1 / m + h * h / I);
+    const Real Jt = (-v.x() + 2 * a * h * D / I) / (1 / m + h * h / I);
     ASSERT_LT(Jt, mu * (1 + e) * Nc);  // inside the cone: rolling at the end is admissible
 
     const ImpactResult r = solve_plus(contact_impact_problem(w, contacts, ImpactOptions{}));
@@ -134,9 +143,9 @@ TEST(CompliantExamples, Example2PlusIsTheRigidClosedForm) {
     const Vec3 P = brick_impulse(w, after);
     EXPECT_NEAR(P.x(), Jt, 1e-9);
     EXPECT_NEAR(P.z(), (1 + e) * Nc, 1e-9);
-    EXPECT_NEAR(after.bodies[0].angular_velocity.y(), (-h * Jt + 2 * a * D) / I, 1e-9);
+    EXPECT_NEAR(body_angular_velocity(after.state, 0).y(), (-h * Jt + 2 * a * D) / I, 1e-9);
     for (size_t k = 0; k < 4; ++k) {  // per point (Fig. 12): the leading pair (x < COM) carries D
-      const Real lead = contacts[k].point.x() < b.position.x() ? 1.0 : -1.0;
+      const Real lead = contacts[k].point.x() < x.x() ? 1.0 : -1.0;
       EXPECT_NEAR(r.impulse(3 * k + 2), (1 + e) * (Nc / 4 + lead * Dc / 2), 1e-9) << k;
     }
   }
@@ -167,24 +176,20 @@ TEST(CompliantExamples, CradleFinalVelocities) {
   const Real expected[] = {0.1422, 0.0605, 0.0289, -0.2541, -1.9776};
   Real momentum = 0.0;
   for (int i = 0; i < 5; ++i) {
-    EXPECT_NEAR(r.world_after.bodies[i].velocity.x(), expected[i], 1e-3) << i;
-    momentum += r.world_after.bodies[i].velocity.x();
+    EXPECT_NEAR(body_velocity(r.world_after.state, i).x(), expected[i], 1e-3) << i;
+    momentum += body_velocity(r.world_after.state, i).x();
   }
   EXPECT_NEAR(momentum, -2.0, 1e-9);
-  EXPECT_NEAR(kinetic_energy(r.world_after), 2.0, 1e-4);
+  EXPECT_NEAR(kinetic_energy(r.world_after.bodies, r.world_after.state), 2.0, 1e-4);
   EXPECT_NEAR(r.last_contact_time, 1.10e-3, 0.05e-3);
   EXPECT_NEAR(r.quadratures(0) + r.quadratures(1), 0.0, 1e-12);  // c = 0, μ = 0
 }
 
 CompliantScene one_ball(Real c, const Vec3& position, const Vec3& velocity) {
   CompliantScene s;
-  RigidBody ball;
-  ball.mass = 2.0;
-  ball.inertia = Mat3::Identity() * 0.02;
-  ball.position = position;
-  ball.velocity = velocity;  // with slip: friction dissipates too
-  ball.angular_velocity = Vec3(1.0, 0, 0);
-  s.world.bodies = {ball};
+  // with slip: friction dissipates too
+  add_free_body(s.world, 2.0, Mat3::Identity() * 0.02, position, Quat::Identity(), velocity,
+                Vec3(1.0, 0, 0));
   Sphere sp;
   sp.radius = 0.1;
   s.world.spheres = {sp};

@@ -123,19 +123,12 @@ TEST(HertzHuntCrossley, Geometry) {
 CompliantScene two_balls() {
   CompliantScene s;
   s.world.gravity = Vec3::Zero();
-  RigidBody a, b;
-  a.mass = 1.5;
-  a.inertia = Vec3(0.02, 0.03, 0.04).asDiagonal();
-  a.position = Vec3(0.1, -0.2, 0.3);
-  a.orientation = Quat(0.8, 0.1, -0.3, 0.2).normalized();
-  a.velocity = Vec3(0.4, -1.0, 0.3);
-  a.angular_velocity = Vec3(2.0, -1.0, 0.5);
-  b = a;
-  b.mass = 0.7;
-  b.position = Vec3(0.3, 0.05, 0.4);
-  b.velocity = Vec3(-1.0, 0.2, -0.1);
-  b.angular_velocity = Vec3(-0.5, 3.0, 1.0);
-  s.world.bodies = {a, b};
+  const Mat3 inertia = Vec3(0.02, 0.03, 0.04).asDiagonal();
+  const Quat q = Quat(0.8, 0.1, -0.3, 0.2).normalized();
+  add_free_body(s.world, 1.5, inertia, Vec3(0.1, -0.2, 0.3), q, Vec3(0.4, -1.0, 0.3),
+                Vec3(2.0, -1.0, 0.5));
+  add_free_body(s.world, 0.7, inertia, Vec3(0.3, 0.05, 0.4), q, Vec3(-1.0, 0.2, -0.1),
+                Vec3(-0.5, 3.0, 1.0));
   Sphere sa, sb;
   sa.body = 0;
   sa.center = Vec3(0.05, 0.02, 0.0);  // off-centre: contact forces make torques
@@ -160,28 +153,27 @@ TEST(HertzHuntCrossley, ThirdLawAndRigidMotionInvariance) {
   sys.derivative(0, y, yd);
   Vec3 dp = Vec3::Zero(), dl = Vec3::Zero();
   for (int b = 0; b < 2; ++b) {
-    const RigidBody& body = s.world.bodies[b];
-    const Vec3 acc = yd.segment<3>(14 + 6 * b + 3), alpha = yd.segment<3>(14 + 6 * b);
-    const Mat3 R = body.orientation.toRotationMatrix();
+    const Body& body = s.world.bodies[b];
+    const Vec3 acc = yd.segment<3>(14 + 6 * b), alpha = yd.segment<3>(14 + 6 * b + 3);
+    const Mat3 R = body_orientation(s.world.state, b).toRotationMatrix();
     const Mat3 Iw = R * body.inertia * R.transpose();
-    const Vec3 L = Iw * body.angular_velocity;
+    const Vec3 w = body_angular_velocity(s.world.state, b);
     dp += body.mass * acc;
     // d/dt (x × m v + I_W ω) = x × m a + I_W α + ω × I_W ω
-    dl += body.position.cross(body.mass * acc) + Iw * alpha + body.angular_velocity.cross(L);
+    dl += body_position(s.world.state, b).cross(body.mass * acc) + Iw * alpha + w.cross(Iw * w);
   }
   EXPECT_LT(dp.norm(), 1e-9 * 1e3);
   EXPECT_LT(dl.norm(), 1e-9 * 1e3);
-  EXPECT_GT(yd.segment<3>(17).norm(), 1.0);  // there is a force
+  EXPECT_GT(yd.segment<3>(14).norm(), 1.0);  // there is a force
 
   // rigid motion
   const Quat Q = Quat(Eigen::AngleAxisd(0.7, Vec3(1, -2, 0.5).normalized()));
   const Vec3 T(3, -1, 2);
   CompliantScene moved = s;
-  for (RigidBody& b : moved.world.bodies) {
-    b.position = Q * b.position + T;
-    b.orientation = Q * b.orientation;
-    b.velocity = Q * b.velocity;
-    b.angular_velocity = Q * b.angular_velocity;
+  State& m = moved.world.state;
+  for (int b = 0; b < 2; ++b) {
+    set_body_pose(m, b, Q * body_position(m, b) + T, Q * body_orientation(m, b));
+    set_body_velocity(m, b, Q * body_velocity(m, b), Q * body_angular_velocity(m, b));
   }
   const OdeSystem sys2 = compliant_system(moved);
   VecX yd2(sys2.size());

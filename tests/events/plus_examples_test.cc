@@ -89,7 +89,7 @@ std::vector<Real> cradle_velocities(const ImpactResult& r) {
   EventWorld w = example3_world(0.0);
   apply_contact_impulse(w, find_contacts(w, 1e-9), r.impulse);
   std::vector<Real> v;
-  for (const RigidBody& b : w.bodies) v.push_back(b.velocity.x());
+  for (int b = 0; b < w.body_count(); ++b) v.push_back(body_velocity(w.state, b).x());
   return v;
 }
 

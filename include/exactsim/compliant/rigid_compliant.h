@@ -1,8 +1,9 @@
 // Free rigid bodies carrying spheres (an events-layer EventWorld) with compliant contacts against
 // half-spaces and each other, as an OdeSystem (docs/compliant.md "The model").
 //
-// State y = (q, u, z): per body q = (unit quaternion w, x, y, z; COM position) (7), u = (ω; v_COM)
-// in world axes (6); z = (D_HC, D_friction, W): dissipated energy by Hunt–Crossley damping and by
+// State y = (q, ν, z): the world's State, q = (COM position; unit quaternion w, x, y, z) (7 per
+// body) and ν = (v_COM; ω) in world axes (6 per body), the time stepper's layout
+// (dynamics/body.h); z = (D_HC, D_friction, W): dissipated energy by Hunt–Crossley damping and by
 // friction, and the work W' = Σ −F·v_rel the contacts draw from the bodies [J]; z is not
 // error-controlled.
 #pragma once

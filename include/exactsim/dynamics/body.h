@@ -73,5 +73,14 @@ struct State {
 Vec3 body_position(const State& s, int i);
 // Body orientation (2D: rotation about z by θ).
 Quat body_orientation(const State& s, int i);
+// Body i's centre-of-mass velocity and angular velocity, world frame (2D: (v_x, v_y, 0) and
+// (0, 0, ω)).
+Vec3 body_velocity(const State& s, int i);
+Vec3 body_angular_velocity(const State& s, int i);
+
+// Sets body i's pose and velocity from world-frame vectors (2D: x and v in the plane, the angle
+// of q about z, ω_z; the other components are not used).
+void set_body_pose(State& s, int i, const Vec3& position, const Quat& orientation);
+void set_body_velocity(State& s, int i, const Vec3& velocity, const Vec3& angular_velocity);
 
 }  // namespace exactsim

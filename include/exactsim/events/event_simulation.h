@@ -5,10 +5,11 @@
 //     it is an impact: PLUS resolves every proximal contact at once (observers included), with
 //     the contacts' own restitution, and the impact is logged.
 //  2. If a proximal contact remains that does not separate (v_N ≤ v_persist) the step is a
-//     persistent-contact step (as Simbody's stepper does it, docs/plus.md): semi-implicit Euler for
-//     gravity and gyroscopic terms, then PLUS with zero restitution on all proximal contacts
-//     removes the approach the step created (friction by the same intervals), then positions
-//     advance.
+//     persistent-contact step (as Simbody's stepper does it, docs/plus.md): the time stepper's
+//     free velocity (dynamics/integrate.h: gravity, and the gyroscopic term by the implicit
+//     midpoint rule, which keeps energy and |L|), then PLUS with zero restitution on all proximal
+//     contacts removes the approach the step created (friction by the same intervals), then
+//     positions advance by the exponential map.
 //  3. Otherwise the step is free flight: one RK4 step; if a contact's gap falls below
 //     −gap_tolerance, the instant it closed is located by bisection on the step length (each
 //     trial re-integrates one RK4 step from the step start) until the smallest gap lies in

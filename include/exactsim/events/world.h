@@ -1,24 +1,15 @@
-// The event-driven PLUS simulation's world: free rigid bodies carrying spheres, and fixed
-// half-spaces (ground). Spheres welded to one body at several points make the paper's
-// "childproof brick" (spheres at the vertices of a box, Example 1).
+// The event-driven PLUS simulation's world: dynamics' rigid bodies (3D) and their State, spheres
+// welded to them, and fixed half-spaces (ground). Spheres welded to one body at several points
+// make the paper's "childproof brick" (spheres at the vertices of a box, Example 1).
 #pragma once
 
 #include <vector>
 
+#include "exactsim/dynamics/body.h"
 #include "exactsim/impact/impact_problem.h"
 #include "exactsim/math/types.h"
 
 namespace exactsim {
-
-// A free rigid body; the body origin is its centre of mass.
-struct RigidBody {
-  Real mass = 1.0;                       // kg, > 0
-  Mat3 inertia = Mat3::Identity();       // kg m², about the centre of mass, body axes, SPD
-  Vec3 position = Vec3::Zero();          // m, world
-  Quat orientation = Quat::Identity();   // body → world
-  Vec3 velocity = Vec3::Zero();          // m/s, world
-  Vec3 angular_velocity = Vec3::Zero();  // rad/s, world
-};
 
 // A sphere welded to body `body` with its centre at `center` (body coordinates).
 struct Sphere {
@@ -35,29 +26,37 @@ struct HalfSpace {
 };
 
 struct EventWorld {
-  std::vector<RigidBody> bodies;
+  // Free bodies: mass and inertia (body axes, about the centre of mass, the body origin) as the
+  // time stepper's (dynamics/body.h); `shape` is not used. Every body is dynamic.
+  std::vector<Body> bodies;
+  // Their poses and velocities in the time stepper's layout: q = (x, unit quaternion w x y z),
+  // ν = (v, ω) in world axes, body order (State::dimension 3).
+  State state = [] {
+    State s;
+    s.dimension = 3;
+    return s;
+  }();
   std::vector<Sphere> spheres;
   std::vector<HalfSpace> half_spaces;
   Vec3 gravity = Vec3(0.0, 0.0, -9.81);  // m/s²
+
+  int body_count() const { return static_cast<int>(bodies.size()); }
 };
 
-// Generalized velocity layout: 6 per body, (v, ω) in world axes, body order.
-int velocity_dofs(const EventWorld& world);
-VecX generalized_velocity(const EventWorld& world);
-void set_generalized_velocity(EventWorld& world, const VecX& u);
+// Adds a free body of the given mass (kg) and inertia (kg m², body axes, about the centre of
+// mass) at pose (x, q) moving with (v, ω) (world frame); returns its index.
+int add_free_body(EventWorld& world, Real mass, const Mat3& inertia, const Vec3& position,
+                  const Quat& orientation = Quat::Identity(), const Vec3& velocity = Vec3::Zero(),
+                  const Vec3& angular_velocity = Vec3::Zero());
 
-// World-frame inertia about the centre of mass, R I Rᵀ.
-Mat3 world_inertia(const RigidBody& body);
+// Centre of sphere s in world coordinates.
+Vec3 sphere_center(const EventWorld& world, const Sphere& s);
 
-// (6b × 6b) block-diagonal M⁻¹ = diag(I/m, I_W⁻¹) per body.
+// (6b × 6b) block-diagonal M⁻¹ of the bodies (dynamics/mass_matrix.h's blocks).
 MatX inverse_mass_matrix(const EventWorld& world);
 
-// Kinetic energy ½ Σ (m v² + ωᵀ I_W ω) and gravitational potential −Σ m g·x (J).
-Real kinetic_energy(const EventWorld& world);
-Real potential_energy(const EventWorld& world);
-inline Real mechanical_energy(const EventWorld& world) {
-  return kinetic_energy(world) + potential_energy(world);
-}
+// Kinetic plus gravitational potential energy of the bodies (metrics/energy.h), J.
+Real mechanical_energy(const EventWorld& world);
 
 // Material of a sphere–sphere contact (docs/plus.md "Scene files"): μ and e_min as the time
 // stepper combines them, √(a b) (docs/impacts.md "Restitution per body"); the larger v_capture

@@ -15,12 +15,11 @@
 namespace exactsim {
 
 struct EventScene {
-  std::string name;                     // "name" or the file's stem
-  EventWorld world;                     // dynamic bodies (in file order), spheres, half-spaces
-  std::vector<std::string> body_names;  // per world body (static half-spaces are not bodies)
-  EventOptions options;                 // max_step = time.step; contact.events; contact.plus
-  Real duration = 0.0;                  // s, time.duration
-  Real output_interval = 0.0;           // s, trajectory sampling period (time.output_interval)
+  std::string name;            // "name" or the file's stem
+  EventWorld world;            // dynamic bodies (in file order, named), spheres, half-spaces
+  EventOptions options;        // max_step = time.step; contact.events; contact.plus
+  Real duration = 0.0;         // s, time.duration
+  Real output_interval = 0.0;  // s, trajectory sampling period (time.output_interval)
 };
 
 // Reads and validates a scene file; throws InputError("FILE: JSON.PATH: reason").
