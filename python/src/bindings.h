@@ -7,6 +7,7 @@
 #include <pybind11/pybind11.h>
 
 #include "exactsim/api/body_spec.h"
+#include "exactsim/events/event_simulation.h"
 #include "exactsim/stepping/world.h"
 
 namespace exactsim::py {
@@ -36,6 +37,11 @@ A frozen(A a) {
   a.attr("setflags")(pybind11::arg("write") = false);
   return a;
 }
+
+// One impact of the event-driven simulation as a dict: time (s), contacts (with impulse (t1, t2,
+// n) in N s), rounds, intervals, kinetic_energy_change, energy_before, energy_after (J),
+// converged.
+pybind11::dict impact_event_dict(const ImpactEvent& e);
 
 // parse_scene of a dict (io/scene_json.h); `origin` names it in messages.
 Scene scene_from_dict(pybind11::handle document, const std::string& origin);

@@ -13,8 +13,6 @@ namespace exactsim::py {
 
 namespace pb = pybind11;
 
-namespace {
-
 pb::dict impact_event_dict(const ImpactEvent& e) {
   pb::dict d;
   d["time"] = e.time;
@@ -40,6 +38,8 @@ pb::dict impact_event_dict(const ImpactEvent& e) {
   d["converged"] = e.result.converged;
   return d;
 }
+
+namespace {
 
 struct PyEventSimulation {
   EventScene scene;

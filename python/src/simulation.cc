@@ -7,10 +7,13 @@
 
 #include <csignal>
 
+#include <nlohmann/json.hpp>
+
 #include "bindings.h"
 #include "exactsim/api/simulation.h"
 #include "exactsim/api/validate.h"
 #include "exactsim/io/checkpoint.h"
+#include "exactsim/io/event_scene_json.h"
 #include "exactsim/io/run.h"
 #include "exactsim/io/scene_json.h"
 #include "exactsim/math/error.h"
@@ -150,17 +153,24 @@ pb::dict joint_dict(const Simulation& sim, const JointResult& j) {
 
 // The scene as a scene file holds it (rewritten(), io/scene_json.h), after its validation: the
 // Simulation then runs what `exactsim run` and run_scene run, and its pickle, which keeps the
-// scene as a dict, comes back bit for bit.
+// scene as a dict, comes back bit for bit. An event-driven scene (contact.model "plus") gives
+// the event-driven Simulation.
 Simulation make_simulation(pb::handle source) {
   Scene scene;
-  if (pb::isinstance<Scene>(source))
+  if (pb::isinstance<Scene>(source)) {
     scene = source.cast<Scene>();
-  else if (pb::isinstance<pb::dict>(source))
-    scene = scene_from_dict(source, "<dict>");
-  else if (pb::isinstance<pb::str>(source) || pb::hasattr(source, "__fspath__"))
-    scene = read_scene_file(pb::str(pb::module_::import("os").attr("fspath")(source)));
-  else
+  } else if (pb::isinstance<pb::dict>(source)) {
+    const nlohmann::json doc = from_python(source, "<dict>");
+    if (is_event_scene(doc)) return Simulation(parse_event_scene(doc, "<dict>"));
+    scene = parse_scene(doc, "<dict>");
+  } else if (pb::isinstance<pb::str>(source) || pb::hasattr(source, "__fspath__")) {
+    const std::string path = pb::str(pb::module_::import("os").attr("fspath")(source));
+    const nlohmann::json doc = read_scene_document(path);
+    if (is_event_scene(doc)) return Simulation(parse_event_scene(doc, path));
+    scene = parse_scene(doc, path);
+  } else {
     throw pb::type_error("Simulation(): expected a Scene, a scene dict or a file path");
+  }
   validate_scene(scene);
   return Simulation(rewritten(scene));
 }
@@ -172,6 +182,10 @@ void bind_simulation(pb::module_& m) {
       "run_scene",
       [](pb::handle scene, pb::object out, int every) {
         const Simulation checked = make_simulation(scene);  // validated, as a Simulation is
+        if (checked.events())
+          throw InputError(
+              "run_scene: an event-driven scene (contact.model \"plus\") runs with "
+              "Simulation(scene).run() or `exactsim run FILE` (docs/plus.md)");
         RunOptions o;
         if (!out.is_none()) o.out_dir = pb::str(pb::module_::import("os").attr("fspath")(out));
         o.trajectory_every = every;
@@ -229,7 +243,9 @@ void bind_simulation(pb::module_& m) {
       "A simulation you step and drive: Simulation(scene) with a Scene, a dict in the scene "
       "format or a scene file path. The scene is validated first (InputError naming the body "
       "and field) and run as a scene file holds it; time starts at 0 and advances by h per "
-      "step. Pickles (and deep-copies) with its scene and state, bit for bit.")
+      "step. Pickles (and deep-copies) with its scene and state, bit for bit. An event-driven "
+      "scene (contact.model 'plus', docs/plus.md) runs through the same interface: each step "
+      "advances the event-driven simulation by the scene's time.step (event_driven, impacts).")
       .def(pb::init(&make_simulation), pb::arg("scene"))
       .def(
           "step", [](Simulation& s, long n) { return to_python(report_to_json(s.step(n))); },
@@ -331,6 +347,10 @@ void bind_simulation(pb::module_& m) {
            "empty until the next step.")
       .def(pb::pickle(
           [](const Simulation& s) {
+            if (s.events())
+              throw InputError(
+                  "Simulation: an event-driven simulation does not pickle; keep its scene file "
+                  "and its get_state() (a SimulationState pickles)");
             return pb::make_tuple(to_python(scene_to_json(s.scene())), state_bytes(s.get_state()));
           },
           [](const pb::tuple& t) {
@@ -438,6 +458,21 @@ void bind_simulation(pb::module_& m) {
                           : columns(s.state(), s.state().v, 6, 3, 3, false);
           },
           "Angular velocities, rad/s: shape (n,) in 2D, (n, 3) in world axes in 3D.")
+      .def_property_readonly(
+          "event_driven", [](const Simulation& s) { return s.events() != nullptr; },
+          "Whether the scene is event-driven (contact.model 'plus', docs/plus.md).")
+      .def_property_readonly(
+          "impacts",
+          [](const Simulation& s) {
+            pb::list l;
+            if (s.events())
+              for (const ImpactEvent& e : s.events()->impacts) l.append(impact_event_dict(e));
+            return l;
+          },
+          "An event-driven scene's impacts so far, one dict each: time (s), contacts (with "
+          "impulse (t1, t2, n) in N s), rounds, intervals, kinetic_energy_change, energy_before, "
+          "energy_after (J), converged. Empty for a time-stepping scene (its impacts are in each "
+          "step's report).")
       .def_property_readonly(
           "report",
           [](const Simulation& s) -> pb::object {

@@ -1,6 +1,7 @@
 """The PLUS impact solver and the event-driven simulation from Python."""
 import json
 import math
+import pickle
 import subprocess
 
 import pytest
@@ -74,6 +75,33 @@ def test_event_scene_from_dict_equals_file(source_dir):
     assert a.impacts == b.impacts and len(a.impacts) >= 2
     assert (a.positions == b.positions).all()
     assert b.mechanical_energy() < a.mechanical_energy() + 1e-12
+
+
+def test_simulation_runs_an_event_scene(source_dir):
+    """One Simulation for either kind of scene (docs/python.md "Event-driven scenes"): the
+    event-driven bouncing ball stepped by Simulation equals EventSimulation advanced to the same
+    times, and its impacts are listed and reported."""
+    path = source_dir / "scenes/plus/events_bouncing_ball.json"
+    for source in (str(path), json.loads(path.read_text())):
+        sim = exactsim.Simulation(source)
+        assert sim.event_driven and sim.dimension == 3 and sim.body_names == ["ball"]
+        ref = exactsim.EventSimulation(str(path))
+        counted = 0
+        for k in range(600):
+            report = sim.step()
+            ref.advance((k + 1) * sim.step_size)
+            counted += report["impacts"]["count"] if "impacts" in report else 0
+        assert sim.time == ref.time
+        assert (sim.positions == ref.positions).all()
+        assert (sim.velocities == ref.velocities).all()
+        assert sim.impacts == ref.impacts and len(sim.impacts) == 1
+        assert counted == 1
+        with pytest.raises(exactsim.InputError, match="event-driven scene takes no applied forces"):
+            sim.apply_force("ball", [0, 0, 1])
+    with pytest.raises(exactsim.InputError, match="does not pickle"):
+        pickle.dumps(sim)
+    with pytest.raises(exactsim.InputError, match="^run_scene: an event-driven scene"):
+        exactsim.run_scene(str(path))
 
 
 def test_located_impacts_in_the_time_step():

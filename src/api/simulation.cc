@@ -1,8 +1,13 @@
 #include "exactsim/api/simulation.h"
 
+#include <algorithm>
 #include <cmath>
 
+#include <nlohmann/json.hpp>
+
 #include "exactsim/api/validate.h"
+#include "exactsim/events/event_simulation.h"
+#include "exactsim/io/event_scene_json.h"
 #include "exactsim/io/scene_json.h"
 #include "exactsim/io/scene_rules.h"
 #include "exactsim/math/error.h"
@@ -24,11 +29,64 @@ Simulation::Simulation(Scene scene) : scene_(std::move(scene)), ws_(std::make_un
   state_ = scene_.initial;
 }
 
+Simulation::Simulation(const EventScene& scene) : ws_(std::make_unique<Workspace>()) {
+  events_ = std::make_unique<EventSimulation>(event_simulation(scene));
+  advance(*events_, 0.0);  // checks the world and the options (InputError naming the field)
+  scene_.name = scene.name;
+  scene_.world.dimension = 3;
+  scene_.world.gravity = events_->world.gravity;
+  scene_.world.bodies = events_->world.bodies;
+  scene_.step = scene.options.max_step;
+  scene_.duration = scene.duration;
+  scene_.initial = events_->world.state;
+  state_ = scene_.initial;
+}
+
 Simulation Simulation::from_file(const std::string& path) {
-  return Simulation(read_scene_file(path));
+  const nlohmann::json doc = read_scene_document(path);
+  if (is_event_scene(doc)) return Simulation(parse_event_scene(doc, path));
+  return Simulation(parse_scene(doc, path));
+}
+
+// One step of an event-driven scene: the event-driven simulation from this state to the next
+// multiple of h, its impacts reported as the time stepper's (ImpactReport).
+void Simulation::step_events() {
+  EventSimulation& sim = *events_;
+  sim.world.state = state_;
+  sim.time = state_.time;
+  const size_t first = sim.impacts.size();
+  advance(sim, static_cast<Real>(steps_ + 1) * scene_.step);
+  state_ = sim.world.state;
+  state_.time = sim.time;
+  report_ = StepReport{};
+  report_.step = steps_;
+  report_.time = sim.time;
+  report_.bodies_present = scene_.world.body_count();
+  report_.active_bodies = report_.bodies_present;
+  ImpactReport& r = report_.impacts;
+  for (size_t k = first; k < sim.impacts.size(); ++k) {
+    const ImpactEvent& e = sim.impacts[k];
+    if (r.count++ == 0) r.first_time = e.time;
+    r.contacts = std::max(r.contacts, static_cast<int>(e.contacts.size()));
+    r.rounds += e.result.rounds;
+    r.intervals += e.result.intervals;
+    r.energy_change += e.result.kinetic_energy_change;
+    if (!e.result.converged && r.failure.empty()) {
+      report_.status = StepStatus::kImpactFailed;
+      r.failure = "the impact at t = " + std::to_string(e.time) +
+                  " s did not finish: " + e.result.stop_reason;
+    }
+  }
+  report_.kinetic_energy = kinetic_energy();
+  report_.potential_energy = potential_energy();
 }
 
 const StepReport& Simulation::step() {
+  if (events_) {
+    step_events();
+    ++steps_;
+    return report_;
+  }
   // The step index is ours: time is (index + 1) h after the step, never frozen (stepping/step.h).
   report_ = advance(scene_.world, state_, *ws_, scene_.step, steps_);  // as run_scene
   ++steps_;
@@ -171,6 +229,7 @@ Eigen::Ref<VecX> Simulation::force_of(int b) {
 
 void Simulation::apply_force(int b, const Coordinates& force) {
   const std::string label = touch(b, "force", true, true);
+  if (events_) api::fail(label, "an event-driven scene takes no applied forces");
   check_planar(scene_.world, label, force);
   const Vec3 f = force.vec3();
   for (int k = 0; k < 3; ++k)
@@ -195,6 +254,7 @@ void Simulation::apply_force(int b, const Coordinates& force, const Coordinates&
 
 void Simulation::apply_torque(int b, Real torque) {
   const std::string label = touch(b, "torque", true, true);
+  if (events_) api::fail(label, "an event-driven scene takes no applied forces");
   if (scene_.world.dimension != 2) api::fail(label, "a 3D torque is a vector (N m, world axes)");
   at(label, [&] { rules::finite(torque); });
   force_of(b)[2] += torque;
@@ -206,6 +266,7 @@ void Simulation::apply_torque(int b, const Coordinates& torque) {
     if (torque.x != 0 || torque.y != 0) api::fail(label, "a 2D torque is about z (N m)");
     return apply_torque(b, torque.z);
   }
+  if (events_) api::fail(label, "an event-driven scene takes no applied forces");
   const Vec3 t = torque.vec3();
   for (int k = 0; k < 3; ++k)
     at(label + "[" + std::to_string(k) + "]", [&] { rules::finite(t[k]); });
@@ -224,19 +285,25 @@ void Simulation::set_state(const SimulationState& s) {
   restore(s.memory ? *s.memory : StepperMemory{}, *ws_);
   report_ = s.report;
   contacts_valid_ = false;
+  if (events_)  // the impacts it lists are those up to this state
+    std::erase_if(events_->impacts, [&](const ImpactEvent& e) { return e.time > state_.time; });
 }
 
 std::vector<ContactResult> Simulation::contacts() const {
-  if (!contacts_valid_) return {};
+  if (!contacts_valid_ || events_) return {};
   return contact_results(*ws_);
 }
 
 std::vector<JointResult> Simulation::joints() const {
-  if (!contacts_valid_) return {};
+  if (!contacts_valid_ || events_) return {};
   return joint_results(scene_.world, state_, *ws_);
 }
 
 Real Simulation::overlap() {
+  if (events_)
+    throw InputError(
+        "overlap: not measured in an event-driven scene (its spheres are kept apart "
+        "to the event tolerance, docs/plus.md)");
   place_bodies(scene_.world, state_, scene_.step, *ws_);
   return measure_overlap(scene_.world, state_, *ws_);
 }

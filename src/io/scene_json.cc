@@ -470,8 +470,8 @@ Scene parse_scene(const nlohmann::json& doc, const std::string& origin) {
   // not an InputError, on a non-string model; found by fuzz_scene_step)
   if (is_event_scene(doc))
     top.at("contact").at("model").fail(
-        "\"plus\" is an event-driven scene: simulate it with `exactsim run FILE` or, in "
-        "Python, exactsim.EventSimulation (docs/plus.md)");
+        "\"plus\" is an event-driven scene: simulate it with `exactsim run FILE`, "
+        "Simulation::from_file or, in Python, exactsim.Simulation(FILE) (docs/plus.md)");
   top.expect_object({"format", "version", "name", "dimension", "gravity", "time", "contact",
                      "solver", "stepping", "bodies", "joints"});
   if (top.at("format").string() != "exactsim-scene")

@@ -483,7 +483,8 @@ TEST(SceneJson, AnEventSceneIsSentToTheEventDrivenSimulator) {
   EXPECT_EQ(ErrorOf([&] { read_scene_file(file); }),
             file +
                 ": contact.model: \"plus\" is an event-driven scene: simulate it with "
-                "`exactsim run FILE` or, in Python, exactsim.EventSimulation (docs/plus.md)");
+                "`exactsim run FILE`, Simulation::from_file or, in Python, "
+                "exactsim.Simulation(FILE) (docs/plus.md)");
 }
 
 TEST(SceneJson, WritingASceneCreatesItsFolder) {

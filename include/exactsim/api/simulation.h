@@ -17,7 +17,9 @@
 
 namespace exactsim {
 
-struct Workspace;      // the stepper's scratch (internal)
+struct Workspace;        // the stepper's scratch (internal)
+struct EventScene;       // an event-driven scene (io/event_scene_json.h)
+struct EventSimulation;  // the event-driven simulation (events/event_simulation.h)
 struct StepperMemory;  // what the stepper carries across steps (internal, stepping/snapshot.h)
 
 // Everything that makes the coming steps what they are (docs/api.md "Saving and restoring"):
@@ -37,10 +39,15 @@ class Simulation {
   // Validates the scene (validate_scene: InputError naming body and field) and starts at its
   // initial state, time 0.
   explicit Simulation(Scene scene);
+  // An event-driven PLUS scene (contact.model "plus", docs/plus.md): the same interface, each
+  // step() advancing the event-driven simulation by the scene's time.step (docs/api.md
+  // "Event-driven scenes"). Its world() holds the bodies (3D, no shapes) and gravity.
+  explicit Simulation(const EventScene& scene);
   Simulation(Simulation&&) noexcept;
   Simulation& operator=(Simulation&&) noexcept;
   ~Simulation();
-  // Reads a scene file (io/scene_json.h; InputError "FILE: bodies[1].shape.box: ...").
+  // Reads a scene file (io/scene_json.h; InputError "FILE: bodies[1].shape.box: ..."), either
+  // kind: a time-stepping scene or an event-driven one.
   static Simulation from_file(const std::string& path);
 
   // One step of h: spawn → detect → constraints → solve → integrate → report (stepping/step.h).
@@ -63,6 +70,8 @@ class Simulation {
   const World& world() const { return scene_.world; }
   const State& state() const { return state_; }
   const StepReport& last_report() const { return report_; }  // default report before any step
+  // The event-driven simulation (its impacts, step counts), or nullptr for a time-stepping scene.
+  const EventSimulation* events() const { return events_.get(); }
 
   // The index of the body named `name` (InputError if there is none).
   int body(const std::string& name) const;
@@ -88,7 +97,8 @@ class Simulation {
   void set_velocity(int b, const Coordinates& linear, const Coordinates& omega);
   // Adds a force (N, world frame) on body b over the next step only: at its centre of mass, or
   // at a world point (m), which adds the torque (point − centre) × force. A force that lasts is
-  // applied again before every step. Not on a static or kinematic body (InputError).
+  // applied again before every step. Not on a static or kinematic body, nor in an event-driven
+  // scene (InputError).
   void apply_force(int b, const Coordinates& force);
   void apply_force(int b, const Coordinates& force, const Coordinates& point);
   // Adds a torque (N·m: about z in 2D, world axes in 3D) on body b over the next step only.
@@ -102,12 +112,14 @@ class Simulation {
   SimulationState get_state() const;
   void set_state(const SimulationState& s);
 
-  // Contacts of the last step with their impulses (api/contact_results.h); empty before a step.
+  // Contacts of the last step with their impulses (api/contact_results.h); empty before a step
+  // and in an event-driven scene (its impacts are in events()).
   std::vector<ContactResult> contacts() const;
   // The joints' impulses in the last step (api/joint_results.h), one per joint of the scene;
   // empty before a step and after set_state.
   std::vector<JointResult> joints() const;
-  // Exact overlap (m² in 2D, m³ in 3D) of the present bodies in the current configuration.
+  // Exact overlap (m² in 2D, m³ in 3D) of the present bodies in the current configuration
+  // (InputError in an event-driven scene).
   Real overlap();
   Real kinetic_energy() const;    // J, present dynamic bodies
   Real potential_energy() const;  // J, −Σ m g·x, zero at the origin
@@ -120,10 +132,12 @@ class Simulation {
   std::string touch(int b, const char* what, bool moves, bool pushes = false);
   Eigen::Ref<VecX> force_of(int b);
   bool stops(const StepReport& r) const;
+  void step_events();
 
   Scene scene_;
   State state_;
   std::unique_ptr<Workspace> ws_;  // the step's scratch, kept between steps
+  std::unique_ptr<EventSimulation> events_;  // an event-driven scene's simulation
   StepReport report_;
   long steps_ = 0;
   bool contacts_valid_ = false;  // ws_ holds the last step's contacts
