@@ -348,6 +348,7 @@ json impact_result_to_json(const ImpactResult& r) {
   j["velocity"] = vec_json(r.velocity);
   j["rounds"] = r.rounds;
   j["intervals"] = r.intervals;
+  if (r.expansions_scaled > 0) j["expansions_scaled"] = r.expansions_scaled;
   j["contacts"] = json::array();
   for (const ContactSummary& c : r.contacts)
     j["contacts"].push_back({{"transition", to_string(c.transition)},

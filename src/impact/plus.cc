@@ -1,5 +1,6 @@
 #include "exactsim/impact/plus.h"
 
+#include <algorithm>
 #include <vector>
 
 #include "exactsim/impact/newton_restitution.h"
@@ -16,6 +17,7 @@ void start_result(const ImpactProblem& problem, const char* model, ImpactResult&
   result.velocity = problem.velocity;
   result.rounds = 0;
   result.intervals = 0;
+  result.expansions_scaled = 0;
   result.contacts.assign(problem.contacts.size(), ContactSummary{});
   result.kinetic_energy_change = 0.0;
   result.converged = true;
@@ -90,14 +92,64 @@ class RoundRunner {
 
   bool round_was_empty() const { return round_impulse_.lpNorm<Eigen::Infinity>() == 0.0; }
 
+  // A round whose pending expansion is bounded by energy (docs/plus.md "Energy through the
+  // rounds"): Poisson's e × P_c restituted at some contacts while others observe can return more
+  // than the rounds so far dissipated (a contact captured with e = 0 beside an elastic one). When
+  // the round would leave the kinetic energy above the impact's start, its expansion is scaled by
+  // the largest s in (0, 1] (bisection to 2⁻³⁰) that does not; s → 0 is the round without
+  // expansion, which dissipates. Returns run()'s answer.
+  bool run_energy_bounded(std::vector<Real>& expansion, const std::vector<Real>& cor) {
+    const ImpactResult start = result_;
+    const std::vector<ContactPhase> start_phase = phase_;
+    const int start_budget = budget_;
+    // The largest dissipation so far sets the round-off scale of a conserving (e = 1) round.
+    const Real scale = std::max(lowest_change_, -energy_change());
+    const auto rerun = [&](Real s) {
+      result_ = start;
+      phase_ = start_phase;
+      budget_ = start_budget;
+      std::vector<Real> scaled(expansion);
+      for (Real& x : scaled) x *= s;
+      return run(scaled, cor);
+    };
+    bool ok = run(expansion, cor);
+    const Real tolerance = kEnergyRoundOff * scale;
+    if (!ok || energy_change() <= tolerance) {
+      lowest_change_ = std::max(lowest_change_, -energy_change());
+      return ok;
+    }
+    Real lo = 0.0, hi = 1.0;
+    for (int it = 0; it < 30; ++it) {
+      const Real mid = 0.5 * (lo + hi);
+      if (!rerun(mid)) return false;
+      (energy_change() <= tolerance ? lo : hi) = mid;
+    }
+    if (lo == 0.0)  // no expansion at all: the contacts that were to expand only observe
+      for (size_t k = 0; k < phase_.size(); ++k)
+        if (start_phase[k] == ContactPhase::kExpanding) phase_[k] = ContactPhase::kObserving;
+    ok = rerun(lo);
+    for (Real& x : expansion) x *= lo;
+    ++result_.expansions_scaled;
+    lowest_change_ = std::max(lowest_change_, -energy_change());
+    return ok;
+  }
+
  private:
   const ImpactProblem& problem_;
   PlusWorkspace& ws_;
   ImpactResult& result_;
   std::vector<ContactPhase>& phase_;
+  // ΔT of the impulse so far (J; ≤ 0 for an impact that has not gained energy).
+  Real energy_change() const {
+    return kinetic_energy_change(problem_.delassus, problem_.velocity, result_.impulse);
+  }
+
+  static constexpr Real kEnergyRoundOff = 1e-12;  // of the largest dissipation so far
+
   IntervalSetup setup_;
   int budget_;
   VecX round_impulse_;
+  Real lowest_change_ = 0.0;  // J, the largest −ΔT reached
 };
 
 void update_cor(const ImpactProblem& problem, const VecX& v, std::vector<Real>& cor) {
@@ -147,7 +199,7 @@ void solve_rounds(const ImpactProblem& problem, PlusWorkspace& ws, ImpactResult&
       for (size_t k = 0; k < nc; ++k)
         phase[k] = pending[k] > 0.0 ? ContactPhase::kExpanding : ContactPhase::kCompressing;
       std::fill(cor.begin(), cor.end(), 0.0);
-      if (runner.run(pending, cor))
+      if (runner.run_energy_bounded(pending, cor))
         compress_what_approaches(problem, result, runner, phase, cor, pending);
       break;
     }
@@ -157,7 +209,7 @@ void solve_rounds(const ImpactProblem& problem, PlusWorkspace& ws, ImpactResult&
       break;
     }
     expansion = pending;
-    if (!runner.run(expansion, cor)) break;
+    if (!runner.run_energy_bounded(expansion, cor)) break;
     runner.poisson_expansion(cor, pending);
     if (runner.round_was_empty()) {
       // Approaching contacts that admit no pushing impulse: with sliding friction the effective
@@ -183,7 +235,7 @@ void solve_simultaneous(const ImpactProblem& problem, PlusWorkspace& ws, ImpactR
   if (runner.poisson_expansion(cor, pending)) {
     for (size_t k = 0; k < nc; ++k)
       phase[k] = pending[k] > 0.0 ? ContactPhase::kExpanding : ContactPhase::kCompressing;
-    if (!runner.run(pending, cor)) return;
+    if (!runner.run_energy_bounded(pending, cor)) return;
   }
   compress_what_approaches(problem, result, runner, phase, cor, none);
 }

@@ -72,6 +72,9 @@ struct ImpactResult {
   VecX velocity;  // (rows) constraint-space velocity after it
   int rounds = 0;
   int intervals = 0;
+  // Rounds whose Poisson expansion was scaled down so that the impact does not gain kinetic
+  // energy (docs/plus.md "Energy through the rounds").
+  int expansions_scaled = 0;
   std::vector<ContactSummary> contacts;
   Real kinetic_energy_change = 0.0;  // J, ½ πᵀ (v_before + v_after)
   bool converged = true;             // false when the impact stopped early; stop_reason says why
