@@ -69,13 +69,17 @@ StepReport advance_at(const World& world, State& state, Workspace& ws, Real h, l
                       Real before, Real eps0) {
   const int max_depth = world.stepping.max_step_splits;
   if (depth < max_depth) {
-    if (ws.saved_states.size() <= static_cast<std::size_t>(depth))
+    if (ws.saved_states.size() <= static_cast<std::size_t>(depth)) {
       ws.saved_states.resize(depth + 1);
+      ws.saved_joint_impulses.resize(depth + 1);
+    }
     ws.saved_states[depth] = state;  // same sizes every step: no allocation after the first
+    ws.saved_joint_impulses[depth] = ws.joint_impulses;
   }
   StepReport r = step(world, state, ws, h, k, eps0);
   if (depth >= max_depth || !made_deep_penetration(r, before, eps0)) return r;
   state = ws.saved_states[depth];
+  ws.joint_impulses = ws.saved_joint_impulses[depth];
   StepReport first = advance_at(world, state, ws, 0.5 * h, 2 * k, depth + 1, before, eps0);
   // A failed first half ends the step, unless the run goes on past failures: then the step is
   // finished, and reports the failure (follow()).
@@ -170,6 +174,7 @@ StepReport advance(const World& world, State& state, Workspace& ws, Real h, long
     ~UserStep() { ws.user_step = 0; }
   } user_step{ws};
   ws.user_step = h;
+  start_joint_impulses(world, state, ws);
   StepReport r = world.contact.impact.model == ImpactModel::kPlus
                      ? advance_with_impacts(world, state, ws, h, k, before, eps0)
                      : advance_at(world, state, ws, h, k, 0, before, eps0);

@@ -164,4 +164,22 @@ JointError joint_error(const Joint& j, const State& s) {
   return e;
 }
 
+void add_joint_impulse(const Joint& j, const State& s, const std::vector<JointRow>& rows,
+                       const Eigen::Ref<const VecX>& lambda, JointImpulse& out) {
+  Vec3 linear = Vec3::Zero(), angular_com = Vec3::Zero();
+  for (std::size_t k = 0; k < rows.size(); ++k) {
+    const Real l = lambda[static_cast<Eigen::Index>(k)];
+    const Vec6& g = rows[k].g_a;
+    if (s.dimension == 2) {
+      linear += l * Vec3(g[0], g[1], 0);
+      angular_com.z() += l * g[2];
+    } else {
+      linear += l * g.head<3>();
+      angular_com += l * g.tail<3>();
+    }
+  }
+  out.linear += linear;
+  out.angular += angular_com + body_position(s, j.body_a).cross(linear);
+}
+
 }  // namespace exactsim

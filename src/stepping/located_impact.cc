@@ -64,14 +64,18 @@ void find_joint_groups(const World& world, const State& state, ImpactScratch& s)
 // Appends to J (from row `first` on) the rows of every present joint with a body that has a
 // velocity index in `dof`, and to `rate` their constant terms: φ/τ (τ = 0: none) plus the
 // kinematic bodies' share of the row's rate. Returns the number of rows.
+// Whether joint j acts on the bodies with a velocity index in `dof` (add_joint_rows' joints).
+bool joint_acts(const Joint& j, const State& state, const std::vector<int>& dof) {
+  auto in = [&](int b) { return b != kWorldBody && dof[b] >= 0; };
+  return joint_present(j, state) && (in(j.body_a) || in(j.body_b));
+}
+
 int add_joint_rows(const World& world, const State& state, const std::vector<int>& dof, Real tau,
                    int first, MatX& jacobian, VecX& rate, ImpactScratch& s) {
   const int nv = velocity_size(world.dimension);
   auto in = [&](int b) { return b != kWorldBody && dof[b] >= 0; };
   auto kinematic = [&](int b) { return b != kWorldBody && world.bodies[b].kinematic; };
-  auto acts = [&](const Joint& j) {
-    return joint_present(j, state) && (in(j.body_a) || in(j.body_b));
-  };
+  auto acts = [&](const Joint& j) { return joint_acts(j, state, dof); };
   int rows = 0;
   for (const Joint& j : world.joints)
     if (acts(j)) rows += joint_row_count(j, world.dimension);
@@ -93,6 +97,22 @@ int add_joint_rows(const World& world, const State& state, const std::vector<int
     }
   }
   return rows;
+}
+
+// Adds the impulses of add_joint_rows' rows (their multipliers `lambda`, in its order) to the
+// joints' impulses of the step.
+void add_impact_joint_impulses(const World& world, const State& state, const std::vector<int>& dof,
+                               const Eigen::Ref<const VecX>& lambda, ImpactScratch& s,
+                               std::vector<JointImpulse>& out) {
+  Eigen::Index row = 0;
+  for (std::size_t j = 0; j < world.joints.size(); ++j) {
+    if (!joint_acts(world.joints[j], state, dof)) continue;
+    s.joint_rows.clear();
+    joint_rows(world.joints[j], state, s.joint_rows);
+    const auto n = static_cast<Eigen::Index>(s.joint_rows.size());
+    add_joint_impulse(world.joints[j], state, s.joint_rows, lambda.segment(row, n), out[j]);
+    row += n;
+  }
 }
 
 // The joint group `root` of `moved` set to its motion from `start` over t: ν = ν₀ + M⁻¹(tF + Jᵀλ)
@@ -487,7 +507,12 @@ ImpactOutcome resolve_impact(const World& world, State& state, Workspace& ws,
               std::to_string(kinematic_work) + " J, allowance " + std::to_string(allowance) + " J)";
   else if (cone > 0)
     failure = "a friction impulse left its cone by " + std::to_string(cone) + " N·s";
-  if (failure.empty()) return ImpactOutcome::kResolved;
+  if (failure.empty()) {
+    if (p.bilateral_rows > 0 && ws.joint_impulses.size() == world.joints.size())
+      add_impact_joint_impulses(world, state, s.body_dof, r.impulse.tail(p.bilateral_rows), s,
+                                ws.joint_impulses);
+    return ImpactOutcome::kResolved;
+  }
   if (out.failure.empty()) out.failure = failure;
   for (int b = 0; b < nb; ++b)  // the impulse is not applied
     if (s.body_dof[b] >= 0) state.v_of(b) = nu.segment(s.body_dof[b], nv);

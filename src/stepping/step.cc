@@ -292,9 +292,9 @@ void record_contact_impulses(const World& world, IslandWorkspace& ws,
                                  ws.cone_impulses, ws.friction_current, L.patches);
 }
 
-// The multipliers λ of the applied solve of ws.island's joint rows into `out`, per world joint
-// (api/joint_results.h): the MLCP's last unknowns, joint by joint in the island's order.
-void record_joint_impulses(const World& world, const IslandWorkspace& ws, std::vector<Vec6>& out) {
+// The multipliers λ of the applied solve of ws.island's joint rows into `out`, per world joint:
+// the MLCP's last unknowns, joint by joint in the island's order.
+void record_joint_lambda(const World& world, const IslandWorkspace& ws, std::vector<Vec6>& out) {
   int row = ws.layout.bilateral_begin();
   for (const int j : ws.island.joints) {
     const int n = joint_row_count(world.joints[j], world.dimension);
@@ -724,7 +724,7 @@ void step_island(const World& world, State& state, Real h, bool sleeping, Worksp
   solve_island(world, state, h, island_inputs(world, ws), lane, report);
   if (report.solution_applied) {
     record_contact_impulses(world, lane, ws.contact_impulses);
-    record_joint_impulses(world, lane, ws.joint_impulses);
+    record_joint_lambda(world, lane, ws.joint_lambda);
   }
   for (const int b : lane.layout.active_bodies) ws.body_island[b] = k;
   ws.island_rows[k] = {lane_index, first_row, static_cast<int>(lane.warm.current.size())};
@@ -747,7 +747,7 @@ void solve_islands(const World& world, State& state, Real h, bool sleeping, Work
   ws.island_reports.assign(count, StepReport{});
   ws.island_rows.resize(count);
   ws.contact_impulses.assign(contacts, ContactImpulse{});
-  ws.joint_impulses.assign(world.joints.size(), Vec6::Zero());
+  ws.joint_lambda.assign(world.joints.size(), Vec6::Zero());
   ws.contact_local.assign(contacts, -1);
   const int threads = island_threads(world.stepping, count);
   if (threads == 1) {
@@ -902,6 +902,28 @@ StateMetrics measure_state(const World& world, const State& state, Workspace& ws
   return m;
 }
 
+// Adds this step's joint impulses (ws.joint_lambda, rows at the configuration the step started
+// from) to ws.joint_impulses.
+static void add_step_joint_impulses(const World& world, const State& state, Workspace& ws) {
+  if (world.joints.empty()) return;
+  State start = state;
+  start.q = ws.start_q;
+  std::vector<JointRow>& rows = ws.impact.joint_rows;  // (scratch)
+  for (std::size_t j = 0; j < world.joints.size(); ++j) {
+    if (ws.joint_lambda[j].isZero(0)) continue;
+    rows.clear();
+    joint_rows(world.joints[j], start, rows);
+    add_joint_impulse(world.joints[j], start, rows,
+                      ws.joint_lambda[j].head(static_cast<Eigen::Index>(rows.size())),
+                      ws.joint_impulses[j]);
+  }
+}
+
+void start_joint_impulses(const World& world, const State& state, Workspace& ws) {
+  ws.joint_impulses.assign(world.joints.size(), JointImpulse{});
+  ws.joint_impulses_q = state.q;
+}
+
 StepReport step(const World& world, State& state, Workspace& ws, Real h, long step_index) {
   return step(world, state, ws, h, step_index, contact_epsilon(world, h));
 }
@@ -914,6 +936,7 @@ StepReport step(const World& world, State& state, Workspace& ws, Real h, long st
 
   report.spawned = spawn_bodies(world, state, h);
   ws.start_q = state.q;
+  if (ws.user_step == 0) start_joint_impulses(world, state, ws);  // a step taken on its own
   const bool sleeping = world.stepping.sleep;
   if (sleeping) wake_moved_bodies(world, state);
   // A state that is already non-finite or runaway (given so, e.g. through the C++ API) is
@@ -946,6 +969,7 @@ StepReport step(const World& world, State& state, Workspace& ws, Real h, long st
   // "Islands"); the bodies in no constraint fly free, unless they sleep.
   ws.body_island.assign(world.body_count(), -1);
   solve_islands(world, state, h, sleeping, ws);
+  add_step_joint_impulses(world, state, ws);
   IslandTotals totals;
   int solved = 0;
   for (int k = 0; k < ws.islands.count; ++k) {

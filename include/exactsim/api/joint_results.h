@@ -1,6 +1,7 @@
 // The joints' reactions in the last step (docs/joints.md "Reactions"): the impulse each joint
-// applied over the step, from its rows' multipliers λ (Workspace::joint_impulses) and their
-// Jacobians at the start of the step.
+// applied over the user's step (Workspace::joint_impulses): its rows' multipliers λ times their
+// Jacobians, summed over the step's parts (split sub-steps, the parts between located impacts,
+// each with its rows at its own start) and the impacts' bilateral impulses.
 #pragma once
 
 #include <vector>
@@ -26,8 +27,8 @@ struct JointResult {
 
 // One entry per joint of the world (World::joints order); zero impulses for a joint that did not
 // act (a body not yet present) or whose island's solve failed and flew free. `state` is the
-// state after the step (its presence flags and dimension; the Jacobians are taken at the
-// configuration the step started from, Workspace::start_q).
+// state after the step (its presence flags and dimension; the anchors are those of the
+// configuration the step started from, Workspace::joint_impulses_q).
 std::vector<JointResult> joint_results(const World& world, const State& state, const Workspace& ws);
 
 }  // namespace exactsim

@@ -70,6 +70,18 @@ struct JointRow {
 // The joint's rows in s (joint_row_count of them), appended to `rows`.
 void joint_rows(const Joint& j, const State& s, std::vector<JointRow>& rows);
 
+// What a joint's rows put on its body A: the impulse (N·s) and the angular impulse about the
+// world origin (N·m·s; 2D: z only), so that the parts of a step add up (api/joint_results.h).
+struct JointImpulse {
+  Vec3 linear = Vec3::Zero();
+  Vec3 angular = Vec3::Zero();
+};
+
+// Adds Σ_k λ_k g_a,k of the joint's rows (taken in s) to `out`; lambda holds one multiplier per
+// row.
+void add_joint_impulse(const Joint& j, const State& s, const std::vector<JointRow>& rows,
+                       const Eigen::Ref<const VecX>& lambda, JointImpulse& out);
+
 // The largest position error of the joint in s: |p_b − p_a| (m) and the orientation error (rad)
 // of revolute/fixed joints; what the manual's residual tables report.
 struct JointError {

@@ -101,9 +101,14 @@ struct Workspace : IslandWorkspace {
   // Per contact of `constraints`: the impulse of the applied solves (zero where the island's
   // solve failed and was not recovered).
   std::vector<ContactImpulse> contact_impulses;
-  // Per joint of the world: λ of its rows in the applied solves (N·s or N·m·s; rows past the
-  // joint's count, and joints whose island's solve failed, zero): api/joint_results.h.
-  std::vector<Vec6> joint_impulses;
+  // Per joint of the world: λ of its rows in this step's applied solves (N·s or N·m·s; rows
+  // past the joint's count, and joints whose island's solve failed, zero).
+  std::vector<Vec6> joint_lambda;
+  // Per joint of the world, over the user's step (advance(): its parts, split sub-steps and
+  // impacts; step() called alone: its own): what its rows put on body A (api/joint_results.h),
+  // and the configuration the step started from, where the reactions' anchors are reported.
+  std::vector<JointImpulse> joint_impulses;
+  VecX joint_impulses_q;
   std::vector<int> body_island;   // (n_bodies) the island that moved the body this step, −1: none
   std::vector<Real> island_rest;  // (islands) scratch of settle_sleepers
   IntersectionScratch intersection;
@@ -120,6 +125,7 @@ struct Workspace : IslandWorkspace {
   std::vector<Vec3> centres3;
   std::vector<int> out_of_bounds;
   std::vector<State> saved_states;  // advance(): the start of each split level
+  std::vector<std::vector<JointImpulse>> saved_joint_impulses;  // and its joint impulses
   Real user_step = 0;  // advance(): the user's step h while it is taken (its parts' joint time)
   VecX start_q;                     // the configuration at the start of the step, after spawning
   std::vector<FrictionDirection> friction_previous;  // the last step's, sorted by contact
@@ -137,6 +143,11 @@ Real contact_epsilon(const World& world, Real h);
 // StepOptions::continue_on_solver_failure the velocities come from the regularised problem
 // (report.regularisation), otherwise the bodies of the failed problem fly free this step.
 StepReport step(const World& world, State& state, Workspace& ws, Real h, long step_index);
+
+// Starts the joints' impulses of a user's step (Workspace::joint_impulses) at state: zero, their
+// anchors reported at its configuration. advance() calls it once per user step; step() taken on
+// its own (Workspace::user_step 0) at its start.
+void start_joint_impulses(const World& world, const State& state, Workspace& ws);
 
 // The same with the contact distance ε given instead of contact_epsilon(world, h): ε of
 // detection and of the watchdog. advance() takes its sub-steps with the ε of the user's step, so
