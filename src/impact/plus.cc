@@ -103,7 +103,7 @@ class RoundRunner {
     const std::vector<ContactPhase> start_phase = phase_;
     const int start_budget = budget_;
     // The largest dissipation so far sets the round-off scale of a conserving (e = 1) round.
-    const Real scale = std::max(lowest_change_, -energy_change());
+    const Real scale = std::max(largest_loss_, -energy_change());
     const auto rerun = [&](Real s) {
       result_ = start;
       phase_ = start_phase;
@@ -115,7 +115,7 @@ class RoundRunner {
     bool ok = run(expansion, cor);
     const Real tolerance = kEnergyRoundOff * scale;
     if (!ok || energy_change() <= tolerance) {
-      lowest_change_ = std::max(lowest_change_, -energy_change());
+      largest_loss_ = std::max(largest_loss_, -energy_change());
       return ok;
     }
     Real lo = 0.0, hi = 1.0;
@@ -130,7 +130,7 @@ class RoundRunner {
     ok = rerun(lo);
     for (Real& x : expansion) x *= lo;
     ++result_.expansions_scaled;
-    lowest_change_ = std::max(lowest_change_, -energy_change());
+    largest_loss_ = std::max(largest_loss_, -energy_change());
     return ok;
   }
 
@@ -149,7 +149,7 @@ class RoundRunner {
   IntervalSetup setup_;
   int budget_;
   VecX round_impulse_;
-  Real lowest_change_ = 0.0;  // J, the largest −ΔT reached
+  Real largest_loss_ = 0.0;  // J, the largest −ΔT reached
 };
 
 void update_cor(const ImpactProblem& problem, const VecX& v, std::vector<Real>& cor) {

@@ -921,7 +921,7 @@ static void add_step_joint_impulses(const World& world, const State& state, Work
 
 void start_joint_impulses(const World& world, const State& state, Workspace& ws) {
   ws.joint_impulses.assign(world.joints.size(), JointImpulse{});
-  ws.joint_impulses_q = state.q;
+  if (!world.joints.empty()) ws.joint_impulses_q = state.q;
 }
 
 StepReport step(const World& world, State& state, Workspace& ws, Real h, long step_index) {
