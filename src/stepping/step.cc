@@ -847,9 +847,22 @@ Aabb3 scene_bounds(const World& world, const Workspace& ws) {
       box.hi = box.hi.cwiseMax(ws.polyhedra[i].aabb.hi);
     }
   }
+  // A joint chain holds its bodies within the sum of its anchors' offsets of where it is fixed to
+  // the world: the world anchors are in the box, and that reach widens it.
+  Real reach = 0;
+  for (const Joint& j : world.joints) {
+    reach += j.anchor_a.norm();
+    if (j.body_b != kWorldBody) {
+      reach += j.anchor_b.norm();
+      continue;
+    }
+    any = true;
+    box.lo = box.lo.cwiseMin(j.anchor_b);
+    box.hi = box.hi.cwiseMax(j.anchor_b);
+  }
   if (!any) return box;
   const int d = world.dimension;
-  const Real grow = std::max<Real>(1.0, (box.hi - box.lo).head(d).maxCoeff());
+  const Real grow = std::max<Real>(1.0, (box.hi - box.lo).head(d).maxCoeff()) + reach;
   box.lo.array() -= grow;
   box.hi.array() += grow;
   return box;

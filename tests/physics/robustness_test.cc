@@ -296,6 +296,34 @@ TEST(Robustness, ABodyLeavingTheSceneIsReported) {
   EXPECT_EQ(r.status, StepStatus::kOk);  // reported, not a failure of the step
 }
 
+TEST(Robustness, AChainHangingFromASmallCeilingStaysInTheSceneAndALooseBodyDoesNot) {
+  // A 0.2 m ceiling block at y = 10 and a bob on a 3.93 m pin to the world at (0, 10): the static
+  // box alone, grown by 1 m, ends at y = 8.95, 2.75 m above the bob. The pin's world anchor and
+  // reach (3.93 m, the bob's anchor offset) widen it to y >= 5.02 (step.h scene_bounds), below the
+  // bob's lowest point, 6.07; a loose body at the bob's height, with no joint, still leaves it.
+  const json ceiling = {{"name", "ceiling"},
+                        {"static", true},
+                        {"shape", {{"box", {0.2, 0.1}}}},
+                        {"position", {0.0, 10.0}}};
+  const json bob = {{"name", "bob"},
+                    {"shape", {{"box", {0.1, 0.1}}}},
+                    {"density", 1000},
+                    {"position", {1.0, 6.2}}};
+  json doc = scene_doc(2, 0.005, json::array({ceiling, bob}));
+  doc["joints"] = json::array({{{"type", "revolute"}, {"bodies", {"bob"}}, {"anchor", {0, 10}}}});
+  Sim pendulum(doc);
+  for (int n = 0; n < 400; ++n) {  // 2 s: through the bottom of the swing
+    const StepReport r = pendulum.advance();
+    ASSERT_EQ(r.status, StepStatus::kOk);
+    ASSERT_TRUE(r.bodies_out_of_bounds.empty()) << "step " << n;
+  }
+  doc.erase("joints");
+  Sim loose(doc);
+  const StepReport r = loose.advance();
+  ASSERT_EQ(r.bodies_out_of_bounds.size(), 1u);
+  EXPECT_EQ(r.bodies_out_of_bounds[0], 1);
+}
+
 // docs/robustness.md "Stabilisation" step 1: the frictional hull pours jam when the split
 // stabilisation's velocity rows push out the slop (max(ψ/h, −slop/h)). Seed 1 at h = 5 ms then
 // fails 8 solves (steps 372–377 on Lemke rays in a wedge of hulls, 402, 732); seed 7 solves step
