@@ -99,8 +99,10 @@ class RoundRunner {
   // the largest s in (0, 1] (bisection to 2⁻³⁰) that does not; s → 0 is the round without
   // expansion, which dissipates. Returns run()'s answer.
   bool run_energy_bounded(std::vector<Real>& expansion, const std::vector<Real>& cor) {
-    const ImpactResult start = result_;
-    const std::vector<ContactPhase> start_phase = phase_;
+    ImpactResult& start = saved_result_;  // (members: their buffers serve every round)
+    std::vector<ContactPhase>& start_phase = saved_phase_;
+    start = result_;
+    start_phase = phase_;
     const int start_budget = budget_;
     // The largest dissipation so far sets the round-off scale of a conserving (e = 1) round.
     const Real scale = std::max(largest_loss_, -energy_change());
@@ -150,6 +152,8 @@ class RoundRunner {
   int budget_;
   VecX round_impulse_;
   Real largest_loss_ = 0.0;  // J, the largest −ΔT reached
+  ImpactResult saved_result_;  // run_energy_bounded's start of the round
+  std::vector<ContactPhase> saved_phase_;
 };
 
 void update_cor(const ImpactProblem& problem, const VecX& v, std::vector<Real>& cor) {

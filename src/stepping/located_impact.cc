@@ -61,30 +61,29 @@ void find_joint_groups(const World& world, const State& state, ImpactScratch& s)
     if (s.joint_group[b] >= 0) s.joint_group[b] = find_root(s.joint_parent, b);
 }
 
-// Appends to J (from row `first` on) the rows of every present joint with a body that has a
-// velocity index in `dof`, and to `rate` their constant terms: φ/τ (τ = 0: none) plus the
-// kinematic bodies' share of the row's rate. Returns the number of rows.
 // Whether joint j acts on the bodies with a velocity index in `dof` (add_joint_rows' joints).
 bool joint_acts(const Joint& j, const State& state, const std::vector<int>& dof) {
   auto in = [&](int b) { return b != kWorldBody && dof[b] >= 0; };
   return joint_present(j, state) && (in(j.body_a) || in(j.body_b));
 }
 
+// Appends to J (from row `first` on) the rows of every present joint with a body that has a
+// velocity index in `dof`, and to `rate` their constant terms: φ/τ (τ = 0: none) plus the
+// kinematic bodies' share of the row's rate. Returns the number of rows.
 int add_joint_rows(const World& world, const State& state, const std::vector<int>& dof, Real tau,
                    int first, MatX& jacobian, VecX& rate, ImpactScratch& s) {
   const int nv = velocity_size(world.dimension);
   auto in = [&](int b) { return b != kWorldBody && dof[b] >= 0; };
   auto kinematic = [&](int b) { return b != kWorldBody && world.bodies[b].kinematic; };
-  auto acts = [&](const Joint& j) { return joint_acts(j, state, dof); };
   int rows = 0;
   for (const Joint& j : world.joints)
-    if (acts(j)) rows += joint_row_count(j, world.dimension);
+    if (joint_acts(j, state, dof)) rows += joint_row_count(j, world.dimension);
   jacobian.conservativeResize(first + rows, Eigen::NoChange);
   jacobian.bottomRows(rows).setZero();
   rate.conservativeResize(first + rows);
   int row = first;
   for (const Joint& j : world.joints) {
-    if (!acts(j)) continue;
+    if (!joint_acts(j, state, dof)) continue;
     s.joint_rows.clear();
     joint_rows(j, state, s.joint_rows);
     for (const JointRow& jr : s.joint_rows) {

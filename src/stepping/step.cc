@@ -919,7 +919,8 @@ StateMetrics measure_state(const World& world, const State& state, Workspace& ws
 // from) to ws.joint_impulses.
 static void add_step_joint_impulses(const World& world, const State& state, Workspace& ws) {
   if (world.joints.empty()) return;
-  State start = state;
+  State& start = ws.joint_start;  // (same sizes every step: no allocation after the first)
+  start = state;
   start.q = ws.start_q;
   std::vector<JointRow>& rows = ws.impact.joint_rows;  // (scratch)
   for (std::size_t j = 0; j < world.joints.size(); ++j) {

@@ -109,6 +109,7 @@ struct Workspace : IslandWorkspace {
   // and the configuration the step started from, where the reactions' anchors are reported.
   std::vector<JointImpulse> joint_impulses;
   VecX joint_impulses_q;
+  State joint_start;  // scratch: the step's start configuration, where its joint rows are taken
   std::vector<int> body_island;   // (n_bodies) the island that moved the body this step, −1: none
   std::vector<Real> island_rest;  // (islands) scratch of settle_sleepers
   IntersectionScratch intersection;
