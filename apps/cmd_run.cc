@@ -170,8 +170,10 @@ void warn_if_step_is_large(const Scene& scene) {
   for (int i = 0; i < w.body_count(); ++i) {
     const int shape = w.bodies[i].shape;
     if (shape < 0) continue;
-    const double width =
-        w.dimension == 2 ? minimum_width(w.polygons[shape]) : minimum_width(w.polyhedra[shape]);
+    const double width = w.dimension == 2 ? minimum_width(w.polygons[shape])
+                         : w.bodies[i].kind == ShapeKind::kSphere
+                             ? 2 * w.spheres[shape].radius
+                             : minimum_width(w.polyhedra[shape]);
     if (width < thinnest) thinnest = width, body = i;
   }
   if (body < 0 || !(scene.step > thinnest)) return;

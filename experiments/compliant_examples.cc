@@ -30,7 +30,7 @@ CompliantScene scene_from(const EventWorld& world, const CompliantMaterial& m) {
 // Lowest sphere exactly on z = 0.
 void place_on_ground(EventWorld& w) {
   Real lowest = std::numeric_limits<Real>::infinity();
-  for (const Sphere& s : w.spheres)
+  for (const WeldedSphere& s : w.spheres)
     lowest = std::min(lowest, (body_orientation(w.state, 0) * s.center).z() - s.radius);
   w.state.q_of(0).head<3>() = Vec3(0.0, 0.0, -lowest);
 }

@@ -15,7 +15,8 @@ constexpr Real kTouch = 1e-9;  // m, contacts within this are proximal in the im
 void place_above_ground(EventWorld& world, Real height) {
   Real lowest = std::numeric_limits<Real>::infinity();
   const Quat q = body_orientation(world.state, 0);
-  for (const Sphere& s : world.spheres) lowest = std::min(lowest, (q * s.center).z() - s.radius);
+  for (const WeldedSphere& s : world.spheres)
+    lowest = std::min(lowest, (q * s.center).z() - s.radius);
   world.state.q_of(0).head<3>() = Vec3(0.0, 0.0, height - lowest);
 }
 
@@ -44,7 +45,7 @@ EventWorld childproof_brick(const Quat& orientation, const ContactLaw& law) {
   add_free_body(world, 2.0, Vec3(0.167, 0.133, 0.0867).asDiagonal(), Vec3::Zero(), orientation);
   const Vec3 half(0.2, 0.3, 0.4);
   for (int i = 0; i < 8; ++i) {
-    Sphere s;
+    WeldedSphere s;
     s.body = 0;
     s.center = Vec3((i & 1) ? half.x() : -half.x(), (i & 2) ? half.y() : -half.y(),
                     (i & 4) ? half.z() : -half.z());
@@ -93,7 +94,7 @@ EventWorld example3_world(Real gap) {
     add_free_body(world, mass, Mat3::Identity() * (0.4 * mass * r * r),
                   Vec3((4 - i) * 2.0 * r + (i == 0 ? gap : 0.0), 0.0, 0.0), Quat::Identity(),
                   Vec3(i == 0 ? -2.0 : 0.0, 0.0, 0.0));
-    Sphere s;
+    WeldedSphere s;
     s.body = i;
     s.radius = r;
     s.material.friction = 0.0;

@@ -37,6 +37,8 @@ pb::array_t<double> vertex_array(const Shape& s) {
       for (int k = 0; k < 2; ++k) w(i, k) = p->vertices[i][k];
     return frozen(a);
   }
+  if (std::holds_alternative<Sphere>(s))
+    throw InputError("a sphere has no vertices: read its radius (Shape.radius)");
   const auto& p = std::get<ConvexPolyhedron>(s);
   pb::array_t<double> a({static_cast<pb::ssize_t>(p.num_vertices()), pb::ssize_t{3}});
   auto w = a.mutable_unchecked<2>();
@@ -49,16 +51,25 @@ pb::array_t<double> vertex_array(const Shape& s) {
 
 void bind_shapes(pb::module_& m) {
   pb::class_<PyShape>(m, "Shape",
-                      "A convex shape in its own frame: a polygon (2D) or a polyhedron (3D), made "
-                      "by box(), regular_polygon(), polygon(), hull() or icosahedron(); or the "
-                      "convex parts of a compound body, made by compound() or mesh().")
+                      "A convex shape in its own frame: a polygon (2D), a polyhedron or a sphere "
+                      "(3D), made by box(), regular_polygon(), polygon(), hull(), icosahedron() or "
+                      "sphere(); or the convex parts of a compound body, made by compound() or "
+                      "mesh().")
       .def_property_readonly(
           "dimension",
           [](const PyShape& s) {
             const Shape& first = s.parts.empty() ? s.shape : s.parts.front();
             return std::holds_alternative<ConvexPolygon>(first) ? 2 : 3;
           },
-          "2 for polygons, 3 for polyhedra.")
+          "2 for polygons, 3 for polyhedra and spheres.")
+      .def_property_readonly(
+          "radius",
+          [](const PyShape& s) -> pb::object {
+            if (const auto* sphere = std::get_if<Sphere>(&s.shape); sphere && s.parts.empty())
+              return pb::float_(sphere->radius);
+            return pb::none();
+          },
+          "A sphere's radius in m; None for a polytope.")
       .def_property_readonly(
           "vertices",
           [](const PyShape& s) {
@@ -81,6 +92,8 @@ void bind_shapes(pb::module_& m) {
         if (!ps.parts.empty())
           return "<exactsim.Shape compound of " + std::to_string(ps.parts.size()) + " parts>";
         const Shape& s = ps.shape;
+        if (const auto* sphere = std::get_if<Sphere>(&s))
+          return "<exactsim.Shape sphere of radius " + std::to_string(sphere->radius) + " m>";
         const bool planar = std::holds_alternative<ConvexPolygon>(s);
         const auto n = planar ? std::get<ConvexPolygon>(s).size()
                               : std::get<ConvexPolyhedron>(s).num_vertices();
@@ -147,6 +160,9 @@ void bind_shapes(pb::module_& m) {
   m.def(
       "icosahedron", [](double radius) -> PyShape { return {make_icosahedron(radius)}; },
       pb::arg("radius"), "Regular icosahedron centred at the origin, circumradius in m.");
+  m.def(
+      "sphere", [](double radius) -> PyShape { return {Sphere{radius}}; }, pb::arg("radius"),
+      "Sphere centred at the origin, radius in m (3D scenes; not a part of a compound).");
   m.def(
       "mesh",
       [](pb::object path) -> PyShape {

@@ -111,3 +111,29 @@ def test_every_function_has_a_docstring():
                     missing.append(f"{name}.{attr}")
     assert missing == []
     assert checked > 40
+
+
+def test_a_sphere_builds_like_its_scene_file_and_rolls():
+    # A ball on a floor, pushed at 1 m/s with no spin: friction (mu = 0.5) brakes the slide until
+    # it rolls at 5/7 of the push (v = 5/7 v0, the closed form of a sliding ball), and the builder,
+    # the dict and the scene file describe the same ball.
+    scene = exactsim.Scene(dimension=3, step=0.001, duration=0.5, model="peg", friction=0.5)
+    scene.add_body(exactsim.box(4, 4, 1), static=True, position=(0, 0, -0.5), name="floor")
+    scene.add_body(exactsim.sphere(0.1), density=1000, position=(0, 0, 0.1), velocity=(1, 0, 0),
+                   name="ball")
+    assert exactsim.sphere(0.1).radius == 0.1 and exactsim.sphere(0.1).dimension == 3
+    doc = scene.to_dict()
+    assert doc["bodies"][1]["shape"] == {"sphere": {"radius": 0.1}}
+    assert exactsim.Scene.from_dict(doc).to_dict() == doc
+    assert scene.masses[1] == pytest.approx(4 / 3 * np.pi * 0.1**3 * 1000, rel=1e-15)
+    sim = exactsim.Simulation(scene)
+    sim.run(0.5)
+    assert sim.velocities[1][0] == pytest.approx(5 / 7, rel=1e-9)
+    assert sim.angular_velocities[1][1] == pytest.approx(5 / 7 / 0.1, rel=1e-9)
+    with pytest.raises(exactsim.InputError, match="a sphere cannot be a part of a compound"):
+        scene.add_body(exactsim.compound([exactsim.sphere(0.1), exactsim.box(1, 1, 1)]), density=1)
+    flat = exactsim.Scene(dimension=2, step=0.01)
+    with pytest.raises(exactsim.InputError, match="a 2D scene needs a polygon"):
+        flat.add_body(exactsim.sphere(0.1), density=1)
+    with pytest.raises(exactsim.InputError, match=r"bodies\[2\] \(b\)\.shape"):
+        scene.add_body(exactsim.sphere(-1), density=1, name="b")

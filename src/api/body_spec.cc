@@ -4,6 +4,7 @@
 
 #include "exactsim/api/validate.h"
 #include "exactsim/geometry/compound.h"
+#include "exactsim/io/scene_limits.h"
 #include "exactsim/io/scene_rules.h"
 #include "exactsim/math/error.h"
 #include "located.h"
@@ -140,11 +141,22 @@ int add_body(Scene& scene, const BodySpec& spec) {
     if (has_density) check("density", [&] { rules::mass_from_density(b.mass); });
     add_body_shapes(w, b, std::move(parts));  // last: nothing above has changed the world
   };
+  const Sphere* sphere = std::get_if<Sphere>(&spec.shape);
   std::vector<Shape> shapes = spec.parts;
   if (shapes.empty())
     shapes.push_back(spec.shape);
-  else if (!std::visit([](const auto& p) { return p.vertices.empty(); }, spec.shape))
+  else if (sphere != nullptr || !std::visit(
+                                    [](const auto& p) {
+                                      if constexpr (std::is_same_v<decltype(p), const Sphere&>)
+                                        return false;
+                                      else
+                                        return p.vertices.empty();
+                                    },
+                                    spec.shape))
     fail("parts", "give either shape or parts, not both");
+  for (const Shape& part : spec.parts)
+    if (std::holds_alternative<Sphere>(part))
+      fail("parts", "a sphere cannot be a part of a compound body; give it as the shape");
   for (const Shape& part : shapes)
     if (planar != std::holds_alternative<ConvexPolygon>(part))
       fail(spec.parts.empty() ? "shape" : "parts",
@@ -153,8 +165,25 @@ int add_body(Scene& scene, const BodySpec& spec) {
                               : std::string("a ") + (planar ? "2D scene needs polygons"
                                                             : "3D scene needs polyhedra"));
   const std::size_t polygons_before = w.polygons.size(), polyhedra_before = w.polyhedra.size();
-  const std::size_t parts_before = w.parts.size();
-  if (planar) {
+  const std::size_t parts_before = w.parts.size(), spheres_before = w.spheres.size();
+  if (sphere != nullptr) {
+    check("shape",
+          [&] { rules::in_range(sphere->radius, limits::kMinSize, limits::kMaxSize, "m"); });
+    if (has_density || has_mass) {
+      const SphereMassProperties mp = sphere_mass_properties(
+          sphere->radius, has_density
+                              ? *spec.density
+                              : *spec.mass / sphere_mass_properties(sphere->radius, 1.0).volume);
+      b.mass = has_mass ? *spec.mass : mp.mass;
+      b.inertia = mp.inertia;
+    }
+    if (spec.inertia) {
+      if (!has_mass) fail("inertia", "give it together with mass");
+      b.inertia = *spec.inertia;
+    }
+    if (has_density) check("density", [&] { rules::mass_from_density(b.mass); });
+    add_body_shapes(w, b, *sphere);
+  } else if (planar) {
     std::vector<ConvexPolygon> parts;
     for (const Shape& part : shapes) parts.push_back(std::get<ConvexPolygon>(part));
     build(std::move(parts), b.planar_inertia, spec.planar_inertia);
@@ -192,6 +221,7 @@ int add_body(Scene& scene, const BodySpec& spec) {
     w.bodies.pop_back();
     w.polygons.resize(polygons_before);
     w.polyhedra.resize(polyhedra_before);
+    w.spheres.resize(spheres_before);
     w.parts.resize(parts_before);
     s.present.pop_back();
     s.q.conservativeResize(i * config_size(w.dimension));

@@ -38,7 +38,7 @@ void for_each_contact(const CompliantScene& scene, const EventWorld& w, Visit&& 
   for (int h = 0; h < static_cast<int>(w.half_spaces.size()); ++h) {
     const HalfSpace& plane = w.half_spaces[h];
     for (int i = 0; i < ns; ++i) {
-      const Sphere& s = w.spheres[i];
+      const WeldedSphere& s = w.spheres[i];
       c.geometry = sphere_plane_geometry(plane.offset * plane.normal, plane.normal,
                                          sphere_center(w, s), s.radius);
       if (!(c.geometry.depth > 0.0)) continue;
@@ -55,8 +55,8 @@ void for_each_contact(const CompliantScene& scene, const EventWorld& w, Visit&& 
   }
   for (int i = 0; i < ns; ++i) {
     for (int j = i + 1; j < ns; ++j) {
-      const Sphere& a = w.spheres[i];
-      const Sphere& b = w.spheres[j];
+      const WeldedSphere& a = w.spheres[i];
+      const WeldedSphere& b = w.spheres[j];
       if (a.body == b.body) continue;
       const Vec3 ca = sphere_center(w, a), cb = sphere_center(w, b);
       if ((cb - ca).squaredNorm() >= (a.radius + b.radius) * (a.radius + b.radius)) continue;
@@ -119,12 +119,12 @@ Real max_penetration(const EventWorld& w) {
   Real best = -std::numeric_limits<Real>::infinity();
   const int ns = static_cast<int>(w.spheres.size());
   for (const HalfSpace& plane : w.half_spaces)
-    for (const Sphere& s : w.spheres)
+    for (const WeldedSphere& s : w.spheres)
       best = std::max(best, s.radius + plane.offset - plane.normal.dot(sphere_center(w, s)));
   for (int i = 0; i < ns; ++i)
     for (int j = i + 1; j < ns; ++j) {
-      const Sphere& a = w.spheres[i];
-      const Sphere& b = w.spheres[j];
+      const WeldedSphere& a = w.spheres[i];
+      const WeldedSphere& b = w.spheres[j];
       if (a.body == b.body) continue;
       best =
           std::max(best, a.radius + b.radius - (sphere_center(w, b) - sphere_center(w, a)).norm());

@@ -32,7 +32,7 @@ std::vector<SphereContact> find_contacts(const EventWorld& world, Real max_gap) 
   for (int h = 0; h < static_cast<int>(world.half_spaces.size()); ++h) {
     const HalfSpace& plane = world.half_spaces[h];
     for (int i = 0; i < ns; ++i) {
-      const Sphere& s = world.spheres[i];
+      const WeldedSphere& s = world.spheres[i];
       const Vec3 c = sphere_center(world, s);
       const Real gap = plane.normal.dot(c) - plane.offset - s.radius;
       if (!(gap <= max_gap)) continue;
@@ -49,8 +49,8 @@ std::vector<SphereContact> find_contacts(const EventWorld& world, Real max_gap) 
   }
   for (int i = 0; i < ns; ++i) {
     for (int j = i + 1; j < ns; ++j) {
-      const Sphere& a = world.spheres[i];
-      const Sphere& b = world.spheres[j];
+      const WeldedSphere& a = world.spheres[i];
+      const WeldedSphere& b = world.spheres[j];
       if (a.body == b.body) continue;  // welded to the same body: no contact
       const Vec3 ca = sphere_center(world, a), cb = sphere_center(world, b);
       const Vec3 d = cb - ca;

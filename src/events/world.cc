@@ -29,7 +29,7 @@ int add_free_body(EventWorld& world, Real mass, const Mat3& inertia, const Vec3&
   return i;
 }
 
-Vec3 sphere_center(const EventWorld& world, const Sphere& s) {
+Vec3 sphere_center(const EventWorld& world, const WeldedSphere& s) {
   return body_position(world.state, s.body) + body_orientation(world.state, s.body) * s.center;
 }
 
@@ -81,7 +81,7 @@ void check_world(const EventWorld& world) {
       fail(f + ".orientation", "must be a unit quaternion");
   }
   for (size_t i = 0; i < world.spheres.size(); ++i) {
-    const Sphere& s = world.spheres[i];
+    const WeldedSphere& s = world.spheres[i];
     const std::string f = "spheres[" + std::to_string(i) + "]";
     if (s.body < 0 || s.body >= static_cast<int>(world.bodies.size()))
       fail(f + ".body", "no such body " + std::to_string(s.body));

@@ -187,14 +187,14 @@ HalfSpace read_half_space(const JsonCursor& c, const Vec3& position, const Quat&
 }
 
 // The body's spheres (body coordinates); `single` when the shape is one centred sphere.
-std::vector<Sphere> read_spheres(const JsonCursor& c, bool& single) {
-  std::vector<Sphere> out;
+std::vector<WeldedSphere> read_spheres(const JsonCursor& c, bool& single) {
+  std::vector<WeldedSphere> out;
   const std::string kind = c.value().begin().key();
   const JsonCursor v = c.at(kind.c_str());
   single = kind == "sphere";
   if (single) {
     v.expect_object({"radius"});
-    Sphere s;
+    WeldedSphere s;
     s.radius = v.at("radius").in_range(limits::kMinSize, limits::kMaxSize, "m");
     out.push_back(s);
     return out;
@@ -207,7 +207,7 @@ std::vector<Sphere> read_spheres(const JsonCursor& c, bool& single) {
   for (std::size_t i = 0; i < v.size(); ++i) {
     const JsonCursor si = v.at(i);
     si.expect_object({"center", "radius"});
-    Sphere s;
+    WeldedSphere s;
     s.center = si.at("center").point3(limits::kMaxCoordinate);
     s.radius = si.at("radius").in_range(limits::kMinSize, limits::kMaxSize, "m");
     out.push_back(s);
@@ -253,7 +253,7 @@ void read_body(const JsonCursor& c, EventScene& scene, const Defaults& defaults,
   if (is_static) c.at("static").fail("only half_space bodies can be static in a \"plus\" scene");
 
   bool single = false;
-  std::vector<Sphere> spheres = read_spheres(shape, single);
+  std::vector<WeldedSphere> spheres = read_spheres(shape, single);
   Real mass = 0;
   Mat3 inertia;
   const bool has_mass = c.has("mass"), has_inertia = c.has("inertia"),
@@ -281,7 +281,7 @@ void read_body(const JsonCursor& c, EventScene& scene, const Defaults& defaults,
   } else {
     mass = c.at("mass").in_range(limits::kMinMass, limits::kMaxMass, "kg");
     Real reach = 0;  // the r of m r²
-    for (const Sphere& s : spheres) reach = std::max(reach, s.center.norm() + s.radius);
+    for (const WeldedSphere& s : spheres) reach = std::max(reach, s.center.norm() + s.radius);
     inertia =
         io::read_inertia3(c.at("inertia"), mass, reach, "the largest sphere reach from the origin");
   }
@@ -310,7 +310,7 @@ void read_body(const JsonCursor& c, EventScene& scene, const Defaults& defaults,
   const int index =
       add_free_body(scene.world, mass, inertia, position, orientation, velocity, angular_velocity);
   scene.world.bodies[index].name = name;
-  for (Sphere& s : spheres) {
+  for (WeldedSphere& s : spheres) {
     s.body = index;
     s.material = material;
     scene.world.spheres.push_back(s);

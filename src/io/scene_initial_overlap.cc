@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "exactsim/geometry/sphere.h"
+#include "exactsim/metrics/collider_pair.h"
 #include "exactsim/metrics/overlap.h"
 
 namespace exactsim {
@@ -76,13 +78,23 @@ InitialOverlapCheck find_initial_overlaps(const World& world, const State& initi
   std::vector<Pose3> poses(n);
   std::vector<Aabb3> boxes(n);
   std::vector<Real> volume(n);
-  WorldPolyhedron placed;
+  std::vector<WorldPolyhedron> placed(n);  // a sphere's: empty
+  std::vector<PlacedCollider3> colliders(n);
   for (int i = 0; i < n; ++i) {
     const auto q = initial.q_of(world.collider_body(i));
     poses[i] = Pose3{q.head<3>(), Quat(q[3], q[4], q[5], q[6])};
+    const Real radius = world.collider_radius(i);
+    if (radius > 0) {
+      colliders[i] = {nullptr, &placed[i], poses[i].position, radius};
+      boxes[i] = Aabb3{poses[i].position - Vec3::Constant(radius),
+                       poses[i].position + Vec3::Constant(radius)};
+      volume[i] = sphere_mass_properties(radius, 1.0).volume;
+      continue;
+    }
     const ConvexPolyhedron& shape = world.polyhedra[world.collider_shape(i)];
-    place(shape, poses[i], placed);
-    boxes[i] = placed.aabb;
+    place(shape, poses[i], placed[i]);
+    colliders[i] = {&shape, &placed[i], poses[i].position, 0};
+    boxes[i] = placed[i].aabb;
     volume[i] = polyhedron_mass_properties(shape, 1.0).volume;
   }
   IntersectionScratch scratch;
@@ -90,9 +102,7 @@ InitialOverlapCheck find_initial_overlaps(const World& world, const State& initi
       world, boxes, is_static, present, min_fraction, max_pairs, budget,
       [&](int i) { return volume[i]; },
       [&](int a, int b) {
-        const ConvexPolyhedron& sa = world.polyhedra[world.collider_shape(a)];
-        const ConvexPolyhedron& sb = world.polyhedra[world.collider_shape(b)];
-        return polyhedron_intersection_volume(sa, poses[a], sb, poses[b], nullptr, &scratch);
+        return intersection_volume(colliders[a], poses[a], colliders[b], poses[b], &scratch);
       });
 }
 

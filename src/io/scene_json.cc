@@ -6,6 +6,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <unordered_map>
@@ -76,20 +77,30 @@ ConvexPolygon as_listed(const std::vector<Vec2>& vertices) { return polygon_from
 struct Parts {
   std::vector<ConvexPolygon> polygons;
   std::vector<ConvexPolyhedron> polyhedra;
+  std::optional<Sphere> sphere;  // a sphere body (3D), the body's one shape
 };
 
-void read_shape(const JsonCursor& c, int dimension, const std::string& scene_dir, Parts& out) {
-  c.expect_object({"polygon", "hull", "box", "regular_polygon", "icosahedron", "mesh", "compound"});
+void read_shape(const JsonCursor& c, int dimension, const std::string& scene_dir, Parts& out,
+                bool in_compound = false) {
+  c.expect_object(
+      {"polygon", "hull", "box", "regular_polygon", "icosahedron", "sphere", "mesh", "compound"});
   if (c.value().size() != 1) c.fail("exactly one shape kind must be given");
   const std::string kind = c.value().begin().key();
   const JsonCursor v = c.at(kind.c_str());
+  if (kind == "sphere") {
+    if (dimension == 2) v.fail("shape kind 'sphere' is not available in a 2D scene");
+    if (in_compound) v.fail("a sphere cannot be a part of a compound body");
+    v.expect_object({"radius"});
+    out.sphere = Sphere{v.at("radius").in_range(limits::kMinSize, limits::kMaxSize, "m")};
+    return;
+  }
   if (kind == "compound") {
     v.expect_array();
     if (v.size() == 0) v.fail("a compound needs at least one part");
     if (v.size() > static_cast<std::size_t>(limits::kMaxParts))
       v.fail(std::to_string(v.size()) + " parts exceed the limit of " +
              std::to_string(limits::kMaxParts));
-    for (std::size_t k = 0; k < v.size(); ++k) read_shape(v.at(k), dimension, scene_dir, out);
+    for (std::size_t k = 0; k < v.size(); ++k) read_shape(v.at(k), dimension, scene_dir, out, true);
     return;
   }
   const bool planar = dimension == 2;
@@ -180,7 +191,7 @@ void read_body(const JsonCursor& c, World& w, State& s, const std::string& scene
   read_shape(shape, w.dimension, scene_dir, parts);
   if (planar)
     shape.checked([&] { rules::parts(std::span<const ConvexPolygon>(parts.polygons)); });
-  else
+  else if (!parts.sphere)
     shape.checked([&] { rules::parts(std::span<const ConvexPolyhedron>(parts.polyhedra)); });
 
   const bool has_mass = c.has("mass"), has_inertia = c.has("inertia"),
@@ -205,6 +216,10 @@ void read_body(const JsonCursor& c, World& w, State& s, const std::string& scene
       b.planar_inertia = mp.inertia;
       com_shift.head<2>() = mp.centroid;
       shift_parts(parts.polygons, mp.centroid);
+    } else if (parts.sphere) {
+      const SphereMassProperties mp = sphere_mass_properties(parts.sphere->radius, rho);
+      b.mass = mp.mass;
+      b.inertia = mp.inertia;
     } else {
       const auto mp = d.checked([&] {
         return compound_mass_properties(std::span<const ConvexPolyhedron>(parts.polyhedra), rho);
@@ -222,12 +237,15 @@ void read_body(const JsonCursor& c, World& w, State& s, const std::string& scene
       b.planar_inertia = ic.number();
       ic.checked([&] { rules::planar_inertia(b.planar_inertia, b.mass, radius(parts.polygons)); });
     } else {
-      b.inertia =
-          read_inertia3(c.at("inertia"), b.mass, radius(parts.polyhedra), rules::kVertexReach);
+      b.inertia = read_inertia3(c.at("inertia"), b.mass,
+                                parts.sphere ? parts.sphere->radius : radius(parts.polyhedra),
+                                rules::kVertexReach);
     }
   }
   if (planar)
     add_body_shapes(w, b, std::move(parts.polygons));
+  else if (parts.sphere)
+    add_body_shapes(w, b, *parts.sphere);
   else
     add_body_shapes(w, b, std::move(parts.polyhedra));
   if (c.has("friction")) b.friction = c.at("friction").rule(rules::friction);
@@ -611,7 +629,9 @@ nlohmann::json scene_to_json(const Scene& scene) {
       for (const Vec3& p : w.polyhedra[shape].vertices) pts.push_back({p.x(), p.y(), p.z()});
       return nlohmann::json{{"hull", pts}};
     };
-    if (b.extra_parts == 0) {
+    if (b.kind == ShapeKind::kSphere) {
+      j["shape"] = {{"sphere", {{"radius", w.spheres[b.shape].radius}}}};
+    } else if (b.extra_parts == 0) {
       j["shape"] = shape_json(b.shape);
     } else {
       nlohmann::json parts = nlohmann::json::array({shape_json(b.shape)});
@@ -671,6 +691,7 @@ Scene rewritten(const Scene& scene) {
   out.world.bodies = std::move(read.world.bodies);
   out.world.polygons = std::move(read.world.polygons);
   out.world.polyhedra = std::move(read.world.polyhedra);
+  out.world.spheres = std::move(read.world.spheres);
   out.initial = std::move(read.initial);
   out.world.joints = std::move(read.world.joints);
   return out;

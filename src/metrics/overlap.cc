@@ -5,6 +5,8 @@
 
 #include <utility>
 
+#include "exactsim/metrics/collider_pair.h"
+
 namespace exactsim {
 namespace {
 
@@ -32,11 +34,15 @@ Real total_overlap_area(std::span<const WorldPolygon> polygons,
 
 Real total_overlap_volume(std::span<const ConvexPolyhedron* const> shapes,
                           std::span<const Pose3> poses, std::span<const std::pair<int, int>> pairs,
-                          IntersectionScratch* scratch) {
+                          IntersectionScratch* scratch, std::span<const WorldPolyhedron> placed,
+                          std::span<const Real> radius) {
   Real total = 0;
+  auto collider = [&](int i) {
+    return PlacedCollider3{shapes[i], placed.empty() ? nullptr : &placed[i], poses[i].position,
+                           radius.empty() ? 0 : radius[i]};
+  };
   for (const auto& [i, j] : pairs)
-    total += polyhedron_intersection_volume(*shapes[i], poses[i], *shapes[j], poses[j], nullptr,
-                                            scratch);
+    total += intersection_volume(collider(i), poses[i], collider(j), poses[j], scratch);
   return total;
 }
 

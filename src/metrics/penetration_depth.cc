@@ -6,6 +6,8 @@
 #include <cmath>
 #include <limits>
 
+#include "exactsim/metrics/collider_pair.h"
+
 namespace exactsim {
 namespace {
 
@@ -97,6 +99,12 @@ std::string describe_features(const PenetrationResult& r, std::string_view name_
       return of(element, r.feature_b, name_b);
     case PenetrationFeature::kEdgeEdge:
       return of("edge ", r.feature_a, name_a) + " × " + of("edge ", r.feature_b, name_b);
+    case PenetrationFeature::kSphere:
+      if (r.feature_a >= 0)
+        return "sphere " + std::string(name_b) + " at " + of(element, r.feature_a, name_a);
+      if (r.feature_b >= 0)
+        return "sphere " + std::string(name_a) + " at " + of(element, r.feature_b, name_b);
+      return "spheres " + std::string(name_a) + " and " + std::string(name_b);
   }
   return "none";
 }
@@ -296,14 +304,17 @@ void scene_penetration(std::span<const ConvexPolyhedron* const> shapes,
                        std::span<const std::uint8_t> is_static,
                        std::span<const std::pair<int, int>> pairs, Real threshold,
                        PenetrationScratch& scratch, ScenePenetration& out,
-                       const PenetrationOptions& options, std::span<const Vec3> centres) {
+                       const PenetrationOptions& options, std::span<const Vec3> centres,
+                       std::span<const Real> radius) {
   out.clear();
+  auto collider = [&](int i) {
+    return PlacedCollider3{shapes[i], &placed[i], poses[i].position,
+                           radius.empty() ? 0 : radius[i]};
+  };
   for (const auto& [i, j] : pairs) {
-    record(out, i, j,
-           penetration_depth(*shapes[i], placed[i], *shapes[j], placed[j], scratch, options),
-           threshold);
+    record(out, i, j, penetration_depth(collider(i), collider(j), scratch, options), threshold);
     check_centre(out, is_static, i, j, [&](int body, int wall) {
-      return interior_depth(placed[wall], centres.empty() ? poses[body].position : centres[body]);
+      return interior_depth(collider(wall), centres.empty() ? poses[body].position : centres[body]);
     });
   }
   finish(out);

@@ -17,9 +17,11 @@ Real contact_epsilon(const World& world, Real h) {
   Real thinnest = std::numeric_limits<Real>::infinity();
   if (world.dimension == 2)
     for (const ConvexPolygon& p : world.polygons) thinnest = std::min(thinnest, minimum_width(p));
-  else
+  else {
     for (const ConvexPolyhedron& p : world.polyhedra)
       thinnest = std::min(thinnest, minimum_width(p));
+    for (const Sphere& s : world.spheres) thinnest = std::min(thinnest, 2 * s.radius);
+  }
   return std::min(default_vertex_edge_epsilon(h), 0.5 * thinnest);
 }
 
@@ -59,12 +61,20 @@ void place_all(const World& world, const State& state, Real h, Workspace& ws, bo
   ws.polyhedra.resize(n);
   ws.poses3.resize(n);
   ws.shapes3.resize(n);
+  ws.radius3.resize(n);
   for (int c = 0; c < n; ++c) {
-    ws.shapes3[c] = &world.polyhedra[world.collider_shape(c)];
+    ws.radius3[c] = world.collider_radius(c);
+    ws.shapes3[c] = ws.radius3[c] > 0 ? nullptr : &world.polyhedra[world.collider_shape(c)];
     if (!ws.collider_present[c]) continue;
     const int b = world.collider_body(c);
     ws.poses3[c] = Pose3{body_position(state, b), body_orientation(state, b)};
-    place(*ws.shapes3[c], ws.poses3[c], ws.polyhedra[c]);
+    if (ws.shapes3[c] != nullptr) {
+      place(*ws.shapes3[c], ws.poses3[c], ws.polyhedra[c]);
+    } else {  // a sphere: its box (the detection's and the metrics' broad phase)
+      const Vec3 r = Vec3::Constant(ws.radius3[c]);
+      ws.polyhedra[c] = WorldPolyhedron{};
+      ws.polyhedra[c].aabb = Aabb3{ws.poses3[c].position - r, ws.poses3[c].position + r};
+    }
   }
 }
 

@@ -4,6 +4,7 @@
 #include "detect.h"
 #include "exactsim/collision/corrective.h"
 #include "exactsim/collision/polyhedron_contacts.h"
+#include "exactsim/collision/sphere_contact.h"
 
 namespace exactsim {
 namespace {
@@ -30,6 +31,23 @@ Real relative_displacement_bound(const World& w, const State& s, std::span<const
   return h * (va - vb).norm() + (motion[a] - h * va.norm()) + (motion[b] - h * vb.norm());
 }
 
+// How far two colliders with a sphere may close in the step. Two spheres turn into themselves, so
+// they close by no more than their centres' relative motion brings them: the closest approach of
+// the centres along h(v_b − v_a), plus gravity's h²|g| when one of them does not fall with the
+// other. A bound on the relative motion alone (`widen`) would hold apart two balls that pass each
+// other within it, by the plane through their closest points at the start.
+Real sphere_pair_reach(const World& w, const State& s, const Workspace& ws, const BodyPair& p,
+                       Real h, Real widen) {
+  if (ws.shapes3[p.a] != nullptr || ws.shapes3[p.b] != nullptr) return widen;
+  const int a = w.collider_body(p.a), b = w.collider_body(p.b);
+  const Vec3 d = ws.poses3[p.b].position - ws.poses3[p.a].position;
+  const Vec3 m = h * (linear_velocity(w, s, b) - linear_velocity(w, s, a));
+  const Real t = m.squaredNorm() > 0 ? std::clamp(-d.dot(m) / m.squaredNorm(), 0.0, 1.0) : 0.0;
+  const Real closest = (d + t * m).norm();
+  const Real fall = w.bodies[a].is_static != w.bodies[b].is_static ? h * h * w.gravity.norm() : 0.0;
+  return std::min(widen, d.norm() - closest + fall);
+}
+
 }  // namespace
 
 void detect_contacts_3d(const World& world, const State& state, Real h, Real eps, Workspace& ws) {
@@ -46,17 +64,30 @@ void detect_contacts_3d(const World& world, const State& state, Real h, Real eps
   }
   sweep_and_prune(ws.boxes3, ws.is_static, ws.collider_present, ws.pairs, ws.broad_phase);
   drop_pairs_that_never_collide(world, ws.pairs);
+  auto sphere_pair = [&](const BodyPair& p) {
+    return ws.shapes3[p.a] == nullptr || ws.shapes3[p.b] == nullptr;
+  };
   if (world.contact.model == ContactModel::kCorrective) {  // contacts only after penetration
     for (const BodyPair& p : ws.pairs)
-      corrective_contact_3d(*ws.shapes3[p.a], ws.poses3[p.a], ws.polyhedra[p.a], p.a,
-                            *ws.shapes3[p.b], ws.poses3[p.b], ws.polyhedra[p.b], p.b,
-                            ws.overlap_polytope, ws.intersection, ws.constraints.contacts);
+      if (sphere_pair(p))
+        sphere_contact(placed_collider(ws, p.a), p.a, placed_collider(ws, p.b), p.b, 0,
+                       ws.constraints.contacts);
+      else
+        corrective_contact_3d(*ws.shapes3[p.a], ws.poses3[p.a], ws.polyhedra[p.a], p.a,
+                              *ws.shapes3[p.b], ws.poses3[p.b], ws.polyhedra[p.b], p.b,
+                              ws.overlap_polytope, ws.intersection, ws.constraints.contacts);
     return;
   }
   for (const BodyPair& p : ws.pairs) {
     // A fast pair may close more than ε in one step: widen ε by their relative motion bound.
     const Real widen =
         predict ? relative_displacement_bound(world, state, ws.motion, p.a, p.b, h) : 0.0;
+    if (sphere_pair(p)) {
+      sphere_contact(placed_collider(ws, p.a), p.a, placed_collider(ws, p.b), p.b,
+                     eps + (predict ? sphere_pair_reach(world, state, ws, p, h, widen) : 0.0),
+                     ws.constraints.contacts);
+      continue;
+    }
     PolyhedronContactOptions o;
     o.epsilon_vf = eps;
     o.epsilon_ee = eps_edge;

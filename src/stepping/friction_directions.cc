@@ -71,6 +71,16 @@ Vec3 contact_tangent(const World& world, const State& state, const Contact& c) {
   } else if (c.type == ContactType::kEdgeEdge) {
     const ConvexPolyhedron& shape = world.polyhedra[world.collider_shape(c.collider_a())];
     e = body_orientation(state, c.body_a) * shape.edge_vector(c.feature_a);
+  } else if (c.type == ContactType::kSphere) {
+    // Against a face: the face's first edge, as for a vertex; against a sphere: sphere A's body x
+    // axis. Either turns with the scene.
+    if (c.feature_b >= 0) {
+      const ConvexPolyhedron& shape = world.polyhedra[world.collider_shape(c.collider_b())];
+      const std::vector<int>& loop = shape.faces[c.feature_b].vertices;
+      e = body_orientation(state, c.body_b) * (shape.vertices[loop[1]] - shape.vertices[loop[0]]);
+    } else {
+      e = body_orientation(state, c.body_a) * Vec3::UnitX();
+    }
   }
   const Vec3 t = e - c.normal.dot(e) * c.normal;
   const Real length = t.norm();

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numeric>
 
 #include "contact/pair_coefficient.h"
@@ -11,6 +12,7 @@
 #include "exactsim/collision/contact_jacobian.h"
 #include "exactsim/collision/edge_edge.h"
 #include "exactsim/collision/polyhedron_contacts.h"
+#include "exactsim/collision/sphere_contact.h"
 #include "exactsim/collision/vertex_edge.h"
 #include "exactsim/collision/vertex_face.h"
 #include "exactsim/dynamics/mass_matrix.h"
@@ -232,6 +234,26 @@ bool contact_at(const World& world, const State& state, const Contact& contact, 
     scratch.polyhedra.resize(2);
     WorldPolyhedron& pa = scratch.polyhedra[0];
     WorldPolyhedron& pb = scratch.polyhedra[1];
+    if (contact.type == ContactType::kSphere) {  // the closest points at the moved poses
+      auto collider = [&](int c, int b, WorldPolyhedron& placed) {
+        const Real radius = world.collider_radius(c);
+        const Pose3 pose{body_position(moved, b), body_orientation(moved, b)};
+        if (radius > 0) return PlacedCollider3{nullptr, nullptr, pose.position, radius};
+        const ConvexPolyhedron& shape = world.polyhedra[world.collider_shape(c)];
+        place(shape, pose, placed);
+        return PlacedCollider3{&shape, &placed, pose.position, 0};
+      };
+      scratch.sphere_contacts.clear();
+      sphere_contact(collider(ca, ba, pa), ca, collider(cb, bb, pb), cb,
+                     std::numeric_limits<Real>::infinity(), scratch.sphere_contacts);
+      if (scratch.sphere_contacts.empty()) return false;
+      out = scratch.sphere_contacts[0];
+      out.part_a = out.body_a;
+      out.part_b = out.body_b;
+      out.body_a = world.collider_body(out.part_a);
+      out.body_b = world.collider_body(out.part_b);
+      return true;
+    }
     const ConvexPolyhedron& sa = world.polyhedra[world.collider_shape(ca)];
     const ConvexPolyhedron& sb = world.polyhedra[world.collider_shape(cb)];
     place(sa, Pose3{body_position(moved, ba), body_orientation(moved, ba)}, pa);

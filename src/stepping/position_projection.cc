@@ -6,6 +6,7 @@
 
 #include "detect.h"
 #include "exactsim/dynamics/integrate.h"
+#include "exactsim/metrics/collider_pair.h"
 #include "exactsim/stepping/memory_budget.h"
 #include "exactsim/stepping/step.h"
 
@@ -32,6 +33,10 @@ constexpr Real kIndependence = 1e-2;
 // The largest move of a body's point the projection makes, per metre of the deepest overlap.
 constexpr Real kMaxMovePerDepth = 2;
 
+PlacedCollider3 start_collider(const StartPlacement& start, int c) {
+  return {start.shapes3[c], &start.polyhedra[c], start.poses3[c].position, start.radius3[c]};
+}
+
 // The exact penetration depth of colliders a and b in `start` (0 when apart), computed once per
 // projection (s.pair_depths).
 Real pair_depth(int a, int b, const World& world, const StartPlacement& start,
@@ -42,8 +47,7 @@ Real pair_depth(int a, int b, const World& world, const StartPlacement& start,
   const Real depth =
       world.dimension == 2
           ? penetration_depth(start.polygons[key.first], start.polygons[key.second]).depth
-          : penetration_depth(*start.shapes3[key.first], start.polyhedra[key.first],
-                              *start.shapes3[key.second], start.polyhedra[key.second],
+          : penetration_depth(start_collider(start, key.first), start_collider(start, key.second),
                               s.penetration)
                 .depth;
   s.pair_depths.push_back({key, depth});

@@ -44,12 +44,27 @@ void build_constraints(const World& world, Workspace& ws) {
       build_standard_constraints(ws.constraints);
       return;
     case ContactModel::kPeg:
-      if (world.dimension == 3)
+      if (world.dimension == 3) {
+        // A sphere's contact is a U as detected (collision/sphere_contact.h): PEG's configurations
+        // are those of polytope features. It joins the set after PEG's contacts.
+        std::vector<Contact>& contacts = ws.constraints.contacts;
+        ws.sphere_contacts.clear();
+        if (!world.spheres.empty())
+          std::erase_if(contacts, [&](const Contact& c) {
+            if (c.type != ContactType::kSphere) return false;
+            ws.sphere_contacts.push_back(c);
+            return true;
+          });
         build_peg_constraints_3d(ws.shapes3, ws.polyhedra, ws.is_static, world.contact.peg,
                                  ws.constraints, ws.peg3d, ws.motion);
-      else
+        for (const Contact& c : ws.sphere_contacts) {
+          ws.constraints.unilateral.push_back(static_cast<int>(contacts.size()));
+          contacts.push_back(c);
+        }
+      } else {
         build_peg_constraints_2d(ws.polygons, ws.is_static, world.contact.peg, ws.constraints,
                                  ws.peg2d);
+      }
       return;
     case ContactModel::kCorrective:  // its detection already made one U contact per pair
       build_standard_constraints(ws.constraints);
@@ -216,7 +231,7 @@ const ScenePenetration& scan_penetration(const World& world, const State& state,
               single(c) ? ws.poses3[c].position : part_centre(ws.polyhedra[c].vertices);
     }
     scene_penetration(ws.shapes3, ws.polyhedra, ws.poses3, ws.is_static, ws.end_pairs, eps,
-                      ws.penetration, pen, {}, ws.centres3);
+                      ws.penetration, pen, {}, ws.centres3, ws.radius3);
   }
   if (!world.parts.empty()) {  // colliders → bodies
     for (PenetratingPair& p : pen.deep_pairs) {
@@ -563,7 +578,7 @@ bool exact_flight(const World& world, const Workspace& ws) {
 IslandInputs island_inputs(const World& world, const Workspace& ws) {
   return {ws.warm.previous,
           ws.friction_previous,
-          {ws.polygons, ws.shapes3, ws.polyhedra},
+          {ws.polygons, ws.shapes3, ws.polyhedra, ws.poses3, ws.radius3},
           exact_flight(world, ws)};
 }
 
@@ -705,7 +720,8 @@ void add_island(const StepReport& i, int k, StepReport& r, IslandTotals& t) {
 // The overlap metric over ws.end_pairs (find_overlapping_pairs), summed in their (i, j) order.
 Real overlap_of_pairs(const World& world, Workspace& ws) {
   if (world.dimension == 2) return total_overlap_area(ws.polygons, ws.end_pairs);
-  return total_overlap_volume(ws.shapes3, ws.poses3, ws.end_pairs, &ws.intersection);
+  return total_overlap_volume(ws.shapes3, ws.poses3, ws.end_pairs, &ws.intersection, ws.polyhedra,
+                              ws.radius3);
 }
 
 // Island k of the step, in `lane` (number `lane_index`): extracted, then left asleep or solved into

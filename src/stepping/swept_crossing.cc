@@ -6,7 +6,7 @@
 #include "detect.h"
 #include "exactsim/geometry/pose.h"
 #include "exactsim/geometry/pose3.h"
-#include "exactsim/metrics/penetration_depth.h"
+#include "exactsim/metrics/collider_pair.h"
 #include "exactsim/stepping/step.h"
 
 namespace exactsim {
@@ -123,8 +123,10 @@ class CrossingFinder {
       const Vec3 x = m.x0 + f * m.dx;
       place(shape, Pose2{Vec2(x.x(), x.y()), m.theta0 + f * m.dtheta}, s_.polygons[k]);
     } else {
-      place(world_.polyhedra[world_.collider_shape(c)], Pose3{m.x0 + f * m.dx, m.q0.slerp(f, m.q1)},
-            s_.polyhedra[k]);
+      s_.centres[k] = m.x0 + f * m.dx;
+      if (world_.collider_radius(c) == 0)
+        place(world_.polyhedra[world_.collider_shape(c)], Pose3{s_.centres[k], m.q0.slerp(f, m.q1)},
+              s_.polyhedra[k]);
     }
   }
 
@@ -132,9 +134,11 @@ class CrossingFinder {
     place_at(a, f, 0);
     place_at(b, f, 1);
     if (world_.dimension == 2) return penetration_depth(s_.polygons[0], s_.polygons[1]).depth;
-    const ConvexPolyhedron& sa = world_.polyhedra[world_.collider_shape(a)];
-    const ConvexPolyhedron& sb = world_.polyhedra[world_.collider_shape(b)];
-    return penetration_depth(sa, s_.polyhedra[0], sb, s_.polyhedra[1], ws_.penetration).depth;
+    auto collider = [&](int c, int k) {
+      return PlacedCollider3{ws_.shapes3[c], &s_.polyhedra[k], s_.centres[k],
+                             world_.collider_radius(c)};
+    };
+    return penetration_depth(collider(a, 0), collider(b, 1), ws_.penetration).depth;
   }
 
   // Colliders a and b; the crossing is reported for their bodies.

@@ -22,6 +22,8 @@ const char* to_string(ImpactModel m) { return m == ImpactModel::kPlus ? "plus" :
 const char* to_string(Stabilisation s) { return s == Stabilisation::kSplit ? "split" : "velocity"; }
 
 Real bounding_radius(const World& world, int i) {
+  if (world.bodies[i].kind == ShapeKind::kSphere)
+    return world.spheres[world.bodies[i].shape].radius;
   Real r = 0;
   for (int k = 0; k < part_count(world, i); ++k) {
     const int shape = part_shape(world, i, k);
@@ -55,6 +57,14 @@ void add_body_shapes(World& w, Body& b, std::vector<ConvexPolygon> parts) {
 
 void add_body_shapes(World& w, Body& b, std::vector<ConvexPolyhedron> parts) {
   add_shapes(w, b, parts, w.polyhedra);
+}
+
+void add_body_shapes(World& w, Body& b, Sphere sphere) {
+  b.kind = ShapeKind::kSphere;
+  b.shape = static_cast<int>(w.spheres.size());
+  b.first_part = static_cast<int>(w.parts.size());
+  b.extra_parts = 0;
+  w.spheres.push_back(sphere);
 }
 
 int Scene::step_count() const { return static_cast<int>(std::llround(duration / step)); }

@@ -121,7 +121,7 @@ void write_final_picture(const RunResults& results, const std::string& path) {
       order.push_back({i, w.bodies[i].is_static, cam.depth(pose.position)});
       std::vector<Vec2> pts;
       for (int k = 0; k < part_count(w, i); ++k)
-        for (const Vec3& v : w.polyhedra[part_shape(w, i, k)].vertices)
+        for (const Vec3& v : drawn_polyhedron(w, i, k).vertices)
           pts.push_back(cam.project(pose.apply(v)));
       (w.bodies[i].is_static ? static_points : dynamic_points).push_back(pts);
     }
@@ -134,7 +134,7 @@ void write_final_picture(const RunResults& results, const std::string& path) {
     for (const Item& it : order) {
       const Pose3 pose = frame_pose3(f, it.body);
       for (int k = 0; k < part_count(w, it.body); ++k) {
-        const ConvexPolyhedron& s = w.polyhedra[part_shape(w, it.body, k)];
+        const ConvexPolyhedron& s = drawn_polyhedron(w, it.body, k);
         for (const PolyhedronFace& face : s.faces) {
           const Vec3 nrm = pose.rotate(face.normal);
           if (nrm.dot(cam.toward_camera) <= 0) continue;  // back face of a convex body
@@ -162,7 +162,7 @@ void write_final_picture(const RunResults& results, const std::string& path) {
             pts.push_back(pose.apply(v));
         } else {
           const Pose3 pose = frame_pose3(g, i);
-          for (const Vec3& v : w.polyhedra[part_shape(w, i, k)].vertices)
+          for (const Vec3& v : drawn_polyhedron(w, i, k).vertices)
             pts.push_back(cam.project(pose.apply(v)));
         }
       dynamic_points.push_back(std::move(pts));

@@ -2,17 +2,44 @@
 
 #include <cmath>
 #include <cstdint>
+#include <map>
+#include <numbers>
 #include <utility>
 
+#include "exactsim/metrics/collider_pair.h"
 #include "exactsim/metrics/overlap.h"
 
 namespace exactsim {
+
+const ConvexPolyhedron& drawn_polyhedron(const World& world, int i, int k) {
+  const Body& b = world.bodies[i];
+  if (b.kind != ShapeKind::kSphere) return world.polyhedra[part_shape(world, i, k)];
+  thread_local std::map<Real, ConvexPolyhedron> drawn;
+  const Real r = world.spheres[b.shape].radius;
+  auto it = drawn.find(r);
+  if (it == drawn.end()) {
+    constexpr int kAround = 16, kRings = 8;
+    std::vector<Vec3> points{Vec3(0, 0, r), Vec3(0, 0, -r)};
+    for (int ring = 1; ring < kRings; ++ring) {
+      const Real polar = std::numbers::pi * ring / kRings;
+      for (int a = 0; a < kAround; ++a) {
+        const Real azimuth = 2 * std::numbers::pi * a / kAround;
+        points.push_back(r * Vec3(std::sin(polar) * std::cos(azimuth),
+                                  std::sin(polar) * std::sin(azimuth), std::cos(polar)));
+      }
+    }
+    it = drawn.emplace(r, polyhedron_from_points(points)).first;
+  }
+  return it->second;
+}
 
 Real body_size(const World& world, int i) {
   Real size = 0;
   for (int k = 0; k < part_count(world, i); ++k)
     size += world.dimension == 2
                 ? std::abs(polygon_area(world.polygons[part_shape(world, i, k)].vertices))
+            : world.bodies[i].kind == ShapeKind::kSphere
+                ? sphere_mass_properties(world.spheres[world.bodies[i].shape].radius, 1.0).volume
                 : polyhedron_mass_properties(world.polyhedra[part_shape(world, i, k)], 1.0).volume;
   return size;
 }
@@ -56,6 +83,11 @@ std::vector<PairOverlap> pair_overlaps(const World& world, const ReplayFrame& f)
   for (int i = 0; i < n; ++i) {
     if (!f.present[i]) continue;
     poses[i] = frame_pose3(f, i);
+    if (world.bodies[i].kind == ShapeKind::kSphere) {
+      const Vec3 r = Vec3::Constant(world.spheres[world.bodies[i].shape].radius);
+      boxes[i] = {poses[i].position - r, poses[i].position + r};
+      continue;
+    }
     const Vec3 first = poses[i].apply(world.polyhedra[world.bodies[i].shape].vertices[0]);
     boxes[i] = {first, first};
     for (int k = 0; k < part_count(world, i); ++k)
@@ -67,13 +99,24 @@ std::vector<PairOverlap> pair_overlaps(const World& world, const ReplayFrame& f)
   }
   IntersectionScratch scratch;
   overlapping_box_pairs<Aabb3>(boxes, is_static, present, sweep, pairs);
+  WorldPolyhedron placed;  // a polyhedron beside a sphere
+  auto collider = [&](int i, int k) {
+    if (world.bodies[i].kind == ShapeKind::kSphere)
+      return PlacedCollider3{nullptr, nullptr, poses[i].position,
+                             world.spheres[world.bodies[i].shape].radius};
+    return PlacedCollider3{&world.polyhedra[part_shape(world, i, k)], &placed, poses[i].position,
+                           0};
+  };
   for (const auto& [i, j] : pairs) {
     Real v = 0;
     for (int a = 0; a < part_count(world, i); ++a)
-      for (int b = 0; b < part_count(world, j); ++b)
-        v += polyhedron_intersection_volume(world.polyhedra[part_shape(world, i, a)], poses[i],
-                                            world.polyhedra[part_shape(world, j, b)], poses[j],
-                                            nullptr, &scratch);
+      for (int b = 0; b < part_count(world, j); ++b) {
+        const PlacedCollider3 ca = collider(i, a), cb = collider(j, b);
+        if (ca.is_sphere() != cb.is_sphere())  // the polyhedron's placement
+          place(ca.is_sphere() ? *cb.shape : *ca.shape, ca.is_sphere() ? poses[j] : poses[i],
+                placed);
+        v += intersection_volume(ca, poses[i], cb, poses[j], &scratch);
+      }
     if (v > 0) out.push_back({i, j, v});
   }
   return out;

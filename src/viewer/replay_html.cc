@@ -55,7 +55,7 @@ nlohmann::json bodies_json(const World& w) {
         loops.push_back(loop);
         continue;
       }
-      const ConvexPolyhedron& s = w.polyhedra[part_shape(w, i, k)];
+      const ConvexPolyhedron& s = drawn_polyhedron(w, i, k);
       for (const Vec3& v : s.vertices) verts.push_back(vec(v));
       for (const PolyhedronFace& f : s.faces) {
         nlohmann::json face = nlohmann::json::array();

@@ -190,7 +190,7 @@ CompliantScene one_ball(Real c, const Vec3& position, const Vec3& velocity) {
   // with slip: friction dissipates too
   add_free_body(s.world, 2.0, Mat3::Identity() * 0.02, position, Quat::Identity(), velocity,
                 Vec3(1.0, 0, 0));
-  Sphere sp;
+  WeldedSphere sp;
   sp.radius = 0.1;
   s.world.spheres = {sp};
   s.world.half_spaces = {HalfSpace{}};

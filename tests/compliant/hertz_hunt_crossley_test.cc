@@ -129,7 +129,7 @@ CompliantScene two_balls() {
                 Vec3(2.0, -1.0, 0.5));
   add_free_body(s.world, 0.7, inertia, Vec3(0.3, 0.05, 0.4), q, Vec3(-1.0, 0.2, -0.1),
                 Vec3(-0.5, 3.0, 1.0));
-  Sphere sa, sb;
+  WeldedSphere sa, sb;
   sa.body = 0;
   sa.center = Vec3(0.05, 0.02, 0.0);  // off-centre: contact forces make torques
   sa.radius = 0.2;

@@ -18,7 +18,7 @@ EventSimulation ball_drop(Real e, Real height) {
   EventSimulation sim;
   add_free_body(sim.world, 0.5, Mat3::Identity() * 0.4 * 0.5 * 0.1 * 0.1,
                 Vec3(0.0, 0.0, height + 0.1));
-  Sphere s;
+  WeldedSphere s;
   s.radius = 0.1;
   s.material.friction = 0.3;
   s.material.restitution = RestitutionLaw::constant(e);
@@ -73,7 +73,7 @@ TEST(EventSimulation, TwoSpheresCombineTheirMuAndEAsTheTimeStepperDoes) {
     add_free_body(sim.world, 0.5, Mat3::Identity() * 0.4 * 0.5 * 0.1 * 0.1,
                   Vec3(i == 0 ? -0.3 : 0.3, 0.0, 0.0), Quat::Identity(),
                   Vec3(i == 0 ? 1.0 : 0.0, 0.0, 0.0));
-    Sphere s;
+    WeldedSphere s;
     s.body = i;
     s.radius = 0.1;
     s.material.friction = 0.0;
@@ -145,7 +145,7 @@ TEST(EventSimulation, PersistentContactKeepsATorqueFreeSpin) {
   const Mat3 J = Vec3(0.01, 0.02, 0.03).asDiagonal();
   add_free_body(sim.world, 1.0, J, Vec3(0.0, 0.0, 0.1), Quat::Identity(), Vec3::Zero(),
                 Vec3(0.5, 8.0, 0.5));
-  Sphere s;
+  WeldedSphere s;
   s.radius = 0.1;
   s.material.friction = 0.0;
   s.material.restitution = RestitutionLaw::constant(0.0);

@@ -42,7 +42,7 @@ void expect_same_world(const EventWorld& a, const EventWorld& b) {
     EXPECT_LT((body_angular_velocity(s, k) - body_angular_velocity(t, k)).norm(), 1e-15);
   }
   for (size_t i = 0; i < a.spheres.size(); ++i) {
-    const Sphere &x = a.spheres[i], &y = b.spheres[i];
+    const WeldedSphere &x = a.spheres[i], &y = b.spheres[i];
     EXPECT_EQ(x.body, y.body);
     EXPECT_LT((x.center - y.center).norm(), 1e-15);
     EXPECT_EQ(x.radius, y.radius);

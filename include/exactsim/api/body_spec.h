@@ -12,15 +12,16 @@
 
 #include "exactsim/geometry/polygon.h"
 #include "exactsim/geometry/polyhedron.h"
+#include "exactsim/geometry/sphere.h"
 #include "exactsim/math/types.h"
 #include "exactsim/stepping/world.h"
 
 namespace exactsim {
 
-// A body's shape: a convex polygon (2D scene) or a convex polyhedron (3D scene). Made with
-// make_box(Vec2) / make_regular_polygon / polygon_from_points (2D) or make_box(Vec3) /
-// make_icosahedron / polyhedron_from_points (3D), all in geometry/.
-using Shape = std::variant<ConvexPolygon, ConvexPolyhedron>;
+// A body's shape: a convex polygon (2D scene), a convex polyhedron or a sphere (3D scene). Made
+// with make_box(Vec2) / make_regular_polygon / polygon_from_points (2D) or make_box(Vec3) /
+// make_icosahedron / polyhedron_from_points / Sphere{radius} (3D), all in geometry/.
+using Shape = std::variant<ConvexPolygon, ConvexPolyhedron, Sphere>;
 
 // Up to three coordinates: {x, y} in 2D, {x, y, z} in 3D (z = 0 in 2D). Converts from Vec2/Vec3.
 struct Coordinates {
@@ -44,7 +45,7 @@ struct BodySpec {
   Shape shape{};
   // A compound body (docs/api.md "Compound bodies"): its convex parts, welded, in one frame (as
   // `shape`'s), meeting only at their boundaries; mass properties are the union's. Give either
-  // `shape` or `parts`.
+  // `shape` or `parts`. Parts are polytopes: a sphere is a body's one shape.
   std::vector<Shape> parts{};
   bool is_static = false;
   // Moves with `velocity` / `omega` / `angular_velocity`, kept as set across steps (change it

@@ -12,6 +12,8 @@ enum class ContactType : std::uint8_t {
   kVertexEdge,  // 2D: vertex feature_a of A against edge feature_b of B
   kVertexFace,  // 3D: vertex feature_a of A against face feature_b of B
   kEdgeEdge,    // 3D: edge feature_a of A against edge feature_b of B
+  kSphere,  // 3D: sphere A's closest point to B (feature_a 0; feature_b the face of a polyhedron B
+            // carrying the closest point, −1 for a sphere B; collision/sphere_contact.h)
 };
 
 // C = {A, B, p_a, n̂, ψ} plus features. The point on B is p_b = p_a + ψ n̂.

@@ -16,6 +16,10 @@ namespace exactsim {
 inline int config_size(int dimension) { return dimension == 2 ? 3 : 7; }
 inline int velocity_size(int dimension) { return dimension == 2 ? 3 : 6; }
 
+// What Body::shape indexes: a convex polytope (World::polygons in 2D, World::polyhedra in 3D) or,
+// in 3D, a sphere centred at the body's origin (World::spheres; docs/scene-format.md "Spheres").
+enum class ShapeKind : std::uint8_t { kPolytope, kSphere };
+
 struct Body {
   std::string name;
   // Infinite mass: the body has no velocity unknowns, is never pushed, and does not collide with
@@ -25,7 +29,8 @@ struct Body {
   // stays as set (by the scene, set_velocity or set_state) across steps; gravity and applied
   // forces do not act on it (docs/stepping.md "Kinematic bodies").
   bool kinematic = false;
-  int shape = -1;  // index into the World's polygons (2D) or polyhedra (3D)
+  int shape = -1;  // index into the World's polygons (2D) or polyhedra (3D), or its spheres
+  ShapeKind kind = ShapeKind::kPolytope;
   // A compound body (docs/api.md "Compound bodies") has further convex parts, welded to the first
   // (`shape`) in the body's frame: World::parts[first_part, first_part + extra_parts).
   int first_part = 0;

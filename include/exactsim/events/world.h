@@ -12,7 +12,7 @@
 namespace exactsim {
 
 // A sphere welded to body `body` with its centre at `center` (body coordinates).
-struct Sphere {
+struct WeldedSphere {
   int body = 0;
   Vec3 center = Vec3::Zero();  // m, body frame
   Real radius = 0.1;           // m, > 0
@@ -36,7 +36,7 @@ struct EventWorld {
     s.dimension = 3;
     return s;
   }();
-  std::vector<Sphere> spheres;
+  std::vector<WeldedSphere> spheres;
   std::vector<HalfSpace> half_spaces;
   Vec3 gravity = Vec3(0.0, 0.0, -9.81);  // m/s²
 
@@ -50,7 +50,7 @@ int add_free_body(EventWorld& world, Real mass, const Mat3& inertia, const Vec3&
                   const Vec3& angular_velocity = Vec3::Zero());
 
 // Centre of sphere s in world coordinates.
-Vec3 sphere_center(const EventWorld& world, const Sphere& s);
+Vec3 sphere_center(const EventWorld& world, const WeldedSphere& s);
 
 // (6b × 6b) block-diagonal M⁻¹ of the bodies (dynamics/mass_matrix.h's blocks).
 MatX inverse_mass_matrix(const EventWorld& world);

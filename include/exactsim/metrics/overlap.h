@@ -35,9 +35,14 @@ Real total_overlap_volume(std::span<const ConvexPolyhedron* const> shapes,
 // broad phase between the overlap metric and the penetration watchdog (docs/stepping.md).
 Real total_overlap_area(std::span<const WorldPolygon> polygons,
                         std::span<const std::pair<int, int>> pairs);
+// A collider with shapes[i] null is a sphere of radius[i] centred at poses[i].position; a pair
+// of a sphere and a polyhedron needs the polyhedron's placement in `placed`
+// (metrics/collider_pair.h).
 Real total_overlap_volume(std::span<const ConvexPolyhedron* const> shapes,
                           std::span<const Pose3> poses, std::span<const std::pair<int, int>> pairs,
-                          IntersectionScratch* scratch);
+                          IntersectionScratch* scratch,
+                          std::span<const WorldPolyhedron> placed = {},
+                          std::span<const Real> radius = {});
 
 // Working memory of for_each_overlapping_box_pair (reused: no allocation once warmed up).
 struct BoxSweepScratch {

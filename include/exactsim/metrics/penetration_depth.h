@@ -112,12 +112,15 @@ void scene_penetration(std::span<const WorldPolygon> polygons, std::span<const V
                        std::span<const std::pair<int, int>> pairs, Real threshold,
                        ScenePenetration& out);
 // 3D: `centres`, when given, replaces poses[i].position as the point checked against static bodies.
+// A collider with shapes[i] null is a sphere of radius[i] centred at poses[i].position
+// (metrics/collider_pair.h).
 void scene_penetration(std::span<const ConvexPolyhedron* const> shapes,
                        std::span<const WorldPolyhedron> placed, std::span<const Pose3> poses,
                        std::span<const std::uint8_t> is_static,
                        std::span<const std::pair<int, int>> pairs, Real threshold,
                        PenetrationScratch& scratch, ScenePenetration& out,
-                       const PenetrationOptions& options = {}, std::span<const Vec3> centres = {});
+                       const PenetrationOptions& options = {}, std::span<const Vec3> centres = {},
+                       std::span<const Real> radius = {});
 
 // ---- Point in convex polytope (exposed for tests) ----------------------------------------------
 

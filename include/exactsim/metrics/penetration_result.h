@@ -14,6 +14,8 @@ enum class PenetrationFeature : std::uint8_t {
   kFaceA,     // direction = outward normal of face feature_a of A (2D: of edge feature_a)
   kFaceB,     // direction = −(outward normal of face feature_b of B) (2D: of edge feature_b)
   kEdgeEdge,  // 3D: direction = ±normalize(edge feature_a of A × edge feature_b of B)
+  kSphere,    // 3D, a pair with a sphere: direction = the normal of the closest points; the other
+              // shape's feature is the face carrying its closest point (−1 for a sphere)
 };
 
 struct PenetrationResult {

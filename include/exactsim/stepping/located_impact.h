@@ -55,6 +55,7 @@ struct ImpactScratch {
   State moved;                         // the bodies' free-flight state at a trial time
   std::vector<WorldPolygon> polygons;  // (2) the pair placed at the trial time, 2D
   std::vector<WorldPolyhedron> polyhedra;  // (2) … 3D
+  std::vector<Contact> sphere_contacts;    // (≤ 1) a sphere's contact at the moved poses
   std::vector<Contact> detected;           // the contacts at the touching pose (body indices)
   std::vector<Contact> proximal;           // the impact's contacts
   std::vector<int> body_dof;   // (n_bodies) first velocity index of the body, −1: none

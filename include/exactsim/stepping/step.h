@@ -12,6 +12,7 @@
 #include "exactsim/contact/constraint_set.h"
 #include "exactsim/contact/peg.h"
 #include "exactsim/contact/peg_scratch_2d.h"
+#include "exactsim/geometry/placed_collider.h"
 #include "exactsim/geometry/polygon.h"
 #include "exactsim/geometry/polyhedron.h"
 #include "exactsim/metrics/overlap.h"
@@ -80,13 +81,16 @@ struct Workspace : IslandWorkspace {
   std::vector<Aabb3> boxes3;
   std::vector<Real> motion;   // (n_colliders) per-step displacement bound of the body, 3D
   std::vector<Pose3> poses3;  // (n_colliders) the body's pose
-  std::vector<const ConvexPolyhedron*> shapes3;
+  std::vector<const ConvexPolyhedron*> shapes3;  // (n_colliders) null for a sphere
+  std::vector<Real>
+      radius3;  // (n_colliders) a sphere's radius (polyhedra[c] then holds its box only), 0
   std::vector<std::uint8_t> is_static;         // (n_colliders) of the body
   std::vector<std::uint8_t> collider_present;  // (n_colliders) the body is present
   std::vector<BodyPair> pairs;
   BroadPhaseScratch broad_phase;
   PatchScratch patch;  // 3D detection's face patches
   ConstraintSet constraints;
+  std::vector<Contact> sphere_contacts;  // PEG 3D: the spheres' contacts, set aside while it runs
   PegScratch2d peg2d;
   PegScratch3d peg3d;
   std::vector<unsigned char> contact_marks;
@@ -133,6 +137,11 @@ struct Workspace : IslandWorkspace {
   CrossingScratch crossing;
   ImpactScratch impact;  // ImpactModel::kPlus: locating and resolving impacts
 };
+
+// Collider c of a 3D workspace's placed geometry (place_bodies has run).
+inline PlacedCollider3 placed_collider(const Workspace& ws, int c) {
+  return {ws.shapes3[c], &ws.polyhedra[c], ws.poses3[c].position, ws.radius3[c]};
+}
 
 // The contact distance ε for step size h: ContactOptions::epsilon when set, else
 // min(max(h/2, 0.8 mm), w/2) with w the thinnest shape's minimum_width(), so that ε never

@@ -13,6 +13,7 @@
 #include "exactsim/dynamics/integrate.h"
 #include "exactsim/geometry/polygon.h"
 #include "exactsim/geometry/polyhedron.h"
+#include "exactsim/geometry/sphere.h"
 #include "exactsim/impact/impact_problem.h"
 #include "exactsim/solvers/lcp.h"
 #include "exactsim/stepping/joint.h"
@@ -160,6 +161,7 @@ struct World {
   std::vector<Body> bodies;
   std::vector<ConvexPolygon> polygons;      // shapes of 2D bodies, by Body::shape
   std::vector<ConvexPolyhedron> polyhedra;  // shapes of 3D bodies, by Body::shape
+  std::vector<Sphere> spheres;              // 3D bodies of ShapeKind::kSphere, by Body::shape
   std::vector<BodyPart> parts;              // compound bodies' further parts, by body
   std::vector<Joint> joints;                // bilateral constraints (docs/joints.md)
   ContactOptions contact;
@@ -171,6 +173,13 @@ struct World {
   int collider_body(int c) const { return c < body_count() ? c : parts[c - body_count()].body; }
   int collider_shape(int c) const {
     return c < body_count() ? bodies[c].shape : parts[c - body_count()].shape;
+  }
+  // The sphere's radius (m) of a sphere collider, 0 for a polytope (a compound body's parts are
+  // polytopes).
+  Real collider_radius(int c) const {
+    return c < body_count() && bodies[c].kind == ShapeKind::kSphere
+               ? spheres[bodies[c].shape].radius
+               : 0;
   }
 };
 
@@ -201,6 +210,7 @@ inline int part_shape(const World& w, int i, int k) {
 // b.extra_parts). The parts are in the body's frame, origin at its centre of mass.
 void add_body_shapes(World& w, Body& b, std::vector<ConvexPolygon> parts);
 void add_body_shapes(World& w, Body& b, std::vector<ConvexPolyhedron> parts);
+void add_body_shapes(World& w, Body& b, Sphere sphere);
 
 // A complete simulation description: what a scene file holds.
 struct Scene {

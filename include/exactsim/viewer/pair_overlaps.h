@@ -19,4 +19,8 @@ std::vector<PairOverlap> pair_overlaps(const World& world, const ReplayFrame& f)
 // Area (2D) or volume (3D) of body i's shape: the scale the page compares an overlap with.
 Real body_size(const World& world, int i);
 
+// Part k of 3D body i as drawn: its polyhedron, or for a sphere a polyhedron of 16 × 8 facets
+// inscribed in it (drawing only; kept per radius).
+const ConvexPolyhedron& drawn_polyhedron(const World& world, int i, int k);
+
 }  // namespace exactsim
