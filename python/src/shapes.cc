@@ -1,4 +1,6 @@
 // Shapes for the builder: exactsim.box, regular_polygon, polygon, hull, icosahedron.
+#include <array>
+
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -161,8 +163,13 @@ void bind_shapes(pb::module_& m) {
       "icosahedron", [](double radius) -> PyShape { return {make_icosahedron(radius)}; },
       pb::arg("radius"), "Regular icosahedron centred at the origin, circumradius in m.");
   m.def(
-      "sphere", [](double radius) -> PyShape { return {Sphere{radius}}; }, pb::arg("radius"),
-      "Sphere centred at the origin, radius in m (3D scenes; not a part of a compound).");
+      "sphere",
+      [](double radius, std::array<double, 3> centre) -> PyShape {
+        return {Sphere{radius, Vec3(centre[0], centre[1], centre[2])}, {}};
+      },
+      pb::arg("radius"), pb::arg("center") = std::array<double, 3>{0, 0, 0},
+      "Sphere of the given radius (m) about `center` (m, the shape's frame), for 3D scenes; "
+      "compound() welds several (a clump) or spheres and polyhedra.");
   m.def(
       "mesh",
       [](pb::object path) -> PyShape {

@@ -130,10 +130,17 @@ def test_a_sphere_builds_like_its_scene_file_and_rolls():
     sim.run(0.5)
     assert sim.velocities[1][0] == pytest.approx(5 / 7, rel=1e-9)
     assert sim.angular_velocities[1][1] == pytest.approx(5 / 7 / 0.1, rel=1e-9)
-    with pytest.raises(exactsim.InputError, match="a sphere cannot be a part of a compound"):
+    with pytest.raises(exactsim.InputError, match="parts 0 and 1 overlap"):
         scene.add_body(exactsim.compound([exactsim.sphere(0.1), exactsim.box(1, 1, 1)]), density=1)
+    pair = exactsim.compound([exactsim.sphere(0.1, center=(-0.1, 0, 0)),
+                              exactsim.sphere(0.1, center=(0.1, 0, 0))])
+    scene.add_body(pair, density=1000, position=(0, 1, 0.1), name="clump")
+    assert scene.to_dict()["bodies"][2]["shape"] == {"compound": [
+        {"sphere": {"radius": 0.1, "center": [-0.1, 0, 0]}},
+        {"sphere": {"radius": 0.1, "center": [0.1, 0, 0]}}]}
+    assert scene.masses[2] == pytest.approx(2 * 4 / 3 * np.pi * 0.1**3 * 1000, rel=1e-15)
     flat = exactsim.Scene(dimension=2, step=0.01)
     with pytest.raises(exactsim.InputError, match="a 2D scene needs a polygon"):
         flat.add_body(exactsim.sphere(0.1), density=1)
-    with pytest.raises(exactsim.InputError, match=r"bodies\[2\] \(b\)\.shape"):
+    with pytest.raises(exactsim.InputError, match=r"bodies\[3\] \(b\)\.shape"):
         scene.add_body(exactsim.sphere(-1), density=1, name="b")

@@ -4,7 +4,6 @@
 
 #include "exactsim/api/validate.h"
 #include "exactsim/geometry/compound.h"
-#include "exactsim/io/scene_limits.h"
 #include "exactsim/io/scene_rules.h"
 #include "exactsim/math/error.h"
 #include "located.h"
@@ -102,11 +101,12 @@ int add_body(Scene& scene, const BodySpec& spec) {
   Vec3 com_shift = Vec3::Zero();
   auto build = [&]<class Part>(std::vector<Part> parts, auto& mass_inertia, auto given_inertia) {
     for (const Part& p : parts) {
-      bool complete;
-      if constexpr (std::is_same_v<Part, ConvexPolygon>)
+      bool complete = true;
+      if constexpr (std::is_same_v<Part, ConvexPolygon>) {
         complete = p.size() >= 3 && p.edge_normals.size() == p.vertices.size();
-      else
-        complete = p.num_vertices() >= 4 && p.num_faces() >= 4;
+      } else if (const ConvexPolyhedron* h = std::get_if<ConvexPolyhedron>(&p)) {
+        complete = h->num_vertices() >= 4 && h->num_faces() >= 4;
+      }
       if (!complete)
         fail(spec.parts.empty() ? "shape" : "parts",
              std::string("a ") + (planar ? "polygon" : "polyhedron") +
@@ -141,55 +141,43 @@ int add_body(Scene& scene, const BodySpec& spec) {
     if (has_density) check("density", [&] { rules::mass_from_density(b.mass); });
     add_body_shapes(w, b, std::move(parts));  // last: nothing above has changed the world
   };
-  const Sphere* sphere = std::get_if<Sphere>(&spec.shape);
+  auto empty = [](const Shape& shape) {
+    return std::visit(
+        [](const auto& p) {
+          if constexpr (std::is_same_v<std::decay_t<decltype(p)>, Sphere>)
+            return false;
+          else
+            return p.vertices.empty();
+        },
+        shape);
+  };
   std::vector<Shape> shapes = spec.parts;
   if (shapes.empty())
     shapes.push_back(spec.shape);
-  else if (sphere != nullptr || !std::visit(
-                                    [](const auto& p) {
-                                      if constexpr (std::is_same_v<decltype(p), const Sphere&>)
-                                        return false;
-                                      else
-                                        return p.vertices.empty();
-                                    },
-                                    spec.shape))
+  else if (!empty(spec.shape))
     fail("parts", "give either shape or parts, not both");
-  for (const Shape& part : spec.parts)
-    if (std::holds_alternative<Sphere>(part))
-      fail("parts", "a sphere cannot be a part of a compound body; give it as the shape");
   for (const Shape& part : shapes)
     if (planar != std::holds_alternative<ConvexPolygon>(part))
       fail(spec.parts.empty() ? "shape" : "parts",
-           spec.parts.empty() ? std::string("a ") + (planar ? "2D scene needs a polygon"
-                                                            : "3D scene needs a polyhedron")
-                              : std::string("a ") + (planar ? "2D scene needs polygons"
-                                                            : "3D scene needs polyhedra"));
+           spec.parts.empty()
+               ? std::string("a ") + (planar ? "2D scene needs a polygon"
+                                             : "3D scene needs a polyhedron or a sphere")
+               : std::string("a ") +
+                     (planar ? "2D scene needs polygons" : "3D scene needs polyhedra and spheres"));
   const std::size_t polygons_before = w.polygons.size(), polyhedra_before = w.polyhedra.size();
   const std::size_t parts_before = w.parts.size(), spheres_before = w.spheres.size();
-  if (sphere != nullptr) {
-    check("shape",
-          [&] { rules::in_range(sphere->radius, limits::kMinSize, limits::kMaxSize, "m"); });
-    if (has_density || has_mass) {
-      const SphereMassProperties mp = sphere_mass_properties(
-          sphere->radius, has_density
-                              ? *spec.density
-                              : *spec.mass / sphere_mass_properties(sphere->radius, 1.0).volume);
-      b.mass = has_mass ? *spec.mass : mp.mass;
-      b.inertia = mp.inertia;
-    }
-    if (spec.inertia) {
-      if (!has_mass) fail("inertia", "give it together with mass");
-      b.inertia = *spec.inertia;
-    }
-    if (has_density) check("density", [&] { rules::mass_from_density(b.mass); });
-    add_body_shapes(w, b, *sphere);
-  } else if (planar) {
+  if (planar) {
     std::vector<ConvexPolygon> parts;
     for (const Shape& part : shapes) parts.push_back(std::get<ConvexPolygon>(part));
     build(std::move(parts), b.planar_inertia, spec.planar_inertia);
   } else {
-    std::vector<ConvexPolyhedron> parts;
-    for (const Shape& part : shapes) parts.push_back(std::get<ConvexPolyhedron>(part));
+    std::vector<SpatialPart> parts;
+    for (const Shape& part : shapes) {
+      if (const Sphere* sphere = std::get_if<Sphere>(&part))
+        parts.push_back(*sphere);
+      else
+        parts.push_back(std::get<ConvexPolyhedron>(part));
+    }
     build(std::move(parts), b.inertia, spec.inertia);
   }
   b.friction = spec.friction.value_or(std::numeric_limits<Real>::quiet_NaN());

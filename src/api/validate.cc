@@ -5,7 +5,6 @@
 
 #include "exactsim/geometry/polygon.h"
 #include "exactsim/geometry/polyhedron.h"
-#include "exactsim/io/scene_limits.h"
 #include "exactsim/io/scene_rules.h"
 #include "exactsim/math/error.h"
 #include "located.h"
@@ -35,21 +34,19 @@ void validate_body(const World& w, int i) {
     fail(label + "parts", "parts [" + std::to_string(b.first_part) + ", " +
                               std::to_string(b.first_part + b.extra_parts) + ") name no parts of " +
                               "the world (" + std::to_string(w.parts.size()) + " given)");
-  if (b.kind == ShapeKind::kSphere) {
-    if (w.dimension != 3) fail(label + "shape", "a sphere needs a 3D scene");
-    if (b.extra_parts != 0) fail(label + "shape", "a sphere cannot be a compound body");
-    if (b.shape < 0 || b.shape >= static_cast<int>(w.spheres.size()))
-      fail(label + "shape", "index " + std::to_string(b.shape) + " names no sphere of the world (" +
-                                std::to_string(w.spheres.size()) + " given)");
-    at(label + "shape.sphere.radius", [&] {
-      rules::in_range(w.spheres[b.shape].radius, limits::kMinSize, limits::kMaxSize, "m");
-    });
-  }
-  for (int k = 0; k < (b.kind == ShapeKind::kSphere ? 0 : part_count(w, i)); ++k) {
+  for (int k = 0; k < part_count(w, i); ++k) {
     if (k > 0 && w.parts[b.first_part + k - 1].body != i)
       fail(label + "parts", "part " + std::to_string(b.first_part + k - 1) + " belongs to bodies[" +
                                 std::to_string(w.parts[b.first_part + k - 1].body) + "]");
     const int shape = part_shape(w, i, k);
+    if (part_kind(w, i, k) == ShapeKind::kSphere) {
+      if (w.dimension != 3) fail(label + "shape", "a sphere needs a 3D scene");
+      if (shape < 0 || shape >= static_cast<int>(w.spheres.size()))
+        fail(label + "shape", "index " + std::to_string(shape) + " names no sphere of the world (" +
+                                  std::to_string(w.spheres.size()) + " given)");
+      at(label + "shape.sphere", [&] { rules::shape(w.spheres[shape]); });
+      continue;
+    }
     if (shape < 0 || shape >= shapes)
       fail(label + "shape", "index " + std::to_string(shape) + " names no " +
                                 (w.dimension == 2 ? "polygon" : "polyhedron") + " of the world (" +

@@ -39,12 +39,48 @@ PolyhedronMassProperties compound_mass_properties(std::span<const ConvexPolyhedr
   return total;
 }
 
+PolyhedronMassProperties compound_mass_properties(std::span<const SpatialPart> parts,
+                                                  Real density) {
+  auto of = [density](const SpatialPart& part) {
+    if (const ConvexPolyhedron* p = std::get_if<ConvexPolyhedron>(&part))
+      return polyhedron_mass_properties(*p, density);
+    const Sphere& s = std::get<Sphere>(part);
+    const SphereMassProperties m = sphere_mass_properties(s.radius, density);
+    return PolyhedronMassProperties{m.volume, m.mass, s.centre, m.inertia};
+  };
+  if (parts.size() == 1) return of(parts[0]);
+  PolyhedronMassProperties total{0, 0, Vec3::Zero(), Mat3::Zero()};
+  std::vector<PolyhedronMassProperties> each;
+  each.reserve(parts.size());
+  for (const SpatialPart& p : parts) {
+    each.push_back(of(p));
+    total.volume += each.back().volume;
+    total.mass += each.back().mass;
+    total.centroid += each.back().mass * each.back().centroid;
+  }
+  total.centroid /= total.mass;
+  for (const PolyhedronMassProperties& e : each) {
+    const Vec3 d = e.centroid - total.centroid;
+    total.inertia += e.inertia + e.mass * (d.squaredNorm() * Mat3::Identity() - d * d.transpose());
+  }
+  return total;
+}
+
 void shift_parts(std::vector<ConvexPolygon>& parts, const Vec2& offset) {
   for (ConvexPolygon& p : parts) p = translated(p, -offset);
 }
 
 void shift_parts(std::vector<ConvexPolyhedron>& parts, const Vec3& offset) {
   for (ConvexPolyhedron& p : parts) p = translated(p, -offset);
+}
+
+void shift_parts(std::vector<SpatialPart>& parts, const Vec3& offset) {
+  for (SpatialPart& part : parts) {
+    if (ConvexPolyhedron* p = std::get_if<ConvexPolyhedron>(&part))
+      *p = translated(*p, -offset);
+    else
+      std::get<Sphere>(part).centre -= offset;
+  }
 }
 
 }  // namespace exactsim

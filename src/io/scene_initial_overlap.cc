@@ -78,24 +78,16 @@ InitialOverlapCheck find_initial_overlaps(const World& world, const State& initi
   std::vector<Pose3> poses(n);
   std::vector<Aabb3> boxes(n);
   std::vector<Real> volume(n);
-  std::vector<WorldPolyhedron> placed(n);  // a sphere's: empty
+  std::vector<WorldPolyhedron> placed(n);
   std::vector<PlacedCollider3> colliders(n);
   for (int i = 0; i < n; ++i) {
     const auto q = initial.q_of(world.collider_body(i));
     poses[i] = Pose3{q.head<3>(), Quat(q[3], q[4], q[5], q[6])};
-    const Real radius = world.collider_radius(i);
-    if (radius > 0) {
-      colliders[i] = {nullptr, &placed[i], poses[i].position, radius};
-      boxes[i] = Aabb3{poses[i].position - Vec3::Constant(radius),
-                       poses[i].position + Vec3::Constant(radius)};
-      volume[i] = sphere_mass_properties(radius, 1.0).volume;
-      continue;
-    }
-    const ConvexPolyhedron& shape = world.polyhedra[world.collider_shape(i)];
-    place(shape, poses[i], placed[i]);
-    colliders[i] = {&shape, &placed[i], poses[i].position, 0};
+    colliders[i] = place_collider(world, i, poses[i], placed[i]);
     boxes[i] = placed[i].aabb;
-    volume[i] = polyhedron_mass_properties(shape, 1.0).volume;
+    volume[i] = colliders[i].is_sphere()
+                    ? sphere_mass_properties(colliders[i].radius, 1.0).volume
+                    : polyhedron_mass_properties(*colliders[i].shape, 1.0).volume;
   }
   IntersectionScratch scratch;
   return check<Aabb3>(

@@ -6,7 +6,6 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <optional>
 #include <set>
 #include <sstream>
 #include <unordered_map>
@@ -76,12 +75,10 @@ ConvexPolygon as_listed(const std::vector<Vec2>& vertices) { return polygon_from
 // items in order) or a `mesh` file with several objects (io/mesh_file.h).
 struct Parts {
   std::vector<ConvexPolygon> polygons;
-  std::vector<ConvexPolyhedron> polyhedra;
-  std::optional<Sphere> sphere;  // a sphere body (3D), the body's one shape
+  std::vector<SpatialPart> spatial;  // 3D: polyhedra and spheres
 };
 
-void read_shape(const JsonCursor& c, int dimension, const std::string& scene_dir, Parts& out,
-                bool in_compound = false) {
+void read_shape(const JsonCursor& c, int dimension, const std::string& scene_dir, Parts& out) {
   c.expect_object(
       {"polygon", "hull", "box", "regular_polygon", "icosahedron", "sphere", "mesh", "compound"});
   if (c.value().size() != 1) c.fail("exactly one shape kind must be given");
@@ -89,9 +86,10 @@ void read_shape(const JsonCursor& c, int dimension, const std::string& scene_dir
   const JsonCursor v = c.at(kind.c_str());
   if (kind == "sphere") {
     if (dimension == 2) v.fail("shape kind 'sphere' is not available in a 2D scene");
-    if (in_compound) v.fail("a sphere cannot be a part of a compound body");
-    v.expect_object({"radius"});
-    out.sphere = Sphere{v.at("radius").in_range(limits::kMinSize, limits::kMaxSize, "m")};
+    v.expect_object({"radius", "center"});
+    Sphere s{v.at("radius").in_range(limits::kMinSize, limits::kMaxSize, "m")};
+    if (v.has("center")) s.centre = v.at("center").point3(limits::kMaxCoordinate);
+    out.spatial.push_back(s);
     return;
   }
   if (kind == "compound") {
@@ -100,7 +98,7 @@ void read_shape(const JsonCursor& c, int dimension, const std::string& scene_dir
     if (v.size() > static_cast<std::size_t>(limits::kMaxParts))
       v.fail(std::to_string(v.size()) + " parts exceed the limit of " +
              std::to_string(limits::kMaxParts));
-    for (std::size_t k = 0; k < v.size(); ++k) read_shape(v.at(k), dimension, scene_dir, out, true);
+    for (std::size_t k = 0; k < v.size(); ++k) read_shape(v.at(k), dimension, scene_dir, out);
     return;
   }
   const bool planar = dimension == 2;
@@ -134,7 +132,7 @@ void read_shape(const JsonCursor& c, int dimension, const std::string& scene_dir
   if (kind == "mesh") {
     const std::filesystem::path path = std::filesystem::path(scene_dir) / v.string();
     for (ConvexPolyhedron& part : v.checked([&] { return read_mesh_parts(path.string()); }))
-      out.polyhedra.push_back(std::move(part));
+      out.spatial.push_back(std::move(part));
     return;
   }
   ConvexPolyhedron p = v.checked([&] {
@@ -154,15 +152,25 @@ void read_shape(const JsonCursor& c, int dimension, const std::string& scene_dir
   });
   check_extent<Vec3>(v, p.vertices,
                      v.checked([&] { return polyhedron_mass_properties(p, 1.0).volume; }));
-  out.polyhedra.push_back(std::move(p));
+  out.spatial.push_back(std::move(p));
 }
 
-// The largest distance of a vertex of any part from the body origin (the r of m r²).
-template <class Part>
-Real radius(const std::vector<Part>& parts) {
+// The largest distance of a point of any part from the body origin (the r of m r²): a vertex, or
+// a sphere's farthest point.
+Real radius(const std::vector<ConvexPolygon>& parts) {
   Real r = 0;
-  for (const Part& part : parts)
-    for (const auto& p : part.vertices) r = std::max(r, p.norm());
+  for (const ConvexPolygon& part : parts)
+    for (const Vec2& p : part.vertices) r = std::max(r, p.norm());
+  return r;
+}
+Real radius(const std::vector<SpatialPart>& parts) {
+  Real r = 0;
+  for (const SpatialPart& part : parts) {
+    if (const Sphere* s = std::get_if<Sphere>(&part))
+      r = std::max(r, s->centre.norm() + s->radius);
+    else
+      for (const Vec3& p : std::get<ConvexPolyhedron>(part).vertices) r = std::max(r, p.norm());
+  }
   return r;
 }
 
@@ -191,8 +199,8 @@ void read_body(const JsonCursor& c, World& w, State& s, const std::string& scene
   read_shape(shape, w.dimension, scene_dir, parts);
   if (planar)
     shape.checked([&] { rules::parts(std::span<const ConvexPolygon>(parts.polygons)); });
-  else if (!parts.sphere)
-    shape.checked([&] { rules::parts(std::span<const ConvexPolyhedron>(parts.polyhedra)); });
+  else
+    shape.checked([&] { rules::parts(std::span<const SpatialPart>(parts.spatial)); });
 
   const bool has_mass = c.has("mass"), has_inertia = c.has("inertia"),
              has_density = c.has("density");
@@ -216,18 +224,14 @@ void read_body(const JsonCursor& c, World& w, State& s, const std::string& scene
       b.planar_inertia = mp.inertia;
       com_shift.head<2>() = mp.centroid;
       shift_parts(parts.polygons, mp.centroid);
-    } else if (parts.sphere) {
-      const SphereMassProperties mp = sphere_mass_properties(parts.sphere->radius, rho);
-      b.mass = mp.mass;
-      b.inertia = mp.inertia;
     } else {
       const auto mp = d.checked([&] {
-        return compound_mass_properties(std::span<const ConvexPolyhedron>(parts.polyhedra), rho);
+        return compound_mass_properties(std::span<const SpatialPart>(parts.spatial), rho);
       });
       b.mass = mp.mass;
       b.inertia = mp.inertia;
       com_shift = mp.centroid;
-      shift_parts(parts.polyhedra, mp.centroid);
+      shift_parts(parts.spatial, mp.centroid);
     }
     d.checked([&] { rules::mass_from_density(b.mass); });
   } else if (has_mass) {
@@ -237,17 +241,14 @@ void read_body(const JsonCursor& c, World& w, State& s, const std::string& scene
       b.planar_inertia = ic.number();
       ic.checked([&] { rules::planar_inertia(b.planar_inertia, b.mass, radius(parts.polygons)); });
     } else {
-      b.inertia = read_inertia3(c.at("inertia"), b.mass,
-                                parts.sphere ? parts.sphere->radius : radius(parts.polyhedra),
-                                rules::kVertexReach);
+      b.inertia =
+          read_inertia3(c.at("inertia"), b.mass, radius(parts.spatial), rules::kVertexReach);
     }
   }
   if (planar)
     add_body_shapes(w, b, std::move(parts.polygons));
-  else if (parts.sphere)
-    add_body_shapes(w, b, *parts.sphere);
   else
-    add_body_shapes(w, b, std::move(parts.polyhedra));
+    add_body_shapes(w, b, std::move(parts.spatial));
   if (c.has("friction")) b.friction = c.at("friction").rule(rules::friction);
   if (c.has("restitution")) b.restitution = c.at("restitution").rule(rules::restitution);
   if (c.has("spawn_time")) b.spawn_time = c.at("spawn_time").rule(rules::spawn_time);
@@ -620,23 +621,27 @@ nlohmann::json scene_to_json(const Scene& scene) {
       j["kinematic"] = true;
     else if (b.is_static)
       j["static"] = true;
-    auto shape_json = [&](int shape) {
+    auto shape_json = [&](int k) {
+      const int shape = part_shape(w, i, k);
       nlohmann::json pts = nlohmann::json::array();
       if (planar) {
         for (const Vec2& p : w.polygons[shape].vertices) pts.push_back({p.x(), p.y()});
         return nlohmann::json{{"polygon", pts}};
       }
+      if (part_kind(w, i, k) == ShapeKind::kSphere) {
+        const Sphere& sphere = w.spheres[shape];
+        nlohmann::json o = {{"radius", sphere.radius}};
+        if (sphere.centre != Vec3::Zero()) o["center"] = vec_json(sphere.centre);
+        return nlohmann::json{{"sphere", o}};
+      }
       for (const Vec3& p : w.polyhedra[shape].vertices) pts.push_back({p.x(), p.y(), p.z()});
       return nlohmann::json{{"hull", pts}};
     };
-    if (b.kind == ShapeKind::kSphere) {
-      j["shape"] = {{"sphere", {{"radius", w.spheres[b.shape].radius}}}};
-    } else if (b.extra_parts == 0) {
-      j["shape"] = shape_json(b.shape);
+    if (b.extra_parts == 0) {
+      j["shape"] = shape_json(0);
     } else {
-      nlohmann::json parts = nlohmann::json::array({shape_json(b.shape)});
-      for (int k = 0; k < b.extra_parts; ++k)
-        parts.push_back(shape_json(w.parts[b.first_part + k].shape));
+      nlohmann::json parts = nlohmann::json::array();
+      for (int k = 0; k < part_count(w, i); ++k) parts.push_back(shape_json(k));
       j["shape"] = {{"compound", parts}};
     }
     if (!b.is_static) {

@@ -204,6 +204,25 @@ void shape(const ConvexPolyhedron& p) {
   extent(std::span<const Vec3>(p.vertices), polyhedron_mass_properties(p, 1.0).volume);
 }
 
+void shape(const Sphere& s) {
+  try {
+    in_range(s.radius, limits::kMinSize, limits::kMaxSize, "m");
+  } catch (const InputError& e) {
+    fail(std::string("radius: ") + e.what());
+  }
+  for (int k = 0; k < 3; ++k) {
+    try {
+      coordinate(s.centre[k]);
+    } catch (const InputError& e) {
+      fail("centre[" + std::to_string(k) + "]: " + e.what());
+    }
+  }
+}
+
+void shape(const SpatialPart& p) {
+  std::visit([](const auto& s) { shape(s); }, p);
+}
+
 namespace {
 
 template <class Part, class Measure, class Common>
@@ -238,6 +257,30 @@ void parts(std::span<const ConvexPolygon> parts) {
       parts, [](const ConvexPolygon& p) { return polygon_area(p.vertices); },
       [](const ConvexPolygon& a, const ConvexPolygon& b) {
         return polygon_intersection_area(a.vertices, b.vertices);
+      });
+}
+
+void parts(std::span<const SpatialPart> parts) {
+  const Pose3 origin{Vec3::Zero(), Quat::Identity()};
+  WorldPolyhedron placed;
+  disjoint_parts(
+      parts,
+      [](const SpatialPart& p) {
+        const Sphere* s = std::get_if<Sphere>(&p);
+        return s != nullptr ? sphere_mass_properties(s->radius, 1.0).volume
+                            : polyhedron_mass_properties(std::get<ConvexPolyhedron>(p), 1.0).volume;
+      },
+      [&](const SpatialPart& a, const SpatialPart& b) {
+        const Sphere *sa = std::get_if<Sphere>(&a), *sb = std::get_if<Sphere>(&b);
+        if (sa == nullptr && sb == nullptr)
+          return polyhedron_intersection_volume(std::get<ConvexPolyhedron>(a), origin,
+                                                std::get<ConvexPolyhedron>(b), origin);
+        if (sa != nullptr && sb != nullptr)
+          return sphere_sphere_overlap_volume(sa->centre, sa->radius, sb->centre, sb->radius);
+        const Sphere& s = sa != nullptr ? *sa : *sb;
+        const ConvexPolyhedron& p = std::get<ConvexPolyhedron>(sa != nullptr ? b : a);
+        place(p, origin, placed);
+        return sphere_polyhedron_overlap_volume(s.centre, s.radius, p, placed);
       });
 }
 

@@ -38,8 +38,8 @@ Real total_overlap_volume(std::span<const ConvexPolyhedron* const> shapes,
                           std::span<const Real> radius) {
   Real total = 0;
   auto collider = [&](int i) {
-    return PlacedCollider3{shapes[i], placed.empty() ? nullptr : &placed[i], poses[i].position,
-                           radius.empty() ? 0 : radius[i]};
+    return placed.empty() ? PlacedCollider3{shapes[i]}
+                          : placed_collider(shapes[i], placed[i], radius.empty() ? 0 : radius[i]);
   };
   for (const auto& [i, j] : pairs)
     total += intersection_volume(collider(i), poses[i], collider(j), poses[j], scratch);

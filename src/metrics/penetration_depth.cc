@@ -308,8 +308,7 @@ void scene_penetration(std::span<const ConvexPolyhedron* const> shapes,
                        std::span<const Real> radius) {
   out.clear();
   auto collider = [&](int i) {
-    return PlacedCollider3{shapes[i], &placed[i], poses[i].position,
-                           radius.empty() ? 0 : radius[i]};
+    return placed_collider(shapes[i], placed[i], radius.empty() ? 0 : radius[i]);
   };
   for (const auto& [i, j] : pairs) {
     record(out, i, j, penetration_depth(collider(i), collider(j), scratch, options), threshold);

@@ -68,13 +68,7 @@ void place_all(const World& world, const State& state, Real h, Workspace& ws, bo
     if (!ws.collider_present[c]) continue;
     const int b = world.collider_body(c);
     ws.poses3[c] = Pose3{body_position(state, b), body_orientation(state, b)};
-    if (ws.shapes3[c] != nullptr) {
-      place(*ws.shapes3[c], ws.poses3[c], ws.polyhedra[c]);
-    } else {  // a sphere: its box (the detection's and the metrics' broad phase)
-      const Vec3 r = Vec3::Constant(ws.radius3[c]);
-      ws.polyhedra[c] = WorldPolyhedron{};
-      ws.polyhedra[c].aabb = Aabb3{ws.poses3[c].position - r, ws.poses3[c].position + r};
-    }
+    place_collider(world, c, ws.poses3[c], ws.polyhedra[c]);
   }
 }
 

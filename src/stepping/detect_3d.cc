@@ -31,14 +31,17 @@ Real relative_displacement_bound(const World& w, const State& s, std::span<const
   return h * (va - vb).norm() + (motion[a] - h * va.norm()) + (motion[b] - h * vb.norm());
 }
 
-// How far two colliders with a sphere may close in the step. Two spheres turn into themselves, so
-// they close by no more than their centres' relative motion brings them: the closest approach of
-// the centres along h(v_b − v_a), plus gravity's h²|g| when one of them does not fall with the
-// other. A bound on the relative motion alone (`widen`) would hold apart two balls that pass each
-// other within it, by the plane through their closest points at the start.
+// How far two colliders with a sphere may close in the step. Two spheres centred on their bodies'
+// origins turn into themselves, so they close by no more than their centres' relative motion
+// brings them: the closest approach of the centres along h(v_b − v_a), plus gravity's h²|g| when
+// one of them does not fall with the other. A bound on the relative motion alone (`widen`) would
+// hold apart two balls that pass each other within it, by the plane through their closest points
+// at the start.
 Real sphere_pair_reach(const World& w, const State& s, const Workspace& ws, const BodyPair& p,
                        Real h, Real widen) {
-  if (ws.shapes3[p.a] != nullptr || ws.shapes3[p.b] != nullptr) return widen;
+  const Sphere *sa = w.collider_sphere(p.a), *sb = w.collider_sphere(p.b);
+  if (sa == nullptr || sb == nullptr || sa->centre != Vec3::Zero() || sb->centre != Vec3::Zero())
+    return widen;
   const int a = w.collider_body(p.a), b = w.collider_body(p.b);
   const Vec3 d = ws.poses3[p.b].position - ws.poses3[p.a].position;
   const Vec3 m = h * (linear_velocity(w, s, b) - linear_velocity(w, s, a));

@@ -236,12 +236,8 @@ bool contact_at(const World& world, const State& state, const Contact& contact, 
     WorldPolyhedron& pb = scratch.polyhedra[1];
     if (contact.type == ContactType::kSphere) {  // the closest points at the moved poses
       auto collider = [&](int c, int b, WorldPolyhedron& placed) {
-        const Real radius = world.collider_radius(c);
-        const Pose3 pose{body_position(moved, b), body_orientation(moved, b)};
-        if (radius > 0) return PlacedCollider3{nullptr, nullptr, pose.position, radius};
-        const ConvexPolyhedron& shape = world.polyhedra[world.collider_shape(c)];
-        place(shape, pose, placed);
-        return PlacedCollider3{&shape, &placed, pose.position, 0};
+        return place_collider(world, c, Pose3{body_position(moved, b), body_orientation(moved, b)},
+                              placed);
       };
       scratch.sphere_contacts.clear();
       sphere_contact(collider(ca, ba, pa), ca, collider(cb, bb, pb), cb,

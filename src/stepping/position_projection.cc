@@ -34,7 +34,7 @@ constexpr Real kIndependence = 1e-2;
 constexpr Real kMaxMovePerDepth = 2;
 
 PlacedCollider3 start_collider(const StartPlacement& start, int c) {
-  return {start.shapes3[c], &start.polyhedra[c], start.poses3[c].position, start.radius3[c]};
+  return placed_collider(start.shapes3[c], start.polyhedra[c], start.radius3[c]);
 }
 
 // The exact penetration depth of colliders a and b in `start` (0 when apart), computed once per

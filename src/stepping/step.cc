@@ -578,7 +578,7 @@ bool exact_flight(const World& world, const Workspace& ws) {
 IslandInputs island_inputs(const World& world, const Workspace& ws) {
   return {ws.warm.previous,
           ws.friction_previous,
-          {ws.polygons, ws.shapes3, ws.polyhedra, ws.poses3, ws.radius3},
+          {ws.polygons, ws.shapes3, ws.polyhedra, ws.radius3},
           exact_flight(world, ws)};
 }
 

@@ -123,10 +123,8 @@ class CrossingFinder {
       const Vec3 x = m.x0 + f * m.dx;
       place(shape, Pose2{Vec2(x.x(), x.y()), m.theta0 + f * m.dtheta}, s_.polygons[k]);
     } else {
-      s_.centres[k] = m.x0 + f * m.dx;
-      if (world_.collider_radius(c) == 0)
-        place(world_.polyhedra[world_.collider_shape(c)], Pose3{s_.centres[k], m.q0.slerp(f, m.q1)},
-              s_.polyhedra[k]);
+      s_.colliders[k] =
+          place_collider(world_, c, Pose3{m.x0 + f * m.dx, m.q0.slerp(f, m.q1)}, s_.polyhedra[k]);
     }
   }
 
@@ -134,11 +132,7 @@ class CrossingFinder {
     place_at(a, f, 0);
     place_at(b, f, 1);
     if (world_.dimension == 2) return penetration_depth(s_.polygons[0], s_.polygons[1]).depth;
-    auto collider = [&](int c, int k) {
-      return PlacedCollider3{ws_.shapes3[c], &s_.polyhedra[k], s_.centres[k],
-                             world_.collider_radius(c)};
-    };
-    return penetration_depth(collider(a, 0), collider(b, 1), ws_.penetration).depth;
+    return penetration_depth(s_.colliders[0], s_.colliders[1], ws_.penetration).depth;
   }
 
   // Colliders a and b; the crossing is reported for their bodies.

@@ -22,12 +22,13 @@ const char* to_string(ImpactModel m) { return m == ImpactModel::kPlus ? "plus" :
 const char* to_string(Stabilisation s) { return s == Stabilisation::kSplit ? "split" : "velocity"; }
 
 Real bounding_radius(const World& world, int i) {
-  if (world.bodies[i].kind == ShapeKind::kSphere)
-    return world.spheres[world.bodies[i].shape].radius;
   Real r = 0;
   for (int k = 0; k < part_count(world, i); ++k) {
     const int shape = part_shape(world, i, k);
-    if (world.dimension == 2)
+    if (part_kind(world, i, k) == ShapeKind::kSphere) {
+      const Sphere& s = world.spheres[shape];
+      r = std::max(r, s.centre.norm() + s.radius);
+    } else if (world.dimension == 2)
       for (const Vec2& v : world.polygons[shape].vertices) r = std::max(r, v.norm());
     else
       for (const Vec3& v : world.polyhedra[shape].vertices) r = std::max(r, v.norm());
@@ -59,12 +60,37 @@ void add_body_shapes(World& w, Body& b, std::vector<ConvexPolyhedron> parts) {
   add_shapes(w, b, parts, w.polyhedra);
 }
 
-void add_body_shapes(World& w, Body& b, Sphere sphere) {
-  b.kind = ShapeKind::kSphere;
-  b.shape = static_cast<int>(w.spheres.size());
+void add_body_shapes(World& w, Body& b, std::vector<SpatialPart> parts) {
+  const int body = w.body_count();
   b.first_part = static_cast<int>(w.parts.size());
-  b.extra_parts = 0;
-  w.spheres.push_back(sphere);
+  b.extra_parts = static_cast<int>(parts.size()) - 1;
+  for (std::size_t k = 0; k < parts.size(); ++k) {
+    BodyPart part{body, -1, ShapeKind::kPolytope};
+    if (const Sphere* s = std::get_if<Sphere>(&parts[k])) {
+      part = {body, static_cast<int>(w.spheres.size()), ShapeKind::kSphere};
+      w.spheres.push_back(*s);
+    } else {
+      part.shape = static_cast<int>(w.polyhedra.size());
+      w.polyhedra.push_back(std::move(std::get<ConvexPolyhedron>(parts[k])));
+    }
+    if (k == 0) {
+      b.shape = part.shape;
+      b.kind = part.kind;
+    } else {
+      w.parts.push_back(part);
+    }
+  }
+}
+
+PlacedCollider3 place_collider(const World& w, int c, const Pose3& body_pose,
+                               WorldPolyhedron& out) {
+  if (const Sphere* s = w.collider_sphere(c)) {
+    place(*s, body_pose, out);
+    return placed_collider(nullptr, out, s->radius);
+  }
+  const ConvexPolyhedron& shape = w.polyhedra[w.collider_shape(c)];
+  place(shape, body_pose, out);
+  return placed_collider(&shape, out, 0);
 }
 
 int Scene::step_count() const { return static_cast<int>(std::llround(duration / step)); }

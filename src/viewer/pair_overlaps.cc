@@ -1,5 +1,6 @@
 #include "exactsim/viewer/pair_overlaps.h"
 
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <map>
@@ -11,24 +12,34 @@
 
 namespace exactsim {
 
+namespace {
+
+// The collider index of part k of body i (stepping/world.h).
+int part_collider(const World& world, int i, int k) {
+  return k == 0 ? i : world.body_count() + world.bodies[i].first_part + k - 1;
+}
+
+}  // namespace
+
 const ConvexPolyhedron& drawn_polyhedron(const World& world, int i, int k) {
-  const Body& b = world.bodies[i];
-  if (b.kind != ShapeKind::kSphere) return world.polyhedra[part_shape(world, i, k)];
-  thread_local std::map<Real, ConvexPolyhedron> drawn;
-  const Real r = world.spheres[b.shape].radius;
-  auto it = drawn.find(r);
+  if (part_kind(world, i, k) != ShapeKind::kSphere) return world.polyhedra[part_shape(world, i, k)];
+  const Sphere& s = world.spheres[part_shape(world, i, k)];
+  thread_local std::map<std::array<Real, 4>, ConvexPolyhedron> drawn;
+  const std::array<Real, 4> key{s.radius, s.centre.x(), s.centre.y(), s.centre.z()};
+  auto it = drawn.find(key);
   if (it == drawn.end()) {
     constexpr int kAround = 16, kRings = 8;
-    std::vector<Vec3> points{Vec3(0, 0, r), Vec3(0, 0, -r)};
+    const Real r = s.radius;
+    std::vector<Vec3> points{s.centre + Vec3(0, 0, r), s.centre - Vec3(0, 0, r)};
     for (int ring = 1; ring < kRings; ++ring) {
       const Real polar = std::numbers::pi * ring / kRings;
       for (int a = 0; a < kAround; ++a) {
         const Real azimuth = 2 * std::numbers::pi * a / kAround;
-        points.push_back(r * Vec3(std::sin(polar) * std::cos(azimuth),
-                                  std::sin(polar) * std::sin(azimuth), std::cos(polar)));
+        points.push_back(s.centre + r * Vec3(std::sin(polar) * std::cos(azimuth),
+                                             std::sin(polar) * std::sin(azimuth), std::cos(polar)));
       }
     }
-    it = drawn.emplace(r, polyhedron_from_points(points)).first;
+    it = drawn.emplace(key, polyhedron_from_points(points)).first;
   }
   return it->second;
 }
@@ -38,8 +49,8 @@ Real body_size(const World& world, int i) {
   for (int k = 0; k < part_count(world, i); ++k)
     size += world.dimension == 2
                 ? std::abs(polygon_area(world.polygons[part_shape(world, i, k)].vertices))
-            : world.bodies[i].kind == ShapeKind::kSphere
-                ? sphere_mass_properties(world.spheres[world.bodies[i].shape].radius, 1.0).volume
+            : part_kind(world, i, k) == ShapeKind::kSphere
+                ? sphere_mass_properties(world.spheres[part_shape(world, i, k)].radius, 1.0).volume
                 : polyhedron_mass_properties(world.polyhedra[part_shape(world, i, k)], 1.0).volume;
   return size;
 }
@@ -80,43 +91,26 @@ std::vector<PairOverlap> pair_overlaps(const World& world, const ReplayFrame& f)
   }
   std::vector<Pose3> poses(n);
   std::vector<Aabb3> boxes(n);
+  std::vector<std::vector<WorldPolyhedron>> placed(n);
+  std::vector<std::vector<PlacedCollider3>> colliders(n);
   for (int i = 0; i < n; ++i) {
     if (!f.present[i]) continue;
     poses[i] = frame_pose3(f, i);
-    if (world.bodies[i].kind == ShapeKind::kSphere) {
-      const Vec3 r = Vec3::Constant(world.spheres[world.bodies[i].shape].radius);
-      boxes[i] = {poses[i].position - r, poses[i].position + r};
-      continue;
+    placed[i].resize(part_count(world, i));
+    colliders[i].resize(part_count(world, i));
+    for (int k = 0; k < part_count(world, i); ++k) {
+      colliders[i][k] = place_collider(world, part_collider(world, i, k), poses[i], placed[i][k]);
+      const Aabb3& b = placed[i][k].aabb;
+      boxes[i] = k == 0 ? b : Aabb3{boxes[i].lo.cwiseMin(b.lo), boxes[i].hi.cwiseMax(b.hi)};
     }
-    const Vec3 first = poses[i].apply(world.polyhedra[world.bodies[i].shape].vertices[0]);
-    boxes[i] = {first, first};
-    for (int k = 0; k < part_count(world, i); ++k)
-      for (const Vec3& v : world.polyhedra[part_shape(world, i, k)].vertices) {
-        const Vec3 p = poses[i].apply(v);
-        boxes[i].lo = boxes[i].lo.cwiseMin(p);
-        boxes[i].hi = boxes[i].hi.cwiseMax(p);
-      }
   }
   IntersectionScratch scratch;
   overlapping_box_pairs<Aabb3>(boxes, is_static, present, sweep, pairs);
-  WorldPolyhedron placed;  // a polyhedron beside a sphere
-  auto collider = [&](int i, int k) {
-    if (world.bodies[i].kind == ShapeKind::kSphere)
-      return PlacedCollider3{nullptr, nullptr, poses[i].position,
-                             world.spheres[world.bodies[i].shape].radius};
-    return PlacedCollider3{&world.polyhedra[part_shape(world, i, k)], &placed, poses[i].position,
-                           0};
-  };
   for (const auto& [i, j] : pairs) {
     Real v = 0;
-    for (int a = 0; a < part_count(world, i); ++a)
-      for (int b = 0; b < part_count(world, j); ++b) {
-        const PlacedCollider3 ca = collider(i, a), cb = collider(j, b);
-        if (ca.is_sphere() != cb.is_sphere())  // the polyhedron's placement
-          place(ca.is_sphere() ? *cb.shape : *ca.shape, ca.is_sphere() ? poses[j] : poses[i],
-                placed);
-        v += intersection_volume(ca, poses[i], cb, poses[j], &scratch);
-      }
+    for (const PlacedCollider3& a : colliders[i])
+      for (const PlacedCollider3& b : colliders[j])
+        v += intersection_volume(a, poses[i], b, poses[j], &scratch);
     if (v > 0) out.push_back({i, j, v});
   }
   return out;

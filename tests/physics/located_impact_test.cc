@@ -277,6 +277,93 @@ TEST(LocatedImpact, TheBrickOnItsCornerGivesTheStandAloneImpulses) {
   }
 }
 
+// The event-driven PLUS world of the paper's examples (experiments/plus_examples.h: one body with
+// welded spheres above the ground z = 0) as a stepper scene: the body a compound of its spheres
+// with the world's mass and inertia, pose and velocity; the ground a static box whose top is
+// z = 0; the spheres' friction and restitution law the scene's.
+Scene welded_sphere_scene(const EventWorld& world, Real h) {
+  json parts = json::array();
+  for (const WeldedSphere& s : world.spheres)
+    parts.push_back(
+        {{"sphere",
+          {{"radius", s.radius}, {"center", {s.center.x(), s.center.y(), s.center.z()}}}}});
+  const Body& b = world.bodies[0];
+  const auto q = world.state.q_of(0);
+  const auto v = world.state.v_of(0);
+  json inertia = json::array();
+  for (int r = 0; r < 3; ++r)
+    inertia.push_back({b.inertia(r, 0), b.inertia(r, 1), b.inertia(r, 2)});
+  json bodies = json::array({{{"name", "ground"},
+                              {"static", true},
+                              {"shape", {{"box", {6, 6, 1}}}},
+                              {"position", {0, 0, -0.5}}},
+                             {{"name", "brick"},
+                              {"shape", {{"compound", parts}}},
+                              {"mass", b.mass},
+                              {"inertia", inertia},
+                              {"position", {q[0], q[1], q[2]}},
+                              {"orientation", {q[3], q[4], q[5], q[6]}},
+                              {"velocity", {v[0], v[1], v[2]}},
+                              {"angular_velocity", {v[3], v[4], v[5]}}}});
+  const ContactLaw& law = world.spheres[0].material;
+  json doc = scene_doc(3, h, bodies, plus_contact(law.restitution.e_min, law.friction));
+  doc["contact"]["model"] = "peg";
+  doc["gravity"] = {world.gravity.x(), world.gravity.y(), world.gravity.z()};
+  Scene scene = parse_scene(doc, "welded.json");
+  scene.world.contact.impact.restitution = law.restitution;
+  return scene;
+}
+
+TEST(LocatedImpact, TheChildproofBrickOfWeldedSpheresStrikesAsThePapersExamples) {
+  // The paper's brick as it is, eight spheres of 0.1 m welded at the corners of its box
+  // (scenes/plus/stepper_example1_spheres.json is Example 1's): the stepper's located impact
+  // against the stand-alone solver on experiments/plus_examples.h's problem. Example 1 (one
+  // corner sphere, μ = 0.125, 0.225, 0.325): the normal impulse and velocity and the tangential
+  // magnitudes to 1e-9. Example 2 (four spheres at once): the total normal impulse and the
+  // kinetic energy change to 1e-9.
+  for (const Real mu : {0.125, 0.225, 0.325}) {
+    Stepped run(welded_sphere_scene(example1_world(mu, 0.0), 1e-3));
+    run.next();
+    ASSERT_EQ(run.reports.back().status, StepStatus::kOk) << "mu = " << mu;
+    ASSERT_EQ(run.impacts(), 1) << "mu = " << mu;
+    const ImpactResult& mine = run.sim.ws.impact.result;
+    const ImpactResult ref = solve_plus(example1_problem(mu, ImpactOptions{}.theta_max));
+    ASSERT_EQ(mine.impulse.size(), 3) << "mu = " << mu;
+    auto tangential = [](const VecX& x) { return std::hypot(x[0], x[1]); };
+    const Real p = ref.impulse[2], v = ref.velocity.norm();
+    EXPECT_NEAR(mine.impulse[2], p, 1e-9 * p) << "mu = " << mu;
+    EXPECT_NEAR(tangential(mine.impulse), tangential(ref.impulse), 1e-9 * p) << "mu = " << mu;
+    EXPECT_NEAR(mine.velocity[2], ref.velocity[2], 1e-9 * v) << "mu = " << mu;
+    EXPECT_NEAR(tangential(mine.velocity), tangential(ref.velocity), 1e-9 * v) << "mu = " << mu;
+  }
+  const Scene file =
+      read_scene_file(EXACTSIM_SOURCE_DIR "/scenes/plus/stepper_example1_spheres.json");
+  const Scene built = welded_sphere_scene(example1_world(0.125, 0.0), 1e-3);
+  EXPECT_EQ(file.initial.q_of(1), built.initial.q_of(1));
+  ASSERT_EQ(file.world.spheres.size(), 8u);
+  for (int k = 0; k < 8; ++k)
+    EXPECT_EQ(file.world.spheres[k].centre, built.world.spheres[k].centre);
+
+  Stepped run(welded_sphere_scene(example2_world(0.0), 1e-3));
+  run.next();
+  ASSERT_EQ(run.reports.back().status, StepStatus::kOk);
+  ASSERT_EQ(run.impacts(), 1);
+  const ImpactResult& mine = run.sim.ws.impact.result;
+  const ImpactResult ref = solve_plus(example2_problem());
+  ASSERT_EQ(mine.impulse.size(), 12);
+  ASSERT_EQ(ref.impulse.size(), 12);
+  Real normal = 0, ref_normal = 0;
+  for (int k = 0; k < 4; ++k)
+    normal += mine.impulse[3 * k + 2], ref_normal += ref.impulse[3 * k + 2];
+  std::printf(
+      "[ located impact ] welded spheres, Example 2: normal %.12f N s (%.12f), dT %.12f J "
+      "(%.12f)\n",
+      normal, ref_normal, mine.kinetic_energy_change, ref.kinetic_energy_change);
+  EXPECT_NEAR(normal, ref_normal, 1e-9 * ref_normal);
+  EXPECT_NEAR(mine.kinetic_energy_change, ref.kinetic_energy_change,
+              1e-9 * std::abs(ref.kinetic_energy_change));
+}
+
 // Five touching unit squares (2D) or cubes (3D), no gravity, frictionless; the first strikes the
 // row at 2 m/s, e = 1.
 std::vector<Real> cradle(int dimension, const std::string& induced, int mixed_rounds = 0) {

@@ -2,10 +2,12 @@
 #pragma once
 
 #include <span>
+#include <variant>
 #include <vector>
 
 #include "exactsim/geometry/polygon.h"
 #include "exactsim/geometry/polyhedron.h"
+#include "exactsim/geometry/sphere.h"
 
 namespace exactsim {
 
@@ -18,9 +20,15 @@ PolygonMassProperties compound_mass_properties(std::span<const ConvexPolygon> pa
 PolyhedronMassProperties compound_mass_properties(std::span<const ConvexPolyhedron> parts,
                                                   Real density);
 
+// A part of a 3D body: a convex polyhedron or a sphere (a ball about Sphere::centre), in the body's
+// frame. With polyhedra only, compound_mass_properties is the function above's, bitwise.
+using SpatialPart = std::variant<ConvexPolyhedron, Sphere>;
+PolyhedronMassProperties compound_mass_properties(std::span<const SpatialPart> parts, Real density);
+
 // Each part moved by −offset (into the frame whose origin is at `offset`), rebuilt from its moved
 // vertices (hull and normals recomputed, as a written scene is read back: bitwise the same).
 void shift_parts(std::vector<ConvexPolygon>& parts, const Vec2& offset);
 void shift_parts(std::vector<ConvexPolyhedron>& parts, const Vec3& offset);
+void shift_parts(std::vector<SpatialPart>& parts, const Vec3& offset);  // a sphere's centre moves
 
 }  // namespace exactsim

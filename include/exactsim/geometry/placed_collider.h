@@ -3,9 +3,14 @@
 #pragma once
 
 #include "exactsim/geometry/polyhedron.h"
+#include "exactsim/geometry/sphere.h"
 #include "exactsim/math/types.h"
 
 namespace exactsim {
+
+// A sphere placed at `pose` (its body's) as a WorldPolyhedron: its world centre the one vertex,
+// and its box; no faces.
+void place(const Sphere& sphere, const Pose3& pose, WorldPolyhedron& out);
 
 struct PlacedCollider3 {
   const ConvexPolyhedron* shape = nullptr;  // null: a sphere
@@ -14,5 +19,11 @@ struct PlacedCollider3 {
   Real radius = 0;                          // m: a sphere's radius
   bool is_sphere() const { return shape == nullptr; }
 };
+
+// The collider `placed` holds: place()d from `shape`, or from a sphere of `radius` (shape null).
+inline PlacedCollider3 placed_collider(const ConvexPolyhedron* shape, const WorldPolyhedron& placed,
+                                       Real radius) {
+  return {shape, &placed, shape != nullptr ? Vec3::Zero() : placed.vertices[0], radius};
+}
 
 }  // namespace exactsim

@@ -8,8 +8,11 @@
 
 namespace exactsim {
 
+// A ball: its radius and its centre in its body's frame (the body origin for a body that is one
+// sphere; elsewhere for a part of a compound body).
 struct Sphere {
-  Real radius = 0;  // m, centred at its body's origin (the centre of mass)
+  Real radius = 0;             // m
+  Vec3 centre = Vec3::Zero();  // m, body frame
 };
 
 // Solid sphere of uniform density: mass 4/3 π r³ ρ, inertia 2/5 m r² I (body axes, about the

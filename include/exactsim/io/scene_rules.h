@@ -73,10 +73,13 @@ void extent(std::span<const Vec3> vertices, Real volume);
 // A built shape: its vertex count and extent.
 void shape(const ConvexPolygon& p);
 void shape(const ConvexPolyhedron& p);
+void shape(const Sphere& s);  // radius 1e-5 … 1e5 m, centre within the coordinate limit
+void shape(const SpatialPart& p);
 // The parts of a compound body: 1 to kMaxParts, each a valid shape, meeting only at their
 // boundaries (no two intersect by more than kMaxPartOverlapFraction of the smaller).
 void parts(std::span<const ConvexPolygon> parts);
 void parts(std::span<const ConvexPolyhedron> parts);
+void parts(std::span<const SpatialPart> parts);  // polyhedra and spheres
 
 // The scene: step, duration and their ratio; gravity; contact options; body count.
 Real step(Real h);

@@ -27,7 +27,6 @@ struct StartPlacement {
   std::span<const WorldPolygon> polygons;            // 2D, by body
   std::span<const ConvexPolyhedron* const> shapes3;  // 3D, by body
   std::span<const WorldPolyhedron> polyhedra;        // 3D, by body
-  std::span<const Pose3> poses3;                     // 3D, by body: a sphere's centre
   std::span<const Real> radius3;                     // 3D, by body: a sphere's radius, 0
 };
 

@@ -140,7 +140,7 @@ struct Workspace : IslandWorkspace {
 
 // Collider c of a 3D workspace's placed geometry (place_bodies has run).
 inline PlacedCollider3 placed_collider(const Workspace& ws, int c) {
-  return {ws.shapes3[c], &ws.polyhedra[c], ws.poses3[c].position, ws.radius3[c]};
+  return placed_collider(ws.shapes3[c], ws.polyhedra[c], ws.radius3[c]);
 }
 
 // The contact distance ε for step size h: ContactOptions::epsilon when set, else

@@ -38,7 +38,7 @@ struct CrossingScratch {
   BroadPhaseScratch broad_phase;
   WorldPolygon polygons[2];
   WorldPolyhedron polyhedra[2];
-  Vec3 centres[2];  // the colliders' body origins (a sphere's centre)
+  PlacedCollider3 colliders[2];  // the two placed 3D colliders (polyhedra[k])
 };
 
 // For the present bodies of `state` (the end of a step of size h) and `start_q` (their

@@ -5,12 +5,15 @@
 #include <limits>
 #include <string>
 #include <unordered_map>
+#include <variant>
 #include <vector>
 
 #include "exactsim/collision/proximity_rule.h"
 #include "exactsim/contact/peg_options.h"
 #include "exactsim/dynamics/body.h"
 #include "exactsim/dynamics/integrate.h"
+#include "exactsim/geometry/compound.h"
+#include "exactsim/geometry/placed_collider.h"
 #include "exactsim/geometry/polygon.h"
 #include "exactsim/geometry/polyhedron.h"
 #include "exactsim/geometry/sphere.h"
@@ -148,7 +151,8 @@ struct StepOptions {
 // A convex part of a compound body beyond its first (Body::shape), given in the body's frame.
 struct BodyPart {
   int body = -1;
-  int shape = -1;  // index into the World's polygons (2D) or polyhedra (3D)
+  int shape = -1;  // index into the World's polygons (2D), polyhedra or spheres (3D)
+  ShapeKind kind = ShapeKind::kPolytope;
 };
 
 // The World's collision geometry is indexed by collider: collider i < body_count() is body i's
@@ -174,12 +178,16 @@ struct World {
   int collider_shape(int c) const {
     return c < body_count() ? bodies[c].shape : parts[c - body_count()].shape;
   }
-  // The sphere's radius (m) of a sphere collider, 0 for a polytope (a compound body's parts are
-  // polytopes).
+  ShapeKind collider_kind(int c) const {
+    return c < body_count() ? bodies[c].kind : parts[c - body_count()].kind;
+  }
+  // A sphere collider's sphere (null for a polytope), and its radius (m; 0 for a polytope).
+  const Sphere* collider_sphere(int c) const {
+    return collider_kind(c) == ShapeKind::kSphere ? &spheres[collider_shape(c)] : nullptr;
+  }
   Real collider_radius(int c) const {
-    return c < body_count() && bodies[c].kind == ShapeKind::kSphere
-               ? spheres[bodies[c].shape].radius
-               : 0;
+    const Sphere* s = collider_sphere(c);
+    return s != nullptr ? s->radius : 0;
   }
 };
 
@@ -204,13 +212,20 @@ inline int part_shape(const World& w, int i, int k) {
   const Body& b = w.bodies[i];
   return k == 0 ? b.shape : w.parts[b.first_part + k - 1].shape;
 }
+inline ShapeKind part_kind(const World& w, int i, int k) {
+  const Body& b = w.bodies[i];
+  return k == 0 ? b.kind : w.parts[b.first_part + k - 1].kind;
+}
 
 // Puts the next body's shapes (body index w.body_count(), pushed after this call) into the world:
 // the first part becomes b.shape, the others World::parts of the body (b.first_part,
 // b.extra_parts). The parts are in the body's frame, origin at its centre of mass.
 void add_body_shapes(World& w, Body& b, std::vector<ConvexPolygon> parts);
 void add_body_shapes(World& w, Body& b, std::vector<ConvexPolyhedron> parts);
-void add_body_shapes(World& w, Body& b, Sphere sphere);
+void add_body_shapes(World& w, Body& b, std::vector<SpatialPart> parts);
+
+// 3D collider c placed at its body's pose into `out`: its polyhedron, or its sphere.
+PlacedCollider3 place_collider(const World& w, int c, const Pose3& body_pose, WorldPolyhedron& out);
 
 // A complete simulation description: what a scene file holds.
 struct Scene {
