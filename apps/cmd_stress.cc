@@ -126,13 +126,13 @@ Action register_stress(CLI::App& app) {
   CLI::App* sub = app.add_subcommand(
       "stress",
       "Stress campaign: pours, stacks, structures and inclines, PEG and standard "
-      "(docs/robustness.md). The full campaign is 864 runs and takes well over an hour on 2 "
+      "(docs/robustness.md). The full campaign is 1,264 runs and takes well over an hour on 2 "
       "cores (the pyramid and the standard model's stack and tower take 3 to over 35 min each); "
       "--quick is the CI subset");
   sub->add_flag("--quick", a->quick,
-                "The CI subset, under 30 s on 2 cores: 38 of the campaign's runs, "
-                "unchanged: the random pours at seeds 1-3 and PEG's hull pours at seed 1 (5 s "
-                "each), the inclines, PEG's stack and tower");
+                "The CI subset, under 30 s on 2 cores: 50 of the campaign's runs, "
+                "unchanged: the random and ball pours at seeds 1-3 and PEG's hull pours at seed 1 "
+                "(5 s each), the inclines, PEG's stack and tower");
   sub->add_flag("--penetration-sweep", a->penetration_sweep,
                 "Instead of the campaign: PEG on the random 2D and 3D pours at h = 0.001 ... 0.05 "
                 "(docs/penetration.md \"The penetration sweep\")");

@@ -98,10 +98,10 @@ std::string StressRun::name() const {
 
 const std::vector<std::string>& stress_families() {
   static const std::vector<std::string> f = {
-      "pour2d-random",   "pour3d-random",   "hull-pour2d",     "hull-pour3d",
-      "stack3d",         "tower3d",         "pyramid3d",       "arch3d",
-      "jenga3d",         "cube-pyramid3d",  "dominoes3d",      "tight-bin3d",
-      "incline2d-slide", "incline2d-stick", "incline3d-slide", "incline3d-stick"};
+      "pour2d-random",   "pour3d-random",  "hull-pour2d", "hull-pour3d",     "ball-pour3d",
+      "stack3d",         "tower3d",        "pyramid3d",   "arch3d",          "jenga3d",
+      "cube-pyramid3d",  "dominoes3d",     "tight-bin3d", "incline2d-slide", "incline2d-stick",
+      "incline3d-slide", "incline3d-stick"};
   return f;
 }
 
@@ -118,7 +118,8 @@ std::vector<StressRun> stress_job_list(bool quick, int hull_seeds) {
   const auto in_subset = [quick](const std::string& family, const std::string& model) {
     if (!quick) return true;
     if (family == "pyramid3d" || is_structure(family)) return false;
-    return model == "peg" || is_incline(family) || family.find("random") != std::string::npos;
+    return model == "peg" || is_incline(family) || family.find("random") != std::string::npos ||
+           family == "ball-pour3d";
   };
   for (const std::string& family : stress_families()) {
     if (is_pour(family)) continue;
@@ -167,12 +168,14 @@ Scene build_stress_scene(const StressRun& r) {
     o.duration = r.duration;
     o.model = model;
     s = pour3d_random(r.seed, o);
-  } else if (r.family == "hull-pour2d" || r.family == "hull-pour3d") {
+  } else if (r.family == "hull-pour2d" || r.family == "hull-pour3d" || r.family == "ball-pour3d") {
     HullPourOptions o;
     o.step = r.step;
     o.duration = r.duration;
     o.model = model;
-    s = r.family == "hull-pour2d" ? hull_pour2d(r.seed, o) : hull_pour3d(r.seed, o);
+    s = r.family == "hull-pour2d"   ? hull_pour2d(r.seed, o)
+        : r.family == "hull-pour3d" ? hull_pour3d(r.seed, o)
+                                    : ball_pour3d(r.seed, o);
   } else if (r.family == "stack3d" || r.family == "tower3d" || r.family == "pyramid3d") {
     StackOptions o;
     o.step = r.step;

@@ -225,15 +225,21 @@ Scene hull_pour2d(std::uint64_t seed, const HullPourOptions& o) {
   return scene;
 }
 
-Scene hull_pour3d(std::uint64_t seed, const HullPourOptions& o) {
+// The pour3d container (pour3d_random's, without its bodies) for a pour of `family`.
+Scene pour3d_container(std::uint64_t seed, const HullPourOptions& o, const std::string& family) {
   Pour3dOptions c;
   c.step = o.step;
   c.duration = o.duration;
   c.bodies = 0;
   c.model = o.model;
-  Scene scene = pour3d_random(seed, c);  // the container only
-  scene.name = "hull-pour3d-seed" + std::to_string(seed);
+  Scene scene = pour3d_random(seed, c);
+  scene.name = family + "-seed" + std::to_string(seed);
   scene.world.contact.friction = o.friction;
+  return scene;
+}
+
+Scene hull_pour3d(std::uint64_t seed, const HullPourOptions& o) {
+  Scene scene = pour3d_container(seed, o, "hull-pour3d");
   const int bodies = o.bodies < 0 ? 10 : o.bodies;
   const Real min_mass = o.min_mass > 0 ? o.min_mass : 1.0;
   std::mt19937_64 rng(seed);
@@ -251,6 +257,46 @@ Scene hull_pour3d(std::uint64_t seed, const HullPourOptions& o) {
     b.mass = mass;
     b.inertia = unit.inertia * (mass / unit.volume);
     b.spawn_time = spawn_time(k, o.step, 0.5);
+    append_body(scene, b, Vec3(3, 0, 2), random_rotation(rng), v);
+  }
+  return scene;
+}
+
+Scene ball_pour3d(std::uint64_t seed, const HullPourOptions& o) {
+  Scene scene = pour3d_container(seed, o, "ball-pour3d");
+  const int bodies = o.bodies < 0 ? 12 : o.bodies;
+  const Real min_mass = o.min_mass > 0 ? o.min_mass : 1.0;
+  std::mt19937_64 rng(seed);
+  for (int k = 0; k < bodies; ++k) {
+    std::vector<SpatialPart> parts;
+    if (k % 3 == 2) {
+      parts.push_back(stress_hull_polyhedron(rng, static_cast<HullKind>(k % 3)));
+    } else {
+      // A row of touching balls along a random direction.
+      const int balls = k % 3 == 0 ? 1 : 2 + static_cast<int>(u01(rng) < 0.5);
+      const Vec3 d = random_rotation(rng) * Vec3::UnitX();
+      for (int j = 0; j < balls; ++j) {
+        const Real r = uniform(rng, 0.03, 0.12);
+        Vec3 at = Vec3::Zero();
+        if (j > 0) {
+          const Sphere& last = std::get<Sphere>(parts.back());
+          at = last.centre + (last.radius + r) * d;
+        }
+        parts.push_back(Sphere{r, at});
+      }
+    }
+    const auto unit = compound_mass_properties(std::span<const SpatialPart>(parts), 1.0);
+    shift_parts(parts, unit.centroid);
+    const Real mass = pour_mass(rng, k, min_mass, o.mass_ratio);
+    Body b;
+    b.name = (k % 3 == 0 ? "ball-" : k % 3 == 1 ? "clump-" : "hull-") + std::to_string(k + 1);
+    b.mass = mass;
+    b.inertia = unit.inertia * (mass / unit.volume);
+    b.spawn_time = spawn_time(k, o.step, 0.5);
+    add_body_shapes(scene.world, b, std::move(parts));
+    VecX v = VecX::Zero(6);
+    v[0] = -5;
+    v.tail<3>() = uniform(rng, 0, 10) * (random_rotation(rng) * Vec3::UnitX());
     append_body(scene, b, Vec3(3, 0, 2), random_rotation(rng), v);
   }
   return scene;

@@ -58,6 +58,12 @@ Scene hull_pour2d(std::uint64_t seed, const HullPourOptions& options);
 // orientation (uniform quaternion), random density as above.
 Scene hull_pour3d(std::uint64_t seed, const HullPourOptions& options);
 
+// hull_pour3d's container and spawn protocol with spheres among the hulls (docs/robustness.md
+// "The runs"): body k is a ball of radius 0.03–0.12 m (k % 3 == 0), a clump of two or three
+// touching balls in a row (k % 3 == 1) or a random hull (k % 3 == 2), masses as hull_pour3d's
+// (ratio 100), each spinning at up to 10 rad/s about a random axis as it enters.
+Scene ball_pour3d(std::uint64_t seed, const HullPourOptions& options);
+
 // ---- Box stacks on a static floor (3D) -------------------------------------------------------
 
 struct StackOptions {

@@ -19,14 +19,18 @@ PolygonMassProperties compound_mass_properties(std::span<const ConvexPolygon> pa
   return total;
 }
 
-PolyhedronMassProperties compound_mass_properties(std::span<const ConvexPolyhedron> parts,
-                                                  Real density) {
-  if (parts.size() == 1) return polyhedron_mass_properties(parts[0], density);
+namespace {
+
+// The union of 3D parts whose own properties `of` gives: masses summed, the centroid their
+// mass-weighted mean, the inertia about it by the parallel-axis theorem.
+template <class Part, class Of>
+PolyhedronMassProperties union_properties(std::span<const Part> parts, Of&& of) {
+  if (parts.size() == 1) return of(parts[0]);
   PolyhedronMassProperties total{0, 0, Vec3::Zero(), Mat3::Zero()};
   std::vector<PolyhedronMassProperties> each;
   each.reserve(parts.size());
-  for (const ConvexPolyhedron& p : parts) {
-    each.push_back(polyhedron_mass_properties(p, density));
+  for (const Part& p : parts) {
+    each.push_back(of(p));
     total.volume += each.back().volume;
     total.mass += each.back().mass;
     total.centroid += each.back().mass * each.back().centroid;
@@ -39,31 +43,24 @@ PolyhedronMassProperties compound_mass_properties(std::span<const ConvexPolyhedr
   return total;
 }
 
+}  // namespace
+
+PolyhedronMassProperties compound_mass_properties(std::span<const ConvexPolyhedron> parts,
+                                                  Real density) {
+  return union_properties(parts, [density](const ConvexPolyhedron& p) {
+    return polyhedron_mass_properties(p, density);
+  });
+}
+
 PolyhedronMassProperties compound_mass_properties(std::span<const SpatialPart> parts,
                                                   Real density) {
-  auto of = [density](const SpatialPart& part) {
+  return union_properties(parts, [density](const SpatialPart& part) {
     if (const ConvexPolyhedron* p = std::get_if<ConvexPolyhedron>(&part))
       return polyhedron_mass_properties(*p, density);
     const Sphere& s = std::get<Sphere>(part);
     const SphereMassProperties m = sphere_mass_properties(s.radius, density);
     return PolyhedronMassProperties{m.volume, m.mass, s.centre, m.inertia};
-  };
-  if (parts.size() == 1) return of(parts[0]);
-  PolyhedronMassProperties total{0, 0, Vec3::Zero(), Mat3::Zero()};
-  std::vector<PolyhedronMassProperties> each;
-  each.reserve(parts.size());
-  for (const SpatialPart& p : parts) {
-    each.push_back(of(p));
-    total.volume += each.back().volume;
-    total.mass += each.back().mass;
-    total.centroid += each.back().mass * each.back().centroid;
-  }
-  total.centroid /= total.mass;
-  for (const PolyhedronMassProperties& e : each) {
-    const Vec3 d = e.centroid - total.centroid;
-    total.inertia += e.inertia + e.mass * (d.squaredNorm() * Mat3::Identity() - d * d.transpose());
-  }
-  return total;
+  });
 }
 
 void shift_parts(std::vector<ConvexPolygon>& parts, const Vec2& offset) {

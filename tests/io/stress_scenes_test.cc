@@ -268,7 +268,7 @@ TEST(StressScenes, InclineSlidesWithTheClosedFormAndSticksAboveTanTheta) {
 // The --quick job list of docs/robustness.md: 46 runs.
 TEST(StressCampaign, QuickJobListIsWhatTheDocsSay) {
   const auto jobs = stress_job_list(true);
-  EXPECT_EQ(jobs.size(), 38u);
+  EXPECT_EQ(jobs.size(), 50u);
   std::map<std::string, int> per_family;
   std::set<std::string> names, campaign;
   for (const StressRun& r : stress_job_list(false)) campaign.insert(r.name());
@@ -289,7 +289,8 @@ TEST(StressCampaign, QuickJobListIsWhatTheDocsSay) {
     }
     // The standard model's minutes-long failing runs are the campaign's only.
     if (r.model == "standard") {
-      EXPECT_TRUE(r.family.rfind("incline", 0) == 0 || r.family.find("random") != std::string::npos)
+      EXPECT_TRUE(r.family.rfind("incline", 0) == 0 ||
+                  r.family.find("random") != std::string::npos || r.family == "ball-pour3d")
           << r.name();
     }
     const Scene s = build_stress_scene(r);
@@ -298,16 +299,16 @@ TEST(StressCampaign, QuickJobListIsWhatTheDocsSay) {
     EXPECT_EQ(s.step, r.step);
   }
   const std::map<std::string, int> want = {
-      {"pour2d-random", 12},  {"pour3d-random", 12}, {"hull-pour2d", 2},     {"hull-pour3d", 2},
-      {"stack3d", 1},         {"tower3d", 1},        {"incline2d-slide", 2}, {"incline2d-stick", 2},
-      {"incline3d-slide", 2}, {"incline3d-stick", 2}};
+      {"pour2d-random", 12},  {"pour3d-random", 12},  {"hull-pour2d", 2},    {"hull-pour3d", 2},
+      {"ball-pour3d", 12},    {"stack3d", 1},         {"tower3d", 1},        {"incline2d-slide", 2},
+      {"incline2d-stick", 2}, {"incline3d-slide", 2}, {"incline3d-stick", 2}};
   EXPECT_EQ(per_family, want);
-  // 800 random pours, 40 hull pours, 6 stacks, 10 structures, 8 inclines.
-  EXPECT_EQ(stress_job_list(false).size(), 864u);
+  // 800 random pours, 400 ball pours, 40 hull pours, 6 stacks, 10 structures, 8 inclines.
+  EXPECT_EQ(stress_job_list(false).size(), 1264u);
   // --hull-seeds 300: hull pours at seeds 1..300 (beyond the random pours' 100), nothing else
   // added.
   const auto more = stress_job_list(false, 300);
-  EXPECT_EQ(more.size(), 864u + 8u * 295u);
+  EXPECT_EQ(more.size(), 1264u + 8u * 295u);
   std::set<std::string> more_names;
   for (const StressRun& r : more) {
     EXPECT_TRUE(more_names.insert(r.name()).second) << "duplicate " << r.name();

@@ -195,6 +195,30 @@ TEST(JointImpacts, AStrikeGivesTheStandAloneChainSolversImpulses) {
   }
 }
 
+// The first step of `doc` resolves one impact with `bilateral` joint rows: against the stand-alone
+// chain solver's `want`, the normal impulse, the tangential impulse's size and the kinetic energy
+// change to 1e-9, and the joint rows' velocity after it below 1e-12 m/s.
+void expect_chain_strike(const json& doc, const ImpactResult& want, int bilateral,
+                         const std::string& what) {
+  Sim sim(doc);
+  const StepReport step = advance_sim(sim);
+  ASSERT_EQ(step.status, StepStatus::kOk) << what << ": " << step.impacts.failure;
+  ASSERT_EQ(step.impacts.count, 1) << what;
+  const ImpactResult& got = sim.ws.impact.result;
+  ASSERT_EQ(sim.ws.impact.problem.bilateral_rows, bilateral) << what;
+  std::printf("[ joint impacts ] %s: normal %.12f N s (stand-alone %.12f)\n", what.c_str(),
+              got.impulse[2], want.impulse[2]);
+  const Real scale = std::abs(want.impulse[2]);
+  EXPECT_NEAR(got.impulse[2], want.impulse[2], 1e-9 * scale) << what;
+  EXPECT_NEAR(std::hypot(got.impulse[0], got.impulse[1]),
+              std::hypot(want.impulse[0], want.impulse[1]), 1e-9 * scale)
+      << what;
+  EXPECT_NEAR(got.kinetic_energy_change, want.kinetic_energy_change,
+              1e-9 * std::abs(want.kinetic_energy_change))
+      << what;
+  EXPECT_LT(got.velocity.tail(bilateral).lpNorm<Eigen::Infinity>(), 1e-12) << what;
+}
+
 TEST(JointImpacts, TheStrikeIn3DAndTurnedGivesTheSameImpulses) {
   // The planar strike above as a 3D scene with hinges (5 rows each: 15 bilateral rows), as
   // placed and turned by a random rotation: the motion stays in the chain's plane, so the impact
@@ -212,23 +236,9 @@ TEST(JointImpacts, TheStrikeIn3DAndTurnedGivesTheSameImpulses) {
   options.record_log = false;
   const ImpactResult want =
       resolve_chain_impact(c, theta, rate, options, ChainImpactForm::kJointCoordinates).result;
-  const Real scale = std::abs(want.impulse[2]);
-  for (const Quat& turn : {Quat::Identity(), Quat(0.3, -0.5, 0.7, 0.4).normalized()}) {
-    Sim sim(chain_doc_3d(c, theta, rate, 1e-3, mu, e, turn));
-    const StepReport step = advance_sim(sim);
-    ASSERT_EQ(step.status, StepStatus::kOk) << step.impacts.failure;
-    ASSERT_EQ(step.impacts.count, 1);
-    const ImpactResult& got = sim.ws.impact.result;
-    ASSERT_EQ(sim.ws.impact.problem.bilateral_rows, 15);
-    std::printf("[ joint impacts ] 3D, turn w %.2f: normal %.12f N s (stand-alone %.12f)\n",
-                turn.w(), got.impulse[2], want.impulse[2]);
-    EXPECT_NEAR(got.impulse[2], want.impulse[2], 1e-9 * scale);
-    EXPECT_NEAR(std::hypot(got.impulse[0], got.impulse[1]),
-                std::hypot(want.impulse[0], want.impulse[1]), 1e-9 * scale);
-    EXPECT_NEAR(got.kinetic_energy_change, want.kinetic_energy_change,
-                1e-9 * std::abs(want.kinetic_energy_change));
-    EXPECT_LT(got.velocity.tail(15).lpNorm<Eigen::Infinity>(), 1e-12);
-  }
+  for (const Quat& turn : {Quat::Identity(), Quat(0.3, -0.5, 0.7, 0.4).normalized()})
+    expect_chain_strike(chain_doc_3d(c, theta, rate, 1e-3, mu, e, turn), want, 15,
+                        "3D, turn w " + std::to_string(turn.w()));
 }
 
 // Two 0.4 × 0.2 (× 0.2) m boxes side by side, welded by a fixed joint or one compound body, turned
@@ -603,23 +613,10 @@ TEST(JointImpacts, Example4WithItsSphereStrikesAsTheStandAloneChain) {
     options.record_log = false;
     const ImpactResult want =
         resolve_chain_impact(c, theta, rate, options, ChainImpactForm::kJointCoordinates).result;
-    const Real scale = std::abs(want.impulse[2]);
-    for (const Quat& turn : {Quat::Identity(), Quat(0.3, -0.5, 0.7, 0.4).normalized()}) {
-      Sim sim(sphere_chain_doc(c, theta, rate, 1e-3, mu, 0.5, turn));
-      const StepReport step = advance_sim(sim);
-      ASSERT_EQ(step.status, StepStatus::kOk) << step.impacts.failure;
-      ASSERT_EQ(step.impacts.count, 1);
-      const ImpactResult& got = sim.ws.impact.result;
-      ASSERT_EQ(sim.ws.impact.problem.bilateral_rows, 21);
-      std::printf("[ joint impacts ] sphere, mu %.1f, turn w %.2f: normal %.12f N s (%.12f)\n", mu,
-                  turn.w(), got.impulse[2], want.impulse[2]);
-      EXPECT_NEAR(got.impulse[2], want.impulse[2], 1e-9 * scale);
-      EXPECT_NEAR(std::hypot(got.impulse[0], got.impulse[1]),
-                  std::hypot(want.impulse[0], want.impulse[1]), 1e-9 * scale);
-      EXPECT_NEAR(got.kinetic_energy_change, want.kinetic_energy_change,
-                  1e-9 * std::abs(want.kinetic_energy_change));
-      EXPECT_LT(got.velocity.tail(21).lpNorm<Eigen::Infinity>(), 1e-12);
-    }
+    for (const Quat& turn : {Quat::Identity(), Quat(0.3, -0.5, 0.7, 0.4).normalized()})
+      expect_chain_strike(
+          sphere_chain_doc(c, theta, rate, 1e-3, mu, 0.5, turn), want, 21,
+          "sphere, mu " + std::to_string(mu) + ", turn w " + std::to_string(turn.w()));
   }
 }
 

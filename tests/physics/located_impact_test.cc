@@ -250,6 +250,25 @@ TEST(LocatedImpact, RockingBlockKeepsHousnersRatio) {
   EXPECT_NEAR(v[1], 0.5 * ratio * w, 1e-9);
 }
 
+// The first step of `scene`, one located impact, against the stand-alone solver's Example 1 at μ:
+// the normal impulse and velocity and the tangential magnitudes to 1e-9, and its rounds.
+void expect_example1_strike(Scene scene, Real mu) {
+  Stepped run(std::move(scene));
+  run.next();
+  ASSERT_EQ(run.reports.back().status, StepStatus::kOk) << "mu = " << mu;
+  ASSERT_EQ(run.impacts(), 1) << "mu = " << mu;
+  const ImpactResult& mine = run.sim.ws.impact.result;
+  const ImpactResult ref = solve_plus(example1_problem(mu, ImpactOptions{}.theta_max));
+  ASSERT_EQ(mine.impulse.size(), 3) << "mu = " << mu;
+  auto tangential = [](const VecX& x) { return std::hypot(x[0], x[1]); };
+  const Real p = ref.impulse[2], v = ref.velocity.norm();
+  EXPECT_NEAR(mine.impulse[2], p, 1e-9 * p) << "mu = " << mu;
+  EXPECT_NEAR(tangential(mine.impulse), tangential(ref.impulse), 1e-9 * p) << "mu = " << mu;
+  EXPECT_NEAR(mine.velocity[2], ref.velocity[2], 1e-9 * v) << "mu = " << mu;
+  EXPECT_NEAR(tangential(mine.velocity), tangential(ref.velocity), 1e-9 * v) << "mu = " << mu;
+  EXPECT_EQ(mine.rounds, ref.rounds) << "mu = " << mu;
+}
+
 TEST(LocatedImpact, TheBrickOnItsCornerGivesTheStandAloneImpulses) {
   // The PLUS paper's Example 1 (§4a) as a stepper scene: the brick's lowest vertex, where the
   // paper's vertex sphere touches, meets the ground at [−5, 0, −5.74] m/s. The located impact's
@@ -260,20 +279,7 @@ TEST(LocatedImpact, TheBrickOnItsCornerGivesTheStandAloneImpulses) {
     scene.world.contact.friction = mu;
     scene.world.contact.impact.restitution =
         plus_table_a1_law(mu, example1_min_cor(mu)).restitution;
-    Stepped run(std::move(scene));
-    run.next();
-    ASSERT_EQ(run.reports.back().status, StepStatus::kOk) << "mu = " << mu;
-    ASSERT_EQ(run.impacts(), 1) << "mu = " << mu;
-    const ImpactResult& mine = run.sim.ws.impact.result;
-    const ImpactResult ref = solve_plus(example1_problem(mu, ImpactOptions{}.theta_max));
-    ASSERT_EQ(mine.impulse.size(), 3) << "mu = " << mu;
-    auto tangential = [](const VecX& x) { return std::hypot(x[0], x[1]); };
-    const Real p = ref.impulse[2], v = ref.velocity.norm();
-    EXPECT_NEAR(mine.impulse[2], p, 1e-9 * p) << "mu = " << mu;
-    EXPECT_NEAR(tangential(mine.impulse), tangential(ref.impulse), 1e-9 * p) << "mu = " << mu;
-    EXPECT_NEAR(mine.velocity[2], ref.velocity[2], 1e-9 * v) << "mu = " << mu;
-    EXPECT_NEAR(tangential(mine.velocity), tangential(ref.velocity), 1e-9 * v) << "mu = " << mu;
-    EXPECT_EQ(mine.rounds, ref.rounds) << "mu = " << mu;
+    expect_example1_strike(std::move(scene), mu);
   }
 }
 
@@ -319,23 +325,10 @@ TEST(LocatedImpact, TheChildproofBrickOfWeldedSpheresStrikesAsThePapersExamples)
   // (scenes/plus/stepper_example1_spheres.json is Example 1's): the stepper's located impact
   // against the stand-alone solver on experiments/plus_examples.h's problem. Example 1 (one
   // corner sphere, μ = 0.125, 0.225, 0.325): the normal impulse and velocity and the tangential
-  // magnitudes to 1e-9. Example 2 (four spheres at once): the total normal impulse and the
-  // kinetic energy change to 1e-9.
-  for (const Real mu : {0.125, 0.225, 0.325}) {
-    Stepped run(welded_sphere_scene(example1_world(mu, 0.0), 1e-3));
-    run.next();
-    ASSERT_EQ(run.reports.back().status, StepStatus::kOk) << "mu = " << mu;
-    ASSERT_EQ(run.impacts(), 1) << "mu = " << mu;
-    const ImpactResult& mine = run.sim.ws.impact.result;
-    const ImpactResult ref = solve_plus(example1_problem(mu, ImpactOptions{}.theta_max));
-    ASSERT_EQ(mine.impulse.size(), 3) << "mu = " << mu;
-    auto tangential = [](const VecX& x) { return std::hypot(x[0], x[1]); };
-    const Real p = ref.impulse[2], v = ref.velocity.norm();
-    EXPECT_NEAR(mine.impulse[2], p, 1e-9 * p) << "mu = " << mu;
-    EXPECT_NEAR(tangential(mine.impulse), tangential(ref.impulse), 1e-9 * p) << "mu = " << mu;
-    EXPECT_NEAR(mine.velocity[2], ref.velocity[2], 1e-9 * v) << "mu = " << mu;
-    EXPECT_NEAR(tangential(mine.velocity), tangential(ref.velocity), 1e-9 * v) << "mu = " << mu;
-  }
+  // magnitudes to 1e-9, and the rounds. Example 2 (four spheres at once): the total normal impulse
+  // and the kinetic energy change to 1e-9.
+  for (const Real mu : {0.125, 0.225, 0.325})
+    expect_example1_strike(welded_sphere_scene(example1_world(mu, 0.0), 1e-3), mu);
   const Scene file =
       read_scene_file(EXACTSIM_SOURCE_DIR "/scenes/plus/stepper_example1_spheres.json");
   const Scene built = welded_sphere_scene(example1_world(0.125, 0.0), 1e-3);
