@@ -1,9 +1,6 @@
 #include "exactsim/collision/sphere_contact.h"
 
 #include <algorithm>
-#include <utility>
-
-#include "exactsim/geometry/sphere.h"
 
 namespace exactsim {
 
@@ -12,9 +9,7 @@ void sphere_contact(const PlacedCollider3& a, int index_a, const PlacedCollider3
   const bool swap = !a.is_sphere();
   const PlacedCollider3& s = swap ? b : a;
   const PlacedCollider3& o = swap ? a : b;
-  const SphereProximity p =
-      o.is_sphere() ? sphere_sphere_proximity(s.centre, s.radius, o.centre, o.radius)
-                    : sphere_polyhedron_proximity(s.centre, s.radius, *o.shape, *o.placed);
+  const SphereProximity p = sphere_proximity(s, o);
   if (!(p.gap <= reach)) return;
   Contact c;
   c.body_a = swap ? index_b : index_a;

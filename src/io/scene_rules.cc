@@ -214,7 +214,7 @@ void shape(const Sphere& s) {
     try {
       coordinate(s.centre[k]);
     } catch (const InputError& e) {
-      fail("centre[" + std::to_string(k) + "]: " + e.what());
+      fail("center[" + std::to_string(k) + "]: " + e.what());
     }
   }
 }

@@ -13,9 +13,7 @@ PenetrationResult penetration_depth(const PlacedCollider3& a, const PlacedCollid
   const bool a_first = a.is_sphere();
   const PlacedCollider3& s = a_first ? a : b;
   const PlacedCollider3& o = a_first ? b : a;
-  const SphereProximity p =
-      o.is_sphere() ? sphere_sphere_proximity(s.centre, s.radius, o.centre, o.radius)
-                    : sphere_polyhedron_proximity(s.centre, s.radius, *o.shape, *o.placed);
+  const SphereProximity p = sphere_proximity(s, o);
   PenetrationResult r;
   r.dimension = 3;
   r.overlapping = p.gap < 0;

@@ -219,6 +219,16 @@ void expect_chain_strike(const json& doc, const ImpactResult& want, int bilatera
   EXPECT_LT(got.velocity.tail(bilateral).lpNorm<Eigen::Infinity>(), 1e-12) << what;
 }
 
+// The stand-alone chain solver's impact (joint coordinates) of chain c at angles theta with the
+// point `along` link 2 on the floor, `rate` turned to approach it.
+ImpactResult joint_coordinate_strike(const PinChain& c, const VecX& theta, VecX& rate, Real along) {
+  if ((chain_point_jacobian(c, theta, 2, chain_point(c, theta, 2, along, 0)) * rate).y() > 0)
+    rate = -rate;
+  ImpactOptions options;
+  options.record_log = false;
+  return resolve_chain_impact(c, theta, rate, options, ChainImpactForm::kJointCoordinates).result;
+}
+
 TEST(JointImpacts, TheStrikeIn3DAndTurnedGivesTheSameImpulses) {
   // The planar strike above as a 3D scene with hinges (5 rows each: 15 bilateral rows), as
   // placed and turned by a random rotation: the motion stays in the chain's plane, so the impact
@@ -230,12 +240,7 @@ TEST(JointImpacts, TheStrikeIn3DAndTurnedGivesTheSameImpulses) {
   const Real mu = 0.5, e = 0.5;
   PinChain c = tip_chain(Vec2(0, 2), mu, e);
   c.base.y() -= chain_point(c, theta, 2, kTip, 0).y();
-  if ((chain_point_jacobian(c, theta, 2, chain_point(c, theta, 2, kTip, 0)) * rate).y() > 0)
-    rate = -rate;
-  ImpactOptions options;
-  options.record_log = false;
-  const ImpactResult want =
-      resolve_chain_impact(c, theta, rate, options, ChainImpactForm::kJointCoordinates).result;
+  const ImpactResult want = joint_coordinate_strike(c, theta, rate, kTip);
   for (const Quat& turn : {Quat::Identity(), Quat(0.3, -0.5, 0.7, 0.4).normalized()})
     expect_chain_strike(chain_doc_3d(c, theta, rate, 1e-3, mu, e, turn), want, 15,
                         "3D, turn w " + std::to_string(turn.w()));
@@ -607,12 +612,7 @@ TEST(JointImpacts, Example4WithItsSphereStrikesAsTheStandAloneChain) {
     c.base.y() -= chain_point(c, theta, 2, 1.0, 0).y() - c.spheres[0].radius;
     VecX rate(3);
     rate << 1.0, -1.5, 2.0;
-    if ((chain_point_jacobian(c, theta, 2, chain_point(c, theta, 2, 1.0, 0)) * rate).y() > 0)
-      rate = -rate;
-    ImpactOptions options;
-    options.record_log = false;
-    const ImpactResult want =
-        resolve_chain_impact(c, theta, rate, options, ChainImpactForm::kJointCoordinates).result;
+    const ImpactResult want = joint_coordinate_strike(c, theta, rate, 1.0);
     for (const Quat& turn : {Quat::Identity(), Quat(0.3, -0.5, 0.7, 0.4).normalized()})
       expect_chain_strike(
           sphere_chain_doc(c, theta, rate, 1e-3, mu, 0.5, turn), want, 21,

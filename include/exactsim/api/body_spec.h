@@ -45,7 +45,7 @@ struct BodySpec {
   Shape shape{};
   // A compound body (docs/api.md "Compound bodies"): its convex parts, welded, in one frame (as
   // `shape`'s), meeting only at their boundaries; mass properties are the union's. Give either
-  // `shape` or `parts`. Parts are polytopes: a sphere is a body's one shape.
+  // `shape` or `parts`; in 3D a part may be a sphere.
   std::vector<Shape> parts{};
   bool is_static = false;
   // Moves with `velocity` / `omega` / `angular_velocity`, kept as set across steps (change it

@@ -16,8 +16,8 @@ namespace exactsim {
 inline int config_size(int dimension) { return dimension == 2 ? 3 : 7; }
 inline int velocity_size(int dimension) { return dimension == 2 ? 3 : 6; }
 
-// What Body::shape indexes: a convex polytope (World::polygons in 2D, World::polyhedra in 3D) or,
-// in 3D, a sphere centred at the body's origin (World::spheres; docs/scene-format.md "Spheres").
+// What Body::shape (a body's first part) indexes: a convex polytope (World::polygons in 2D,
+// World::polyhedra in 3D) or, in 3D, a sphere (World::spheres; docs/scene-format.md "Spheres").
 enum class ShapeKind : std::uint8_t { kPolytope, kSphere };
 
 struct Body {

@@ -14,11 +14,17 @@ void place(const Sphere& sphere, const Pose3& pose, WorldPolyhedron& out);
 
 struct PlacedCollider3 {
   const ConvexPolyhedron* shape = nullptr;  // null: a sphere
-  const WorldPolyhedron* placed = nullptr;  // the polyhedron in the world (a sphere's: its box)
+  const WorldPolyhedron* placed = nullptr;  // the polyhedron in the world (a sphere's: place())
   Vec3 centre = Vec3::Zero();               // m: a sphere's centre
   Real radius = 0;                          // m: a sphere's radius
   bool is_sphere() const { return shape == nullptr; }
 };
+
+// The closest points of sphere `s` and the other collider `o` (geometry/sphere.h), sphere first.
+inline SphereProximity sphere_proximity(const PlacedCollider3& s, const PlacedCollider3& o) {
+  return o.is_sphere() ? sphere_sphere_proximity(s.centre, s.radius, o.centre, o.radius)
+                       : sphere_polyhedron_proximity(s.centre, s.radius, *o.shape, *o.placed);
+}
 
 // The collider `placed` holds: place()d from `shape`, or from a sphere of `radius` (shape null).
 inline PlacedCollider3 placed_collider(const ConvexPolyhedron* shape, const WorldPolyhedron& placed,

@@ -73,7 +73,7 @@ void extent(std::span<const Vec3> vertices, Real volume);
 // A built shape: its vertex count and extent.
 void shape(const ConvexPolygon& p);
 void shape(const ConvexPolyhedron& p);
-void shape(const Sphere& s);  // radius 1e-5 … 1e5 m, centre within the coordinate limit
+void shape(const Sphere& s);  // radius 1e-5 … 1e5 m, center within the coordinate limit
 void shape(const SpatialPart& p);
 // The parts of a compound body: 1 to kMaxParts, each a valid shape, meeting only at their
 // boundaries (no two intersect by more than kMaxPartOverlapFraction of the smaller).

@@ -35,9 +35,8 @@ Real total_overlap_volume(std::span<const ConvexPolyhedron* const> shapes,
 // broad phase between the overlap metric and the penetration watchdog (docs/stepping.md).
 Real total_overlap_area(std::span<const WorldPolygon> polygons,
                         std::span<const std::pair<int, int>> pairs);
-// A collider with shapes[i] null is a sphere of radius[i] centred at poses[i].position; a pair
-// of a sphere and a polyhedron needs the polyhedron's placement in `placed`
-// (metrics/collider_pair.h).
+// With `placed` given, a collider with shapes[i] null is a sphere of radius[i] placed in
+// placed[i] (geometry/placed_collider.h, metrics/collider_pair.h).
 Real total_overlap_volume(std::span<const ConvexPolyhedron* const> shapes,
                           std::span<const Pose3> poses, std::span<const std::pair<int, int>> pairs,
                           IntersectionScratch* scratch,

@@ -112,8 +112,8 @@ void scene_penetration(std::span<const WorldPolygon> polygons, std::span<const V
                        std::span<const std::pair<int, int>> pairs, Real threshold,
                        ScenePenetration& out);
 // 3D: `centres`, when given, replaces poses[i].position as the point checked against static bodies.
-// A collider with shapes[i] null is a sphere of radius[i] centred at poses[i].position
-// (metrics/collider_pair.h).
+// A collider with shapes[i] null is a sphere of radius[i] placed in placed[i]
+// (geometry/placed_collider.h, metrics/collider_pair.h).
 void scene_penetration(std::span<const ConvexPolyhedron* const> shapes,
                        std::span<const WorldPolyhedron> placed, std::span<const Pose3> poses,
                        std::span<const std::uint8_t> is_static,

@@ -82,8 +82,7 @@ struct Workspace : IslandWorkspace {
   std::vector<Real> motion;   // (n_colliders) per-step displacement bound of the body, 3D
   std::vector<Pose3> poses3;  // (n_colliders) the body's pose
   std::vector<const ConvexPolyhedron*> shapes3;  // (n_colliders) null for a sphere
-  std::vector<Real>
-      radius3;  // (n_colliders) a sphere's radius (polyhedra[c] then holds its box only), 0
+  std::vector<Real> radius3;  // (n_colliders) a sphere's radius (polyhedra[c]: place()), 0
   std::vector<std::uint8_t> is_static;         // (n_colliders) of the body
   std::vector<std::uint8_t> collider_present;  // (n_colliders) the body is present
   std::vector<BodyPair> pairs;
