@@ -44,19 +44,39 @@ bool crossed_edge_record(const Vec3& a0, const Vec3& a1, const WorldPolyhedron& 
   return true;
 }
 
+// How far the normal m lies inside the Gauss arc of an edge with in-face tangents t1, t2 (the
+// body on the side `side` = +1 for B, −1 for A of the record's normal), the arc of a nearly flat
+// edge widened by its own fold |t1 + t2| on both sides (ridge_record).
+Real arc_margin(const Vec3& m, const Vec3& t1, const Vec3& t2, Real side, bool flat) {
+  const Real inside = std::min(side * m.dot(t1), side * m.dot(t2));
+  return flat ? inside + (t1 + t2).norm() : inside;
+}
+
 // A sharp edge over a nearly flat one (a ridge): the record of the pair as for two sharp edges
 // when their closest points are within epsilon and interior to both segments and the ridge is
-// applicable (APPL_ee > 0: the sharp edge points into it).
+// applicable (APPL_ee > 0: the sharp edge points into it). A ridge's Gauss arc is only its fold
+// φ wide, and when a face beside the sharp edge lies flat on one side of the ridge, the edges'
+// normal is that side's face normal, at the arc's end: APPL_ee is 0 up to round-off, and its
+// sign flips as the body turns by round-off from step to step. The ridge's arc is widened by φ
+// on both sides, so such an edge keeps its contact; a contact plane at most φ off the surface
+// holds it instead of none (docs/collision.md "Flat ridges").
 bool ridge_record(const Vec3& a0, const Vec3& a1, const WorldPolyhedron& world_a, int body_a,
-                  int edge_a, const Vec3& b0, const Vec3& b1, const WorldPolyhedron& world_b,
-                  int body_b, int edge_b, Real epsilon, Real parallel_sine, Contact& out) {
+                  int edge_a, bool flat_a, const Vec3& b0, const Vec3& b1,
+                  const WorldPolyhedron& world_b, int body_b, int edge_b, Real epsilon,
+                  Real parallel_sine, Contact& out) {
   const SegmentClosestPoints cp = closest_points_segments(a0, a1, b0, b1);
   if (cp.distance > epsilon || !(cp.s > 0 && cp.s < 1 && cp.t > 0 && cp.t < 1)) return false;
-  const EdgeEdgeNormal n =
-      edge_edge_normal(a1 - a0, world_a.edge_t1[edge_a], world_a.edge_t2[edge_a], b1 - b0,
-                       world_b.edge_t1[edge_b], world_b.edge_t2[edge_b], parallel_sine);
-  if (n.parallel || !(n.applicability > 0)) return false;
-  out = edge_edge_record(body_a, edge_a, body_b, edge_b, cp, n.normal);
+  const Vec3 cross = (a1 - a0).cross(b1 - b0);
+  const Real norm = cross.norm();
+  if (!(norm > parallel_sine * (a1 - a0).norm() * (b1 - b0).norm())) return false;
+  const auto margin = [&](const Vec3& m) {
+    return std::min(arc_margin(m, world_a.edge_t1[edge_a], world_a.edge_t2[edge_a], -1, flat_a),
+                    arc_margin(m, world_b.edge_t1[edge_b], world_b.edge_t2[edge_b], 1, !flat_a));
+  };
+  const Vec3 n = cross / norm;
+  const Real minus_n = margin(-n), plus_n = margin(n);
+  if (!(std::max(minus_n, plus_n) > 0)) return false;
+  out = edge_edge_record(body_a, edge_a, body_b, edge_b, cp, minus_n >= plus_n ? Vec3(-n) : n);
   return true;
 }
 
@@ -131,8 +151,8 @@ void edge_edge_contacts(const ConvexPolyhedron& shape_a, const WorldPolyhedron& 
       if (ea.nearly_flat || eb.nearly_flat) {
         if (ridges && ea.nearly_flat != eb.nearly_flat &&
             a_reach.overlaps(Aabb3{b0.cwiseMin(b1), b0.cwiseMax(b1)}) &&
-            ridge_record(a0, a1, world_a, body_a, i, b0, b1, world_b, body_b, j, epsilon + reach,
-                         parallel_sine, crossed)) {
+            ridge_record(a0, a1, world_a, body_a, i, ea.nearly_flat, b0, b1, world_b, body_b, j,
+                         epsilon + reach, parallel_sine, crossed)) {
           out.push_back(crossed);
           continue;
         }

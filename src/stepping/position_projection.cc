@@ -6,6 +6,7 @@
 
 #include "detect.h"
 #include "exactsim/dynamics/integrate.h"
+#include "exactsim/dynamics/mass_matrix.h"
 #include "exactsim/metrics/collider_pair.h"
 #include "exactsim/stepping/memory_budget.h"
 #include "exactsim/stepping/step.h"
@@ -222,14 +223,14 @@ void solve_projection_set(const World& world, IslandWorkspace& ws, Real floor, S
   for (int i = 0; i < n; ++i) s.all_q[s.set_index[i]] = s.lcp.q[i];  // (relaxed push-outs)
 }
 
-// W_c = W − W J (JᵀWJ)⁺ JᵀW of an island with joints (W the island's solve's M⁻¹): an impulse
+// W_c = W − W J (JᵀWJ)⁺ JᵀW of an island with joints (W = M⁻¹ at the step's end): an impulse
 // G_A λ changes the velocities by W_c G_A λ with the joint rows' velocities Jᵀν unchanged
 // (docs/joints.md "Limits").
 void joint_held_inverse_mass(const SparseMlcp& mlcp, const IslandWorkspace& ws,
                              PositionProjectionScratch& s) {
   const int nv = mlcp.M.size();
   MatX& w = s.held_inverse_mass;
-  w = inverse_mass(ws).dense();
+  w = s.end_inverse_mass.dense();
   const MlcpLayout& layout = ws.layout;
   const int first = layout.bilateral_begin(), joints = layout.n_bilateral;
   s.joint_columns.setZero(nv, joints);
@@ -249,30 +250,46 @@ void joint_held_inverse_mass(const SparseMlcp& mlcp, const IslandWorkspace& ws,
 // norm that stops them, min ½ δᵀMδ s.t. G_Aᵀ(ν⁺ + δ) >= 0, is a frictionless inelastic impulse
 // λ on those rows (δ = W G_A λ): it only removes kinetic energy. Certified on its LCP
 // (N_A λ + G_Aᵀν⁺ ⊥ λ) like the projection; the certified solve in ws.solution is left as it was.
+// It acts on the bodies as they are at the step's end: ν⁺ as the projection left it (a 3D body's
+// spin turned with it) and M there. With the step's start M, a 3D body whose world inertia turned
+// in the step (a clump spinning at 46 rad/s turns 0.23 rad in 5 ms) can gain kinetic energy
+// through the impulse (docs/robustness.md "Over the whole step").
 void stop_approach(const World& world, State& state, Real floor, IslandWorkspace& ws,
                    StepReport& report) {
   PositionProjectionScratch& s = ws.projection;
   const SparseMlcp& mlcp = ws.problem;
+  const MlcpLayout& layout = ws.layout;
+  const int nb = velocity_size(world.dimension);
   const int n = static_cast<int>(s.rows.size());
   s.pushed.clear();
   s.lambda.resize(0);
-  const VecX& kin = ws.layout.kinematic_rate;  // the kinematic bodies keep approaching
+  s.end_nu.resize(mlcp.M.size());
+  for (std::size_t k = 0; k < layout.active_bodies.size(); ++k)
+    s.end_nu.segment(static_cast<Eigen::Index>(k) * nb, nb) = state.v_of(layout.active_bodies[k]);
+  const VecX& kin = layout.kinematic_rate;  // the kinematic bodies keep approaching
   for (int i = 0; i < n; ++i)
-    if (s.z[i] > 0 && mlcp.g.column_dot(mlcp.M, s.rows[i], ws.solution.nu) + kin[s.rows[i]] < 0)
+    if (s.z[i] > 0 && mlcp.g.column_dot(mlcp.M, s.rows[i], s.end_nu) + kin[s.rows[i]] < 0)
       s.pushed.push_back(i);
   const int m = static_cast<int>(s.pushed.size());
   if (m == 0) return;
-  s.approach.M.resize(m, m);
+  s.end_mass.offsets = mlcp.M.offsets;
+  s.end_mass.blocks.resize(layout.active_bodies.size());
+  s.end_inverse_mass.offsets = mlcp.M.offsets;
+  s.end_inverse_mass.blocks.resize(layout.active_bodies.size());
+  for (std::size_t k = 0; k < layout.active_bodies.size(); ++k) {
+    const int b = layout.active_bodies[k];
+    s.end_mass.blocks[k] = mass_block(world.bodies[b], state, b);
+    s.end_inverse_mass.blocks[k] = inverse_mass_block(world.bodies[b], state, b);
+  }
   s.approach.q.resize(m);
   s.ga.resize(mlcp.M.size(), m);
   for (int a = 0; a < m; ++a) {
     s.ga.col(a) = s.g.col(s.pushed[a]);
-    s.approach.q[a] = s.ga.col(a).dot(ws.solution.nu) + kin[s.rows[s.pushed[a]]];
-    for (int b = 0; b < m; ++b) s.approach.M(a, b) = s.lcp.M(s.pushed[a], s.pushed[b]);
+    s.approach.q[a] = s.ga.col(a).dot(s.end_nu) + kin[s.rows[s.pushed[a]]];
   }
   const Real tol = projection_tolerance(s.approach.q, floor, world.solver);
   bool solved = false;
-  if (ws.layout.n_bilateral > 0) {
+  if (layout.n_bilateral > 0) {
     // With joints the impulse moves the bodies as the joints hold them: N_A = G_Aᵀ W_c G_A.
     joint_held_inverse_mass(mlcp, ws, s);
     s.approach.M.noalias() = s.ga.transpose() * s.held_inverse_mass * s.ga;
@@ -281,8 +298,10 @@ void stop_approach(const World& world, State& state, Real floor, IslandWorkspace
     s.lambda = s.held.z;
     s.delta.noalias() = s.held_inverse_mass * (s.ga * s.lambda);
   } else {
-    solved = solve_dual_active_set(mlcp.M, s.ga, s.no_force, s.approach.q, 0.1 * tol, kIndependence,
-                                   0, s.dual, s.delta, s.lambda)
+    s.end_inverse_mass.apply(s.ga, s.w_ga);
+    s.approach.M.noalias() = s.ga.transpose() * s.w_ga;
+    solved = solve_dual_active_set(s.end_mass, s.ga, s.no_force, s.approach.q, 0.1 * tol,
+                                   kIndependence, 0, s.dual, s.delta, s.lambda)
                  .status == SolveStatus::kSolved;
   }
   const bool certified =
@@ -293,16 +312,14 @@ void stop_approach(const World& world, State& state, Real floor, IslandWorkspace
     s.lambda.resize(0);
     return;
   }
-  const int nb = velocity_size(world.dimension);
-  const MlcpLayout& layout = ws.layout;
   for (std::size_t k = 0; k < layout.active_bodies.size(); ++k)
     state.v_of(layout.active_bodies[k]) += s.delta.segment(static_cast<Eigen::Index>(k) * nb, nb);
   report.approach_stopped_rows += m;
-  if (ws.layout.n_bilateral > 0) {
+  if (layout.n_bilateral > 0) {
     // δ = W (G_A λ + J μ) with μ = −(JᵀWJ)⁺ JᵀW G_A λ: the kinetic energy changes by
     // −½ λᵀN_A λ + μᵀJᵀν⁺, the second term the joint impulses' work at the rows' velocity −φ/τ.
     const VecX mu = -s.joint_block.solve(s.w_joint_columns.transpose() * (s.ga * s.lambda));
-    const Real work = mu.dot(s.joint_columns.transpose() * ws.solution.nu);
+    const Real work = mu.dot(s.joint_columns.transpose() * s.end_nu);
     report.approach_joint_work += std::max<Real>(0, work);
   }
 }

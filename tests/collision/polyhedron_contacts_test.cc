@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <random>
@@ -134,6 +135,64 @@ TEST(PolyhedronContacts, ABarOverANearlyFlatRidgeIsAnEdgeEdgeContact) {
     EXPECT_LT((c.normal - turn * Vec3(0, 0, -1)).norm(), 1e-12) << d;
     EXPECT_LT((c.point_a - turn * Vec3(0, 0, H - d)).norm(), 1e-12) << d;
   }
+}
+
+TEST(PolyhedronContacts, AnEdgeLyingInTheRidgeFacesPlaneKeepsItsContact) {
+  // The roof of the test above (faces sloping by 2°, normals 4° apart) and its bar turned 45°
+  // about its axis, with its lowest edge lying in the plane of the right face: on that face from
+  // its right end, over the ridge for its last 0.3 m. The edge crosses the ridge at distance 0,
+  // and their normal is the right face's, at the end of the ridge's Gauss arc: APPL_ee = 0 up to
+  // round-off. Turned about the ridge by ±1e-9 rad (a body at rest turns by round-off from step
+  // to step), the bar keeps its edge–edge contact on the ridge; without it, the bar pivots on its
+  // right end and its edge sinks across the ridge. Turned 8° (the normal 8° past the arc's end,
+  // twice the arc's widening), the ridge is no contact (docs/collision.md "Flat ridges").
+  const Real slope = 2 * M_PI / 180, H = std::tan(slope);
+  std::vector<Vec3> pts;
+  for (Real y : {-2.0, 2.0}) {
+    for (Real x : {-1.0, 1.0}) {
+      pts.push_back(Vec3(x, y, -0.5));
+      pts.push_back(Vec3(x, y, 0));
+    }
+    pts.push_back(Vec3(0, y, H));
+  }
+  const ConvexPolyhedron roof = polyhedron_from_points(pts);
+  int ridge = -1;
+  for (int e = 0; e < roof.num_edges(); ++e)
+    if (roof.edges[e].nearly_flat) ridge = e;
+  ASSERT_GE(ridge, 0);
+  const WorldPolyhedron w_roof = placed(roof, Pose3{});
+  const ConvexPolyhedron bar = make_box(Vec3(1.0, 0.05, 0.05));
+  const Vec3 on_ridge(0, 0, H);
+  const PolyhedronContactOptions opt{0.05, 0.05, 1e-6};
+  const Vec3 right_face_normal(std::sin(slope), 0, std::cos(slope));
+  auto ridge_contacts = [&](Real tilt) {
+    const Quat turn = Quat(Eigen::AngleAxis<Real>(slope + tilt, Vec3::UnitY())) *
+                      Quat(Eigen::AngleAxis<Real>(M_PI / 4, Vec3::UnitX()));
+    // The lowest edge's ends (the two vertices deepest along the right face's normal), moved so
+    // that the edge crosses the ridge 0.3 m from its left end.
+    const WorldPolyhedron turned = placed(bar, Pose3{Vec3::Zero(), turn});
+    std::vector<Vec3> v = turned.vertices;
+    std::sort(v.begin(), v.end(), [&](const Vec3& p, const Vec3& q) {
+      return p.dot(right_face_normal) < q.dot(right_face_normal);
+    });
+    const Vec3 left = v[0].x() < v[1].x() ? v[0] : v[1], right = v[0].x() < v[1].x() ? v[1] : v[0];
+    const Vec3 centre = on_ridge - (left + 0.3 * (right - left));
+    std::vector<Contact> cs;
+    polyhedron_contacts(bar, placed(bar, Pose3{centre, turn}), 0, roof, w_roof, 1, opt, cs);
+    std::vector<Contact> on;
+    for (const Contact& c : cs)
+      if (c.type == ContactType::kEdgeEdge && c.feature_b == ridge) on.push_back(c);
+    return on;
+  };
+  for (const Real tilt : {-1e-9, 0.0, 1e-9}) {
+    const std::vector<Contact> on = ridge_contacts(tilt);
+    ASSERT_EQ(on.size(), 1u) << tilt;
+    for (const Contact& c : on) {
+      EXPECT_NEAR(c.gap, 0.0, 1e-12) << tilt;
+      EXPECT_LT((c.normal + right_face_normal).norm(), 1e-8) << tilt;  // from the bar into the roof
+    }
+  }
+  EXPECT_TRUE(ridge_contacts(8 * M_PI / 180).empty());
 }
 
 // A: unit cube turned 45° about x (lowest feature: an edge along x); B: unit cube turned 45°

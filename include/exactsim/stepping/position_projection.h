@@ -49,10 +49,13 @@ struct PositionProjectionScratch {
   VecX impulse, nu;              // G_S p and the pseudo-velocity W G_S p
   // stop_approach: the pushed rows that still approach (indices into rows), their LCP
   // (N_A, G_Aᵀν⁺), G_A, and the answer δ, λ (λ empty when no correction was applied).
+  // The bodies at the step's end: M, M⁻¹, ν⁺ and W G_A.
   std::vector<int> pushed;
   Lcp approach;
-  MatX ga;
+  MatX ga, w_ga;
   VecX delta, lambda;
+  BlockDiagonal end_mass, end_inverse_mass;
+  VecX end_nu;
   // An island with joints: W_c = W − W J (JᵀWJ)⁺ JᵀW, the inverse mass with the joint rows J held
   // (dense: such islands are on the dense path), J, and the approach LCP's answer.
   MatX held_inverse_mass, joint_columns, w_joint_columns;
