@@ -41,6 +41,7 @@ pb::array_t<double> vertex_array(const Shape& s) {
   }
   if (std::holds_alternative<Sphere>(s))
     throw InputError("a sphere has no vertices: read its radius (Shape.radius)");
+  if (std::holds_alternative<HalfSpace>(s)) throw InputError("a half-space has no vertices");
   const auto& p = std::get<ConvexPolyhedron>(s);
   pb::array_t<double> a({static_cast<pb::ssize_t>(p.num_vertices()), pb::ssize_t{3}});
   auto w = a.mutable_unchecked<2>();
@@ -53,10 +54,10 @@ pb::array_t<double> vertex_array(const Shape& s) {
 
 void bind_shapes(pb::module_& m) {
   pb::class_<PyShape>(m, "Shape",
-                      "A convex shape in its own frame: a polygon (2D), a polyhedron or a sphere "
-                      "(3D), made by box(), regular_polygon(), polygon(), hull(), icosahedron() or "
-                      "sphere(); or the convex parts of a compound body, made by compound() or "
-                      "mesh().")
+                      "A convex shape in its own frame: a polygon (2D), a polyhedron, a sphere or "
+                      "a half-space (3D), made by box(), regular_polygon(), polygon(), hull(), "
+                      "icosahedron(), sphere() or half_space(); or the convex parts of a compound "
+                      "body, made by compound() or mesh().")
       .def_property_readonly(
           "dimension",
           [](const PyShape& s) {
@@ -96,6 +97,7 @@ void bind_shapes(pb::module_& m) {
         const Shape& s = ps.shape;
         if (const auto* sphere = std::get_if<Sphere>(&s))
           return "<exactsim.Shape sphere of radius " + std::to_string(sphere->radius) + " m>";
+        if (std::holds_alternative<HalfSpace>(s)) return std::string("<exactsim.Shape half-space>");
         const bool planar = std::holds_alternative<ConvexPolygon>(s);
         const auto n = planar ? std::get<ConvexPolygon>(s).size()
                               : std::get<ConvexPolyhedron>(s).num_vertices();
@@ -170,6 +172,15 @@ void bind_shapes(pb::module_& m) {
       pb::arg("radius"), pb::arg("center") = std::array<double, 3>{0, 0, 0},
       "Sphere of the given radius (m) about `center` (m, the shape's frame), for 3D scenes; "
       "compound() welds several (a clump) or spheres and polyhedra.");
+  m.def(
+      "half_space",
+      [](std::array<double, 3> normal, double offset) -> PyShape {
+        return {HalfSpace{Vec3(normal[0], normal[1], normal[2]), offset}, {}};
+      },
+      pb::arg("normal") = std::array<double, 3>{0, 0, 1}, pb::arg("offset") = 0.0,
+      "The solid {x : normal·x <= offset} (the shape's frame, m), for a static body of a 3D "
+      "scene: a ground or a wall without edges (docs/scene-format.md \"Half-spaces\"). The "
+      "normal points out of the solid; it is scaled to unit length.");
   m.def(
       "mesh",
       [](pb::object path) -> PyShape {

@@ -113,6 +113,26 @@ def test_every_function_has_a_docstring():
     assert checked > 40
 
 
+def test_a_half_space_builds_like_its_scene_file_and_holds_a_rolling_ball():
+    # The ball of the test below on the ground {z <= 0}: it ends rolling at 5/7 of its push, and
+    # the builder, the dict and the scene file describe the same plane.
+    scene = exactsim.Scene(dimension=3, step=0.001, duration=0.5, model="peg", friction=0.5)
+    scene.add_body(exactsim.half_space((0, 0, 2)), static=True, name="ground")
+    scene.add_body(exactsim.sphere(0.1), density=1000, position=(0, 0, 0.1), velocity=(1, 0, 0),
+                   name="ball")
+    doc = scene.to_dict()
+    assert doc["bodies"][0]["shape"] == {"half_space": {"normal": [0, 0, 1], "offset": 0}}
+    assert exactsim.Scene.from_dict(doc).to_dict() == doc
+    sim = exactsim.Simulation(scene)
+    sim.run(0.5)
+    assert sim.velocities[1][0] == pytest.approx(5 / 7, rel=1e-9)
+    assert sim.positions[1][2] == pytest.approx(0.1, abs=1e-12)
+    with pytest.raises(exactsim.InputError, match="a half-space body must be static"):
+        scene.add_body(exactsim.half_space(), density=1, name="loose")
+    with pytest.raises(exactsim.InputError, match="zero length"):
+        scene.add_body(exactsim.half_space((0, 0, 0)), static=True, name="flat")
+
+
 def test_a_sphere_builds_like_its_scene_file_and_rolls():
     # A ball on a floor, pushed at 1 m/s with no spin: friction (mu = 0.5) brakes the slide until
     # it rolls at 5/7 of the push (v = 5/7 v0, the closed form of a sliding ball), and the builder,

@@ -144,13 +144,18 @@ int add_body(Scene& scene, const BodySpec& spec) {
   auto empty = [](const Shape& shape) {
     return std::visit(
         [](const auto& p) {
-          if constexpr (std::is_same_v<std::decay_t<decltype(p)>, Sphere>)
+          if constexpr (std::is_same_v<std::decay_t<decltype(p)>, Sphere> ||
+                        std::is_same_v<std::decay_t<decltype(p)>, HalfSpace>)
             return false;
           else
             return p.vertices.empty();
         },
         shape);
   };
+  const HalfSpace* half_space = std::get_if<HalfSpace>(&spec.shape);
+  for (const Shape& part : spec.parts)
+    if (std::holds_alternative<HalfSpace>(part))
+      fail("parts", "a half-space is a body's one shape, not a part of a compound");
   std::vector<Shape> shapes = spec.parts;
   if (shapes.empty())
     shapes.push_back(spec.shape);
@@ -161,12 +166,25 @@ int add_body(Scene& scene, const BodySpec& spec) {
       fail(spec.parts.empty() ? "shape" : "parts",
            spec.parts.empty()
                ? std::string("a ") + (planar ? "2D scene needs a polygon"
-                                             : "3D scene needs a polyhedron or a sphere")
+                                             : "3D scene needs a polyhedron, a sphere or a "
+                                               "half-space")
                : std::string("a ") +
                      (planar ? "2D scene needs polygons" : "3D scene needs polyhedra and spheres"));
   const std::size_t polygons_before = w.polygons.size(), polyhedra_before = w.polyhedra.size();
-  const std::size_t parts_before = w.parts.size(), spheres_before = w.spheres.size();
-  if (planar) {
+  const std::size_t parts_before = w.parts.size(), spheres_before = w.spheres.size(),
+                    half_spaces_before = w.half_spaces.size();
+  if (half_space != nullptr) {
+    if (!spec.is_static || spec.kinematic) fail("is_static", "a half-space body must be static");
+    if (has_density || has_mass || spec.inertia)
+      fail(has_mass      ? "mass"
+           : has_density ? "density"
+                         : "inertia",
+           "a half-space body has no mass");
+    check("shape.offset", [&] { rules::coordinate(half_space->offset); });
+    add_body_shapes(w, b, check("shape.normal", [&] {
+                      return unit_half_space(half_space->normal, half_space->offset);
+                    }));
+  } else if (planar) {
     std::vector<ConvexPolygon> parts;
     for (const Shape& part : shapes) parts.push_back(std::get<ConvexPolygon>(part));
     build(std::move(parts), b.planar_inertia, spec.planar_inertia);
@@ -210,6 +228,7 @@ int add_body(Scene& scene, const BodySpec& spec) {
     w.polygons.resize(polygons_before);
     w.polyhedra.resize(polyhedra_before);
     w.spheres.resize(spheres_before);
+    w.half_spaces.resize(half_spaces_before);
     w.parts.resize(parts_before);
     s.present.pop_back();
     s.q.conservativeResize(i * config_size(w.dimension));

@@ -39,6 +39,21 @@ void validate_body(const World& w, int i) {
       fail(label + "parts", "part " + std::to_string(b.first_part + k - 1) + " belongs to bodies[" +
                                 std::to_string(w.parts[b.first_part + k - 1].body) + "]");
     const int shape = part_shape(w, i, k);
+    if (part_kind(w, i, k) == ShapeKind::kHalfSpace) {
+      if (w.dimension != 3) fail(label + "shape", "a half-space needs a 3D scene");
+      if (!b.is_static || b.kinematic || b.extra_parts != 0)
+        fail(label + "shape", "a half-space is a static body's one shape");
+      int planes = 0;
+      for (const Body& other : w.bodies) planes += other.kind == ShapeKind::kHalfSpace;
+      if (planes != static_cast<int>(w.half_spaces.size()) || shape < 0 || shape >= shapes)
+        fail(label + "shape",
+             "the world's half-spaces and their stand-ins do not match its bodies");
+      const HalfSpace& h = *body_half_space(w, i);
+      if (!h.normal.allFinite() || std::abs(h.normal.norm() - 1) > 1e-12)
+        fail(label + "shape.half_space.normal", "must be a finite unit vector");
+      at(label + "shape.half_space.offset", [&] { rules::coordinate(h.offset); });
+      continue;
+    }
     if (part_kind(w, i, k) == ShapeKind::kSphere) {
       if (w.dimension != 3) fail(label + "shape", "a sphere needs a 3D scene");
       if (shape < 0 || shape >= static_cast<int>(w.spheres.size()))

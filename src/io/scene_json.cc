@@ -6,6 +6,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <unordered_map>
@@ -75,15 +76,29 @@ ConvexPolygon as_listed(const std::vector<Vec2>& vertices) { return polygon_from
 // items in order) or a `mesh` file with several objects (io/mesh_file.h).
 struct Parts {
   std::vector<ConvexPolygon> polygons;
-  std::vector<SpatialPart> spatial;  // 3D: polyhedra and spheres
+  std::vector<SpatialPart> spatial;     // 3D: polyhedra and spheres
+  std::optional<HalfSpace> half_space;  // 3D: a static body's one shape
 };
 
 void read_shape(const JsonCursor& c, int dimension, const std::string& scene_dir, Parts& out) {
-  c.expect_object(
-      {"polygon", "hull", "box", "regular_polygon", "icosahedron", "sphere", "mesh", "compound"});
+  c.expect_object({"polygon", "hull", "box", "regular_polygon", "icosahedron", "sphere",
+                   "half_space", "mesh", "compound"});
   if (c.value().size() != 1) c.fail("exactly one shape kind must be given");
   const std::string kind = c.value().begin().key();
   const JsonCursor v = c.at(kind.c_str());
+  if (kind == "half_space") {
+    if (dimension == 2) v.fail("shape kind 'half_space' is not available in a 2D scene");
+    if (!out.spatial.empty() || out.half_space)
+      v.fail("a half_space is a body's one shape, not a part of a compound");
+    v.expect_object({"normal", "offset"});
+    const Vec3 normal = v.at("normal").vec3();
+    const Real offset = v.has("offset") ? v.at("offset").in_range(-limits::kMaxCoordinate,
+                                                                  limits::kMaxCoordinate, "m")
+                                        : 0.0;
+    out.half_space = v.at("normal").checked([&] { return unit_half_space(normal, offset); });
+    return;
+  }
+  if (out.half_space) v.fail("a half_space is a body's one shape, not a part of a compound");
   if (kind == "sphere") {
     if (dimension == 2) v.fail("shape kind 'sphere' is not available in a 2D scene");
     v.expect_object({"radius", "center"});
@@ -197,10 +212,15 @@ void read_body(const JsonCursor& c, World& w, State& s, const std::string& scene
   Parts parts;
   const JsonCursor shape = c.at("shape");
   read_shape(shape, w.dimension, scene_dir, parts);
-  if (planar)
+  if (parts.half_space) {
+    if (!b.is_static || b.kinematic) shape.fail("a half_space body must be \"static\": true");
+    for (const char* field : {"mass", "inertia", "density"})
+      if (c.has(field)) c.at(field).fail("a half_space body has no " + std::string(field));
+  } else if (planar) {
     shape.checked([&] { rules::parts(std::span<const ConvexPolygon>(parts.polygons)); });
-  else
+  } else {
     shape.checked([&] { rules::parts(std::span<const SpatialPart>(parts.spatial)); });
+  }
 
   const bool has_mass = c.has("mass"), has_inertia = c.has("inertia"),
              has_density = c.has("density");
@@ -245,7 +265,9 @@ void read_body(const JsonCursor& c, World& w, State& s, const std::string& scene
           read_inertia3(c.at("inertia"), b.mass, radius(parts.spatial), rules::kVertexReach);
     }
   }
-  if (planar)
+  if (parts.half_space)
+    add_body_shapes(w, b, *parts.half_space);
+  else if (planar)
     add_body_shapes(w, b, std::move(parts.polygons));
   else
     add_body_shapes(w, b, std::move(parts.spatial));
@@ -280,7 +302,11 @@ void read_body(const JsonCursor& c, World& w, State& s, const std::string& scene
       const auto n = oc.numbers(4);
       o = oc.checked([&] { return rules::orientation(n[0], n[1], n[2], n[3]); });
     }
-    const Vec3 origin = c.at("position").point3(limits::kMaxCoordinate) + o * com_shift;
+    // A half-space's plane places it: its position may be left out (the origin).
+    const Vec3 position = parts.half_space && !c.has("position")
+                              ? Vec3::Zero()
+                              : c.at("position").point3(limits::kMaxCoordinate);
+    const Vec3 origin = position + o * com_shift;
     q << origin, o.w(), o.x(), o.y(), o.z();
     if (c.has("velocity")) {
       v.head<3>() = c.at("velocity").vec3();
@@ -628,6 +654,9 @@ nlohmann::json scene_to_json(const Scene& scene) {
         for (const Vec2& p : w.polygons[shape].vertices) pts.push_back({p.x(), p.y()});
         return nlohmann::json{{"polygon", pts}};
       }
+      if (const HalfSpace* h = body_half_space(w, i))
+        return nlohmann::json{
+            {"half_space", {{"normal", vec_json(h->normal)}, {"offset", h->offset}}}};
       if (part_kind(w, i, k) == ShapeKind::kSphere) {
         const Sphere& sphere = w.spheres[shape];
         nlohmann::json o = {{"radius", sphere.radius}};
@@ -697,6 +726,7 @@ Scene rewritten(const Scene& scene) {
   out.world.polygons = std::move(read.world.polygons);
   out.world.polyhedra = std::move(read.world.polyhedra);
   out.world.spheres = std::move(read.world.spheres);
+  out.world.half_spaces = std::move(read.world.half_spaces);
   out.initial = std::move(read.initial);
   out.world.joints = std::move(read.world.joints);
   return out;

@@ -256,11 +256,12 @@ void watch_penetration(const World& world, const State& state, Real h, Real eps,
   report.deep_penetrations = pen.deep_pairs;  // empty in a clean step: no allocation
   report.centres_inside_static = pen.centres_inside;
   const Aabb3 bounds = scene_bounds(world, ws);
+  const int d = world.dimension;
+  const bool bounded = (bounds.lo.head(d).array() <= bounds.hi.head(d).array()).all();
   ws.out_of_bounds.clear();
-  for (int i = 0; i < world.body_count(); ++i) {
+  for (int i = 0; i < world.body_count() && bounded; ++i) {
     if (!state.present[i] || world.bodies[i].is_static) continue;
     const Vec3 c = body_position(state, i);
-    const int d = world.dimension;
     if ((c.head(d).array() < bounds.lo.head(d).array()).any() ||
         (c.head(d).array() > bounds.hi.head(d).array()).any())
       ws.out_of_bounds.push_back(i);
@@ -853,7 +854,11 @@ Aabb3 scene_bounds(const World& world, const Workspace& ws) {
             Vec3::Constant(-std::numeric_limits<Real>::infinity())};
   bool any = false;
   for (int i = 0; i < world.collider_count(); ++i) {
-    if (!is_fixed(world.bodies[world.collider_body(i)])) continue;
+    // A half-space bounds nothing: its stand-in's box is no scene's (a body below its plane has
+    // its centre inside a static body).
+    if (!is_fixed(world.bodies[world.collider_body(i)]) ||
+        world.collider_kind(i) == ShapeKind::kHalfSpace)
+      continue;
     any = true;
     if (world.dimension == 2) {
       box.lo.head<2>() = box.lo.head<2>().cwiseMin(ws.polygons[i].aabb.lo);

@@ -82,6 +82,22 @@ void add_body_shapes(World& w, Body& b, std::vector<SpatialPart> parts) {
   }
 }
 
+void add_body_shapes(World& w, Body& b, const HalfSpace& half_space) {
+  b.kind = ShapeKind::kHalfSpace;
+  b.shape = static_cast<int>(w.polyhedra.size());
+  b.first_part = static_cast<int>(w.parts.size());
+  b.extra_parts = 0;
+  w.polyhedra.push_back(half_space_box(half_space));
+  w.half_spaces.push_back(half_space);
+}
+
+const HalfSpace* body_half_space(const World& w, int i) {
+  if (w.bodies[i].kind != ShapeKind::kHalfSpace) return nullptr;
+  int k = 0;
+  for (int j = 0; j < i; ++j) k += w.bodies[j].kind == ShapeKind::kHalfSpace;
+  return &w.half_spaces[k];
+}
+
 PlacedCollider3 place_collider(const World& w, int c, const Pose3& body_pose,
                                WorldPolyhedron& out) {
   if (const Sphere* s = w.collider_sphere(c)) {

@@ -22,6 +22,15 @@ int part_collider(const World& world, int i, int k) {
 }  // namespace
 
 const ConvexPolyhedron& drawn_polyhedron(const World& world, int i, int k) {
+  if (const HalfSpace* h = body_half_space(world, i)) {
+    // A half-space is drawn as a box reaching 5 m along its plane: the pictures frame the moving
+    // bodies and show static ones only near them.
+    thread_local std::map<std::array<Real, 4>, ConvexPolyhedron> drawn;
+    const std::array<Real, 4> key{h->normal.x(), h->normal.y(), h->normal.z(), h->offset};
+    auto it = drawn.find(key);
+    if (it == drawn.end()) it = drawn.emplace(key, half_space_box(*h, 5.0)).first;
+    return it->second;
+  }
   if (part_kind(world, i, k) != ShapeKind::kSphere) return world.polyhedra[part_shape(world, i, k)];
   const Sphere& s = world.spheres[part_shape(world, i, k)];
   thread_local std::map<std::array<Real, 4>, ConvexPolyhedron> drawn;

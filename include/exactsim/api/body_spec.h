@@ -10,6 +10,7 @@
 #include <variant>
 #include <vector>
 
+#include "exactsim/geometry/half_space.h"
 #include "exactsim/geometry/polygon.h"
 #include "exactsim/geometry/polyhedron.h"
 #include "exactsim/geometry/sphere.h"
@@ -18,10 +19,11 @@
 
 namespace exactsim {
 
-// A body's shape: a convex polygon (2D scene), a convex polyhedron or a sphere (3D scene). Made
-// with make_box(Vec2) / make_regular_polygon / polygon_from_points (2D) or make_box(Vec3) /
-// make_icosahedron / polyhedron_from_points / Sphere{radius} (3D), all in geometry/.
-using Shape = std::variant<ConvexPolygon, ConvexPolyhedron, Sphere>;
+// A body's shape: a convex polygon (2D scene), a convex polyhedron, a sphere or a half-space (3D
+// scene). Made with make_box(Vec2) / make_regular_polygon / polygon_from_points (2D) or
+// make_box(Vec3) / make_icosahedron / polyhedron_from_points / Sphere{radius} /
+// HalfSpace{normal, offset} (3D), all in geometry/. A half-space is a static body's one shape.
+using Shape = std::variant<ConvexPolygon, ConvexPolyhedron, Sphere, HalfSpace>;
 
 // Up to three coordinates: {x, y} in 2D, {x, y, z} in 3D (z = 0 in 2D). Converts from Vec2/Vec3.
 struct Coordinates {

@@ -18,7 +18,10 @@ inline int velocity_size(int dimension) { return dimension == 2 ? 3 : 6; }
 
 // What Body::shape (a body's first part) indexes: a convex polytope (World::polygons in 2D,
 // World::polyhedra in 3D) or, in 3D, a sphere (World::spheres; docs/scene-format.md "Spheres").
-enum class ShapeKind : std::uint8_t { kPolytope, kSphere };
+// A half-space (a static body's one shape, 3D) indexes World::polyhedra too: its stand-in box
+// (geometry/half_space.h), so that every contact and metric treats it as the polytope it is
+// within reach; its plane is in World::half_spaces.
+enum class ShapeKind : std::uint8_t { kPolytope, kSphere, kHalfSpace };
 
 struct Body {
   std::string name;

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "exactsim/dynamics/body.h"
+#include "exactsim/geometry/half_space.h"
 #include "exactsim/impact/impact_problem.h"
 #include "exactsim/math/types.h"
 
@@ -17,12 +18,6 @@ struct WeldedSphere {
   Vec3 center = Vec3::Zero();  // m, body frame
   Real radius = 0.1;           // m, > 0
   ContactLaw material;         // μ and restitution of this sphere's contacts
-};
-
-// The fixed half-space {x : normal·x ≤ offset}; its boundary plane is the ground.
-struct HalfSpace {
-  Vec3 normal = Vec3::UnitZ();  // unit, pointing out of the solid
-  Real offset = 0.0;            // m
 };
 
 struct EventWorld {

@@ -191,10 +191,11 @@ struct StateMetrics {
 };
 StateMetrics measure_state(const World& world, const State& state, Workspace& ws);
 
-// The box a dynamic body's centre must stay in: the AABB of the static (not kinematic) bodies and
-// of the joints' world anchors, grown on every side by its largest side (at least 1 m) plus the
-// joints' reach (the sum of their anchors' offsets from the bodies' centres). Empty (lo > hi)
-// when the scene has neither a static body nor a joint to the world.
+// The box a dynamic body's centre must stay in: the AABB of the static (not kinematic) bodies,
+// half-spaces aside, and of the joints' world anchors, grown on every side by its largest side (at
+// least 1 m) plus the joints' reach (the sum of their anchors' offsets from the bodies' centres).
+// Empty (lo > hi) when the scene has neither such a body nor a joint to the world: then nothing
+// bounds the scene and no body leaves it.
 Aabb3 scene_bounds(const World& world, const Workspace& ws);
 
 }  // namespace exactsim

@@ -13,6 +13,7 @@
 #include "exactsim/dynamics/body.h"
 #include "exactsim/dynamics/integrate.h"
 #include "exactsim/geometry/compound.h"
+#include "exactsim/geometry/half_space.h"
 #include "exactsim/geometry/placed_collider.h"
 #include "exactsim/geometry/polygon.h"
 #include "exactsim/geometry/polyhedron.h"
@@ -166,6 +167,7 @@ struct World {
   std::vector<ConvexPolygon> polygons;      // shapes of 2D bodies, by Body::shape
   std::vector<ConvexPolyhedron> polyhedra;  // shapes of 3D bodies, by Body::shape
   std::vector<Sphere> spheres;              // 3D bodies of ShapeKind::kSphere, by Body::shape
+  std::vector<HalfSpace> half_spaces;       // the planes of ShapeKind::kHalfSpace bodies, in order
   std::vector<BodyPart> parts;              // compound bodies' further parts, by body
   std::vector<Joint> joints;                // bilateral constraints (docs/joints.md)
   ContactOptions contact;
@@ -223,6 +225,10 @@ inline ShapeKind part_kind(const World& w, int i, int k) {
 void add_body_shapes(World& w, Body& b, std::vector<ConvexPolygon> parts);
 void add_body_shapes(World& w, Body& b, std::vector<ConvexPolyhedron> parts);
 void add_body_shapes(World& w, Body& b, std::vector<SpatialPart> parts);
+// A static body that is a half-space (3D): its stand-in box becomes b.shape (half_space_box).
+void add_body_shapes(World& w, Body& b, const HalfSpace& half_space);
+// Body i's half-space, or null unless it is one.
+const HalfSpace* body_half_space(const World& w, int i);
 
 // 3D collider c placed at its body's pose into `out`: its polyhedron, or its sphere.
 PlacedCollider3 place_collider(const World& w, int c, const Pose3& body_pose, WorldPolyhedron& out);

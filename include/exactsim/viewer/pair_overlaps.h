@@ -19,8 +19,9 @@ std::vector<PairOverlap> pair_overlaps(const World& world, const ReplayFrame& f)
 // Area (2D) or volume (3D) of body i's shape: the scale the page compares an overlap with.
 Real body_size(const World& world, int i);
 
-// Part k of 3D body i as drawn: its polyhedron, or for a sphere a polyhedron of 16 × 8 facets
-// inscribed in it (drawing only; kept per radius).
+// Part k of 3D body i as drawn: its polyhedron, for a sphere a polyhedron of 16 × 8 facets
+// inscribed in it, for a half-space the box of it within 5 m of its plane's point nearest the
+// body origin (drawing only; kept per shape).
 const ConvexPolyhedron& drawn_polyhedron(const World& world, int i, int k);
 
 }  // namespace exactsim
