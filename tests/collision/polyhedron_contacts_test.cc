@@ -85,6 +85,29 @@ TEST(PolyhedronContacts, NearlyFlatEdgesGiveNoEdgeEdgeContacts) {
   for (const Contact& c : cs) EXPECT_NEAR(c.gap, 0.1 * r / std::sqrt(1 + (r / 5) * (r / 5)), 1e-12);
 }
 
+// A roof whose two faces meet at a ridge along y at x = 0, sloping by kRoofSlope (2°: normals
+// 4° apart, nearly flat), 2 m wide, on a 0.5 m base.
+constexpr Real kRoofSlope = 2 * M_PI / 180;
+ConvexPolyhedron make_roof() {
+  std::vector<Vec3> pts;
+  for (Real y : {-2.0, 2.0}) {
+    for (Real x : {-1.0, 1.0}) {
+      pts.push_back(Vec3(x, y, -0.5));
+      pts.push_back(Vec3(x, y, 0));
+    }
+    pts.push_back(Vec3(0, y, std::tan(kRoofSlope)));
+  }
+  return polyhedron_from_points(pts);
+}
+
+// The index of the shape's one nearly flat edge, −1 unless it has exactly one.
+int only_flat_edge(const ConvexPolyhedron& shape) {
+  int ridge = -1, flat = 0;
+  for (int e = 0; e < shape.num_edges(); ++e)
+    if (shape.edges[e].nearly_flat) ridge = e, ++flat;
+  return flat == 1 ? ridge : -1;
+}
+
 TEST(PolyhedronContacts, ABarOverANearlyFlatRidgeIsAnEdgeEdgeContact) {
   // A roof whose two faces meet at a ridge along y, sloping by 2° (normals 4° apart: nearly flat),
   // and a 1 m bar of 5 cm section turned 45° about its axis (x), lying across the ridge with its
@@ -94,20 +117,10 @@ TEST(PolyhedronContacts, ABarOverANearlyFlatRidgeIsAnEdgeEdgeContact) {
   // with every vertex outside. As a sharp edge pointing into the ridge (APPL_ee > 0), it gets the
   // pair's ee record, crossed or not (docs/collision.md "Flat ridges"); the crossing rule alone
   // acts only below 0.1 ε_ee (5 mm here), so d = 3 mm would sink unconstrained.
-  const Real slope = 2 * M_PI / 180, H = std::tan(slope);
-  std::vector<Vec3> pts;
-  for (Real y : {-2.0, 2.0}) {
-    for (Real x : {-1.0, 1.0}) {
-      pts.push_back(Vec3(x, y, -0.5));
-      pts.push_back(Vec3(x, y, 0));
-    }
-    pts.push_back(Vec3(0, y, H));
-  }
-  const ConvexPolyhedron roof = polyhedron_from_points(pts);
-  int ridge = -1, flat = 0;
-  for (int e = 0; e < roof.num_edges(); ++e)
-    if (roof.edges[e].nearly_flat) ridge = e, ++flat;
-  ASSERT_EQ(flat, 1);
+  const Real slope = kRoofSlope, H = std::tan(slope);
+  const ConvexPolyhedron roof = make_roof();
+  const int ridge = only_flat_edge(roof);
+  ASSERT_GE(ridge, 0);
   const ConvexPolyhedron bar = make_box(Vec3(1.0, 0.05, 0.05));
   // The whole scene turned 30° about the ridge (y), so that the bodies' boxes overlap while the bar
   // is above the ridge (ridge records are built only there, as crossings are).
@@ -146,19 +159,9 @@ TEST(PolyhedronContacts, AnEdgeLyingInTheRidgeFacesPlaneKeepsItsContact) {
   // to step), the bar keeps its edge–edge contact on the ridge; without it, the bar pivots on its
   // right end and its edge sinks across the ridge. Turned 8° (the normal 8° past the arc's end,
   // twice the arc's widening), the ridge is no contact (docs/collision.md "Flat ridges").
-  const Real slope = 2 * M_PI / 180, H = std::tan(slope);
-  std::vector<Vec3> pts;
-  for (Real y : {-2.0, 2.0}) {
-    for (Real x : {-1.0, 1.0}) {
-      pts.push_back(Vec3(x, y, -0.5));
-      pts.push_back(Vec3(x, y, 0));
-    }
-    pts.push_back(Vec3(0, y, H));
-  }
-  const ConvexPolyhedron roof = polyhedron_from_points(pts);
-  int ridge = -1;
-  for (int e = 0; e < roof.num_edges(); ++e)
-    if (roof.edges[e].nearly_flat) ridge = e;
+  const Real slope = kRoofSlope, H = std::tan(slope);
+  const ConvexPolyhedron roof = make_roof();
+  const int ridge = only_flat_edge(roof);
   ASSERT_GE(ridge, 0);
   const WorldPolyhedron w_roof = placed(roof, Pose3{});
   const ConvexPolyhedron bar = make_box(Vec3(1.0, 0.05, 0.05));
