@@ -55,11 +55,11 @@ Real arc_margin(const Vec3& m, const Vec3& t1, const Vec3& t2, Real side, bool f
 // A sharp edge over a nearly flat one (a ridge): the record of the pair as for two sharp edges
 // when their closest points are within epsilon and interior to both segments and the ridge is
 // applicable (APPL_ee > 0: the sharp edge points into it). A ridge's Gauss arc is only its fold
-// φ wide, and when a face beside the sharp edge lies flat on one side of the ridge, the edges'
-// normal is that side's face normal, at the arc's end: APPL_ee is 0 up to round-off, and its
-// sign flips as the body turns by round-off from step to step. The ridge's arc is widened by φ
-// on both sides, so such an edge keeps its contact; a contact plane at most φ off the surface
-// holds it instead of none (docs/collision.md "Flat ridges").
+// φ wide, and when the sharp edge lies in the plane of one of the ridge's faces, the edges'
+// normal is that face's normal, at the arc's end: APPL_ee is 0 up to round-off, and its sign
+// flips as the body turns by round-off from step to step. The ridge's arc is widened by φ on
+// both sides, so such an edge keeps its contact; a contact plane at most φ off the surface holds
+// it instead of none (docs/collision.md "Flat ridges").
 bool ridge_record(const Vec3& a0, const Vec3& a1, const WorldPolyhedron& world_a, int body_a,
                   int edge_a, bool flat_a, const Vec3& b0, const Vec3& b1,
                   const WorldPolyhedron& world_b, int body_b, int edge_b, Real epsilon,
