@@ -1,4 +1,5 @@
 // `exactsim run`: simulate a scene file or a built-in scenario; write trajectory and reports.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -73,7 +74,10 @@ Scene build_scene(const RunArgs& a, const std::optional<nlohmann::json>& doc) {
   Scene scene;
   if (!a.scene_file.empty()) {
     if (!a.scenario.empty()) throw InputError("give either a scene file or --scenario, not both");
-    scene = parse_scene(*doc, a.scene_file);
+    // An event-driven scene with --model is time-stepped (docs/plus.md "Time-stepping an
+    // event-driven scene").
+    scene = is_event_scene(*doc) ? stepper_scene(parse_event_scene(*doc, a.scene_file))
+                                 : parse_scene(*doc, a.scene_file);
     if (a.dt) scene.step = *a.dt;
     if (a.duration) scene.duration = *a.duration;
   } else if (a.scenario.empty()) {
@@ -195,14 +199,15 @@ int run(const RunArgs& a) {
   std::optional<nlohmann::json> doc;  // the scene file's, read once
   if (!resume && !a.scene_file.empty() && a.scenario.empty()) {
     doc = read_scene_document(a.scene_file);
-    if (is_event_scene(*doc)) {
+    const bool stepped = std::find(a.given.begin(), a.given.end(), "--model") != a.given.end();
+    if (is_event_scene(*doc) && !stepped) {
       // The event-driven simulator (docs/plus.md "Scene files") takes the output folder and the
-      // duration; every other option is the time stepper's.
+      // duration; every other option is the time stepper's (with --model, it steps the scene).
       for (const std::string& option : a.given)
         if (option != "scene" && option != "--out" && option != "--duration" && option != "--quiet")
           throw InputError(option + ": " + a.scene_file +
                            " is an event-driven scene (contact.model \"plus\"), which takes only "
-                           "--out and --duration (docs/plus.md)");
+                           "--out and --duration, or --model to time-step it (docs/plus.md)");
       return run_events(parse_event_scene(*doc, a.scene_file), a.out, a.duration);
     }
   }

@@ -2,6 +2,7 @@
 // "Scene files" (the shapes and contact fields of contact.model "plus").
 #include "exactsim/io/event_scene_json.h"
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -10,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "exactsim/io/scene_json.h"
 #include "exactsim/io/scene_limits.h"
 #include "exactsim/stepping/world.h"
 #include "impact_json.h"
@@ -379,6 +381,87 @@ EventSimulation event_simulation(const EventScene& scene) {
   sim.world = scene.world;
   sim.options = scene.options;
   return sim;
+}
+
+Scene stepper_scene(const EventScene& scene) {
+  const EventWorld& w = scene.world;
+  auto vec = [](const auto& v) {
+    nlohmann::json a = nlohmann::json::array();
+    for (int k = 0; k < v.size(); ++k) a.push_back(v[k]);
+    return a;
+  };
+  // Each body's material is its spheres' (they share the body's).
+  std::vector<const ContactLaw*> material(w.body_count(), nullptr);
+  for (const WeldedSphere& s : w.spheres) material[s.body] = &s.material;
+  const ContactLaw& first = *material[0];
+  for (int b = 0; b < w.body_count(); ++b) {
+    const ContactLaw& m = *material[b];
+    const std::string label = "bodies " + w.bodies[0].name + " and " + w.bodies[b].name;
+    if (m.restitution.v_capture != first.restitution.v_capture ||
+        m.restitution.v_plastic != first.restitution.v_plastic)
+      throw InputError(label +
+                       ": restitution laws differ in their capture or plastic speeds; the time "
+                       "stepper takes those from the scene (docs/plus.md)");
+    if (!w.half_spaces.empty() &&
+        (m.friction != first.friction || m.restitution.e_min != first.restitution.e_min))
+      throw InputError(label +
+                       " differ in friction or restitution: the event-driven simulator gives a "
+                       "sphere's contact with a half-space the sphere's own, the time stepper "
+                       "pairs them (docs/plus.md)");
+  }
+  const EventOptions& o = scene.options;
+  const Real capture = std::max(first.restitution.v_capture, o.v_persist);
+  nlohmann::json doc = {
+      {"format", "exactsim-scene"},
+      {"version", 1},
+      {"name", scene.name},
+      {"dimension", 3},
+      {"gravity", vec(w.gravity)},
+      {"time", {{"step", o.max_step}, {"duration", scene.duration}}},
+      {"contact",
+       {{"model", "peg"},
+        {"friction", first.friction},
+        {"impact",
+         {{"model", "plus"},
+          {"restitution", first.restitution.e_min},
+          {"capture_velocity", capture},
+          {"plastic_velocity", std::max(first.restitution.v_plastic, capture)}}}}}};
+  nlohmann::json bodies = nlohmann::json::array();
+  for (const HalfSpace& h : w.half_spaces)
+    bodies.push_back(
+        {{"name", "half_space " + std::to_string(bodies.size())},
+         {"static", true},
+         {"shape", {{"half_space", {{"normal", vec(h.normal)}, {"offset", h.offset}}}}}});
+  std::vector<nlohmann::json> parts(w.body_count(), nlohmann::json::array());
+  for (const WeldedSphere& s : w.spheres) {
+    nlohmann::json sphere = {{"radius", s.radius}};
+    if (s.center != Vec3::Zero()) sphere["center"] = vec(s.center);
+    parts[s.body].push_back({{"sphere", sphere}});
+  }
+  for (int b = 0; b < w.body_count(); ++b) {
+    const Body& body = w.bodies[b];
+    nlohmann::json inertia = nlohmann::json::array();
+    for (int r = 0; r < 3; ++r) inertia.push_back(vec(body.inertia.row(r)));
+    nlohmann::json j = {
+        {"name", body.name},
+        {"shape", parts[b].size() == 1 ? parts[b][0] : nlohmann::json{{"compound", parts[b]}}},
+        {"mass", body.mass},
+        {"inertia", inertia},
+        {"position", vec(w.state.q_of(b).head<3>())},
+        {"orientation", vec(w.state.q_of(b).tail<4>())},
+        {"velocity", vec(w.state.v_of(b).head<3>())},
+        {"angular_velocity", vec(w.state.v_of(b).tail<3>())}};
+    if (material[b]->friction != first.friction) j["friction"] = material[b]->friction;
+    if (material[b]->restitution.e_min != first.restitution.e_min)
+      j["restitution"] = material[b]->restitution.e_min;
+    bodies.push_back(j);
+  }
+  doc["bodies"] = bodies;
+  Scene out = parse_scene(doc, scene.name);
+  // PLUS's options and the impact's proximity, beyond what a scene file spells.
+  out.world.contact.impact.plus = o.impact;
+  out.world.contact.impact.proximity = o.proximity;
+  return out;
 }
 
 }  // namespace exactsim

@@ -11,6 +11,7 @@
 
 #include "exactsim/events/event_simulation.h"
 #include "exactsim/events/world.h"
+#include "exactsim/stepping/world.h"
 
 namespace exactsim {
 
@@ -34,5 +35,16 @@ bool is_event_scene(const nlohmann::json& doc);
 
 // A simulation at t = 0 ready for advance() (events/event_simulation.h).
 EventSimulation event_simulation(const EventScene& scene);
+
+// The same scene for the time stepper with PLUS impacts (docs/plus.md "Time-stepping an
+// event-driven scene"): PEG, h = time.step, each body its sphere or its welded spheres (a
+// compound, its mass and inertia as given), each half-space a static half-space body; PLUS's
+// options and proximity as the scene's, the restitution law's e as contact.impact.restitution
+// and its capture speed the larger of the law's and v_persist. Friction and restitution pair as
+// the time stepper pairs them (√(μ_A μ_B)); a half-space takes the scene's, which is the first
+// body's material. InputError when the bodies' materials differ in a scene with a half-space
+// (the event-driven simulator gives a sphere–half-space contact the sphere's own), or when
+// their laws differ in their capture or plastic speeds (the stepper takes those from the scene).
+Scene stepper_scene(const EventScene& scene);
 
 }  // namespace exactsim
