@@ -28,11 +28,13 @@ ConvexPolyhedron half_space_box(const HalfSpace& h, Real reach) {
 
 HalfSpace unit_half_space(const Vec3& normal, Real offset) {
   if (!normal.allFinite()) throw InputError("the half-space's normal must be finite");
-  const Real length = normal.norm();
-  if (!(length > 0)) throw InputError("the half-space's normal has zero length");
+  // Scaled by its largest component first: no square overflows or underflows.
+  const Real largest = normal.cwiseAbs().maxCoeff();
+  if (!(largest > 0)) throw InputError("the half-space's normal has zero length");
   if (!std::isfinite(offset)) throw InputError("the half-space's offset must be finite");
+  const Vec3 scaled = normal / largest;
   constexpr Real kUlps = 4 * std::numeric_limits<Real>::epsilon();
-  return {std::abs(length - 1) <= kUlps ? normal : Vec3(normal / length), offset};
+  return {std::abs(normal.norm() - 1) <= kUlps ? normal : Vec3(scaled / scaled.norm()), offset};
 }
 
 }  // namespace exactsim

@@ -188,6 +188,9 @@ TEST(HalfSpaces, TheSceneFileAndTheBuilderHoldAHalfSpaceAndNameItsErrors) {
   wall.shape = HalfSpace{Vec3(0, -3, 0), 1};  // scaled to unit length
   add_body(built, wall);
   EXPECT_EQ(built.world.half_spaces[1].normal, Vec3(0, -1, 0));
+  json huge = doc;  // scaled without overflow
+  huge["bodies"][0]["shape"]["half_space"]["normal"] = {0, 0, 1e308};
+  EXPECT_EQ(parse_scene(huge, "huge.json").world.half_spaces[0].normal, Vec3::UnitZ());
 
   auto error = [](const json& d) { return ErrorOf([&] { parse_scene(d, "bad.json"); }); };
   auto expect_error = [&](json d, const std::string& message) {
