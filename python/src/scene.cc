@@ -6,6 +6,7 @@
 #include "bindings.h"
 #include "exactsim/api/body_spec.h"
 #include "exactsim/api/validate.h"
+#include "exactsim/io/event_scene_json.h"
 #include "exactsim/io/scene_json.h"
 #include "exactsim/io/scene_rules.h"
 #include "exactsim/math/error.h"
@@ -206,6 +207,13 @@ void bind_scene(pb::module_& m) {
       .def_static("from_file", &read_scene_file, pb::arg("path"),
                   "Reads a scene file (JSON, docs/scene-format.md). InputError names the file, "
                   "the JSON path and the reason.")
+      .def_static(
+          "from_event_file",
+          [](const std::string& path) { return stepper_scene(read_event_scene_file(path)); },
+          pb::arg("path"),
+          "An event-driven scene file (contact.model \"plus\", docs/plus.md) as a scene for the "
+          "time stepper with located PLUS impacts, as `exactsim run FILE --model peg` steps it "
+          "(docs/plus.md \"Time-stepping an event-driven scene\").")
       .def_static(
           "from_dict",
           [](pb::dict d, const std::string& origin) { return scene_from_dict(d, origin); },

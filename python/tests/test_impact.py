@@ -104,6 +104,22 @@ def test_simulation_runs_an_event_scene(source_dir):
         exactsim.run_scene(str(path))
 
 
+def test_an_event_scene_time_stepped_bounces_as_the_event_driven_one(source_dir):
+    """Scene.from_event_file (docs/plus.md "Time-stepping an event-driven scene"): the bouncing
+    ball time-stepped with located PLUS impacts over its ground half-space ends 1 s later where
+    the event-driven simulation does, after the same impacts."""
+    path = str(source_dir / "scenes/plus/events_bouncing_ball.json")
+    scene = exactsim.Scene.from_event_file(path)
+    assert scene.to_dict()["bodies"][0]["shape"] == {
+        "half_space": {"normal": [0, 0, 1], "offset": 0}}
+    stepped, events = exactsim.Simulation(scene), exactsim.Simulation(path)
+    assert not stepped.event_driven and events.event_driven
+    stepped.run(1.0)
+    events.run(1.0)
+    assert stepped.positions[1] == pytest.approx(events.positions[0], abs=1e-9)
+    assert stepped.velocities[1] == pytest.approx(events.velocities[0], abs=1e-8)
+
+
 def test_located_impacts_in_the_time_step():
     """contact.impact (docs/impacts.md): a cube dropped flat from 1 m with e = 0.5 rebounds to
     e² h0 = 0.25 m; each step's report counts its impacts."""
