@@ -3,8 +3,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <numeric>
+#include <string>
 
 #include "contact/pair_coefficient.h"
 #include "detect.h"
@@ -35,13 +37,22 @@ constexpr int kMaxLocationIterations = 200;
 // Round-off allowance of an impact's kinetic energy change, relative to the kinetic energy of its
 // bodies (docs/impacts.md "The certificate").
 constexpr Real kEnergyRoundOff = 1e-9;
-// Round-off allowance of the friction cone, relative to the contact's normal impulse.
+// Round-off allowance of the friction cone, relative to the larger of the contact's normal
+// impulse and the impact's largest impulse component (its own scale: a contact that ends with no
+// normal impulse keeps the round-off of the others' in its friction impulse).
 constexpr Real kConeRoundOff = 1e-9;
 // A proximal contact approaching slower than this share of the capture speed observes PLUS's
 // rounds (docs/impacts.md "The step", item 3): it is persistent contact, whose velocities carry
 // the step's stabilisation (ψ/h, φ/τ: 1.8e-7 m/s on a row of pinned bobs at rest), not an impact.
 // As Simbody (observers above −0.1 consTol, capture speed 2 consTol).
 constexpr Real kObserveShare = 0.05;
+
+// A failure's amount with three significant digits (std::to_string shows 5.5e-19 as 0.000000).
+std::string scientific(Real x) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.3g", x);
+  return text;
+}
 
 // The joint groups of `state` (ImpactScratch::joint_group): union–find over the present joints
 // between dynamic bodies; a body joined only to the world or to a static or kinematic body is a
@@ -511,19 +522,21 @@ ImpactOutcome resolve_impact(const World& world, State& state, Workspace& ws,
   out.energy_tolerance += allowance;
   out.kinematic_work += kinematic_work;
   Real cone = 0;
+  const Real scale = r.impulse.head(3 * m).cwiseAbs().maxCoeff();
   for (int k = 0; k < m; ++k) {
     const Real pn = r.impulse[3 * k + 2];
     const Real pt = std::hypot(r.impulse[3 * k], r.impulse[3 * k + 1]);
-    cone = std::max(cone, pt - p.contacts[k].friction * pn - kConeRoundOff * std::abs(pn));
+    cone = std::max(
+        cone, pt - p.contacts[k].friction * pn - kConeRoundOff * std::max(std::abs(pn), scale));
   }
   out.cone_excess = std::max(out.cone_excess, cone);
   std::string failure;
   if (change > allowance + kinematic_work)
-    failure = "kinetic energy rose by " + std::to_string(change) + " J through the impact (" +
+    failure = "kinetic energy rose by " + scientific(change) + " J through the impact (" +
               std::to_string(m) + " contacts, kinematic bodies' work " +
-              std::to_string(kinematic_work) + " J, allowance " + std::to_string(allowance) + " J)";
+              scientific(kinematic_work) + " J, allowance " + scientific(allowance) + " J)";
   else if (cone > 0)
-    failure = "a friction impulse left its cone by " + std::to_string(cone) + " N·s";
+    failure = "a friction impulse left its cone by " + scientific(cone) + " N·s";
   if (failure.empty()) {
     if (p.bilateral_rows > 0 && ws.joint_impulses.size() == world.joints.size())
       add_impact_joint_impulses(world, state, s.body_dof, r.impulse.tail(p.bilateral_rows), s,
