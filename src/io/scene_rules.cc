@@ -8,6 +8,7 @@
 
 #include "exactsim/io/scene_initial_overlap.h"
 #include "exactsim/math/error.h"
+#include "exactsim/metrics/collider_pair.h"
 #include "json_cursor.h"
 
 namespace exactsim::rules {
@@ -262,7 +263,11 @@ void parts(std::span<const ConvexPolygon> parts) {
 
 void parts(std::span<const SpatialPart> parts) {
   const Pose3 origin{Vec3::Zero(), Quat::Identity()};
-  WorldPolyhedron placed;
+  WorldPolyhedron placed_a, placed_b;
+  IntersectionScratch scratch;
+  auto collider = [&](const SpatialPart& p, WorldPolyhedron& out) {
+    return std::visit([&](const auto& shape) { return place_collider(shape, origin, out); }, p);
+  };
   disjoint_parts(
       parts,
       [](const SpatialPart& p) {
@@ -271,16 +276,8 @@ void parts(std::span<const SpatialPart> parts) {
                             : polyhedron_mass_properties(std::get<ConvexPolyhedron>(p), 1.0).volume;
       },
       [&](const SpatialPart& a, const SpatialPart& b) {
-        const Sphere *sa = std::get_if<Sphere>(&a), *sb = std::get_if<Sphere>(&b);
-        if (sa == nullptr && sb == nullptr)
-          return polyhedron_intersection_volume(std::get<ConvexPolyhedron>(a), origin,
-                                                std::get<ConvexPolyhedron>(b), origin);
-        if (sa != nullptr && sb != nullptr)
-          return sphere_sphere_overlap_volume(sa->centre, sa->radius, sb->centre, sb->radius);
-        const Sphere& s = sa != nullptr ? *sa : *sb;
-        const ConvexPolyhedron& p = std::get<ConvexPolyhedron>(sa != nullptr ? b : a);
-        place(p, origin, placed);
-        return sphere_polyhedron_overlap_volume(s.centre, s.radius, p, placed);
+        return intersection_volume(collider(a, placed_a), origin, collider(b, placed_b), origin,
+                                   &scratch);
       });
 }
 

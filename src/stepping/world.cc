@@ -100,13 +100,8 @@ const HalfSpace* body_half_space(const World& w, int i) {
 
 PlacedCollider3 place_collider(const World& w, int c, const Pose3& body_pose,
                                WorldPolyhedron& out) {
-  if (const Sphere* s = w.collider_sphere(c)) {
-    place(*s, body_pose, out);
-    return placed_collider(nullptr, out, s->radius);
-  }
-  const ConvexPolyhedron& shape = w.polyhedra[w.collider_shape(c)];
-  place(shape, body_pose, out);
-  return placed_collider(&shape, out, 0);
+  if (const Sphere* s = w.collider_sphere(c)) return place_collider(*s, body_pose, out);
+  return place_collider(w.polyhedra[w.collider_shape(c)], body_pose, out);
 }
 
 int Scene::step_count() const { return static_cast<int>(std::llround(duration / step)); }

@@ -32,4 +32,16 @@ inline PlacedCollider3 placed_collider(const ConvexPolyhedron* shape, const Worl
   return {shape, &placed, shape != nullptr ? Vec3::Zero() : placed.vertices[0], radius};
 }
 
+// A polyhedron or a sphere placed at `pose` into `out`, as a collider.
+inline PlacedCollider3 place_collider(const ConvexPolyhedron& shape, const Pose3& pose,
+                                      WorldPolyhedron& out) {
+  place(shape, pose, out);
+  return placed_collider(&shape, out, 0);
+}
+inline PlacedCollider3 place_collider(const Sphere& sphere, const Pose3& pose,
+                                      WorldPolyhedron& out) {
+  place(sphere, pose, out);
+  return placed_collider(nullptr, out, sphere.radius);
+}
+
 }  // namespace exactsim
