@@ -11,6 +11,7 @@
 
 #include "commands.h"
 #include "exactsim/io/event_scene_json.h"
+#include "exactsim/io/scene_json.h"
 #include "exactsim/math/error.h"
 
 namespace exactsim::cli {
@@ -110,11 +111,21 @@ int run_events(const EventScene& scene, const std::string& out,
 Action register_events(CLI::App& app) {
   auto a = std::make_shared<EventsArgs>();
   CLI::App* sub = app.add_subcommand(
-      "events", "Run an event-driven PLUS scene file (contact.model \"plus\", docs/plus.md)");
+      "events",
+      "Run a scene event-driven with PLUS impacts: an event-driven scene (contact.model "
+      "\"plus\"), or any time-stepping scene, its polygons and polyhedra with located impacts "
+      "(docs/plus.md)");
   sub->add_option("scene", a->scene_file, "Scene file (JSON)")->required();
-  sub->add_option("--out", a->out, "Output folder: trajectory.csv, impacts.jsonl");
+  sub->add_option("--out", a->out,
+                  "Output folder: trajectory.csv and impacts.jsonl (an event-driven scene), or "
+                  "what `exactsim run` writes");
   sub->add_option("--duration", a->duration, "Simulated time in s (overrides the scene)");
-  return [a] { return run_events(read_event_scene_file(a->scene_file), a->out, a->duration); };
+  return [a] {
+    const nlohmann::json doc = read_scene_document(a->scene_file);
+    if (is_event_scene(doc))
+      return run_events(parse_event_scene(doc, a->scene_file), a->out, a->duration);
+    return run_stepped_events(a->scene_file, a->out, a->duration);
+  };
 }
 
 }  // namespace exactsim::cli

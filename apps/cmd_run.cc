@@ -301,6 +301,24 @@ int run(const RunArgs& a) {
 
 }  // namespace
 
+int run_stepped_events(const std::string& scene_file, const std::string& out,
+                       std::optional<double> duration) {
+  const nlohmann::json doc = read_scene_document(scene_file);
+  const auto* contact = doc.contains("contact") ? &doc["contact"] : nullptr;
+  if (contact && contact->is_object() && contact->contains("impact") &&
+      (*contact)["impact"].is_object() && (*contact)["impact"].value("model", "") == "none")
+    throw InputError(scene_file +
+                     ": contact.impact.model: \"none\" steps every collision inelastically; "
+                     "`exactsim events` resolves them with PLUS (docs/plus.md \"Event-driven "
+                     "polytopes\"): give \"plus\", or run the scene with `exactsim run`");
+  RunArgs a;
+  a.scene_file = scene_file;
+  a.out = out;
+  a.duration = duration;
+  a.impact = "plus";
+  return run(a);
+}
+
 Action register_run(CLI::App& app) {
   auto a = std::make_shared<RunArgs>();
   CLI::App* sub = app.add_subcommand("run", "Simulate a scene file or a built-in scenario");

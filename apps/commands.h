@@ -29,6 +29,13 @@ Action register_sweep(CLI::App& app);
 // events` and `exactsim run` on such a scene. Returns the exit status.
 int run_events(const EventScene& scene, const std::string& out, std::optional<double> duration);
 
+// A time-stepping scene file run event-driven (`exactsim events` on it, docs/plus.md
+// "Event-driven polytopes"): `exactsim run` with PLUS impacts located in the step, the scene's
+// contact.impact options, exact flight between impacts; InputError when the file asks for
+// contact.impact.model "none".
+int run_stepped_events(const std::string& scene_file, const std::string& out,
+                       std::optional<double> duration);
+
 // An option's check that its value is a number >= min, with a message a person reads ("--every:
 // must be >= 1, got 0") instead of CLI11's range up to the largest double. `meaning` (may be
 // empty) follows the bound in the message, e.g. "(the trajectory is written every N steps)".

@@ -1,5 +1,6 @@
 #include "exactsim/dynamics/integrate.h"
 
+#include "exactsim/dynamics/free_rotation.h"
 #include "exactsim/dynamics/mass_matrix.h"
 #include "exactsim/math/rotation.h"
 
@@ -26,17 +27,27 @@ void integrate_free_velocity(const Body& body, State& s, int i, Real h, const Ve
 }
 
 void integrate_flight(const Body& body, State& s, int i, Real h, const Vec3& gravity,
-                      RotationUpdate rotation, bool exact_translation) {
+                      RotationUpdate rotation, bool exact) {
   if (body.kinematic) {  // keeps its velocity
     integrate_position(s, i, h, rotation);
     return;
   }
   const int d = s.dimension == 2 ? 2 : 3;
   const BodyVector before = s.v_of(i);
+  const Quat start = d == 3 ? body_orientation(s, i) : Quat::Identity();
   integrate_free_velocity(body, s, i, h, gravity);
   integrate_position(s, i, h, rotation);
+  if (!exact) return;
   // x + h ν₁ − (h/2)(ν₁ − ν₀) = x + h ν₀ + (h²/2) a: the parabola of a constant force.
-  if (exact_translation) s.q_of(i).head(d) -= 0.5 * h * (s.v_of(i).head(d) - before.head(d));
+  s.q_of(i).head(d) -= 0.5 * h * (s.v_of(i).head(d) - before.head(d));
+  // Torque-free rotation to round-off (dynamics/free_rotation.h). Under an applied torque, or at
+  // a spin beyond its sub-steps, the semi-implicit rotation above stays.
+  if (d == 2 || (s.force.size() > 0 && !s.force.segment(6 * i + 3, 3).isZero(0))) return;
+  Quat q = start;
+  Vec3 omega = before.tail<3>();
+  if (!torque_free_rotation(body.inertia, q, omega, h)) return;
+  s.q_of(i).tail<4>() << q.w(), q.x(), q.y(), q.z();
+  s.v_of(i).tail<3>() = omega;
 }
 
 }  // namespace exactsim

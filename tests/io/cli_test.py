@@ -201,6 +201,28 @@ def main():
     expect(abs(float(stepped[5]) - float(evented[4])) < 1e-9,
            f"run --model peg on an event scene: z {stepped[5]} against the events' {evented[4]}")
 
+    # events on a time-stepping scene runs its polytopes with located PLUS impacts (docs/plus.md
+    # "Event-driven polytopes"): as `run --impact plus`; a scene asking for "none" is refused.
+    die = os.path.join(source, "scenes/die-bounce-3d.json")
+    outputs = {}
+    for command, extra in (("events", []), ("run", ["--impact", "plus"])):
+        folder = os.path.join(work, f"die-{command}")
+        code, out, err = run(cli, command, die, "--duration", "0.5", "--out", folder, *extra)
+        expect(code == 0 and "impacts (PLUS, located)" in out,
+               f"{command} on the die scene: exit {code}, {out!r} {err!r}")
+        with open(os.path.join(folder, "trajectory.csv")) as f:
+            outputs[command] = f.read()
+    expect(outputs["events"] == outputs["run"], "events and run --impact plus differ on the die")
+    with open(die) as f:
+        doc = json.load(f)
+    doc["contact"]["impact"]["model"] = "none"
+    inelastic = os.path.join(work, "die-inelastic.json")
+    with open(inelastic, "w") as f:
+        json.dump(doc, f)
+    code, out, err = run(cli, "events", inelastic)
+    expect(code == 2 and "contact.impact.model" in err and "die-inelastic.json" in err,
+           f"events on a scene asking for no impacts: exit {code}, {err!r}")
+
     # lcp: an error comes alone, without the table's header; the sample file solves.
     bad = os.path.join(work, "bad.lcp")
     with open(bad, "w") as f:

@@ -18,10 +18,12 @@ void integrate_position(State& s, int i, Real h, RotationUpdate rotation);
 void integrate_free_velocity(const Body& body, State& s, int i, Real h, const Vec3& gravity);
 
 // A body without contacts over h: integrate_free_velocity, then integrate_position (a kinematic
-// body keeps its velocity and only moves). With exact_translation the centre of mass moves by
-// h (ν₀ + ν₁)/2 instead of h ν₁: exactly the parabola under constant gravity and applied force
-// (docs/impacts.md "Exact flight"); the rotation update is the same either way.
+// body keeps its velocity and only moves). `exact` is the flight between impacts
+// (docs/impacts.md "Exact flight"): the centre of mass moves by h (ν₀ + ν₁)/2 instead of h ν₁,
+// exactly the parabola under constant gravity and applied force, and in 3D a body without applied
+// torque turns by torque_free_rotation (dynamics/free_rotation.h) instead of the semi-implicit
+// update.
 void integrate_flight(const Body& body, State& s, int i, Real h, const Vec3& gravity,
-                      RotationUpdate rotation, bool exact_translation);
+                      RotationUpdate rotation, bool exact);
 
 }  // namespace exactsim
