@@ -87,6 +87,69 @@ PinChain example4_chain(Real stiffness) {
 
 VecX example4_initial_angles() { return Eigen::Vector3d(M_PI / 4, 3 * M_PI / 4, 5 * M_PI / 6); }
 
+nlohmann::json example4_scene(const PinChain& c, const VecX& theta, const VecX& rate,
+                              const Quat& turn) {
+  using nlohmann::json;
+  auto point = [&](const Vec2& xy, Real z = 0) {
+    const Vec3 p = turn * Vec3(xy.x(), xy.y(), z);
+    return json{p.x(), p.y(), p.z()};
+  };
+  auto isotropic = [](Real i) { return json{{i, 0, 0}, {0, i, 0}, {0, 0, i}}; };
+  json bodies = json::array({{{"name", "ground"},
+                              {"static", true},
+                              {"shape", {{"half_space", {{"normal", {0, 1, 0}}}}}},
+                              {"orientation", {turn.w(), turn.x(), turn.y(), turn.z()}}}});
+  json joints = json::array();
+  const std::vector<Vec2> pins = pin_positions(c, theta);
+  Real phi = 0;
+  for (int k = 0; k < 3; ++k) {
+    phi += theta[k];
+    const Quat q = turn * Quat(std::cos(phi / 2), 0, 0, std::sin(phi / 2));
+    const Vec2 com = chain_point(c, theta, k, 0.5, 0);
+    const Real z = k == 0 ? 0.3 : k == 1 ? -0.3 : 0.0;
+    json bar = json::array();
+    for (const Real x : {-0.01, 0.01})
+      for (const Real y : {-0.5, 0.5})
+        for (const Real dz : {-0.01, 0.01}) bar.push_back({x, y, z + dz});
+    bodies.push_back({{"name", "link" + std::to_string(k)},
+                      {"shape", {{"hull", bar}}},
+                      {"mass", c.bodies[k].mass},
+                      {"inertia", isotropic(c.bodies[k].inertia)},
+                      {"position", point(com)},
+                      {"orientation", {q.w(), q.x(), q.y(), q.z()}},
+                      {"velocity", point(chain_point_jacobian(c, theta, k, com) * rate)},
+                      {"angular_velocity", point(Vec2::Zero(), rate.head(k + 1).sum())}});
+    joints.push_back(
+        {{"type", "revolute"},
+         {"bodies", k == 0 ? json{"link0"}
+                           : json{"link" + std::to_string(k - 1), "link" + std::to_string(k)}},
+         {"anchor", point(pins[k])},
+         {"axis", point(Vec2::Zero(), 1)}});
+  }
+  const ChainSphere& sphere = c.spheres[0];
+  const ChainBody& ball = c.bodies[3];
+  const Vec2 centre = chain_point(c, theta, 2, sphere.along, 0);
+  bodies.push_back({{"name", "sphere"},
+                    {"shape", {{"sphere", {{"radius", sphere.radius}}}}},
+                    {"mass", ball.mass},
+                    {"inertia", isotropic(ball.inertia)},
+                    {"position", point(centre)},
+                    {"velocity", point(chain_point_jacobian(c, theta, 2, centre) * rate)},
+                    {"angular_velocity", point(Vec2::Zero(), rate.sum())}});
+  joints.push_back({{"type", "fixed"}, {"bodies", {"link2", "sphere"}}, {"anchor", point(centre)}});
+  return {{"format", "exactsim-scene"},
+          {"version", 1},
+          {"dimension", 3},
+          {"name", "example4-chain"},
+          {"time", {{"step", 1e-3}, {"duration", 1}}},
+          {"gravity", point(Vec2(0, c.gravity))},
+          {"contact",
+           {{"friction", sphere.plus_law.friction},
+            {"impact", {{"model", "plus"}, {"restitution", sphere.plus_law.restitution.e_min}}}}},
+          {"bodies", bodies},
+          {"joints", joints}};
+}
+
 CompliantImpactResult run_compliant_impact(const CompliantScene& scene,
                                            const CompliantImpactOptions& options,
                                            const CompliantObserver& observer) {

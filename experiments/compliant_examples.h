@@ -4,6 +4,8 @@
 
 #include <functional>
 
+#include <nlohmann/json.hpp>
+
 #include "exactsim/compliant/integrator.h"
 #include "exactsim/compliant/pin_chain.h"
 #include "exactsim/compliant/rigid_compliant.h"
@@ -31,6 +33,16 @@ CompliantScene example3_compliant();
 // c = 0, μ = 0.1, PLUS COR 1. Initial pin angles (π/4, 3π/4, 5π/6), at rest.
 PinChain example4_chain(Real stiffness);
 VecX example4_initial_angles();
+
+// A chain like Example 4's as a 3D time-stepping scene (docs/joints.md "Compliant pin chains"),
+// at angles θ and rates θ̇, turned by `turn`: each link a 2 cm square bar with the link's first
+// ChainBody's mass and inertia (about every axis through its middle), pinned by hinges along the
+// turned z axis; links 0 and 1 lie 0.3 m in front of and behind the plane (the chain folds over
+// itself at Example 4's angles), their centres of mass in it. The chain's sphere is a body of its
+// own (its ChainBody's mass) welded to link 2 by a fixed joint; the ground is the turned
+// half-space y ≤ 0, gravity along the turned −y; μ and the COR are the sphere's PLUS law, h 1 ms.
+nlohmann::json example4_scene(const PinChain& chain, const VecX& theta, const VecX& rate,
+                              const Quat& turn = Quat::Identity());
 
 struct CompliantImpactOptions {
   IntegratorOptions integrator;    // spec: RKM, a = 1e-5 for Examples 1–3

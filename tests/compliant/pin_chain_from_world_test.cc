@@ -19,68 +19,6 @@ namespace {
 
 using nlohmann::json;
 
-// Example 4 as a 3D scene turned by `turn`: three 1 kg links (2 cm bars; links 0 and 1 lie 0.3 m
-// in front of and behind the plane, since the chain folds over itself, their centres of mass in
-// it), hinges along the turned z axis, the 1 kg sphere of radius 0.25 m a body welded to the end
-// of link 2, the ground the turned half-space y ≤ 0, gravity along the turned −y.
-json example4_scene(const PinChain& c, const VecX& theta, const VecX& rate, const Quat& turn) {
-  auto point = [&](const Vec2& xy, Real z = 0) {
-    const Vec3 p = turn * Vec3(xy.x(), xy.y(), z);
-    return json{p.x(), p.y(), p.z()};
-  };
-  auto isotropic = [](Real i) { return json{{i, 0, 0}, {0, i, 0}, {0, 0, i}}; };
-  json bodies = json::array({{{"name", "ground"},
-                              {"static", true},
-                              {"shape", {{"half_space", {{"normal", {0, 1, 0}}}}}},
-                              {"orientation", {turn.w(), turn.x(), turn.y(), turn.z()}}}});
-  json joints = json::array();
-  const std::vector<Vec2> pins = pin_positions(c, theta);
-  Real phi = 0;
-  for (int k = 0; k < 3; ++k) {
-    phi += theta[k];
-    const Quat q = turn * Quat(std::cos(phi / 2), 0, 0, std::sin(phi / 2));
-    const Vec2 com = chain_point(c, theta, k, 0.5, 0);
-    const Real z = k == 0 ? 0.3 : k == 1 ? -0.3 : 0.0;
-    json bar = json::array();
-    for (const Real x : {-0.01, 0.01})
-      for (const Real y : {-0.5, 0.5})
-        for (const Real dz : {-0.01, 0.01}) bar.push_back({x, y, z + dz});
-    bodies.push_back({{"name", "link" + std::to_string(k)},
-                      {"shape", {{"hull", bar}}},
-                      {"mass", c.bodies[k].mass},
-                      {"inertia", isotropic(c.bodies[k].inertia)},
-                      {"position", point(com)},
-                      {"orientation", {q.w(), q.x(), q.y(), q.z()}},
-                      {"velocity", point(chain_point_jacobian(c, theta, k, com) * rate)},
-                      {"angular_velocity", point(Vec2::Zero(), rate.head(k + 1).sum())}});
-    joints.push_back(
-        {{"type", "revolute"},
-         {"bodies", k == 0 ? json{"link0"}
-                           : json{"link" + std::to_string(k - 1), "link" + std::to_string(k)}},
-         {"anchor", point(pins[k])},
-         {"axis", point(Vec2::Zero(), 1)}});
-  }
-  const Vec2 centre = chain_point(c, theta, 2, c.spheres[0].along, 0);
-  bodies.push_back({{"name", "sphere"},
-                    {"shape", {{"sphere", {{"radius", c.spheres[0].radius}}}}},
-                    {"mass", c.bodies[3].mass},
-                    {"inertia", isotropic(c.bodies[3].inertia)},
-                    {"position", point(centre)},
-                    {"velocity", point(chain_point_jacobian(c, theta, 2, centre) * rate)},
-                    {"angular_velocity", point(Vec2::Zero(), rate.sum())}});
-  joints.push_back({{"type", "fixed"}, {"bodies", {"link2", "sphere"}}, {"anchor", point(centre)}});
-  return {{"format", "exactsim-scene"},
-          {"version", 1},
-          {"dimension", 3},
-          {"time", {{"step", 1e-3}, {"duration", 1}}},
-          {"gravity", point(Vec2(0, c.gravity))},
-          {"contact",
-           {{"friction", c.spheres[0].plus_law.friction},
-            {"impact", {{"model", "plus"}, {"restitution", 1.0}}}}},
-          {"bodies", bodies},
-          {"joints", joints}};
-}
-
 ChainMaterials materials_of(const PinChain& c) {
   return {c.spheres[0].material, c.ground, c.transition_speed};
 }

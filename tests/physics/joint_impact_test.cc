@@ -530,67 +530,15 @@ TEST(JointImpacts, TheTouchIsLocatedAlongTheJointConstrainedMotion) {
   EXPECT_LT(time_error[2], 1e-3);
 }
 
-// Example 4's chain as it is, with its sphere: a 3D scene turned by `turn`, each link a 2 cm
-// square bar of 1 kg (I = 0.0858 kg m² about every axis through its middle) pinned by hinges
-// along the turned z axis, and the 1 kg sphere of radius 0.25 m (I = 0.025 kg m²) a body of its own
-// centred at the end of link 2, welded to it by a fixed joint. The planar chain folds over itself
-// (link 2 crosses link 0 at Example 4's angles), so the bars of links 0 and 1 lie 0.3 m in front
-// of and behind the plane (their mass stays in it: mass and inertia are given). The floor's top
-// is the turned plane y = 0; velocities from the joint rates.
-json sphere_chain_doc(const PinChain& c, const VecX& theta, const VecX& rate, Real h, Real mu,
-                      Real e, const Quat& turn) {
-  auto point = [&](const Vec2& xy, Real z = 0) {
-    const Vec3 p = turn * Vec3(xy.x(), xy.y(), z);
-    return json{p.x(), p.y(), p.z()};
-  };
-  auto isotropic = [](Real i) { return json{{i, 0, 0}, {0, i, 0}, {0, 0, i}}; };
-  json bodies = json::array({{{"name", "floor"},
-                              {"static", true},
-                              {"shape", {{"box", {20, 1, 20}}}},
-                              {"position", point(Vec2(0, -0.5))},
-                              {"orientation", {turn.w(), turn.x(), turn.y(), turn.z()}}}});
-  json joints = json::array();
-  const std::vector<Vec2> pins = pin_positions(c, theta);
-  Real phi = 0;
-  for (int k = 0; k < 3; ++k) {
-    phi += theta[k];
-    const Quat q = turn * Quat(std::cos(phi / 2), 0, 0, std::sin(phi / 2));
-    const Vec2 com = chain_point(c, theta, k, 0.5, 0);
-    const Real z = k == 0 ? 0.3 : k == 1 ? -0.3 : 0.0;
-    json bar = json::array();
-    for (const Real x : {-0.01, 0.01})
-      for (const Real y : {-0.5, 0.5})
-        for (const Real dz : {-0.01, 0.01}) bar.push_back({x, y, z + dz});
-    bodies.push_back({{"name", "link" + std::to_string(k)},
-                      {"shape", {{"hull", bar}}},
-                      {"mass", c.bodies[k].mass},
-                      {"inertia", isotropic(c.bodies[k].inertia)},
-                      {"position", point(com)},
-                      {"orientation", {q.w(), q.x(), q.y(), q.z()}},
-                      {"velocity", point(chain_point_jacobian(c, theta, k, com) * rate)},
-                      {"angular_velocity", point(Vec2::Zero(), rate.head(k + 1).sum())}});
-    json bodies_of =
-        k == 0 ? json{"link0"} : json{"link" + std::to_string(k - 1), "link" + std::to_string(k)};
-    joints.push_back({{"type", "revolute"},
-                      {"bodies", bodies_of},
-                      {"anchor", point(pins[k])},
-                      {"axis", point(Vec2::Zero(), 1)}});
-  }
-  const ChainSphere& sphere = c.spheres[0];
-  const ChainBody& ball = c.bodies[3];
-  const Vec2 centre = chain_point(c, theta, 2, sphere.along, 0);
-  bodies.push_back({{"name", "sphere"},
-                    {"shape", {{"sphere", {{"radius", sphere.radius}}}}},
-                    {"mass", ball.mass},
-                    {"inertia", isotropic(ball.inertia)},
-                    {"position", point(centre)},
-                    {"velocity", point(chain_point_jacobian(c, theta, 2, centre) * rate)},
-                    {"angular_velocity", point(Vec2::Zero(), rate.sum())}});
-  joints.push_back({{"type", "fixed"}, {"bodies", {"link2", "sphere"}}, {"anchor", point(centre)}});
-  json doc = scene_doc(3, h, bodies,
-                       {{"friction", mu}, {"impact", {{"model", "plus"}, {"restitution", e}}}});
-  doc["joints"] = joints;
-  doc["gravity"] = point(Vec2(0, c.gravity));
+// Example 4's chain as it is, with its sphere (experiments/compliant_examples.h's
+// example4_scene: bars on hinges along the turned z axis, the sphere a body welded to link 2, the
+// ground the turned half-space y ≤ 0), under the standard contact model, at step h; μ and e are
+// the chain sphere's (sphere_chain below).
+json sphere_chain_doc(const PinChain& c, const VecX& theta, const VecX& rate, Real h,
+                      const Quat& turn) {
+  json doc = example4_scene(c, theta, rate, turn);
+  doc["time"]["step"] = h;
+  doc["contact"]["model"] = "standard";
   return doc;
 }
 
@@ -604,7 +552,7 @@ PinChain sphere_chain(Real mu, Real e) {
 TEST(JointImpacts, Example4WithItsSphereStrikesAsTheStandAloneChain) {
   // The strike of the first test with Example 4's sphere instead of a point: the sphere's lowest
   // point on the floor at t = 0, as placed and turned. The stepper's impact problem has 5 bodies,
-  // one sphere–box contact and 21 bilateral rows (3 hinges, the weld); the stand-alone chain
+  // one sphere–half-space contact and 21 bilateral rows (3 hinges, the weld); the stand-alone chain
   // solver lumps the sphere into link 2 and works in joint coordinates.
   const VecX theta = example4_initial_angles();
   for (const Real mu : {0.1, 0.5}) {
@@ -615,7 +563,7 @@ TEST(JointImpacts, Example4WithItsSphereStrikesAsTheStandAloneChain) {
     const ImpactResult want = joint_coordinate_strike(c, theta, rate, 1.0);
     for (const Quat& turn : {Quat::Identity(), Quat(0.3, -0.5, 0.7, 0.4).normalized()})
       expect_chain_strike(
-          sphere_chain_doc(c, theta, rate, 1e-3, mu, 0.5, turn), want, 21,
+          sphere_chain_doc(c, theta, rate, 1e-3, turn), want, 21,
           "sphere, mu " + std::to_string(mu) + ", turn w " + std::to_string(turn.w()));
   }
 }
@@ -628,7 +576,7 @@ TEST(JointImpacts, Example4WithItsSphereTouchesWhereTheChainDoes) {
   const ChainState touch = example4_first_touch(c, theta, 1e-10);
   std::vector<Real> time_error;
   for (const Real h : {4e-3, 2e-3, 1e-3}) {
-    Sim sim(sphere_chain_doc(c, theta, VecX::Zero(3), h, 0.1, 1.0, Quat::Identity()));
+    Sim sim(sphere_chain_doc(c, theta, VecX::Zero(3), h, Quat::Identity()));
     const StepReport r = first_impact(sim);
     ASSERT_EQ(r.status, StepStatus::kOk) << "h = " << h << ": " << r.impacts.failure;
     ASSERT_EQ(r.impacts.count, 1) << "h = " << h;
