@@ -18,7 +18,7 @@ namespace {
 std::string body_name(const World& w, int i) { return "body " + w.bodies[i].name; }
 
 std::string joint_name(const World& w, int j) {
-  return "joint " + (w.joints[j].name.empty() ? std::to_string(j) : w.joints[j].name);
+  return w.joints[j].name.empty() ? "joint " + std::to_string(j) : w.joints[j].name;
 }
 
 Vec3 world_point(const State& s, int body, const Vec3& local) {
