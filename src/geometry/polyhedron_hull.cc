@@ -3,7 +3,6 @@
 // merged into faces, redundant (face- or edge-interior) vertices removed by re-hulling.
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <cstdlib>
 #include <map>
 #include <numeric>
@@ -22,12 +21,6 @@ namespace {
 
 [[noreturn]] void fail(const std::string& what) {
   throw InputError("polyhedron_from_points: " + what);
-}
-
-std::string short_number(Real x) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.3g", x);
-  return text;
 }
 
 struct Triangle {

@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <limits>
 #include <numeric>
 #include <string>
@@ -21,6 +20,7 @@
 #include "exactsim/geometry/pose.h"
 #include "exactsim/geometry/pose3.h"
 #include "exactsim/impact/plus.h"
+#include "exactsim/math/error.h"
 #include "exactsim/stepping/friction_directions.h"
 #include "exactsim/stepping/islands.h"
 #include "exactsim/stepping/step.h"
@@ -46,13 +46,6 @@ constexpr Real kConeRoundOff = 1e-9;
 // the step's stabilisation (ψ/h, φ/τ: 1.8e-7 m/s on a row of pinned bobs at rest), not an impact.
 // As Simbody (observers above −0.1 consTol, capture speed 2 consTol).
 constexpr Real kObserveShare = 0.05;
-
-// A failure's amount with three significant digits (std::to_string shows 5.5e-19 as 0.000000).
-std::string scientific(Real x) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.3g", x);
-  return text;
-}
 
 // The joint groups of `state` (ImpactScratch::joint_group): union–find over the present joints
 // between dynamic bodies; a body joined only to the world or to a static or kinematic body is a
@@ -532,11 +525,11 @@ ImpactOutcome resolve_impact(const World& world, State& state, Workspace& ws,
   out.cone_excess = std::max(out.cone_excess, cone);
   std::string failure;
   if (change > allowance + kinematic_work)
-    failure = "kinetic energy rose by " + scientific(change) + " J through the impact (" +
+    failure = "kinetic energy rose by " + short_number(change) + " J through the impact (" +
               std::to_string(m) + " contacts, kinematic bodies' work " +
-              scientific(kinematic_work) + " J, allowance " + scientific(allowance) + " J)";
+              short_number(kinematic_work) + " J, allowance " + short_number(allowance) + " J)";
   else if (cone > 0)
-    failure = "a friction impulse left its cone by " + scientific(cone) + " N·s";
+    failure = "a friction impulse left its cone by " + short_number(cone) + " N·s";
   if (failure.empty()) {
     if (p.bilateral_rows > 0 && ws.joint_impulses.size() == world.joints.size())
       add_impact_joint_impulses(world, state, s.body_dof, r.impulse.tail(p.bilateral_rows), s,

@@ -203,16 +203,22 @@ def main():
 
     # events on a time-stepping scene runs its polytopes with located PLUS impacts (docs/plus.md
     # "Event-driven polytopes"): as `run --impact plus`; a scene asking for "none" is refused.
-    die = os.path.join(source, "scenes/die-bounce-3d.json")
+    # The cube drop names no impact model: `events` turns PLUS on, as `run --impact plus` does,
+    # and plain `run` steps it inelastically.
+    cube = os.path.join(source, "scenes/cube-drop-3d.json")
     outputs = {}
-    for command, extra in (("events", []), ("run", ["--impact", "plus"])):
-        folder = os.path.join(work, f"die-{command}")
-        code, out, err = run(cli, command, die, "--duration", "0.5", "--out", folder, *extra)
-        expect(code == 0 and "impacts (PLUS, located)" in out,
-               f"{command} on the die scene: exit {code}, {out!r} {err!r}")
+    for command, extra in (("events", []), ("run", ["--impact", "plus"]), ("run", [])):
+        folder = os.path.join(work, f"cube-{command}-{len(extra)}")
+        code, out, err = run(cli, command, cube, "--duration", "0.5", "--out", folder, *extra)
+        expect(code == 0 and ("impacts (PLUS, located)" in out) == (command == "events" or bool(extra)),
+               f"{command} {extra} on the cube drop: exit {code}, {out!r} {err!r}")
         with open(os.path.join(folder, "trajectory.csv")) as f:
-            outputs[command] = f.read()
-    expect(outputs["events"] == outputs["run"], "events and run --impact plus differ on the die")
+            outputs[(command, len(extra))] = f.read()
+    expect(outputs[("events", 0)] == outputs[("run", 2)],
+           "events and run --impact plus differ on the cube drop")
+    expect(outputs[("events", 0)] != outputs[("run", 0)],
+           "events on the cube drop moves it as the inelastic run does")
+    die = os.path.join(source, "scenes/die-bounce-3d.json")
     with open(die) as f:
         doc = json.load(f)
     doc["contact"]["impact"]["model"] = "none"
