@@ -22,12 +22,14 @@ struct EventsArgs {
   std::optional<double> duration;
 };
 
-// One row per body: time, name, then the State's q = (x, quaternion w x y z) and ν = (v, ω).
+// One row per moving body: time, name, then the State's q = (x, quaternion w x y z) and
+// ν = (v, ω).
 void write_samples(std::ofstream& csv, const EventSimulation& sim) {
   for (int i = 0; i < sim.world.body_count(); ++i) {
+    if (sim.world.bodies[i].is_static) continue;
     csv << sim.time << ',' << sim.world.bodies[i].name;
-    for (const Real x : sim.world.state.q_of(i)) csv << ',' << x;
-    for (const Real x : sim.world.state.v_of(i)) csv << ',' << x;
+    for (const Real x : sim.state.q_of(i)) csv << ',' << x;
+    for (const Real x : sim.state.v_of(i)) csv << ',' << x;
     csv << '\n';
   }
 }
@@ -72,7 +74,7 @@ int run_events(const EventScene& scene, const std::string& out,
     csv << std::setprecision(17) << "time,body,x,y,z,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz\n";
     write_samples(csv, sim);
   }
-  const Real energy0 = mechanical_energy(sim.world);
+  const Real energy0 = mechanical_energy(sim.world, sim.state);
   // Sampling by advancing to each sample instant: advance() ends its last step there exactly.
   const long samples = static_cast<long>(std::ceil(duration / scene.output_interval - 1e-9));
   size_t logged = 0;
@@ -90,17 +92,20 @@ int run_events(const EventScene& scene, const std::string& out,
     intervals += e.result.intervals;
     unconverged += e.result.converged ? 0 : 1;
   }
+  const std::size_t half_spaces = sim.world.half_spaces.size();
   std::printf("scene %s (event-driven PLUS): t = %g s, %zu bodies, %zu spheres, %zu half-spaces\n",
-              scene.name.c_str(), sim.time, sim.world.bodies.size(), sim.world.spheres.size(),
-              sim.world.half_spaces.size());
+              scene.name.c_str(), sim.time, sim.world.bodies.size() - half_spaces,
+              welded_spheres(sim.world).size(), half_spaces);
   std::printf(
       "  steps: %d free, %d persistent-contact, %d located events; impacts %zu "
       "(rounds %d, intervals %d, not converged %d)\n",
       sim.free_steps, sim.persistent_steps, sim.located_events, sim.impacts.size(), rounds,
       intervals, unconverged);
-  std::printf("  mechanical energy: %.9g J -> %.9g J\n", energy0, mechanical_energy(sim.world));
+  std::printf("  mechanical energy: %.9g J -> %.9g J\n", energy0,
+              mechanical_energy(sim.world, sim.state));
   for (int i = 0; i < sim.world.body_count(); ++i) {
-    const Vec3 x = body_position(sim.world.state, i), v = body_velocity(sim.world.state, i);
+    if (sim.world.bodies[i].is_static) continue;
+    const Vec3 x = body_position(sim.state, i), v = body_velocity(sim.state, i);
     std::printf("  %-10s x = (%.6g, %.6g, %.6g) m, v = (%.9g, %.9g, %.9g) m/s\n",
                 sim.world.bodies[i].name.c_str(), x.x(), x.y(), x.z(), v.x(), v.y(), v.z());
   }

@@ -53,21 +53,22 @@ struct PlusRun {
   ImpactProblem problem;
   ImpactResult result;
   std::vector<SphereContact> contacts;
-  EventWorld after;
+  State after;
 };
 
-PlusRun run_plus(const EventWorld& world, const ImpactOptions& options) {
+PlusRun run_plus(const EventSimulation& sim, const ImpactOptions& options) {
   PlusRun r;
-  r.contacts = find_contacts(world, 1e-9);
-  r.problem = contact_impact_problem(world, r.contacts, options);
+  r.contacts = find_contacts(sim.world, sim.state, 1e-9);
+  r.problem = contact_impact_problem(sim.world, sim.state, r.contacts, options);
   r.result = solve_plus(r.problem);
-  r.after = world;
-  apply_contact_impulse(r.after, r.contacts, r.result.impulse);
+  r.after = sim.state;
+  apply_contact_impulse(sim.world, r.after, r.contacts, r.result.impulse);
   return r;
 }
 
-Vec3 brick_impulse(const EventWorld& before, const EventWorld& after) {
-  return before.bodies[0].mass * (body_velocity(after.state, 0) - body_velocity(before.state, 0));
+// The brick (body 0) of `world`: its momentum change from `before` to `after`.
+Vec3 brick_impulse(const World& world, const State& before, const State& after) {
+  return world.bodies[0].mass * (body_velocity(after, 0) - body_velocity(before, 0));
 }
 
 // PLUS interval path of contact k: cumulative impulse and contact velocity after each interval.
@@ -105,7 +106,7 @@ struct CompliantTrace {
 CompliantTrace trace_compliant(const CompliantScene& scene, const CompliantImpactOptions& o,
                                const std::vector<int>& spheres) {
   CompliantTrace tr;
-  const size_t ns = scene.world.spheres.size();
+  const size_t ns = welded_spheres(scene.world).size();
   tr.impulse.assign(ns, Vec3::Zero());
   tr.max_depth.assign(ns, 0.0);
   std::vector<Vec3> force_prev(ns, Vec3::Zero()), vel(ns, Vec3::Zero());
@@ -113,7 +114,7 @@ CompliantTrace trace_compliant(const CompliantScene& scene, const CompliantImpac
   Real t_prev = 0.0;
   std::ostringstream s;
   s << "t,sphere,depth,f_t1,f_t2,f_n,v_t1,v_t2,v_n,p_t1,p_t2,p_n\n";
-  auto record = [&](Real t, const EventWorld& w) {
+  auto record = [&](Real t, const State& w) {
     std::vector<Vec3> force(ns, Vec3::Zero());
     std::fill(depth.begin(), depth.end(), 0.0);
     for (const CompliantContact& c : compliant_contacts(scene, w)) {
@@ -134,20 +135,21 @@ CompliantTrace trace_compliant(const CompliantScene& scene, const CompliantImpac
     force_prev = force;
     t_prev = t;
   };
-  record(0.0, scene.world);
+  record(0.0, scene.state);
   const Real t0 = cpu_seconds();
   tr.result = run_compliant_impact(
-      scene, o, [&](const Integrator& in, const EventWorld& w) { record(in.time, w); });
+      scene, o, [&](const Integrator& in, const State& w) { record(in.time, w); });
   tr.cpu = cpu_seconds() - t0;
   tr.csv = s.str();
   return tr;
 }
 
-int lowest_sphere(const EventWorld& w) {
+int lowest_sphere(const CompliantScene& scene) {
   int best = 0;
   Real z = 1e300;
-  for (size_t i = 0; i < w.spheres.size(); ++i) {
-    const Real zi = (body_orientation(w.state, 0) * w.spheres[i].center).z();
+  const std::vector<WeldedSphere> spheres = welded_spheres(scene.world);
+  for (size_t i = 0; i < spheres.size(); ++i) {
+    const Real zi = (body_orientation(scene.state, 0) * spheres[i].center).z();
     if (zi < z) {
       z = zi;
       best = static_cast<int>(i);
@@ -171,16 +173,15 @@ void example1(const fs::path& dir, std::ostringstream& readme) {
         "|---|---|---|---|---|---|---|\n";
   for (Real mu : {0.125, 0.225, 0.325}) {
     const CompliantScene scene = example1_compliant(mu);
-    const int k = lowest_sphere(scene.world);
+    const int k = lowest_sphere(scene);
     const CompliantTrace tr = trace_compliant(scene, rkm(1e-5), {k});
-    const Vec3 Jc = brick_impulse(scene.world, tr.result.world_after);
-    const Vec3 vc = body_velocity(tr.result.world_after.state, 0);
+    const Vec3 Jc = brick_impulse(scene.world, scene.state, tr.result.state_after);
+    const Vec3 vc = body_velocity(tr.result.state_after, 0);
     csv << mu << ",compliant,," << tr.result.stats.accepted << ',' << g(Jc(0)) << ',' << g(Jc(1))
         << ',' << g(Jc(2)) << ',' << g(vc(0)) << ',' << g(vc(1)) << ',' << g(vc(2)) << ','
-        << g(kinetic_energy(tr.result.world_after.bodies, tr.result.world_after.state)) << ",0\n";
+        << g(kinetic_energy(scene.world.bodies, tr.result.state_after)) << ",0\n";
     md << "| " << mu << " | compliant | " << tr.result.stats.accepted << " | " << vec(Jc) << " | "
-       << vec(vc) << " | "
-       << g(kinetic_energy(tr.result.world_after.bodies, tr.result.world_after.state))
+       << vec(vc) << " | " << g(kinetic_energy(scene.world.bodies, tr.result.state_after))
        << " | — |\n";
     char name[64];
     std::snprintf(name, sizeof name, "example1_compliant_mu%.3f.csv", mu);
@@ -189,18 +190,17 @@ void example1(const fs::path& dir, std::ostringstream& readme) {
       if (mu != 0.325 && theta != 0.01) continue;  // Fig. 10 is μ = 0.325
       ImpactOptions po;
       po.theta_max = theta;
-      const EventWorld w = example1_world(mu, 0.0);
+      const EventSimulation w = example1_simulation(mu, 0.0);
       const PlusRun pr = run_plus(w, po);
-      const Vec3 Jp = brick_impulse(w, pr.after);
-      const Vec3 vp = body_velocity(pr.after.state, 0);
+      const Vec3 Jp = brick_impulse(w.world, w.state, pr.after);
+      const Vec3 vp = body_velocity(pr.after, 0);
       const Real diff = (Jp - Jc).norm() / Jc.norm();
       csv << mu << ",plus," << theta << ',' << pr.result.intervals << ',' << g(Jp(0)) << ','
           << g(Jp(1)) << ',' << g(Jp(2)) << ',' << g(vp(0)) << ',' << g(vp(1)) << ',' << g(vp(2))
-          << ',' << g(kinetic_energy(pr.after.bodies, pr.after.state)) << ',' << g(diff) << '\n';
+          << ',' << g(kinetic_energy(w.world.bodies, pr.after)) << ',' << g(diff) << '\n';
       md << "| " << mu << " | PLUS θ_max " << theta << " | " << pr.result.intervals << " | "
-         << vec(Jp) << " | " << vec(vp) << " | "
-         << g(kinetic_energy(pr.after.bodies, pr.after.state)) << " | " << g(100 * diff)
-         << " % |\n";
+         << vec(Jp) << " | " << vec(vp) << " | " << g(kinetic_energy(w.world.bodies, pr.after))
+         << " | " << g(100 * diff) << " % |\n";
       std::snprintf(name, sizeof name, "example1_plus_mu%.3f_theta%.2f.csv", mu, theta);
       write_text_file(dir / name, plus_path_csv(pr, 0));
     }
@@ -226,28 +226,28 @@ void example2(const fs::path& dir, std::ostringstream& readme) {
   } faces[] = {{"R_y(pi/2)", example2_orientation()}, {"identity", Quat::Identity()}};
   for (const auto& face : faces) {
     const CompliantScene scene = example2_compliant(face.q);
-    const EventWorld w = example2_plus_world(face.q);
+    const EventSimulation w = example2_plus_simulation(face.q);
+    const std::vector<WeldedSphere> spheres = welded_spheres(w.world);
     const PlusRun pr = run_plus(w, ImpactOptions{});
     std::vector<int> touching;
     for (const SphereContact& c : pr.contacts) touching.push_back(c.sphere_b);
     const CompliantTrace tr = trace_compliant(scene, rkm(1e-5), touching);
-    const Vec3 Jc = brick_impulse(scene.world, tr.result.world_after);
-    const Vec3 Jp = brick_impulse(w, pr.after);
+    const Vec3 Jc = brick_impulse(scene.world, scene.state, tr.result.state_after);
+    const Vec3 Jp = brick_impulse(w.world, w.state, pr.after);
     md << "## Face " << face.name << "\n\nCompliant: " << tr.result.stats.accepted
        << " steps, contact " << g(1e3 * tr.result.duration) << " ms, impulse " << vec(Jc)
-       << ", v_COM after " << vec(body_velocity(tr.result.world_after.state, 0)) << ", ω_y "
-       << g(body_angular_velocity(tr.result.world_after.state, 0).y())
-       << ".\nPLUS: " << pr.result.rounds << " rounds, " << pr.result.intervals
-       << " intervals, impulse " << vec(Jp) << ", v_COM after "
-       << vec(body_velocity(pr.after.state, 0)) << ", ω_y "
-       << g(body_angular_velocity(pr.after.state, 0).y())
+       << ", v_COM after " << vec(body_velocity(tr.result.state_after, 0)) << ", ω_y "
+       << g(body_angular_velocity(tr.result.state_after, 0).y()) << ".\nPLUS: " << pr.result.rounds
+       << " rounds, " << pr.result.intervals << " intervals, impulse " << vec(Jp)
+       << ", v_COM after " << vec(body_velocity(pr.after, 0)) << ", ω_y "
+       << g(body_angular_velocity(pr.after, 0).y())
        << ".\nDifference |p_PLUS − p_compliant| / |p_compliant| = "
        << g(100 * (Jp - Jc).norm() / Jc.norm()) << " %.\n\n"
        << "| point (x, y) body | compliant impulse | PLUS impulse | compliant max depth µm "
           "|\n|---|---|---|---|\n";
     for (size_t k = 0; k < pr.contacts.size(); ++k) {
       const int s = pr.contacts[k].sphere_b;
-      const Vec3 c = w.spheres[s].center;
+      const Vec3 c = spheres[s].center;
       const Vec3 pp = pr.result.impulse.segment<3>(3 * k);
       const Vec3 pc = tr.impulse[s];
       csv << face.name << ",compliant," << k << ',' << c.x() << ',' << c.y() << ',' << g(pc(0))
@@ -279,18 +279,19 @@ void example3(const fs::path& dir, std::ostringstream& readme) {
         "frictionless, gravity off. Final x-velocities [m/s], KE [J] (2 J before), momentum "
         "[kg m/s] (−2 before).\n\n| row | model | v1 … v5 | KE | momentum "
         "|\n|---|---|---|---|---|\n";
-  auto row = [&](const char* r, const std::string& model, const EventWorld& w) {
+  const EventSimulation w = example3_simulation(0.0);
+  auto row = [&](const char* r, const std::string& model, const State& s) {
     Real p = 0.0;
     csv << r << ',' << model;
     md << "| " << r << " | " << model << " | ";
-    for (int b = 0; b < w.body_count(); ++b) {
-      const Real vx = body_velocity(w.state, b).x();
+    for (int b = 0; b < w.world.body_count(); ++b) {
+      const Real vx = body_velocity(s, b).x();
       csv << ',' << g(vx + 0.0);
       md << g(vx + 0.0) << ' ';
-      p += w.bodies[b].mass * vx;
+      p += w.world.bodies[b].mass * vx;
     }
-    csv << ',' << g(kinetic_energy(w.bodies, w.state)) << ',' << g(p) << '\n';
-    md << "| " << g(kinetic_energy(w.bodies, w.state)) << " | " << g(p) << " |\n";
+    csv << ',' << g(kinetic_energy(w.world.bodies, s)) << ',' << g(p) << '\n';
+    md << "| " << g(kinetic_energy(w.world.bodies, s)) << " | " << g(p) << " |\n";
   };
   CompliantImpactOptions o = rkm(1e-5);
   o.stop_at_separation = false;
@@ -299,8 +300,7 @@ void example3(const fs::path& dir, std::ostringstream& readme) {
   row("A",
       "compliant 10 GPa, c = 0 (last contact ends " + g(1e3 * c.last_contact_time) + " ms, " +
           std::to_string(c.stats.accepted) + " steps)",
-      c.world_after);
-  const EventWorld w = example3_world(0.0);
+      c.state_after);
   row("B", "PLUS, impact rounds",
       run_plus(w,
                [] {

@@ -97,10 +97,11 @@ void example2(const std::filesystem::path& dir) {
      << r.rounds << ", intervals: " << r.intervals << ", ΔT = " << g(r.kinetic_energy_change)
      << " J.\n\n| contact (x, y) | sliding → rolling | impulse (t1, t2, n) | compression p_n | "
         "post-impact velocity |\n|---|---|---|---|---|\n";
-  const EventWorld w = example2_world(0.0);
-  const std::vector<SphereContact> contacts = find_contacts(w, 1e-9);
+  const EventSimulation w = example2_simulation(0.0);
+  const std::vector<SphereContact> contacts = find_contacts(w.world, w.state, 1e-9);
+  const std::vector<WeldedSphere> spheres = welded_spheres(w.world);
   for (size_t k = 0; k < contacts.size(); ++k) {
-    const Vec3 c = w.spheres[contacts[k].sphere_b].center;
+    const Vec3 c = spheres[contacts[k].sphere_b].center;
     const Vec3 pi = r.impulse.segment<3>(3 * k), v = r.velocity.segment<3>(3 * k);
     csv << k << ',' << c.x() << ',' << c.y() << ',' << to_string(r.contacts[k].transition) << ','
         << g(pi(0)) << ',' << g(pi(1)) << ',' << g(pi(2)) << ','
@@ -141,11 +142,11 @@ void example3(const std::filesystem::path& dir) {
       md << "\n## Final velocities (m/s)\n\n| model | rounds | balls 1–5 | ΔT (J) "
             "|\n|---|---|---|---|\n";
     }
-    EventWorld w = example3_world(0.0);
-    apply_contact_impulse(w, find_contacts(w, 1e-9), r.impulse);
+    EventSimulation w = example3_simulation(0.0);
+    apply_contact_impulse(w.world, w.state, find_contacts(w.world, w.state, 1e-9), r.impulse);
     vel << name << ',' << r.rounds;
     md << "| " << name << " | " << r.rounds << " | ";
-    for (int b = 0; b < w.body_count(); ++b) {
+    for (int b = 0; b < w.world.body_count(); ++b) {
       const Real vx = body_velocity(w.state, b).x() + 0.0;
       vel << ',' << g(vx);
       md << g(vx) << ' ';
@@ -164,9 +165,7 @@ void example3(const std::filesystem::path& dir) {
 void simulations(const std::filesystem::path& dir) {
   std::ostringstream csv;
   csv << "scene,impact,time,contacts,rounds,intervals,energy_before,energy_after\n";
-  auto run = [&](const std::string& name, EventWorld world, Real duration) {
-    EventSimulation sim;
-    sim.world = std::move(world);
+  auto run = [&](const std::string& name, EventSimulation sim, Real duration) {
     sim.options = example_event_options(ImpactOptions{});
     advance(sim, duration);
     for (size_t i = 0; i < sim.impacts.size(); ++i) {
@@ -176,9 +175,10 @@ void simulations(const std::filesystem::path& dir) {
           << g(e.energy_after) << '\n';
     }
   };
-  for (Real mu : {0.125, 0.225, 0.325}) run("example1_mu" + g(mu), example1_world(mu, 0.05), 0.5);
-  run("example2", example2_world(0.05), 0.5);
-  run("example3", example3_world(0.1), 0.2);
+  for (Real mu : {0.125, 0.225, 0.325})
+    run("example1_mu" + g(mu), example1_simulation(mu, 0.05), 0.5);
+  run("example2", example2_simulation(0.05), 0.5);
+  run("example3", example3_simulation(0.1), 0.2);
   write_text_file(dir / "simulations.csv", csv.str());
 }
 

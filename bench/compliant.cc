@@ -23,9 +23,9 @@ double cpu_now() {
   return ts.tv_sec + 1e-9 * ts.tv_nsec;
 }
 
-// CPU seconds per PLUS impact on `world` (contacts, Delassus operator, solve), median of 5
+// CPU seconds per PLUS impact on `sim` (contacts, Delassus operator, solve), median of 5
 // batches.
-double plus_seconds(const EventWorld& world, ImpactOptions options) {
+double plus_seconds(const EventSimulation& sim, ImpactOptions options) {
   options.record_log = false;
   PlusWorkspace ws;
   ImpactResult result;
@@ -34,8 +34,8 @@ double plus_seconds(const EventWorld& world, ImpactOptions options) {
     const int reps = 500;
     const double t0 = cpu_now();
     for (int i = 0; i < reps; ++i) {
-      const auto contacts = find_contacts(world, 1e-9);
-      const ImpactProblem p = contact_impact_problem(world, contacts, options);
+      const auto contacts = find_contacts(sim.world, sim.state, 1e-9);
+      const ImpactProblem p = contact_impact_problem(sim.world, sim.state, contacts, options);
       solve_plus(p, ws, result);
       benchmark::DoNotOptimize(result.impulse.data());
     }
@@ -45,8 +45,9 @@ double plus_seconds(const EventWorld& world, ImpactOptions options) {
   return batches[2];
 }
 
-void run_compliant(benchmark::State& state, const CompliantScene& scene, const EventWorld& world,
-                   const ImpactOptions& plus_options, bool stop_at_separation = true) {
+void run_compliant(benchmark::State& state, const CompliantScene& scene,
+                   const EventSimulation& world, const ImpactOptions& plus_options,
+                   bool stop_at_separation = true) {
   CompliantImpactOptions o;
   o.integrator.accuracy = 1e-5;
   o.stop_at_separation = stop_at_separation;
@@ -54,7 +55,7 @@ void run_compliant(benchmark::State& state, const CompliantScene& scene, const E
   CompliantImpactResult r;
   for (auto _ : state) {
     r = run_compliant_impact(scene, o);
-    benchmark::DoNotOptimize(r.world_after.bodies.data());
+    benchmark::DoNotOptimize(r.state_after.v.data());
   }
   const double plus = plus_seconds(world, plus_options);
   state.counters["steps"] = r.stats.accepted;
@@ -71,7 +72,7 @@ void BM_Example1Compliant(benchmark::State& state) {
   const Real mu = state.range(0) / 1000.0;
   ImpactOptions po;
   po.theta_max = state.range(1) / 1000.0;
-  run_compliant(state, example1_compliant(mu, 1e10), example1_world(mu, 0.0), po);
+  run_compliant(state, example1_compliant(mu, 1e10), example1_simulation(mu, 0.0), po);
 }
 BENCHMARK(BM_Example1Compliant)
     ->Args({125, 10})
@@ -82,12 +83,12 @@ BENCHMARK(BM_Example1Compliant)
 
 void BM_Example2Compliant(benchmark::State& state) {
   run_compliant(state, example2_compliant(example2_orientation()),
-                example2_plus_world(example2_orientation()), ImpactOptions{});
+                example2_plus_simulation(example2_orientation()), ImpactOptions{});
 }
 BENCHMARK(BM_Example2Compliant)->Unit(benchmark::kMicrosecond);
 
 void BM_Example3Compliant(benchmark::State& state) {
-  run_compliant(state, example3_compliant(), example3_world(0.0), ImpactOptions{}, false);
+  run_compliant(state, example3_compliant(), example3_simulation(0.0), ImpactOptions{}, false);
 }
 BENCHMARK(BM_Example3Compliant)->Unit(benchmark::kMicrosecond);
 

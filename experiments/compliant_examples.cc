@@ -18,52 +18,53 @@ CompliantMaterial brick_material(Real stiffness, Real dissipation, Real mu) {
   return m;
 }
 
-CompliantScene scene_from(const EventWorld& world, const CompliantMaterial& m) {
+CompliantScene scene_from(const EventSimulation& sim, const CompliantMaterial& m) {
   CompliantScene s;
-  s.world = world;
+  s.world = sim.world;
+  s.state = sim.state;
   s.world.gravity = Vec3::Zero();  // gravity off for Examples 1–3 (docs/compliant.md)
-  s.sphere_materials.assign(world.spheres.size(), m);
-  s.half_space_materials.assign(world.half_spaces.size(), m);
+  s.sphere_materials.assign(welded_spheres(sim.world).size(), m);
+  s.half_space_materials.assign(sim.world.half_spaces.size(), m);
   return s;
 }
 
 // Lowest sphere exactly on z = 0.
-void place_on_ground(EventWorld& w) {
+void place_on_ground(EventSimulation& sim) {
   Real lowest = std::numeric_limits<Real>::infinity();
-  for (const WeldedSphere& s : w.spheres)
-    lowest = std::min(lowest, (body_orientation(w.state, 0) * s.center).z() - s.radius);
-  w.state.q_of(0).head<3>() = Vec3(0.0, 0.0, -lowest);
+  for (const WeldedSphere& s : welded_spheres(sim.world))
+    lowest = std::min(lowest, (body_orientation(sim.state, 0) * s.center).z() - s.radius);
+  sim.state.q_of(0).head<3>() = Vec3(0.0, 0.0, -lowest);
 }
 
 }  // namespace
 
 CompliantScene example1_compliant(Real mu, Real stiffness) {
-  EventWorld w = example1_world(mu, 0.0);
+  EventSimulation w = example1_simulation(mu, 0.0);
   w.state.v_of(0).head<3>() = Vec3(-5.0, 0.0, -5.74);
   return scene_from(w, brick_material(stiffness, 0.26, mu));
 }
 
 Quat example2_orientation() { return Quat(Eigen::AngleAxisd(M_PI / 2, Vec3::UnitY())); }
 
-EventWorld example2_plus_world(const Quat& orientation) {
-  EventWorld w = childproof_brick(orientation, plus_table_a1_law(0.2, 0.414));
+EventSimulation example2_plus_simulation(const Quat& orientation) {
+  EventSimulation w = childproof_brick(orientation, plus_table_a1_law(0.2, 0.414));
   place_on_ground(w);
-  w.gravity = Vec3::Zero();
+  w.world.gravity = Vec3::Zero();
   w.state.v_of(0).head<3>() = Vec3(-2.0, 0.0, -8.84);
   return w;
 }
 
 ImpactProblem example2_plus_problem(const Quat& orientation, const ImpactOptions& options) {
-  const EventWorld w = example2_plus_world(orientation);
-  return contact_impact_problem(w, find_contacts(w, 1e-9), options);
+  const EventSimulation w = example2_plus_simulation(orientation);
+  return contact_impact_problem(w.world, w.state, find_contacts(w.world, w.state, 1e-9), options);
 }
 
 CompliantScene example2_compliant(const Quat& orientation, Real stiffness) {
-  return scene_from(example2_plus_world(orientation), brick_material(stiffness, 0.15, 0.2));
+  return scene_from(example2_plus_simulation(orientation), brick_material(stiffness, 0.15, 0.2));
 }
 
 CompliantScene example3_compliant() {
-  return scene_from(example3_world(0.0), brick_material(1e10, 0.0, 0.0));
+  return scene_from(example3_simulation(0.0), brick_material(1e10, 0.0, 0.0));
 }
 
 PinChain example4_chain(Real stiffness) {
@@ -154,16 +155,17 @@ CompliantImpactResult run_compliant_impact(const CompliantScene& scene,
                                            const CompliantImpactOptions& options,
                                            const CompliantObserver& observer) {
   const OdeSystem sys = compliant_system(scene);
-  Integrator in = make_integrator(sys, options.integrator, 0.0, compliant_state(scene.world));
+  Integrator in =
+      make_integrator(sys, options.integrator, 0.0, compliant_state(scene.world, scene.state));
   CompliantImpactResult r;
-  r.world_after = scene.world;
+  r.state_after = scene.state;
   while (in.time < options.max_duration) {
     take_step(in, options.max_duration);
-    set_compliant_state(r.world_after, in.state);
-    const Real depth = max_penetration(r.world_after);
+    set_compliant_state(scene.world, r.state_after, in.state);
+    const Real depth = max_penetration(scene.world, r.state_after);
     r.max_depth = std::max(r.max_depth, depth);
     if (depth > 0.0) r.last_contact_time = in.time;
-    if (observer) observer(in, r.world_after);
+    if (observer) observer(in, r.state_after);
     if (options.stop_at_separation && depth <= 0.0) {
       r.separated = true;
       break;

@@ -9,7 +9,7 @@
 #include "exactsim/compliant/integrator.h"
 #include "exactsim/compliant/pin_chain.h"
 #include "exactsim/compliant/rigid_compliant.h"
-#include "exactsim/events/world.h"
+#include "exactsim/events/event_simulation.h"
 #include "exactsim/impact/impact_problem.h"
 
 namespace exactsim {
@@ -22,8 +22,9 @@ CompliantScene example1_compliant(Real mu, Real stiffness = 1e10);
 // c = 0.15 s/m. Orientation R_y(π/2) (the main face, docs/compliant.md) unless given.
 Quat example2_orientation();
 CompliantScene example2_compliant(const Quat& orientation, Real stiffness = 1e10);
-// The matching PLUS world (gravity off, at touch) and impact problem (e_min 0.414, Table A1).
-EventWorld example2_plus_world(const Quat& orientation);
+// The matching PLUS simulation (gravity off, at touch) and impact problem (e_min 0.414, Table
+// A1).
+EventSimulation example2_plus_simulation(const Quat& orientation);
 ImpactProblem example2_plus_problem(const Quat& orientation, const ImpactOptions& options);
 
 // Ex. 3: Newton's cradle, frictionless, E = 10 GPa, c = 0, ball 1 at (−2, 0, 0) m/s, touching.
@@ -51,7 +52,7 @@ struct CompliantImpactOptions {
 };
 
 struct CompliantImpactResult {
-  EventWorld world_after;
+  State state_after;                // the scene's state at the end
   Real duration = 0.0;              // s, from first touch to the end
   Real last_contact_time = 0.0;     // s, last accepted step that ended with a depth > 0
   Vec3 quadratures = Vec3::Zero();  // (D_HC, D_friction, W) [J]
@@ -60,8 +61,8 @@ struct CompliantImpactResult {
   bool separated = false;
 };
 
-// Called after every accepted step with the integrator and the world at its state.
-using CompliantObserver = std::function<void(const Integrator&, const EventWorld&)>;
+// Called after every accepted step with the integrator and the scene's state at it.
+using CompliantObserver = std::function<void(const Integrator&, const State&)>;
 
 CompliantImpactResult run_compliant_impact(const CompliantScene& scene,
                                            const CompliantImpactOptions& options,

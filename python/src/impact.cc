@@ -103,13 +103,13 @@ void bind_impact(pb::module_& m) {
             for (const Body& b : s.sim.world.bodies) names.push_back(b.name);
             return names;
           },
-          "Body names in index order (half-spaces are not bodies).")
+          "Body names in index order: the moving bodies in file order, then the half-spaces.")
       .def_property_readonly(
           "positions",
           [](const PyEventSimulation& s) {
             std::vector<std::vector<double>> p;
             for (int b = 0; b < s.sim.world.body_count(); ++b) {
-              const Vec3 x = body_position(s.sim.world.state, b);
+              const Vec3 x = body_position(s.sim.state, b);
               p.push_back({x.x(), x.y(), x.z()});
             }
             return frozen(pb::array_t<double>(pb::cast(p)));
@@ -120,7 +120,7 @@ void bind_impact(pb::module_& m) {
           [](const PyEventSimulation& s) {
             std::vector<std::vector<double>> p;
             for (int b = 0; b < s.sim.world.body_count(); ++b) {
-              const Vec3 v = body_velocity(s.sim.world.state, b);
+              const Vec3 v = body_velocity(s.sim.state, b);
               p.push_back({v.x(), v.y(), v.z()});
             }
             return frozen(pb::array_t<double>(pb::cast(p)));
@@ -138,7 +138,7 @@ void bind_impact(pb::module_& m) {
           "converged.")
       .def(
           "mechanical_energy",
-          [](const PyEventSimulation& s) { return mechanical_energy(s.sim.world); },
+          [](const PyEventSimulation& s) { return mechanical_energy(s.sim.world, s.sim.state); },
           "Kinetic plus gravitational potential energy, J.");
 }
 

@@ -33,12 +33,10 @@ Simulation::Simulation(const EventScene& scene) : ws_(std::make_unique<Workspace
   events_ = std::make_unique<EventSimulation>(event_simulation(scene));
   advance(*events_, 0.0);  // checks the world and the options (InputError naming the field)
   scene_.name = scene.name;
-  scene_.world.dimension = 3;
-  scene_.world.gravity = events_->world.gravity;
-  scene_.world.bodies = events_->world.bodies;
+  scene_.world = events_->world;
   scene_.step = scene.options.max_step;
   scene_.duration = scene.duration;
-  scene_.initial = events_->world.state;
+  scene_.initial = events_->state;
   state_ = scene_.initial;
 }
 
@@ -52,11 +50,11 @@ Simulation Simulation::from_file(const std::string& path) {
 // multiple of h, its impacts reported as the time stepper's (ImpactReport).
 void Simulation::step_events() {
   EventSimulation& sim = *events_;
-  sim.world.state = state_;
+  sim.state = state_;
   sim.time = state_.time;
   const size_t first = sim.impacts.size();
   advance(sim, static_cast<Real>(steps_ + 1) * scene_.step);
-  state_ = sim.world.state;
+  state_ = sim.state;
   state_.time = sim.time;
   report_ = StepReport{};
   report_.step = steps_;

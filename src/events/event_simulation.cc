@@ -18,7 +18,8 @@ constexpr Real kInf = std::numeric_limits<Real>::infinity();
 // one did.
 bool resolve_impact(EventSimulation& sim, const std::vector<SphereContact>& proximal) {
   if (proximal.empty()) return false;
-  const ImpactProblem problem = contact_impact_problem(sim.world, proximal, sim.options.impact);
+  const ImpactProblem problem =
+      contact_impact_problem(sim.world, sim.state, proximal, sim.options.impact);
   bool approaching = false;
   for (size_t k = 0; k < proximal.size(); ++k)
     approaching = approaching || problem.velocity(3 * k + 2) < -sim.options.v_persist;
@@ -26,34 +27,35 @@ bool resolve_impact(EventSimulation& sim, const std::vector<SphereContact>& prox
   ImpactEvent event;
   event.time = sim.time;
   event.contacts = proximal;
-  event.energy_before = mechanical_energy(sim.world);
+  event.energy_before = mechanical_energy(sim.world, sim.state);
   solve_plus(problem, sim.workspace, event.result);
-  apply_contact_impulse(sim.world, proximal, event.result.impulse);
-  event.energy_after = mechanical_energy(sim.world);
+  apply_contact_impulse(sim.world, sim.state, proximal, event.result.impulse);
+  event.energy_after = mechanical_energy(sim.world, sim.state);
   sim.impacts.push_back(std::move(event));
   return true;
 }
 
 // Persistent contact: zero-restitution PLUS on the velocity a semi-implicit Euler step produced.
 void persistent_step(EventSimulation& sim, const std::vector<SphereContact>& proximal, Real h) {
-  EventWorld& w = sim.world;
+  const World& w = sim.world;
   for (int b = 0; b < w.body_count(); ++b)
-    integrate_free_velocity(w.bodies[b], w.state, b, h, w.gravity);
-  ImpactProblem problem = contact_impact_problem(sim.world, proximal, sim.options.impact);
+    if (!w.bodies[b].is_static) integrate_free_velocity(w.bodies[b], sim.state, b, h, w.gravity);
+  ImpactProblem problem =
+      contact_impact_problem(sim.world, sim.state, proximal, sim.options.impact);
   for (ContactLaw& law : problem.contacts) law.restitution = RestitutionLaw::constant(0.0);
   problem.options.record_log = false;
   ImpactResult result;
   solve_plus(problem, sim.workspace, result);
-  apply_contact_impulse(sim.world, proximal, result.impulse);
+  apply_contact_impulse(sim.world, sim.state, proximal, result.impulse);
   for (int b = 0; b < w.body_count(); ++b)
-    integrate_position(w.state, b, h, RotationUpdate::kExponential);
+    if (!w.bodies[b].is_static) integrate_position(sim.state, b, h, RotationUpdate::kExponential);
   ++sim.persistent_steps;
 }
 
 // Smallest gap over the watched candidate pairs (find_contacts(∞) enumerates pairs in a fixed
 // order, so indices are stable across trial states).
-Real watched_min_gap(const EventWorld& world, const std::vector<char>& watched) {
-  const std::vector<SphereContact> all = find_contacts(world, kInf);
+Real watched_min_gap(const World& world, const State& state, const std::vector<char>& watched) {
+  const std::vector<SphereContact> all = find_contacts(world, state, kInf);
   Real g = kInf;
   for (size_t i = 0; i < all.size(); ++i)
     if (watched[i]) g = std::min(g, all[i].gap);
@@ -63,18 +65,19 @@ Real watched_min_gap(const EventWorld& world, const std::vector<char>& watched) 
 // Free flight with event location by bisection on the step length. Pairs touching at the step
 // start (gap ≤ gap_tolerance) and separating are not watched: they just left an impact.
 void free_step(EventSimulation& sim, Real h) {
-  const EventWorld start = sim.world;
+  const World& world = sim.world;
+  const State start = sim.state;
   const Real tol = sim.options.gap_tolerance;
-  const std::vector<SphereContact> all = find_contacts(start, kInf);
+  const std::vector<SphereContact> all = find_contacts(world, start, kInf);
   std::vector<char> watched(all.size(), 1);
   if (!all.empty()) {
-    const VecX v = contact_jacobian(start, all) * start.state.v;
+    const VecX v = contact_jacobian(world, start, all) * start.v;
     for (size_t i = 0; i < all.size(); ++i) watched[i] = all[i].gap > tol || v(3 * i + 2) < 0.0;
   }
   auto trial = [&](Real tau) {
-    sim.world = start;
-    rk4_free_step(sim.world, tau);
-    return watched_min_gap(sim.world, watched);
+    sim.state = start;
+    rk4_free_step(world, sim.state, tau);
+    return watched_min_gap(world, sim.state, watched);
   };
   if (trial(h) >= -tol) {
     sim.time += h;
@@ -82,7 +85,7 @@ void free_step(EventSimulation& sim, Real h) {
     return;
   }
   Real lo = 0.0, hi = h;  // gap(lo) ≥ −tol > gap(hi)
-  Real g_lo = watched_min_gap(start, watched);
+  Real g_lo = watched_min_gap(world, start, watched);
   for (int it = 0; it < 200 && g_lo > tol && hi - lo > 1e-15 * std::max(1.0, sim.time); ++it) {
     const Real mid = 0.5 * (lo + hi);
     const Real g = trial(mid);
@@ -103,7 +106,7 @@ void free_step(EventSimulation& sim, Real h) {
 
 void advance(EventSimulation& sim, Real t_end,
              const std::function<void(const EventSimulation&)>& observer) {
-  check_world(sim.world);
+  check_world(sim.world, sim.state);
   const EventOptions& o = sim.options;
   if (!(o.max_step > 0.0) || !(o.gap_tolerance > 0.0) || !(o.proximity >= o.gap_tolerance) ||
       !(o.v_persist >= 0.0))
@@ -113,12 +116,12 @@ void advance(EventSimulation& sim, Real t_end,
   int stalled = 0;
   while (sim.time < t_end) {
     const Real h = std::min(o.max_step, t_end - sim.time);
-    std::vector<SphereContact> proximal = find_contacts(sim.world, o.proximity);
+    std::vector<SphereContact> proximal = find_contacts(sim.world, sim.state, o.proximity);
     resolve_impact(sim, proximal);
     bool persistent = false;
     if (!proximal.empty()) {
-      const MatX G = contact_jacobian(sim.world, proximal);
-      const VecX v = G * sim.world.state.v;
+      const MatX G = contact_jacobian(sim.world, sim.state, proximal);
+      const VecX v = G * sim.state.v;
       for (size_t k = 0; k < proximal.size(); ++k)
         persistent = persistent || v(3 * k + 2) <= o.v_persist;
     }

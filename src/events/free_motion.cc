@@ -4,11 +4,11 @@
 
 namespace exactsim {
 
-void rk4_free_step(EventWorld& world, Real h) {
+void rk4_free_step(const World& world, State& s, Real h) {
   if (h <= 0.0) return;
-  State& s = world.state;
   const Vec3& g = world.gravity;
   for (int b = 0; b < world.body_count(); ++b) {
+    if (world.bodies[b].is_static) continue;
     // Translation: the RK4 stages of ẋ = v, v̇ = g (exact for constant g).
     const Vec3 x = body_position(s, b), v = body_velocity(s, b);
     const Vec3 v2 = v + 0.5 * h * g, v4 = v + h * g;

@@ -189,14 +189,14 @@ HalfSpace read_half_space(const JsonCursor& c, const Vec3& position, const Quat&
 }
 
 // The body's spheres (body coordinates); `single` when the shape is one centred sphere.
-std::vector<WeldedSphere> read_spheres(const JsonCursor& c, bool& single) {
-  std::vector<WeldedSphere> out;
+std::vector<Sphere> read_spheres(const JsonCursor& c, bool& single) {
+  std::vector<Sphere> out;
   const std::string kind = c.value().begin().key();
   const JsonCursor v = c.at(kind.c_str());
   single = kind == "sphere";
   if (single) {
     v.expect_object({"radius"});
-    WeldedSphere s;
+    Sphere s;
     s.radius = v.at("radius").in_range(limits::kMinSize, limits::kMaxSize, "m");
     out.push_back(s);
     return out;
@@ -209,16 +209,22 @@ std::vector<WeldedSphere> read_spheres(const JsonCursor& c, bool& single) {
   for (std::size_t i = 0; i < v.size(); ++i) {
     const JsonCursor si = v.at(i);
     si.expect_object({"center", "radius"});
-    WeldedSphere s;
-    s.center = si.at("center").point3(limits::kMaxCoordinate);
+    Sphere s;
+    s.centre = si.at("center").point3(limits::kMaxCoordinate);
     s.radius = si.at("radius").in_range(limits::kMinSize, limits::kMaxSize, "m");
     out.push_back(s);
   }
   return out;
 }
 
+// A half-space body, added to the world after the dynamic ones.
+struct Ground {
+  std::string name;
+  HalfSpace plane;
+};
+
 void read_body(const JsonCursor& c, EventScene& scene, const Defaults& defaults,
-               std::set<std::string>& names) {
+               std::set<std::string>& names, std::vector<Ground>& grounds) {
   c.expect_object({"name", "static", "shape", "mass", "inertia", "density", "position",
                    "orientation", "velocity", "angular_velocity", "friction", "restitution",
                    "spawn_time"});
@@ -249,13 +255,13 @@ void read_body(const JsonCursor& c, EventScene& scene, const Defaults& defaults,
       if (c.has(f) && c.at(f).vec3().norm() != 0) c.at(f).fail("a static body cannot move");
     const Vec3 p =
         c.has("position") ? c.at("position").point3(limits::kMaxCoordinate) : Vec3::Zero();
-    scene.world.half_spaces.push_back(read_half_space(shape.at("half_space"), p, orientation));
+    grounds.push_back({name, read_half_space(shape.at("half_space"), p, orientation)});
     return;
   }
   if (is_static) c.at("static").fail("only half_space bodies can be static in a \"plus\" scene");
 
   bool single = false;
-  std::vector<WeldedSphere> spheres = read_spheres(shape, single);
+  const std::vector<Sphere> spheres = read_spheres(shape, single);
   Real mass = 0;
   Mat3 inertia;
   const bool has_mass = c.has("mass"), has_inertia = c.has("inertia"),
@@ -283,7 +289,7 @@ void read_body(const JsonCursor& c, EventScene& scene, const Defaults& defaults,
   } else {
     mass = c.at("mass").in_range(limits::kMinMass, limits::kMaxMass, "kg");
     Real reach = 0;  // the r of m r²
-    for (const WeldedSphere& s : spheres) reach = std::max(reach, s.center.norm() + s.radius);
+    for (const Sphere& s : spheres) reach = std::max(reach, s.centre.norm() + s.radius);
     inertia =
         io::read_inertia3(c.at("inertia"), mass, reach, "the largest sphere reach from the origin");
   }
@@ -299,24 +305,22 @@ void read_body(const JsonCursor& c, EventScene& scene, const Defaults& defaults,
                "angular speed", "rad/s");
   }
 
-  ContactLaw material;
-  material.friction = c.has("friction") ? c.at("friction").in_range(0, limits::kMaxFriction, "")
-                                        : defaults.friction;
+  RestitutionLaw law;
   if (c.has("restitution"))
-    material.restitution = read_restitution(c.at("restitution"));
+    law = read_restitution(c.at("restitution"));
   else if (defaults.restitution)
-    material.restitution = *defaults.restitution;
+    law = *defaults.restitution;
   else
     c.fail("no restitution law: give 'restitution' here or in contact.restitution");
 
-  const int index =
-      add_free_body(scene.world, mass, inertia, position, orientation, velocity, angular_velocity);
+  const int index = add_sphere_body(scene.world, scene.state, mass, inertia, spheres, position,
+                                    orientation, velocity, angular_velocity);
   scene.world.bodies[index].name = name;
-  for (WeldedSphere& s : spheres) {
-    s.body = index;
-    s.material = material;
-    scene.world.spheres.push_back(s);
-  }
+  ContactLaw material;
+  material.friction = c.has("friction") ? c.at("friction").in_range(0, limits::kMaxFriction, "")
+                                        : defaults.friction;
+  material.restitution = law;
+  set_body_contact_law(scene.world, index, material);
 }
 
 }  // namespace
@@ -366,8 +370,14 @@ EventScene parse_event_scene(const nlohmann::json& doc, const std::string& origi
   if (bodies.size() > static_cast<std::size_t>(kMaxBodies))
     bodies.fail("too many bodies (limit " + std::to_string(kMaxBodies) + ")");
   std::set<std::string> names;
-  for (std::size_t i = 0; i < bodies.size(); ++i) read_body(bodies.at(i), scene, defaults, names);
+  std::vector<Ground> grounds;
+  for (std::size_t i = 0; i < bodies.size(); ++i)
+    read_body(bodies.at(i), scene, defaults, names, grounds);
   if (scene.world.bodies.empty()) bodies.fail("at least one dynamic (sphere) body is required");
+  for (const Ground& g : grounds)
+    scene.world.bodies[add_half_space(scene.world, scene.state, g.plane)].name = g.name;
+  scene.world.contact.friction = defaults.friction;
+  if (defaults.restitution) scene.world.contact.impact.restitution = *defaults.restitution;
   return scene;
 }
 
@@ -379,81 +389,87 @@ EventScene read_event_scene_file(const std::string& path) {
 EventSimulation event_simulation(const EventScene& scene) {
   EventSimulation sim;
   sim.world = scene.world;
+  sim.state = scene.state;
   sim.options = scene.options;
   return sim;
 }
 
 Scene stepper_scene(const EventScene& scene) {
-  const EventWorld& w = scene.world;
+  const World& w = scene.world;
+  const State& state = scene.state;
   auto vec = [](const auto& v) {
     nlohmann::json a = nlohmann::json::array();
     for (int k = 0; k < v.size(); ++k) a.push_back(v[k]);
     return a;
   };
-  // Each body's material is its spheres' (they share the body's).
-  std::vector<const ContactLaw*> material(w.body_count(), nullptr);
-  for (const WeldedSphere& s : w.spheres) material[s.body] = &s.material;
-  const ContactLaw& first = *material[0];
-  for (int b = 0; b < w.body_count(); ++b) {
-    const ContactLaw& m = *material[b];
-    const std::string label = "bodies " + w.bodies[0].name + " and " + w.bodies[b].name;
-    if (m.restitution.v_capture != first.restitution.v_capture ||
-        m.restitution.v_plastic != first.restitution.v_plastic)
-      throw InputError(label +
-                       ": restitution laws differ in their capture or plastic speeds; the time "
-                       "stepper takes those from the scene (docs/plus.md)");
+  std::vector<int> dynamic;
+  for (int b = 0; b < w.body_count(); ++b)
+    if (!w.bodies[b].is_static) dynamic.push_back(b);
+  const ContactLaw first = body_contact_law(w, dynamic[0]);
+  for (const int b : dynamic) {
+    const ContactLaw m = body_contact_law(w, b);
     if (!w.half_spaces.empty() &&
         (m.friction != first.friction || m.restitution.e_min != first.restitution.e_min))
-      throw InputError(label +
+      throw InputError("bodies " + w.bodies[dynamic[0]].name + " and " + w.bodies[b].name +
                        " differ in friction or restitution: the event-driven simulator gives a "
                        "sphere's contact with a half-space the sphere's own, the time stepper "
                        "pairs them (docs/plus.md)");
   }
   const EventOptions& o = scene.options;
-  const Real capture = std::max(first.restitution.v_capture, o.v_persist);
-  nlohmann::json doc = {
-      {"format", "exactsim-scene"},
-      {"version", 1},
-      {"name", scene.name},
-      {"dimension", 3},
-      {"gravity", vec(w.gravity)},
-      {"time", {{"step", o.max_step}, {"duration", scene.duration}}},
-      {"contact",
-       {{"model", "peg"},
-        {"friction", first.friction},
-        {"impact",
-         {{"model", "plus"},
-          {"restitution", first.restitution.e_min},
-          {"capture_velocity", capture},
-          {"plastic_velocity", std::max(first.restitution.v_plastic, capture)}}}}}};
+  // Capture speeds at least v_persist, below which the event-driven simulator holds a contact.
+  auto held = [&](RestitutionLaw law) {
+    law.v_capture = std::max(law.v_capture, o.v_persist);
+    law.v_plastic = std::max(law.v_plastic, law.v_capture);
+    return law;
+  };
+  const RestitutionLaw scene_law = held(first.restitution);
+  nlohmann::json doc = {{"format", "exactsim-scene"},
+                        {"version", 1},
+                        {"name", scene.name},
+                        {"dimension", 3},
+                        {"gravity", vec(w.gravity)},
+                        {"time", {{"step", o.max_step}, {"duration", scene.duration}}},
+                        {"contact",
+                         {{"model", "peg"},
+                          {"friction", first.friction},
+                          {"impact",
+                           {{"model", "plus"},
+                            {"restitution", scene_law.e_min},
+                            {"capture_velocity", scene_law.v_capture},
+                            {"plastic_velocity", scene_law.v_plastic}}}}}};
   nlohmann::json bodies = nlohmann::json::array();
   for (const HalfSpace& h : w.half_spaces)
     bodies.push_back(
         {{"name", "half_space " + std::to_string(bodies.size())},
          {"static", true},
          {"shape", {{"half_space", {{"normal", vec(h.normal)}, {"offset", h.offset}}}}}});
-  std::vector<nlohmann::json> parts(w.body_count(), nlohmann::json::array());
-  for (const WeldedSphere& s : w.spheres) {
-    nlohmann::json sphere = {{"radius", s.radius}};
-    if (s.center != Vec3::Zero()) sphere["center"] = vec(s.center);
-    parts[s.body].push_back({{"sphere", sphere}});
-  }
-  for (int b = 0; b < w.body_count(); ++b) {
+  const std::vector<WeldedSphere> spheres = welded_spheres(w);
+  for (const int b : dynamic) {
     const Body& body = w.bodies[b];
+    nlohmann::json parts = nlohmann::json::array();
+    for (const WeldedSphere& s : spheres) {
+      if (s.body != b) continue;
+      nlohmann::json sphere = {{"radius", s.radius}};
+      if (s.center != Vec3::Zero()) sphere["center"] = vec(s.center);
+      parts.push_back({{"sphere", sphere}});
+    }
     nlohmann::json inertia = nlohmann::json::array();
     for (int r = 0; r < 3; ++r) inertia.push_back(vec(body.inertia.row(r)));
     nlohmann::json j = {
         {"name", body.name},
-        {"shape", parts[b].size() == 1 ? parts[b][0] : nlohmann::json{{"compound", parts[b]}}},
+        {"shape", parts.size() == 1 ? parts[0] : nlohmann::json{{"compound", parts}}},
         {"mass", body.mass},
         {"inertia", inertia},
-        {"position", vec(w.state.q_of(b).head<3>())},
-        {"orientation", vec(w.state.q_of(b).tail<4>())},
-        {"velocity", vec(w.state.v_of(b).head<3>())},
-        {"angular_velocity", vec(w.state.v_of(b).tail<3>())}};
-    if (material[b]->friction != first.friction) j["friction"] = material[b]->friction;
-    if (material[b]->restitution.e_min != first.restitution.e_min)
-      j["restitution"] = material[b]->restitution.e_min;
+        {"position", vec(state.q_of(b).head<3>())},
+        {"orientation", vec(state.q_of(b).tail<4>())},
+        {"velocity", vec(state.v_of(b).head<3>())},
+        {"angular_velocity", vec(state.v_of(b).tail<3>())}};
+    const ContactLaw m = body_contact_law(w, b);
+    if (m.friction != first.friction) j["friction"] = m.friction;
+    if (m.restitution.e_min != first.restitution.e_min) j["restitution"] = m.restitution.e_min;
+    const RestitutionLaw law = held(m.restitution);
+    if (law.v_capture != scene_law.v_capture) j["capture_velocity"] = law.v_capture;
+    if (law.v_plastic != scene_law.v_plastic) j["plastic_velocity"] = law.v_plastic;
     bodies.push_back(j);
   }
   doc["bodies"] = bodies;

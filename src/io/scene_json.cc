@@ -195,11 +195,11 @@ void read_body(const JsonCursor& c, World& w, State& s, const std::string& scene
   if (planar)
     c.expect_object({"name", "static", "kinematic", "shape", "mass", "inertia", "density",
                      "position", "angle", "velocity", "angular_velocity", "friction", "restitution",
-                     "spawn_time"});
+                     "capture_velocity", "plastic_velocity", "spawn_time"});
   else
     c.expect_object({"name", "static", "kinematic", "shape", "mass", "inertia", "density",
                      "position", "orientation", "velocity", "angular_velocity", "friction",
-                     "restitution", "spawn_time"});
+                     "restitution", "capture_velocity", "plastic_velocity", "spawn_time"});
   Body b;
   b.name = c.at("name").name();
   if (!names.insert(b.name).second) c.at("name").fail("duplicate body name '" + b.name + "'");
@@ -273,6 +273,20 @@ void read_body(const JsonCursor& c, World& w, State& s, const std::string& scene
     add_body_shapes(w, b, std::move(parts.spatial));
   if (c.has("friction")) b.friction = c.at("friction").rule(rules::friction);
   if (c.has("restitution")) b.restitution = c.at("restitution").rule(rules::restitution);
+  if (c.has("capture_velocity"))
+    b.capture_speed = c.at("capture_velocity").in_range(0, limits::kMaxSpeed, "m/s");
+  if (c.has("plastic_velocity"))
+    b.plastic_speed = c.at("plastic_velocity").in_range(0, limits::kMaxSpeed, "m/s");
+  if (c.has("capture_velocity") || c.has("plastic_velocity")) {
+    const RestitutionLaw& scene_law = w.contact.impact.restitution;  // contact is read first
+    const Real capture = std::isnan(b.capture_speed) ? scene_law.v_capture : b.capture_speed;
+    const Real plastic = std::isnan(b.plastic_speed) ? scene_law.v_plastic : b.plastic_speed;
+    if (plastic < capture)
+      c.at(c.has("plastic_velocity") ? "plastic_velocity" : "capture_velocity")
+          .fail("the plastic velocity (" + io::format_number(plastic) +
+                " m/s) must not be below the capture velocity (" + io::format_number(capture) +
+                " m/s)");
+  }
   if (c.has("spawn_time")) b.spawn_time = c.at("spawn_time").rule(rules::spawn_time);
 
   // parse_scene sized q and v for every body: growing them per body made 20,000 bodies copy
@@ -698,6 +712,8 @@ nlohmann::json scene_to_json(const Scene& scene) {
     }
     if (!std::isnan(b.friction)) j["friction"] = b.friction;
     if (!std::isnan(b.restitution)) j["restitution"] = b.restitution;
+    if (!std::isnan(b.capture_speed)) j["capture_velocity"] = b.capture_speed;
+    if (!std::isnan(b.plastic_speed)) j["plastic_velocity"] = b.plastic_speed;
     if (b.spawn_time != 0) j["spawn_time"] = b.spawn_time;
     bodies.push_back(j);
   }

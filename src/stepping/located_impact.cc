@@ -211,6 +211,24 @@ Real pair_restitution(const World& world, int a, int b) {
   return pair_coefficient(ea, eb);
 }
 
+RestitutionLaw body_restitution_law(const World& world, int b) {
+  const Body& body = world.bodies[b];
+  RestitutionLaw law = world.contact.impact.restitution;
+  if (!std::isnan(body.restitution)) law.e_min = body.restitution;
+  if (!std::isnan(body.capture_speed)) law.v_capture = body.capture_speed;
+  if (!std::isnan(body.plastic_speed)) law.v_plastic = body.plastic_speed;
+  return law;
+}
+
+RestitutionLaw pair_restitution_law(const World& world, int a, int b) {
+  const RestitutionLaw la = body_restitution_law(world, a), lb = body_restitution_law(world, b);
+  RestitutionLaw law;
+  law.e_min = pair_restitution(world, a, b);
+  law.v_capture = std::max(la.v_capture, lb.v_capture);
+  law.v_plastic = std::max(la.v_plastic, lb.v_plastic);
+  return law;
+}
+
 bool contact_at(const World& world, const State& state, const Contact& contact, Real t, bool exact,
                 ImpactScratch& scratch, Contact& out) {
   const int ca = contact.collider_a(), cb = contact.collider_b();
@@ -319,7 +337,7 @@ LocatedImpact earliest_impact(const World& world, const State& state,
     // The features must touch there, not just their planes or lines.
     if (at.distance > o.proximity || std::abs(at.gap) > o.proximity) continue;
     const Real speed = closing_speed(world, scratch.moved, at);
-    if (speed <= o.restitution.v_capture) continue;
+    if (speed <= pair_restitution_law(world, ba, bb).v_capture) continue;
     if (!best.found || t < best.time) {
       best.found = true;
       best.time = t;
@@ -458,8 +476,7 @@ ImpactOutcome resolve_impact(const World& world, State& state, Workspace& ws,
         kinematic_rate[3 * k + r] += gb.head(nv).dot(state.v_of(c.body_b));
     }
     p.contacts[k].friction = pair_friction(world, c.body_a, c.body_b);
-    p.contacts[k].restitution = o.restitution;
-    p.contacts[k].restitution.e_min = pair_restitution(world, c.body_a, c.body_b);
+    p.contacts[k].restitution = pair_restitution_law(world, c.body_a, c.body_b);
   }
   // The joints' rows follow the contacts' as PLUS's bilateral rows, their velocity driven to zero.
   p.bilateral_rows =

@@ -36,8 +36,8 @@ TEST(EventSceneApi, StepsAreTheEventDrivenSimulationsToTheBit) {
     ASSERT_EQ(r.status, StepStatus::kOk);
     EXPECT_EQ(r.step, k);
     EXPECT_EQ(sim.time(), direct.time);
-    EXPECT_EQ(sim.state().q, direct.world.state.q) << "step " << k;
-    EXPECT_EQ(sim.state().v, direct.world.state.v) << "step " << k;
+    EXPECT_EQ(sim.state().q, direct.state.q) << "step " << k;
+    EXPECT_EQ(sim.state().v, direct.state.v) << "step " << k;
     impacts += r.impacts.count;
     if (r.impacts.count > 0) {
       EXPECT_GT(r.impacts.first_time, r.time - h - 1e-15);

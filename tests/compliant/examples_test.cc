@@ -22,17 +22,19 @@ CompliantImpactOptions rkm(Real accuracy) {
   return o;
 }
 
-Vec3 brick_impulse(const EventWorld& before, const EventWorld& after) {
-  return before.bodies[0].mass * (body_velocity(after.state, 0) - body_velocity(before.state, 0));
+// The brick (body 0) of `world`: its momentum change from `before` to `after`.
+Vec3 brick_impulse(const World& world, const State& before, const State& after) {
+  return world.bodies[0].mass * (body_velocity(after, 0) - body_velocity(before, 0));
 }
 
-// PLUS total impulse on the brick (linear part) for an impact problem of `world`.
-Vec3 plus_impulse(const EventWorld& world, const ImpactOptions& options) {
-  const auto contacts = find_contacts(world, 1e-9);
-  const ImpactResult r = solve_plus(contact_impact_problem(world, contacts, options));
-  EventWorld after = world;
-  apply_contact_impulse(after, contacts, r.impulse);
-  return brick_impulse(world, after);
+// PLUS total impulse on the brick (linear part) for an impact problem of `sim`.
+Vec3 plus_impulse(const EventSimulation& sim, const ImpactOptions& options) {
+  const auto contacts = find_contacts(sim.world, sim.state, 1e-9);
+  const ImpactResult r =
+      solve_plus(contact_impact_problem(sim.world, sim.state, contacts, options));
+  State after = sim.state;
+  apply_contact_impulse(sim.world, after, contacts, r.impulse);
+  return brick_impulse(sim.world, sim.state, after);
 }
 
 struct Reference {
@@ -53,27 +55,26 @@ TEST(CompliantExamples, Example1MatchesSimbodyAndPlus) {
     const CompliantScene scene = example1_compliant(ref.mu);
     const CompliantImpactResult r = run_compliant_impact(scene, rkm(1e-5));
     ASSERT_TRUE(r.separated);
-    const Vec3 J = brick_impulse(scene.world, r.world_after);
+    const Vec3 J = brick_impulse(scene.world, scene.state, r.state_after);
     for (int i = 0; i < 3; ++i) EXPECT_NEAR(J(i), ref.impulse(i), 2e-3) << ref.mu << " " << i;
     for (int i = 0; i < 3; ++i)
-      EXPECT_NEAR(body_velocity(r.world_after.state, 0)(i), ref.velocity(i), 1e-3) << ref.mu;
+      EXPECT_NEAR(body_velocity(r.state_after, 0)(i), ref.velocity(i), 1e-3) << ref.mu;
     // The kinetic energy after, on the converged run (a = 1e-7): at a = 1e-5 the sticking phase
     // of μ = 0.325 makes it depend on round-off, 25.3328–25.3347 J when a changes by 1e-12
     // relative (docs/compliant.md "Checks against Simbody 3.7").
     const CompliantImpactResult fine = run_compliant_impact(scene, rkm(1e-7));
-    EXPECT_NEAR(kinetic_energy(fine.world_after.bodies, fine.world_after.state), ref.kinetic_energy,
-                2e-3)
+    EXPECT_NEAR(kinetic_energy(scene.world.bodies, fine.state_after), ref.kinetic_energy, 2e-3)
         << ref.mu;
     EXPECT_NEAR(r.stats.accepted, ref.steps, 0.02 * ref.steps + 0.5) << ref.mu;
     // energy: the bodies lost what the contacts dissipated (+ elastic energy lost at clamping)
-    const Real lost = kinetic_energy(scene.world.bodies, scene.world.state) -
-                      kinetic_energy(r.world_after.bodies, r.world_after.state);
+    const Real lost = kinetic_energy(scene.world.bodies, scene.state) -
+                      kinetic_energy(scene.world.bodies, r.state_after);
     const Real dissipated = r.quadratures(0) + r.quadratures(1);
     const Real clamp_loss = r.quadratures(2) - dissipated;  // PE = 0 after separation
     EXPECT_NEAR(lost, r.quadratures(2), 1e-4 * lost);
     EXPECT_GE(clamp_loss, -1e-4 * lost);
     // PLUS with Table A1 parameters lands within 1 % of the compliant impulse
-    const EventWorld w = example1_world(ref.mu, 0.0);
+    const EventSimulation w = example1_simulation(ref.mu, 0.0);
     ImpactOptions po;
     po.theta_max = 0.01;
     const Vec3 P = plus_impulse(w, po);
@@ -91,17 +92,17 @@ TEST(CompliantExamples, Example2MatchesSimbodyAndPlus) {
     const CompliantScene scene = example2_compliant(orientations[k]);
     const CompliantImpactResult r = run_compliant_impact(scene, rkm(1e-5));
     ASSERT_TRUE(r.separated);
-    const Vec3 J = brick_impulse(scene.world, r.world_after);
+    const Vec3 J = brick_impulse(scene.world, scene.state, r.state_after);
     for (int i = 0; i < 3; ++i) EXPECT_NEAR(J(i), impulses[k](i), 2e-3) << k << " " << i;
     for (int i = 0; i < 3; ++i)
-      EXPECT_NEAR(body_velocity(r.world_after.state, 0)(i), velocities[k](i), 1e-3) << k;
-    EXPECT_NEAR(body_angular_velocity(r.world_after.state, 0).y(), omega_y[k], 1e-3) << k;
+      EXPECT_NEAR(body_velocity(r.state_after, 0)(i), velocities[k](i), 1e-3) << k;
+    EXPECT_NEAR(body_angular_velocity(r.state_after, 0).y(), omega_y[k], 1e-3) << k;
     EXPECT_NEAR(r.stats.accepted, steps[k], 0.02 * steps[k] + 0.5) << k;
     if (k == 0) {
       // The main face: PLUS's normal impulse is within 1 % of the compliant one; its
       // tangential impulse is not (4.575 against 4.253 N·s, docs/compliant.md): the total
       // differs by 1.3 %, recorded here so a change either way is noticed.
-      const Vec3 P = plus_impulse(example2_plus_world(orientations[k]), ImpactOptions{});
+      const Vec3 P = plus_impulse(example2_plus_simulation(orientations[k]), ImpactOptions{});
       EXPECT_LT(std::abs(P.z() - J.z()), 0.01 * J.z()) << "PLUS " << P.transpose();
       EXPECT_NEAR((P - J).norm() / J.norm(), 0.013, 0.001) << "PLUS " << P.transpose();
     }
@@ -120,10 +121,10 @@ TEST(CompliantExamples, Example2MatchesSimbodyAndPlus) {
 // pitches during the contact instead of ending compression with ω_y = 0 (docs/compliant.md).
 TEST(CompliantExamples, Example2PlusIsTheRigidClosedForm) {
   for (const Quat& q : {example2_orientation(), Quat::Identity()}) {
-    const EventWorld w = example2_plus_world(q);
-    const auto contacts = find_contacts(w, 1e-9);
+    const EventSimulation w = example2_plus_simulation(q);
+    const auto contacts = find_contacts(w.world, w.state, 1e-9);
     ASSERT_EQ(contacts.size(), 4u);
-    const Body& b = w.bodies[0];
+    const Body& b = w.world.bodies[0];
     const Vec3 x = body_position(w.state, 0), v = body_velocity(w.state, 0);
     const Real m = b.mass, mu = 0.2, e = 0.414;
     const Mat3 R = body_orientation(w.state, 0).toRotationMatrix();
@@ -137,13 +138,14 @@ TEST(CompliantExamples, Example2PlusIsTheRigidClosedForm) {
     const Real Jt = (-v.x() + 2 * a * h * D / I) / (1 / m + h * h / I);
     ASSERT_LT(Jt, mu * (1 + e) * Nc);  // inside the cone: rolling at the end is admissible
 
-    const ImpactResult r = solve_plus(contact_impact_problem(w, contacts, ImpactOptions{}));
-    EventWorld after = w;
-    apply_contact_impulse(after, contacts, r.impulse);
-    const Vec3 P = brick_impulse(w, after);
+    const ImpactResult r =
+        solve_plus(contact_impact_problem(w.world, w.state, contacts, ImpactOptions{}));
+    State after = w.state;
+    apply_contact_impulse(w.world, after, contacts, r.impulse);
+    const Vec3 P = brick_impulse(w.world, w.state, after);
     EXPECT_NEAR(P.x(), Jt, 1e-9);
     EXPECT_NEAR(P.z(), (1 + e) * Nc, 1e-9);
-    EXPECT_NEAR(body_angular_velocity(after.state, 0).y(), (-h * Jt + 2 * a * D) / I, 1e-9);
+    EXPECT_NEAR(body_angular_velocity(after, 0).y(), (-h * Jt + 2 * a * D) / I, 1e-9);
     for (size_t k = 0; k < 4; ++k) {  // per point (Fig. 12): the leading pair (x < COM) carries D
       const Real lead = contacts[k].point.x() < x.x() ? 1.0 : -1.0;
       EXPECT_NEAR(r.impulse(3 * k + 2), (1 + e) * (Nc / 4 + lead * Dc / 2), 1e-9) << k;
@@ -161,8 +163,8 @@ TEST(CompliantExamples, Example2CompliantImpulseIndependentOfStiffness) {
   const CompliantImpactResult rh = run_compliant_impact(stiff, rkm(1e-5));
   ASSERT_TRUE(rs.separated && rh.separated);
   EXPECT_GT(rs.duration, 5 * rh.duration);
-  const Vec3 Js = brick_impulse(soft.world, rs.world_after);
-  const Vec3 Jh = brick_impulse(stiff.world, rh.world_after);
+  const Vec3 Js = brick_impulse(soft.world, soft.state, rs.state_after);
+  const Vec3 Jh = brick_impulse(stiff.world, stiff.state, rh.state_after);
   EXPECT_LT((Js - Jh).norm(), 1e-3 * Jh.norm()) << Js.transpose() << " / " << Jh.transpose();
 }
 
@@ -176,11 +178,11 @@ TEST(CompliantExamples, CradleFinalVelocities) {
   const Real expected[] = {0.1422, 0.0605, 0.0289, -0.2541, -1.9776};
   Real momentum = 0.0;
   for (int i = 0; i < 5; ++i) {
-    EXPECT_NEAR(body_velocity(r.world_after.state, i).x(), expected[i], 1e-3) << i;
-    momentum += body_velocity(r.world_after.state, i).x();
+    EXPECT_NEAR(body_velocity(r.state_after, i).x(), expected[i], 1e-3) << i;
+    momentum += body_velocity(r.state_after, i).x();
   }
   EXPECT_NEAR(momentum, -2.0, 1e-9);
-  EXPECT_NEAR(kinetic_energy(r.world_after.bodies, r.world_after.state), 2.0, 1e-4);
+  EXPECT_NEAR(kinetic_energy(scene.world.bodies, r.state_after), 2.0, 1e-4);
   EXPECT_NEAR(r.last_contact_time, 1.10e-3, 0.05e-3);
   EXPECT_NEAR(r.quadratures(0) + r.quadratures(1), 0.0, 1e-12);  // c = 0, μ = 0
 }
@@ -188,12 +190,9 @@ TEST(CompliantExamples, CradleFinalVelocities) {
 CompliantScene one_ball(Real c, const Vec3& position, const Vec3& velocity) {
   CompliantScene s;
   // with slip: friction dissipates too
-  add_free_body(s.world, 2.0, Mat3::Identity() * 0.02, position, Quat::Identity(), velocity,
-                Vec3(1.0, 0, 0));
-  WeldedSphere sp;
-  sp.radius = 0.1;
-  s.world.spheres = {sp};
-  s.world.half_spaces = {HalfSpace{}};
+  add_sphere_body(s.world, s.state, 2.0, Mat3::Identity() * 0.02, {Sphere{0.1, Vec3::Zero()}},
+                  position, Quat::Identity(), velocity, Vec3(1.0, 0, 0));
+  add_half_space(s.world, s.state, HalfSpace{});
   CompliantMaterial m;
   m.stiffness = 1e8;
   m.dissipation = c;
@@ -212,35 +211,35 @@ TEST(CompliantEnergy, BalancesWithAndWithoutClamping) {
     CompliantScene s = clamp ? one_ball(5.0, Vec3(0, 0, 0.1 - 1e-3), Vec3(0.5, 0.2, 0.0))
                              : one_ball(0.2, Vec3(0, 0, 0.1), Vec3(0.5, 0.2, -8.0));
     if (clamp) s.world.gravity = Vec3(0, 0, 30.0);
-    const Real pe0 = contact_potential_energy(s, s.world);
+    const Real pe0 = contact_potential_energy(s, s.state);
     IntegratorOptions o;
     o.accuracy = 1e-7;
     // W starts at the stored elastic energy, so L = W − PE − D starts at 0
-    Integrator in =
-        make_integrator(compliant_system(s), o, 0.0, compliant_state(s.world, Vec3(0, 0, pe0)));
-    EventWorld w = s.world;
-    const Real e0 = mechanical_energy(w) + pe0;
+    Integrator in = make_integrator(compliant_system(s), o, 0.0,
+                                    compliant_state(s.world, s.state, Vec3(0, 0, pe0)));
+    State w = s.state;
+    const Real e0 = mechanical_energy(s.world, w) + pe0;
     const Real scale = std::abs(e0) + pe0;  // J, for relative tolerances
     Real worst_total = 0.0, worst_l = 0.0;
     bool touched = false;
     int clamped_steps = 0;
     while (in.time < 0.1) {
       take_step(in, 0.1);
-      set_compliant_state(w, in.state);
+      set_compliant_state(s.world, w, in.state);
       const Vec3 z = in.state.tail<3>();
-      worst_total = std::max(worst_total, std::abs(mechanical_energy(w) + z(2) - e0));
+      worst_total = std::max(worst_total, std::abs(mechanical_energy(s.world, w) + z(2) - e0));
       worst_l = std::min(worst_l, z(2) - contact_potential_energy(s, w) - z(0) - z(1));
       for (const CompliantContact& k : compliant_contacts(s, w)) clamped_steps += k.force.clamped;
-      const Real depth = max_penetration(w);
+      const Real depth = max_penetration(s.world, w);
       if (depth > 0.0) touched = true;
       if (touched && depth <= 0.0) break;
     }
-    ASSERT_LE(max_penetration(w), 0.0);
+    ASSERT_LE(max_penetration(s.world, w), 0.0);
     EXPECT_LT(worst_total, 1e-6 * scale) << clamp;  // KE + V_grav + W constant
     EXPECT_GT(worst_l, -1e-6 * scale) << clamp;     // L ≥ 0
     const Vec3 z = in.state.tail<3>();
     const Real D = z(0) + z(1), L = z(2) - D;
-    const Real lost = e0 - mechanical_energy(w);  // PE = 0 after separation
+    const Real lost = e0 - mechanical_energy(s.world, w);  // PE = 0 after separation
     EXPECT_NEAR(lost, D + L, 1e-6 * scale) << clamp;
     if (!clamp) {
       EXPECT_GT(z(1), 0.0);

@@ -125,18 +125,11 @@ CompliantScene two_balls() {
   s.world.gravity = Vec3::Zero();
   const Mat3 inertia = Vec3(0.02, 0.03, 0.04).asDiagonal();
   const Quat q = Quat(0.8, 0.1, -0.3, 0.2).normalized();
-  add_free_body(s.world, 1.5, inertia, Vec3(0.1, -0.2, 0.3), q, Vec3(0.4, -1.0, 0.3),
-                Vec3(2.0, -1.0, 0.5));
-  add_free_body(s.world, 0.7, inertia, Vec3(0.3, 0.05, 0.4), q, Vec3(-1.0, 0.2, -0.1),
-                Vec3(-0.5, 3.0, 1.0));
-  WeldedSphere sa, sb;
-  sa.body = 0;
-  sa.center = Vec3(0.05, 0.02, 0.0);  // off-centre: contact forces make torques
-  sa.radius = 0.2;
-  sb.body = 1;
-  sb.center = Vec3(-0.03, 0.0, 0.04);
-  sb.radius = 0.15;
-  s.world.spheres = {sa, sb};
+  // Spheres off-centre: contact forces make torques.
+  add_sphere_body(s.world, s.state, 1.5, inertia, {Sphere{0.2, Vec3(0.05, 0.02, 0.0)}},
+                  Vec3(0.1, -0.2, 0.3), q, Vec3(0.4, -1.0, 0.3), Vec3(2.0, -1.0, 0.5));
+  add_sphere_body(s.world, s.state, 0.7, inertia, {Sphere{0.15, Vec3(-0.03, 0.0, 0.04)}},
+                  Vec3(0.3, 0.05, 0.4), q, Vec3(-1.0, 0.2, -0.1), Vec3(-0.5, 3.0, 1.0));
   s.sphere_materials = {material(1e9, 0.2, 0.4), material(3e9, 0.1, 0.3)};
   return s;
 }
@@ -145,22 +138,22 @@ CompliantScene two_balls() {
 // every derivative with it.
 TEST(HertzHuntCrossley, ThirdLawAndRigidMotionInvariance) {
   const CompliantScene s = two_balls();
-  ASSERT_EQ(compliant_contacts(s, s.world).size(), 1u);
-  ASSERT_TRUE(compliant_contacts(s, s.world)[0].force.active);
+  ASSERT_EQ(compliant_contacts(s, s.state).size(), 1u);
+  ASSERT_TRUE(compliant_contacts(s, s.state)[0].force.active);
   const OdeSystem sys = compliant_system(s);
-  const VecX y = compliant_state(s.world);
+  const VecX y = compliant_state(s.world, s.state);
   VecX yd(sys.size());
   sys.derivative(0, y, yd);
   Vec3 dp = Vec3::Zero(), dl = Vec3::Zero();
   for (int b = 0; b < 2; ++b) {
     const Body& body = s.world.bodies[b];
     const Vec3 acc = yd.segment<3>(14 + 6 * b), alpha = yd.segment<3>(14 + 6 * b + 3);
-    const Mat3 R = body_orientation(s.world.state, b).toRotationMatrix();
+    const Mat3 R = body_orientation(s.state, b).toRotationMatrix();
     const Mat3 Iw = R * body.inertia * R.transpose();
-    const Vec3 w = body_angular_velocity(s.world.state, b);
+    const Vec3 w = body_angular_velocity(s.state, b);
     dp += body.mass * acc;
     // d/dt (x × m v + I_W ω) = x × m a + I_W α + ω × I_W ω
-    dl += body_position(s.world.state, b).cross(body.mass * acc) + Iw * alpha + w.cross(Iw * w);
+    dl += body_position(s.state, b).cross(body.mass * acc) + Iw * alpha + w.cross(Iw * w);
   }
   EXPECT_LT(dp.norm(), 1e-9 * 1e3);
   EXPECT_LT(dl.norm(), 1e-9 * 1e3);
@@ -170,14 +163,14 @@ TEST(HertzHuntCrossley, ThirdLawAndRigidMotionInvariance) {
   const Quat Q = Quat(Eigen::AngleAxisd(0.7, Vec3(1, -2, 0.5).normalized()));
   const Vec3 T(3, -1, 2);
   CompliantScene moved = s;
-  State& m = moved.world.state;
+  State& m = moved.state;
   for (int b = 0; b < 2; ++b) {
     set_body_pose(m, b, Q * body_position(m, b) + T, Q * body_orientation(m, b));
     set_body_velocity(m, b, Q * body_velocity(m, b), Q * body_angular_velocity(m, b));
   }
   const OdeSystem sys2 = compliant_system(moved);
   VecX yd2(sys2.size());
-  sys2.derivative(0, compliant_state(moved.world), yd2);
+  sys2.derivative(0, compliant_state(moved.world, moved.state), yd2);
   for (int b = 0; b < 2; ++b) {
     EXPECT_TRUE(yd2.segment<3>(14 + 6 * b).isApprox(Q * yd.segment<3>(14 + 6 * b), 1e-9));
     EXPECT_TRUE(yd2.segment<3>(14 + 6 * b + 3).isApprox(Q * yd.segment<3>(14 + 6 * b + 3), 1e-9));

@@ -14,16 +14,24 @@
 namespace exactsim {
 namespace {
 
+// A ball of radius 0.1 m with μ and a constant COR e; returns its index.
+int add_ball(EventSimulation& sim, Real mass, const Mat3& inertia, Real mu, Real e,
+             const Vec3& position, const Vec3& velocity = Vec3::Zero(),
+             const Vec3& angular_velocity = Vec3::Zero()) {
+  const int b = add_sphere_body(sim.world, sim.state, mass, inertia, {Sphere{0.1, Vec3::Zero()}},
+                                position, Quat::Identity(), velocity, angular_velocity);
+  ContactLaw law;
+  law.friction = mu;
+  law.restitution = RestitutionLaw::constant(e);
+  set_body_contact_law(sim.world, b, law);
+  return b;
+}
+
 EventSimulation ball_drop(Real e, Real height) {
   EventSimulation sim;
-  add_free_body(sim.world, 0.5, Mat3::Identity() * 0.4 * 0.5 * 0.1 * 0.1,
-                Vec3(0.0, 0.0, height + 0.1));
-  WeldedSphere s;
-  s.radius = 0.1;
-  s.material.friction = 0.3;
-  s.material.restitution = RestitutionLaw::constant(e);
-  sim.world.spheres.push_back(s);
-  sim.world.half_spaces.push_back(HalfSpace{});
+  add_ball(sim, 0.5, Mat3::Identity() * 0.4 * 0.5 * 0.1 * 0.1, 0.3, e,
+           Vec3(0.0, 0.0, height + 0.1));
+  add_half_space(sim.world, sim.state, HalfSpace{});
   return sim;
 }
 
@@ -31,10 +39,10 @@ TEST(EventSimulation, BouncingBallApexRatioIsESquared) {
   const Real e = 0.8, h0 = 1.0, g = 9.81;
   EventSimulation sim = ball_drop(e, h0);
   std::vector<Real> apex;  // highest sampled sphere-bottom height between impacts
-  Real energy = mechanical_energy(sim.world), highest = -1.0;
+  Real energy = mechanical_energy(sim.world, sim.state), highest = -1.0;
   size_t impacts = 0;
   advance(sim, 3.0, [&](const EventSimulation& s) {
-    const Real E = mechanical_energy(s.world);
+    const Real E = mechanical_energy(s.world, s.state);
     EXPECT_LE(E, energy + 1e-9) << "t = " << s.time;
     energy = E;
     if (s.impacts.size() != impacts) {
@@ -42,7 +50,7 @@ TEST(EventSimulation, BouncingBallApexRatioIsESquared) {
       impacts = s.impacts.size();
       highest = -1.0;
     }
-    highest = std::max(highest, body_position(s.world.state, 0).z() - 0.1);
+    highest = std::max(highest, body_position(s.state, 0).z() - 0.1);
   });
   ASSERT_GE(sim.impacts.size(), 4u);
   ASSERT_GE(apex.size(), 3u);
@@ -69,21 +77,13 @@ TEST(EventSimulation, TwoSpheresCombineTheirMuAndEAsTheTimeStepperDoes) {
   // body"), so v_A = (1 − e)/2 = 0.25 and v_B = (1 + e)/2 = 0.75 m/s.
   EventSimulation sim;
   sim.world.gravity = Vec3::Zero();
-  for (int i = 0; i < 2; ++i) {
-    add_free_body(sim.world, 0.5, Mat3::Identity() * 0.4 * 0.5 * 0.1 * 0.1,
-                  Vec3(i == 0 ? -0.3 : 0.3, 0.0, 0.0), Quat::Identity(),
-                  Vec3(i == 0 ? 1.0 : 0.0, 0.0, 0.0));
-    WeldedSphere s;
-    s.body = i;
-    s.radius = 0.1;
-    s.material.friction = 0.0;
-    s.material.restitution = RestitutionLaw::constant(i == 0 ? 0.25 : 1.0);
-    sim.world.spheres.push_back(s);
-  }
+  for (int i = 0; i < 2; ++i)
+    add_ball(sim, 0.5, Mat3::Identity() * 0.4 * 0.5 * 0.1 * 0.1, 0.0, i == 0 ? 0.25 : 1.0,
+             Vec3(i == 0 ? -0.3 : 0.3, 0.0, 0.0), Vec3(i == 0 ? 1.0 : 0.0, 0.0, 0.0));
   advance(sim, 1.0);
   ASSERT_EQ(sim.impacts.size(), 1u);
-  EXPECT_NEAR(body_velocity(sim.world.state, 0).x(), 0.25, 1e-9);
-  EXPECT_NEAR(body_velocity(sim.world.state, 1).x(), 0.75, 1e-9);
+  EXPECT_NEAR(body_velocity(sim.state, 0).x(), 0.25, 1e-9);
+  EXPECT_NEAR(body_velocity(sim.state, 1).x(), 0.75, 1e-9);
   // μ and e_min by the time stepper's rule: √(0.1 · 0.4) = 0.2 and √(0.25 · 0.64) = 0.4.
   ContactLaw a, b;
   a.friction = 0.1;
@@ -100,18 +100,17 @@ TEST(EventSimulation, PlasticBallComesToRestAndStays) {
   advance(sim, 1.0);
   EXPECT_EQ(sim.impacts.size(), 1u);
   EXPECT_GT(sim.persistent_steps, 500);
-  EXPECT_NEAR(body_position(sim.world.state, 0).z(), 0.1, 1e-9);
-  EXPECT_LT(body_velocity(sim.world.state, 0).norm(), 1e-12);
+  EXPECT_NEAR(body_position(sim.state, 0).z(), 0.1, 1e-9);
+  EXPECT_LT(body_velocity(sim.state, 0).norm(), 1e-12);
 }
 
 TEST(EventSimulation, Example1BrickHitsWithThePaperVelocityAndLosesEnergy) {
-  EventSimulation sim;
-  sim.world = example1_world(0.225, 0.05);
+  EventSimulation sim = example1_simulation(0.225, 0.05);
   sim.options = example_event_options(ImpactOptions{});
-  Real energy = mechanical_energy(sim.world);
+  Real energy = mechanical_energy(sim.world, sim.state);
   advance(sim, 0.06, [&](const EventSimulation& s) {
-    EXPECT_LE(mechanical_energy(s.world), energy + 1e-9);
-    energy = mechanical_energy(s.world);
+    EXPECT_LE(mechanical_energy(s.world, s.state), energy + 1e-9);
+    energy = mechanical_energy(s.world, s.state);
   });
   ASSERT_GE(sim.impacts.size(), 1u);
   const ImpactEvent& first = sim.impacts[0];
@@ -124,14 +123,13 @@ TEST(EventSimulation, Example1BrickHitsWithThePaperVelocityAndLosesEnergy) {
 }
 
 TEST(EventSimulation, CradleSimulationEndsWithTheLastBallMoving) {
-  EventSimulation sim;
-  sim.world = example3_world(0.1);
+  EventSimulation sim = example3_simulation(0.1);
   advance(sim, 0.2);
   ASSERT_EQ(sim.impacts.size(), 1u);
   EXPECT_EQ(sim.impacts[0].contacts.size(), 4u);  // all touching pairs are proximal
   EXPECT_EQ(sim.impacts[0].result.rounds, 5);
-  EXPECT_NEAR(body_velocity(sim.world.state, 4).x(), -2.0, 1e-9);
-  for (int i = 0; i < 4; ++i) EXPECT_NEAR(body_velocity(sim.world.state, i).norm(), 0.0, 1e-9);
+  EXPECT_NEAR(body_velocity(sim.state, 4).x(), -2.0, 1e-9);
+  for (int i = 0; i < 4; ++i) EXPECT_NEAR(body_velocity(sim.state, i).norm(), 0.0, 1e-9);
 }
 
 // A frictionless ball of unequal principal moments, resting on the ground and spinning near its
@@ -143,17 +141,11 @@ TEST(EventSimulation, CradleSimulationEndsWithTheLastBallMoving) {
 TEST(EventSimulation, PersistentContactKeepsATorqueFreeSpin) {
   EventSimulation sim;
   const Mat3 J = Vec3(0.01, 0.02, 0.03).asDiagonal();
-  add_free_body(sim.world, 1.0, J, Vec3(0.0, 0.0, 0.1), Quat::Identity(), Vec3::Zero(),
-                Vec3(0.5, 8.0, 0.5));
-  WeldedSphere s;
-  s.radius = 0.1;
-  s.material.friction = 0.0;
-  s.material.restitution = RestitutionLaw::constant(0.0);
-  sim.world.spheres.push_back(s);
-  sim.world.half_spaces.push_back(HalfSpace{});
+  add_ball(sim, 1.0, J, 0.0, 0.0, Vec3(0.0, 0.0, 0.1), Vec3::Zero(), Vec3(0.5, 8.0, 0.5));
+  add_half_space(sim.world, sim.state, HalfSpace{});
   const auto spin = [&] {
-    const Quat q = body_orientation(sim.world.state, 0);
-    const Vec3 w = body_angular_velocity(sim.world.state, 0);
+    const Quat q = body_orientation(sim.state, 0);
+    const Vec3 w = body_angular_velocity(sim.state, 0);
     const Vec3 L = q * (J * (q.conjugate() * w));
     return std::pair<Real, Real>(0.5 * w.dot(L), L.norm());
   };
@@ -164,8 +156,8 @@ TEST(EventSimulation, PersistentContactKeepsATorqueFreeSpin) {
   const auto [ke, l] = spin();
   EXPECT_NEAR(ke, ke0, 1e-9 * ke0);
   EXPECT_NEAR(l, l0, 1e-9 * l0);
-  EXPECT_GT((body_angular_velocity(sim.world.state, 0) - Vec3(0.5, 8.0, 0.5)).norm(), 1.0);
-  EXPECT_NEAR(body_position(sim.world.state, 0).z(), 0.1, 1e-9);
+  EXPECT_GT((body_angular_velocity(sim.state, 0) - Vec3(0.5, 8.0, 0.5)).norm(), 1.0);
+  EXPECT_NEAR(body_position(sim.state, 0).z(), 0.1, 1e-9);
 }
 
 }  // namespace

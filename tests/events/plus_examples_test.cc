@@ -86,10 +86,10 @@ TEST(PlusExample2, FourVerticesImpactTogetherAndKeepTheMirrorSymmetry) {
 }
 
 std::vector<Real> cradle_velocities(const ImpactResult& r) {
-  EventWorld w = example3_world(0.0);
-  apply_contact_impulse(w, find_contacts(w, 1e-9), r.impulse);
+  EventSimulation w = example3_simulation(0.0);
+  apply_contact_impulse(w.world, w.state, find_contacts(w.world, w.state, 1e-9), r.impulse);
   std::vector<Real> v;
-  for (int b = 0; b < w.body_count(); ++b) v.push_back(body_velocity(w.state, b).x());
+  for (int b = 0; b < w.world.body_count(); ++b) v.push_back(body_velocity(w.state, b).x());
   return v;
 }
 

@@ -382,7 +382,7 @@ TEST(HostileInput, EventScenesHaveTheSameDoor) {
   d = ball_scene();
   d["bodies"][1]["orientation"] = {1e200, 1e200, 0, 0};
   const EventScene s = parse_event_scene(d, "ev.json");
-  EXPECT_NEAR(body_orientation(s.world.state, 0).w(), std::sqrt(0.5), 1e-15);
+  EXPECT_NEAR(body_orientation(s.state, 0).w(), std::sqrt(0.5), 1e-15);
 
   const auto dir = scratch_dir();
   const std::string f = (dir / "ev-dup.json").string();

@@ -162,6 +162,11 @@ TEST(SceneJson, RejectsMalformedFieldsWithPathAndReason) {
        },
        "contact.impact.plastic_velocity: must not be below capture_velocity"},
       {[](json& d) {
+         d["bodies"][0]["capture_velocity"] = 1;  // above the scene's plastic velocity, 0.01
+       },
+       "bodies[0].capture_velocity: the plastic velocity (0.01 m/s) must not be below the capture "
+       "velocity (1 m/s)"},
+      {[](json& d) {
          d["contact"]["impact"] = {{"induced", "staggered"}};
        },
        "contact.impact.induced: unknown induced-impact model 'staggered' (expected "

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "exactsim/api/validate.h"
 #include "exactsim/impact/plus.h"
 #include "exactsim/io/event_scene_json.h"
 #include "exactsim/metrics/energy.h"
@@ -130,6 +131,21 @@ TEST(LocatedImpact, FlatDropApexesAreE2nH0AtRoundOff) {
   }
 }
 
+// The dropped cube's first apex above the floor after its strike (the top of the parabola through
+// the last step before it turns down), within the first second; 0 when it never rises again. Every
+// step certified.
+Real first_apex(Stepped& run) {
+  Real z = z_of(run), v = vz_of(run);
+  while (run.sim.state.time < 1.0) {
+    run.next();
+    EXPECT_EQ(run.reports.back().status, StepStatus::kOk);
+    if (v > 0 && vz_of(run) <= 0) return z + v * v / (2 * kG) - 0.1;
+    z = z_of(run);
+    v = vz_of(run);
+  }
+  return 0;
+}
+
 TEST(LocatedImpact, PerBodyRestitutionCombinesAsTheGeometricMean) {
   // The cube's e = 0.8 against the floor's (the scene's 0.5 when the floor has none, else its
   // own): the first apex is e_pair² h0 with e_pair = √(e_cube e_floor), at round-off as above.
@@ -145,17 +161,7 @@ TEST(LocatedImpact, PerBodyRestitutionCombinesAsTheGeometricMean) {
     Stepped run(doc);
     EXPECT_EQ(run.sim.scene.world.bodies[kCube].restitution, 0.8);
     EXPECT_NEAR(pair_restitution(run.sim.scene.world, 0, kCube), std::sqrt(c.expected), 1e-15);
-    Real z = z_of(run), v = vz_of(run), apex = 0;
-    while (run.sim.state.time < 1.0) {
-      run.next();
-      ASSERT_EQ(run.reports.back().status, StepStatus::kOk);
-      if (v > 0 && vz_of(run) <= 0) {
-        apex = z + v * v / (2 * kG) - 0.1;
-        break;
-      }
-      z = z_of(run);
-      v = vz_of(run);
-    }
+    const Real apex = first_apex(run);
     // e_pair = 0: the cube stays on the floor (no apex); else apex = e_pair² · 1 m.
     EXPECT_NEAR(apex, c.expected, 1e-9) << "floor e = " << c.floor;
   }
@@ -164,6 +170,38 @@ TEST(LocatedImpact, PerBodyRestitutionCombinesAsTheGeometricMean) {
   EXPECT_NE(ErrorOf([&] { Sim{doc}; }).find("bodies[1].restitution: must lie in [0, 1]"),
             std::string::npos)
       << ErrorOf([&] { Sim{doc}; });
+}
+
+TEST(LocatedImpact, APairCapturesAtTheLargerOfItsBodiesCaptureSpeeds) {
+  // The cube strikes the floor at √(2 g · 1 m) = 4.43 m/s. With its own capture speed above that
+  // (the floor keeps the scene's 0.01 m/s) the pair's capture speed is the cube's: no impact, the
+  // inelastic step stops it. Below it the strike restitutes; at or above the plastic speed the
+  // COR is e_min (PLUS paper Fig. 2), so the first apex is e² · 1 m = 0.25 m.
+  struct Case {
+    Real capture, plastic;
+    int impacts;
+  };
+  for (const Case c : {Case{5.0, 5.0, 0}, Case{1.0, 4.0, 1}}) {
+    json doc = cube_drop_doc(1e-3, 1.0, 0, 0.5, kG);
+    Sim sim(doc);
+    World& world = sim.scene.world;
+    world.bodies[kCube].capture_speed = c.capture;
+    world.bodies[kCube].plastic_speed = c.plastic;
+    EXPECT_EQ(pair_restitution_law(world, 0, kCube).v_capture, c.capture);
+    EXPECT_EQ(pair_restitution_law(world, kCube, 0).v_plastic, c.plastic);
+    Stepped run(std::move(sim.scene));
+    const Real apex = first_apex(run);
+    EXPECT_EQ(run.impacts(), c.impacts) << "capture " << c.capture;
+    EXPECT_NEAR(apex, c.impacts == 0 ? 0.0 : 0.25, 1e-9) << "capture " << c.capture;
+  }
+  Scene bad = parse_scene(cube_drop_doc(1e-3, 1.0, 0, 0.5, kG), "bad.json");
+  bad.world.bodies[kCube].capture_speed = 2.0;
+  bad.world.bodies[kCube].plastic_speed = 1.0;
+  EXPECT_NE(ErrorOf([&] {
+              validate_scene(bad);
+            }).find("bodies[1] (cube).plastic_speed: must be >= the capture speed"),
+            std::string::npos)
+      << ErrorOf([&] { validate_scene(bad); });
 }
 
 TEST(LocatedImpact, FiftyElasticBouncesKeepTheirApex) {
@@ -288,15 +326,16 @@ TEST(LocatedImpact, TheBrickOnItsCornerGivesTheStandAloneImpulses) {
 // welded spheres above the ground z = 0) as a stepper scene: the body a compound of its spheres
 // with the world's mass and inertia, pose and velocity; the ground a static box whose top is
 // z = 0; the spheres' friction and restitution law the scene's.
-Scene welded_sphere_scene(const EventWorld& world, Real h) {
+Scene welded_sphere_scene(const EventSimulation& sim, Real h) {
+  const World& world = sim.world;
   json parts = json::array();
-  for (const WeldedSphere& s : world.spheres)
+  for (const WeldedSphere& s : welded_spheres(world))
     parts.push_back(
         {{"sphere",
           {{"radius", s.radius}, {"center", {s.center.x(), s.center.y(), s.center.z()}}}}});
   const Body& b = world.bodies[0];
-  const auto q = world.state.q_of(0);
-  const auto v = world.state.v_of(0);
+  const auto q = sim.state.q_of(0);
+  const auto v = sim.state.v_of(0);
   json inertia = json::array();
   for (int r = 0; r < 3; ++r)
     inertia.push_back({b.inertia(r, 0), b.inertia(r, 1), b.inertia(r, 2)});
@@ -312,7 +351,7 @@ Scene welded_sphere_scene(const EventWorld& world, Real h) {
                               {"orientation", {q[3], q[4], q[5], q[6]}},
                               {"velocity", {v[0], v[1], v[2]}},
                               {"angular_velocity", {v[3], v[4], v[5]}}}});
-  const ContactLaw& law = world.spheres[0].material;
+  const ContactLaw law = body_contact_law(world, 0);
   json doc = scene_doc(3, h, bodies, plus_contact(law.restitution.e_min, law.friction));
   doc["contact"]["model"] = "peg";
   doc["gravity"] = {world.gravity.x(), world.gravity.y(), world.gravity.z()};
@@ -329,16 +368,16 @@ TEST(LocatedImpact, TheChildproofBrickOfWeldedSpheresStrikesAsThePapersExamples)
   // magnitudes to 1e-9, and the rounds. Example 2 (four spheres at once): the total normal impulse
   // and the kinetic energy change to 1e-9.
   for (const Real mu : {0.125, 0.225, 0.325})
-    expect_example1_strike(welded_sphere_scene(example1_world(mu, 0.0), 1e-3), mu);
+    expect_example1_strike(welded_sphere_scene(example1_simulation(mu, 0.0), 1e-3), mu);
   const Scene file =
       read_scene_file(EXACTSIM_SOURCE_DIR "/scenes/plus/stepper_example1_spheres.json");
-  const Scene built = welded_sphere_scene(example1_world(0.125, 0.0), 1e-3);
+  const Scene built = welded_sphere_scene(example1_simulation(0.125, 0.0), 1e-3);
   EXPECT_EQ(file.initial.q_of(1), built.initial.q_of(1));
   ASSERT_EQ(file.world.spheres.size(), 8u);
   for (int k = 0; k < 8; ++k)
     EXPECT_EQ(file.world.spheres[k].centre, built.world.spheres[k].centre);
 
-  Stepped run(welded_sphere_scene(example2_world(0.0), 1e-3));
+  Stepped run(welded_sphere_scene(example2_simulation(0.0), 1e-3));
   run.next();
   ASSERT_EQ(run.reports.back().status, StepStatus::kOk);
   ASSERT_EQ(run.impacts(), 1);
@@ -400,7 +439,7 @@ TEST(LocatedImpact, ATumblingBrickStrikesAsTheEventDrivenSimulation) {
   // brick 1.9e-3 rad/s off after its first strike.
   const EventScene parsed = parse_event_scene(doc, "tumbling brick");
   EventScene events_scene = parsed;
-  for (WeldedSphere& sphere : events_scene.world.spheres) sphere.radius = point;
+  for (Sphere& sphere : events_scene.world.spheres) sphere.radius = point;
   events_scene.world.half_spaces[0].offset = -point;
   EventSimulation events = event_simulation(events_scene);
   advance(events, duration);
@@ -412,7 +451,7 @@ TEST(LocatedImpact, ATumblingBrickStrikesAsTheEventDrivenSimulation) {
   run.until(duration);
   ASSERT_EQ(events.impacts.size(), 5u);
   EXPECT_EQ(run.impacts(), static_cast<int>(events.impacts.size()));
-  const State& e = events.world.state;
+  const State& e = events.state;
   const State& s = run.sim.state;
   std::printf(
       "[ located impact ] tumbling brick, %zu impacts: off the event-driven run by %.3g m, "

@@ -45,6 +45,10 @@ struct Body {
   // Per-body coefficient of restitution of PLUS impacts (docs/impacts.md "Restitution per
   // body"); NaN = the scene's contact.impact.restitution.
   Real restitution = std::numeric_limits<Real>::quiet_NaN();
+  // Per-body capture and plastic speeds of that law (m/s, impact/restitution.h); NaN = the
+  // scene's. A pair takes the larger of its bodies' (docs/impacts.md "Restitution per body").
+  Real capture_speed = std::numeric_limits<Real>::quiet_NaN();
+  Real plastic_speed = std::numeric_limits<Real>::quiet_NaN();
   Real spawn_time = 0;  // s: joins at the first step whose start time is >= this
 };
 

@@ -42,7 +42,8 @@ struct ImpactEvent {
 };
 
 struct EventSimulation {
-  EventWorld world;
+  World world = event_world();  // events/world.h: bodies of spheres, half-space ground
+  State state = event_state();
   EventOptions options;
   Real time = 0.0;
   std::vector<ImpactEvent> impacts;

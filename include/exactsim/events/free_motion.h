@@ -10,7 +10,7 @@
 
 namespace exactsim {
 
-// One RK4 step of size h ≥ 0 of every body (contacts ignored).
-void rk4_free_step(EventWorld& world, Real h);
+// One RK4 step of size h ≥ 0 of every dynamic body (contacts ignored).
+void rk4_free_step(const World& world, State& state, Real h);
 
 }  // namespace exactsim

@@ -17,7 +17,10 @@ namespace exactsim {
 
 struct EventScene {
   std::string name;            // "name" or the file's stem
-  EventWorld world;            // dynamic bodies (in file order, named), spheres, half-spaces
+  // The dynamic bodies in file order, then the half-spaces (events/world.h), each named as in
+  // the file, with their materials (Body::friction, restitution, capture_speed, plastic_speed).
+  World world = event_world();
+  State state = event_state();
   EventOptions options;        // max_step = time.step; contact.events; contact.plus
   Real duration = 0.0;         // s, time.duration
   Real output_interval = 0.0;  // s, trajectory sampling period (time.output_interval)
@@ -39,12 +42,11 @@ EventSimulation event_simulation(const EventScene& scene);
 // The same scene for the time stepper with PLUS impacts (docs/plus.md "Time-stepping an
 // event-driven scene"): PEG, h = time.step, each body its sphere or its welded spheres (a
 // compound, its mass and inertia as given), each half-space a static half-space body; PLUS's
-// options and proximity as the scene's, the restitution law's e as contact.impact.restitution
-// and its capture speed the larger of the law's and v_persist. Friction and restitution pair as
-// the time stepper pairs them (√(μ_A μ_B)); a half-space takes the scene's, which is the first
-// body's material. InputError when the bodies' materials differ in a scene with a half-space
-// (the event-driven simulator gives a sphere–half-space contact the sphere's own), or when
-// their laws differ in their capture or plastic speeds (the stepper takes those from the scene).
+// options and proximity as the scene's, each body's restitution law its own with the capture
+// speed raised to v_persist at least. Friction and restitution pair as the time stepper pairs
+// them (√(μ_A μ_B)); a half-space takes the scene's, which is the first body's material.
+// InputError when the bodies' friction or restitution differ in a scene with a half-space (the
+// event-driven simulator gives a sphere–half-space contact the sphere's own).
 Scene stepper_scene(const EventScene& scene);
 
 }  // namespace exactsim
