@@ -7,6 +7,7 @@
 #include "exactsim/geometry/polyhedron.h"
 #include "exactsim/io/scene_rules.h"
 #include "exactsim/math/error.h"
+#include "exactsim/stepping/located_impact.h"
 #include "located.h"
 
 namespace exactsim {
@@ -97,13 +98,11 @@ void validate_body(const World& w, int i) {
   if (!std::isnan(b.friction)) at(label + "friction", [&] { rules::friction(b.friction); });
   if (!std::isnan(b.restitution))
     at(label + "restitution", [&] { rules::restitution(b.restitution); });
-  const Real capture =
-      std::isnan(b.capture_speed) ? w.contact.impact.restitution.v_capture : b.capture_speed;
-  const Real plastic =
-      std::isnan(b.plastic_speed) ? w.contact.impact.restitution.v_plastic : b.plastic_speed;
+  const RestitutionLaw law = restitution_law(b, w.contact.impact.restitution);
   if (!std::isnan(b.capture_speed) && !(b.capture_speed >= 0 && std::isfinite(b.capture_speed)))
     fail(label + "capture_speed", "must be finite and >= 0");
-  if ((!std::isnan(b.capture_speed) || !std::isnan(b.plastic_speed)) && !(plastic >= capture))
+  if ((!std::isnan(b.capture_speed) || !std::isnan(b.plastic_speed)) &&
+      !(law.v_plastic >= law.v_capture))
     fail(label + "plastic_speed", "must be >= the capture speed");
   at(label + "spawn_time", [&] { rules::spawn_time(b.spawn_time); });
 }

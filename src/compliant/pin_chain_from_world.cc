@@ -5,6 +5,7 @@
 #include <string>
 
 #include "exactsim/math/error.h"
+#include "exactsim/stepping/islands.h"
 #include "exactsim/stepping/located_impact.h"
 #include "exactsim/stepping/stewart_trinkle.h"
 
@@ -23,12 +24,6 @@ std::string joint_name(const World& w, int j) {
 
 Vec3 world_point(const State& s, int body, const Vec3& local) {
   return body_position(s, body) + body_orientation(s, body) * local;
-}
-
-// Union–find root of the links welded together by fixed joints.
-int root(std::vector<int>& parent, int i) {
-  while (parent[i] != i) i = parent[i] = parent[parent[i]];
-  return i;
 }
 
 Real wrapped(Real angle) { return std::remainder(angle, 2 * M_PI); }
@@ -59,7 +54,7 @@ ChainFromWorld pin_chain_from_world(const World& w, const State& s, const ChainM
   for (int j = 0; j < static_cast<int>(w.joints.size()); ++j) {
     const Joint& joint = w.joints[j];
     if (joint.type == JointType::kFixed && joint.body_b != kWorldBody)
-      parent[root(parent, joint.body_b)] = root(parent, joint.body_a);
+      parent[find_root(parent, joint.body_b)] = find_root(parent, joint.body_a);
     else if (joint.type == JointType::kRevolute)
       hinges.push_back(j);
     else
@@ -75,8 +70,8 @@ ChainFromWorld pin_chain_from_world(const World& w, const State& s, const ChainM
     for (const int j : hinges) {
       const Joint& joint = w.joints[j];
       if (used[j]) continue;
-      const int a = root(parent, joint.body_a);
-      const int b = joint.body_b == kWorldBody ? -1 : root(parent, joint.body_b);
+      const int a = find_root(parent, joint.body_a);
+      const int b = joint.body_b == kWorldBody ? -1 : find_root(parent, joint.body_b);
       const bool joins = link < 0 ? b < 0 : (a == link) != (b == link);
       if (!joins) continue;
       if (next >= 0)
@@ -90,7 +85,7 @@ ChainFromWorld pin_chain_from_world(const World& w, const State& s, const ChainM
     used[next] = 1;
     pins.push_back(next);
     const Joint& joint = w.joints[next];
-    const bool a_moves = joint.body_b == kWorldBody || root(parent, joint.body_a) == next_link;
+    const bool a_moves = joint.body_b == kWorldBody || find_root(parent, joint.body_a) == next_link;
     out.link_bodies.push_back(a_moves ? joint.body_a : joint.body_b);
     link = next_link;
   }
@@ -100,9 +95,9 @@ ChainFromWorld pin_chain_from_world(const World& w, const State& s, const ChainM
   const int n = static_cast<int>(pins.size());
   std::vector<int> link_of(n_bodies, -1);
   for (int k = 0; k < n; ++k) {
-    const int group = root(parent, out.link_bodies[k]);
+    const int group = find_root(parent, out.link_bodies[k]);
     for (int i = 0; i < n_bodies; ++i)
-      if (root(parent, i) == group) link_of[i] = k;
+      if (find_root(parent, i) == group) link_of[i] = k;
   }
   for (int i = 0; i < n_bodies; ++i)
     if (i != ground && link_of[i] < 0) fail(body_name(w, i) + ": not on the chain");

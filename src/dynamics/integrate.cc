@@ -34,20 +34,29 @@ void integrate_flight(const Body& body, State& s, int i, Real h, const Vec3& gra
   }
   const int d = s.dimension == 2 ? 2 : 3;
   const BodyVector before = s.v_of(i);
-  const Quat start = d == 3 ? body_orientation(s, i) : Quat::Identity();
+  // x + h ν₁ − (h/2)(ν₁ − ν₀) = x + h ν₀ + (h²/2) a: the parabola of a constant force.
+  auto parabola = [&] { s.q_of(i).head(d) -= 0.5 * h * (s.v_of(i).head(d) - before.head(d)); };
+  // Exact flight in 3D without applied torque: the torque-free rotation to round-off
+  // (dynamics/free_rotation.h), and of integrate_free_velocity only the linear part, the numbers
+  // its M⁻¹ (h F) gives. Otherwise (2D, an applied torque, a spin beyond the rotation's
+  // sub-steps) the semi-implicit update.
+  if (exact && d == 3 && (s.force.size() == 0 || s.force.segment(6 * i + 3, 3).isZero(0))) {
+    Quat q = body_orientation(s, i);
+    Vec3 omega = before.tail<3>();
+    if (torque_free_rotation(body.inertia, q, omega, h)) {
+      Vec3 impulse = h * body.mass * gravity;
+      if (s.force.size() > 0) impulse += h * s.force.segment<3>(6 * i);
+      s.v_of(i).head<3>() += (1.0 / body.mass) * impulse;
+      s.q_of(i).head<3>() += h * s.v_of(i).head<3>();
+      s.q_of(i).tail<4>() << q.w(), q.x(), q.y(), q.z();
+      s.v_of(i).tail<3>() = omega;
+      parabola();
+      return;
+    }
+  }
   integrate_free_velocity(body, s, i, h, gravity);
   integrate_position(s, i, h, rotation);
-  if (!exact) return;
-  // x + h ν₁ − (h/2)(ν₁ − ν₀) = x + h ν₀ + (h²/2) a: the parabola of a constant force.
-  s.q_of(i).head(d) -= 0.5 * h * (s.v_of(i).head(d) - before.head(d));
-  // Torque-free rotation to round-off (dynamics/free_rotation.h). Under an applied torque, or at
-  // a spin beyond its sub-steps, the semi-implicit rotation above stays.
-  if (d == 2 || (s.force.size() > 0 && !s.force.segment(6 * i + 3, 3).isZero(0))) return;
-  Quat q = start;
-  Vec3 omega = before.tail<3>();
-  if (!torque_free_rotation(body.inertia, q, omega, h)) return;
-  s.q_of(i).tail<4>() << q.w(), q.x(), q.y(), q.z();
-  s.v_of(i).tail<3>() = omega;
+  if (exact) parabola();
 }
 
 }  // namespace exactsim

@@ -73,7 +73,7 @@ std::vector<SphereContact> find_contacts(const World& world, const State& state,
       k.normal = d / dist;
       k.point = ca + (a.radius + 0.5 * gap) * k.normal;
       k.gap = gap;
-      k.law = combine_materials(body_contact_law(world, a.body), body_contact_law(world, b.body));
+      k.law = pair_contact_law(world, a.body, b.body);
       tangent_frame(k.normal, k.tangent1, k.tangent2);
       out.push_back(k);
     }

@@ -1,14 +1,13 @@
 #include "exactsim/events/world.h"
 
-#include <algorithm>
 #include <cmath>
 #include <string>
 
-#include "contact/pair_coefficient.h"
 #include "exactsim/dynamics/mass_matrix.h"
 #include "exactsim/math/error.h"
 #include "exactsim/metrics/energy.h"
 #include "exactsim/stepping/located_impact.h"
+#include "exactsim/stepping/stewart_trinkle.h"
 
 namespace exactsim {
 namespace {
@@ -108,13 +107,11 @@ void set_body_contact_law(World& world, int b, const ContactLaw& law) {
   body.plastic_speed = law.restitution.v_plastic;
 }
 
-ContactLaw combine_materials(const ContactLaw& a, const ContactLaw& b) {
-  ContactLaw c;
-  c.friction = pair_coefficient(a.friction, b.friction);
-  c.restitution.e_min = pair_coefficient(a.restitution.e_min, b.restitution.e_min);
-  c.restitution.v_capture = std::max(a.restitution.v_capture, b.restitution.v_capture);
-  c.restitution.v_plastic = std::max(a.restitution.v_plastic, b.restitution.v_plastic);
-  return c;
+ContactLaw pair_contact_law(const World& world, int a, int b) {
+  ContactLaw law;
+  law.friction = pair_friction(world, a, b);
+  law.restitution = pair_restitution_law(world, a, b);
+  return law;
 }
 
 void check_world(const World& world, const State& s) {

@@ -18,6 +18,7 @@
 #include "exactsim/io/mesh_file.h"
 #include "exactsim/io/scene_limits.h"
 #include "exactsim/io/scene_rules.h"
+#include "exactsim/stepping/located_impact.h"
 #include "exactsim/stepping/memory_budget.h"
 #include "impact_json.h"
 #include "inertia_json.h"
@@ -278,14 +279,13 @@ void read_body(const JsonCursor& c, World& w, State& s, const std::string& scene
   if (c.has("plastic_velocity"))
     b.plastic_speed = c.at("plastic_velocity").in_range(0, limits::kMaxSpeed, "m/s");
   if (c.has("capture_velocity") || c.has("plastic_velocity")) {
-    const RestitutionLaw& scene_law = w.contact.impact.restitution;  // contact is read first
-    const Real capture = std::isnan(b.capture_speed) ? scene_law.v_capture : b.capture_speed;
-    const Real plastic = std::isnan(b.plastic_speed) ? scene_law.v_plastic : b.plastic_speed;
-    if (plastic < capture)
+    // contact is read first
+    const RestitutionLaw law = restitution_law(b, w.contact.impact.restitution);
+    if (law.v_plastic < law.v_capture)
       c.at(c.has("plastic_velocity") ? "plastic_velocity" : "capture_velocity")
-          .fail("the plastic velocity (" + io::format_number(plastic) +
-                " m/s) must not be below the capture velocity (" + io::format_number(capture) +
-                " m/s)");
+          .fail("the plastic velocity (" + io::format_number(law.v_plastic) +
+                " m/s) must not be below the capture velocity (" +
+                io::format_number(law.v_capture) + " m/s)");
   }
   if (c.has("spawn_time")) b.spawn_time = c.at("spawn_time").rule(rules::spawn_time);
 

@@ -211,13 +211,16 @@ Real pair_restitution(const World& world, int a, int b) {
   return pair_coefficient(ea, eb);
 }
 
-RestitutionLaw body_restitution_law(const World& world, int b) {
-  const Body& body = world.bodies[b];
-  RestitutionLaw law = world.contact.impact.restitution;
+RestitutionLaw restitution_law(const Body& body, const RestitutionLaw& scene) {
+  RestitutionLaw law = scene;
   if (!std::isnan(body.restitution)) law.e_min = body.restitution;
   if (!std::isnan(body.capture_speed)) law.v_capture = body.capture_speed;
   if (!std::isnan(body.plastic_speed)) law.v_plastic = body.plastic_speed;
   return law;
+}
+
+RestitutionLaw body_restitution_law(const World& world, int b) {
+  return restitution_law(world.bodies[b], world.contact.impact.restitution);
 }
 
 RestitutionLaw pair_restitution_law(const World& world, int a, int b) {

@@ -84,15 +84,20 @@ TEST(EventSimulation, TwoSpheresCombineTheirMuAndEAsTheTimeStepperDoes) {
   ASSERT_EQ(sim.impacts.size(), 1u);
   EXPECT_NEAR(body_velocity(sim.state, 0).x(), 0.25, 1e-9);
   EXPECT_NEAR(body_velocity(sim.state, 1).x(), 0.75, 1e-9);
-  // μ and e_min by the time stepper's rule: √(0.1 · 0.4) = 0.2 and √(0.25 · 0.64) = 0.4.
+  // μ and e_min by the time stepper's rule: √(0.1 · 0.4) = 0.2 and √(0.25 · 0.64) = 0.4; the
+  // larger capture and plastic speeds.
   ContactLaw a, b;
   a.friction = 0.1;
   b.friction = 0.4;
-  a.restitution = RestitutionLaw::constant(0.25);
-  b.restitution = RestitutionLaw::constant(0.64);
-  const ContactLaw pair = combine_materials(a, b);
+  a.restitution = {0.25, 0.02, 0.1};
+  b.restitution = {0.64, 0.01, 0.3};
+  set_body_contact_law(sim.world, 0, a);
+  set_body_contact_law(sim.world, 1, b);
+  const ContactLaw pair = pair_contact_law(sim.world, 0, 1);
   EXPECT_NEAR(pair.friction, 0.2, 1e-15);
   EXPECT_NEAR(pair.restitution.e_min, 0.4, 1e-15);
+  EXPECT_EQ(pair.restitution.v_capture, 0.02);
+  EXPECT_EQ(pair.restitution.v_plastic, 0.3);
 }
 
 TEST(EventSimulation, PlasticBallComesToRestAndStays) {

@@ -54,10 +54,11 @@ ContactLaw body_contact_law(const World& world, int b);
 // Sets body b's μ and restitution law (the inverse of body_contact_law).
 void set_body_contact_law(World& world, int b, const ContactLaw& law);
 
-// Material of a sphere–sphere contact (docs/plus.md "Scene files"): μ and e_min as the time
-// stepper combines them, √(a b) (docs/impacts.md "Restitution per body"); the larger v_capture
-// and v_plastic. A sphere–half-space contact uses the sphere's body's.
-ContactLaw combine_materials(const ContactLaw& a, const ContactLaw& b);
+// Material of a contact of bodies a and b's spheres (docs/plus.md "Scene files"): the time
+// stepper's pair rules, pair_friction and pair_restitution_law (μ and e_min √(a b), the larger
+// v_capture and v_plastic; docs/impacts.md "Restitution per body"). A sphere–half-space contact
+// uses the sphere's body's own (body_contact_law).
+ContactLaw pair_contact_law(const World& world, int a, int b);
 
 // Throws InputError naming the field (`bodies[2].mass: …`) for a world the event-driven simulator
 // cannot run: not 3D, a dynamic body that is not made of spheres, a static body that is not a

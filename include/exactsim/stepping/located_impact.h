@@ -107,8 +107,9 @@ LocatedImpact locate_first_impact(const World& world, const State& state,
 // (docs/impacts.md "Restitution per body").
 Real pair_restitution(const World& world, int a, int b);
 
-// Body b's restitution law: its e, capture and plastic speeds (Body::restitution,
-// capture_speed, plastic_speed), the scene's contact.impact.restitution where it has none.
+// A body's restitution law: its e, capture and plastic speeds (Body::restitution,
+// capture_speed, plastic_speed), `scene`'s (contact.impact.restitution) where it has none.
+RestitutionLaw restitution_law(const Body& body, const RestitutionLaw& scene);
 RestitutionLaw body_restitution_law(const World& world, int b);
 
 // A contact's restitution law: e = pair_restitution, the larger of the bodies' capture and
