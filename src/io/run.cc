@@ -86,6 +86,15 @@ nlohmann::json report_to_json(const StepReport& r) {
     if (r.ray_restarts > 0) j["solver"]["ray_restarts"] = r.ray_restarts;
     if (r.rescued_islands > 0) j["solver"]["rescued_islands"] = r.rescued_islands;
     if (c.bilateral_residual > 0) j["solver"]["bilateral_residual"] = c.bilateral_residual;
+    for (const SolveAttempt& a : r.attempts)
+      j["solver"]["attempts"].push_back({{"island", a.island},
+                                         {"attempt", to_string(a.kind)},
+                                         {"status", to_string(a.status)},
+                                         {"method", to_string(a.method)},
+                                         {"unknowns", a.unknowns},
+                                         {"pivots", a.pivots},
+                                         {"iterations", a.iterations},
+                                         {"seconds", a.seconds}});
   }
   if (r.energy.checked)
     j["energy"] = {{"before", r.energy.before},

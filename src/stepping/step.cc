@@ -18,13 +18,12 @@
 #include "exactsim/math/error.h"
 #include "exactsim/metrics/energy.h"
 #include "exactsim/metrics/overlap.h"
-#include "exactsim/stepping/friction_on_demand.h"
 #include "exactsim/stepping/islands.h"
-#include "exactsim/stepping/memory_budget.h"
 #include "exactsim/stepping/peg_general_form.h"
 #include "exactsim/stepping/position_projection.h"
 #include "exactsim/stepping/sleep.h"
 #include "exactsim/stepping/warm_start.h"
+#include "island_solve.h"
 
 namespace exactsim {
 namespace {
@@ -319,247 +318,6 @@ void record_joint_lambda(const World& world, const IslandWorkspace& ws, std::vec
   }
 }
 
-// reduce → (large problems: a projected Gauss–Seidel estimate of the active set, docs/stepping.md
-// "Iterate, then certify") → certified solve, in ws.solver. `basis` (a guessed complementary
-// basis) and `start` (the Gauss–Seidel start) may be null.
-void solve_island_mlcp(const World& world, const SolverOptions& options, const Mlcp& mlcp,
-                       const MlcpLayout& layout, const std::vector<bool>* basis, const VecX* start,
-                       IslandWorkspace& ws, MlcpSolution& out, StepReport& report) {
-  WarmGuess guess;
-  guess.basis = basis;
-  reduce_mlcp(mlcp, ws.solver);
-  const StepOptions& o = world.stepping;
-  if (o.gauss_seidel_min_unknowns > 0 && layout.size() >= o.gauss_seidel_min_unknowns &&
-      layout.n_bilateral == 0) {
-    const Real tolerance = verification_tolerance(ws.solver.reduced, options);
-    const GaussSeidelResult g = projected_gauss_seidel(
-        mlcp, layout, ws.solver, start, o.gauss_seidel_sweeps, tolerance, ws.gauss_seidel);
-    report.gauss_seidel_sweeps += g.sweeps;
-    guess.active = &ws.gauss_seidel.guess;
-    guess.priority = &ws.gauss_seidel.priority;
-  }
-  solve_reduced_mlcp(mlcp, options, ws.solver, out, guess);
-}
-
-// The complementary basis the last solve in ws.solver ended on (Lemke's, degenerate basics
-// included, or the verified guess), else null.
-const std::vector<bool>* solver_basis(const IslandWorkspace& ws, const SolveCertificate& c) {
-  const bool basis = c.method == SolveMethod::kLemke || c.method == SolveMethod::kWarmStart;
-  return basis ? &ws.solver.lcp.active : nullptr;
-}
-
-constexpr int kMaxFrictionRounds = 4;
-
-enum class OnDemand {
-  kSolved,      // certified on the whole MLCP, in ws.solution
-  kFailed,      // a round's Lemke ran out of its budget: the island's failed solve
-  kSolveWhole,  // every cone was kept, a round's solve failed otherwise, the rounds ran out, or
-                // the completion did not verify
-};
-
-// docs/stepping.md "Friction on demand" (friction_on_demand.h): the island's MLCP with the
-// friction unknowns of the loaded cones only, in rounds that add every left-out cone whose contact
-// took an impulse; the result is completed and certified on the whole MLCP into ws.solution.
-// A round whose solve failed is retried whole (the whole MLCP is another LCP: on the frictional
-// box stack it solves the step whose sub-problem ended unverified), unless its Lemke ran out of
-// its pivot budget: the whole problem is larger, and on the 100-hull pile its retry tripled the
-// failing step's cost (docs/stepping.md "Friction on demand").
-OnDemand solve_with_friction_on_demand(const World& world, const SolverOptions& solver,
-                                       IslandWorkspace& ws, bool warm, StepReport& report) {
-  FrictionOnDemand& f = ws.friction;
-  const MlcpLayout& full = ws.layout;
-  const Eigen::Index m = full.size();
-  int& pivots = f.pivots;
-  int iterations = 0;
-  pivots = 0;
-  choose_friction_cones(full, ws.mlcp, warm ? &ws.warm.z : nullptr, f);
-  auto left_out = [&f] {
-    return static_cast<int>(std::count(f.keep.begin(), f.keep.end(), false));
-  };
-  if (left_out() == 0) return OnDemand::kSolveWhole;
-  bool guessed = warm;  // f.full_basis holds a basis to start from
-  if (warm) f.full_basis = ws.warm.guess;
-  for (int round = 0; round < kMaxFrictionRounds; ++round) {
-    select_friction_cones(full, ws.mlcp, f);
-    if (guessed) gather_from_full(f.columns, f.full_basis, f.basis);
-    if (warm) gather_from_full(f.columns, ws.warm.z, f.z);
-    solve_island_mlcp(world, solver, f.mlcp, f.layout, guessed ? &f.basis : nullptr,
-                      warm ? &f.z : nullptr, ws, f.solution, report);
-    const SolveCertificate& sub = f.solution.certificate;
-    pivots += sub.pivots;
-    iterations += sub.iterations;
-    if (!sub.ok()) {
-      if (sub.primary_status != SolveStatus::kMaxIterations) return OnDemand::kSolveWhole;
-      ws.solution.certificate = sub;
-      ws.solution.certificate.pivots = pivots;
-      report.friction_cones_left_out = left_out();  // the failed problem was this sub-problem
-      return OnDemand::kFailed;
-    }
-    // The sub-problem's basis in full coordinates (left-out cones: β, σ nonbasic) starts the
-    // next round and is what the warm start remembers.
-    const std::vector<bool>* basis = solver_basis(ws, sub);
-    if (basis == nullptr) {
-      active_set(f.solution.z, f.solution.w, f.basis);
-      basis = &f.basis;
-    }
-    f.full_basis.assign(m, false);
-    for (std::size_t i = 0; i < f.columns.size(); ++i) f.full_basis[f.columns[i]] = (*basis)[i];
-    guessed = true;
-    scatter_to_full(f.columns, f.solution.z, m, ws.solution.z);
-    if (add_loaded_cones(full, ws.solution.z, f) > 0) continue;
-    ws.solution.nu = f.solution.nu;
-    complete_left_out_cones(full, ws.mlcp, f, ws.solution.nu, ws.solution.z);
-    SolverOptions options = solver;
-    options.impulse_scale = sub.impulse_scale;
-    SolveCertificate cert = verify_mlcp(ws.mlcp, ws.solution.nu, ws.solution.z, sub.tolerance,
-                                        options, ws.solution.w, ws.solver);
-    cert.method = sub.method;
-    cert.primary_status = sub.primary_status;
-    cert.pivots = pivots;
-    cert.iterations = iterations;
-    ws.solution.certificate = cert;
-    if (!cert.ok()) return OnDemand::kSolveWhole;
-    report.friction_cones_left_out = left_out();
-    return OnDemand::kSolved;
-  }
-  return OnDemand::kSolveWhole;
-}
-
-// The dense path (islands up to StepOptions::dense_max_unknowns; docs/solvers.md "Large
-// islands: the sparse path"): the MLCP written out dense, then friction on demand or the whole
-// problem through solve_island_mlcp with `solver`'s stack. Returns the basis the warm start
-// remembers (null: the solution's active set).
-const std::vector<bool>* solve_dense(const World& world, const SolverOptions& solver,
-                                     IslandWorkspace& ws, bool warm, StepReport& report) {
-  const MlcpLayout& layout = ws.layout;
-  check_step_memory_budget(ws.problem.M.size(), layout.size(),
-                           layout.n_unilateral + layout.n_intercontact,
-                           static_cast<int>(layout.active_bodies.size()), world.solver,
-                           world.stepping.memory_budget_bytes);  // before the dense copy
-  dense_of(ws.problem, ws.mlcp);
-  const StepOptions& o = world.stepping;
-  const bool on_demand = o.friction_on_demand_min_unknowns > 0 &&
-                         report.lcp_size >= o.friction_on_demand_min_unknowns &&
-                         layout.n_friction_contacts > 0 && layout.n_bilateral == 0;
-  const OnDemand outcome = on_demand
-                               ? solve_with_friction_on_demand(world, solver, ws, warm, report)
-                               : OnDemand::kSolveWhole;
-  if (outcome == OnDemand::kSolveWhole) {
-    solve_island_mlcp(world, solver, ws.mlcp, layout, warm ? &ws.warm.guess : nullptr,
-                      warm ? &ws.warm.z : nullptr, ws, ws.solution, report);
-    if (on_demand) ws.solution.certificate.pivots += ws.friction.pivots;  // the rounds' effort too
-  }
-  // Lemke's final basis (or the verified guess) keeps its degenerate basics: without them the
-  // next guess of a frictional pile at rest is singular and falls back to a cold solve.
-  return outcome == OnDemand::kSolved ? &ws.friction.full_basis
-                                      : solver_basis(ws, ws.solution.certificate);
-}
-
-// The island on its working set (working_set.h), with last step's basis as the guess where
-// warm: true when the answer certifies on the whole problem.
-bool solve_working_set(const World& world, IslandWorkspace& ws, bool warm, StepReport& report) {
-  solve_on_working_set(ws.problem, ws.layout, ws.island, world.solver,
-                       warm ? &ws.warm.guess : nullptr, ws.working, ws.sparse, ws.lemke,
-                       ws.solution);
-  report.solved_unknowns = static_cast<int>(ws.working.columns.size());
-  return ws.solution.certificate.ok();
-}
-
-// The sparse path (docs/solvers.md "Large islands: the sparse path"): the body-space MLCP as
-// assembled, never written out dense. The working set first; an answer that does not certify goes
-// to the sparse Lemke on the whole problem, then to the dense path when that fits the memory
-// budget.
-const std::vector<bool>* solve_sparse(const World& world, IslandWorkspace& ws, bool warm,
-                                      StepReport& report) {
-  if (solve_working_set(world, ws, warm, report)) return &ws.working.basis;
-  int iterations = ws.solution.certificate.iterations;
-  report.solved_unknowns = report.lcp_size;
-  solve_sparse_lemke(ws.problem, world.solver, ws.lemke, ws.solution,
-                     warm ? &ws.warm.guess : nullptr);
-  ws.solution.certificate.iterations += iterations;
-  if (ws.solution.certificate.ok()) return &ws.lemke.active;
-  const MlcpLayout& layout = ws.layout;
-  const double dense_bytes =
-      step_lcp_bytes(ws.problem.M.size(), layout.size(),
-                     layout.n_unilateral + layout.n_intercontact, world.solver);
-  if (dense_bytes > static_cast<double>(world.stepping.memory_budget_bytes)) return nullptr;
-  iterations = ws.solution.certificate.iterations;
-  ws.dense = true;
-  const std::vector<bool>* basis = solve_dense(world, world.solver, ws, warm, report);
-  ws.solution.certificate.iterations += iterations;
-  return basis;
-}
-
-// The certificate c of an attempt that followed an earlier one: the effort of both, and `first`
-// as the first attempt's status.
-void follow_attempt(SolveCertificate& c, const SolveCertificate& earlier, SolveStatus first) {
-  c.pivots += earlier.pivots;
-  c.iterations += earlier.iterations;
-  c.primary_status = first;
-}
-
-// Whether a solve proved its problem infeasible: the exact Lemke's Farkas vector. A double-
-// precision one only passes a tolerance test, which a feasible problem with many redundant rows
-// can pass too (a frictionless step of the 3D pour, seed 13: 444 rows on 42 velocities, N of rank
-// 41, solved by a cold Lemke after a warm one ended "infeasible").
-bool proven_infeasible(const SolveCertificate& c) {
-  return c.status == SolveStatus::kInfeasible && c.exact;
-}
-
-// A dense solve that did not certify, given to the sparse path's working set (docs/solvers.md
-// "Large islands: the sparse path"): its interior point needs no basis, where Lemke can end on a
-// ray or its budget on an island of a few hundred unknowns. Kept when it certifies, with the dense
-// attempt's status as the first attempt's; otherwise the dense answer stays, for the recovery.
-// Not tried where the dense path proved the problem infeasible: nothing can certify then.
-const std::vector<bool>* rescue_on_working_set(const World& world, IslandWorkspace& ws, bool warm,
-                                               StepReport& report) {
-  if (proven_infeasible(ws.solution.certificate)) return solver_basis(ws, ws.solution.certificate);
-  MlcpSolution dense = ws.solution;  // (allocates, on a failed solve only)
-  const bool solved = solve_working_set(world, ws, warm, report);
-  follow_attempt(ws.solution.certificate, dense.certificate, dense.certificate.status);
-  if (solved) {
-    ws.dense = false;
-    ++report.rescued_islands;
-    return &ws.working.basis;
-  }
-  report.solved_unknowns = report.lcp_size;
-  std::swap(ws.solution, dense);
-  return solver_basis(ws, ws.solution.certificate);
-}
-
-// Dense islands of at least this many unknowns try Lemke briefly before the working set
-// (solve_dense_island).
-constexpr int kBriefDenseMinUnknowns = 200;
-
-// A dense island's attempts, in order (docs/solvers.md "Large islands: the sparse path"):
-// 1. the dense path; on an island of kBriefDenseMinUnknowns or more, briefly: Lemke with its own
-//    retries but not the stack's fallbacks, within one pivot per unknown a run (a step of a pile
-//    takes at most about n/2 in all; a run that does not end within n pivots took 13,000–15,000 on
-//    the 30-hull pour of docs/performance.md, and seconds);
-// 2. the working set (rescue_on_working_set), unless the exact Lemke proved the problem
-//    infeasible (proven_infeasible);
-// 3. on such an island, the dense path again with every fallback of the stack.
-// Effort adds up over the attempts; the first attempt's status stays the certificate's.
-const std::vector<bool>* solve_dense_island(const World& world, IslandWorkspace& ws, bool warm,
-                                            StepReport& report) {
-  const bool brief = report.lcp_size >= kBriefDenseMinUnknowns;
-  SolverOptions first = world.solver;
-  if (brief) {
-    first.fallback = false;
-    first.max_pivots =
-        first.max_pivots > 0 ? std::min(first.max_pivots, report.lcp_size) : report.lcp_size;
-  }
-  const std::vector<bool>* basis = solve_dense(world, first, ws, warm, report);
-  if (ws.solution.certificate.ok()) return basis;
-  // (the working set has no equality rows: an island with joints stays on the dense path)
-  if (ws.layout.n_bilateral == 0) basis = rescue_on_working_set(world, ws, warm, report);
-  const SolveCertificate before = ws.solution.certificate;
-  if (!brief || before.ok() || proven_infeasible(before)) return basis;
-  basis = solve_dense(world, world.solver, ws, warm, report);
-  follow_attempt(ws.solution.certificate, before, before.primary_status);
-  return basis;
-}
-
 // What every island of a step reads and none writes: the last step's warm-start bases and friction
 // directions, and the bodies as placed at the start of the step.
 struct IslandInputs {
@@ -608,8 +366,7 @@ void solve_island(const World& world, State& state, Real h, const IslandInputs& 
       world.stepping.warm_start && guess_active_set(ws.island, ws.layout, previous, ws.warm);
   // Islands with joints are solved dense: the sparse path has no equality rows (docs/joints.md).
   ws.dense = report.lcp_size <= world.stepping.dense_max_unknowns || ws.layout.n_bilateral > 0;
-  const std::vector<bool>* basis = ws.dense ? solve_dense_island(world, ws, warm, report)
-                                            : solve_sparse(world, ws, warm, report);
+  const std::vector<bool>* basis = solve_island_policy(world, ws, warm, report);
   report.solver_called = true;
   report.solver = ws.solution.certificate;
   report.ray_restarts = static_cast<int>(ws.solver.lcp.ray_restarts - ray_restarts);
@@ -677,6 +434,10 @@ void add_island(const StepReport& i, int k, StepReport& r, IslandTotals& t) {
   r.largest_island_lcp = std::max(r.largest_island_lcp, i.lcp_size);
   r.solved_unknowns += i.solved_unknowns;
   r.rescued_islands += i.rescued_islands;
+  for (SolveAttempt a : i.attempts) {
+    a.island = k;
+    r.attempts.push_back(a);
+  }
   const int pivots = r.solver.pivots + i.solver.pivots;
   const int iterations = r.solver.iterations + i.solver.iterations;
   const bool first_failure = r.status == StepStatus::kOk && i.status != StepStatus::kOk;

@@ -1,4 +1,4 @@
-// A dense island's attempts (docs/solvers.md "Large islands: the sparse path"): an island of at
+// A dense island's attempts (docs/solvers.md "The solve policy"): an island of at
 // least 200 unknowns tries Lemke briefly, then the working set, and only then the stack's
 // fallbacks; a smaller island goes through the stack first and the working set last. Told apart
 // here by a Lemke that cannot succeed (one pivot) and a Fischer–Burmeister fallback that can:
@@ -38,6 +38,7 @@ struct Answer {
   int lcp_size;
   bool working_set;
   SolveMethod method;
+  std::vector<SolveAttempt> attempts;  // the step report's record of them
 };
 
 Answer first_step_with_one_pivot(int boxes) {
@@ -52,7 +53,7 @@ Answer first_step_with_one_pivot(int boxes) {
   EXPECT_EQ(r.status, StepStatus::kOk);
   EXPECT_TRUE(r.solver.ok());
   EXPECT_TRUE(r.solution_applied);
-  return {r.lcp_size, r.rescued_islands == 1, r.solver.method};
+  return {r.lcp_size, r.rescued_islands == 1, r.solver.method, r.attempts};
 }
 
 TEST(DenseIslandAttempts, ALargeIslandGoesToTheWorkingSetBeforeTheStacksFallbacks) {
@@ -60,6 +61,20 @@ TEST(DenseIslandAttempts, ALargeIslandGoesToTheWorkingSetBeforeTheStacksFallback
   ASSERT_GE(a.lcp_size, 200);
   EXPECT_TRUE(a.working_set);
   EXPECT_NE(a.method, SolveMethod::kFischerBurmeister);
+  // The step report lists both attempts: the brief dense one out of pivots on the whole island,
+  // then the working set that certified on a part of it.
+  ASSERT_EQ(a.attempts.size(), 2u);
+  EXPECT_EQ(a.attempts[0].kind, SolveAttemptKind::kDenseBrief);
+  EXPECT_EQ(a.attempts[0].status, SolveStatus::kMaxIterations);
+  EXPECT_EQ(a.attempts[0].unknowns, a.lcp_size);
+  EXPECT_EQ(a.attempts[1].kind, SolveAttemptKind::kWorkingSet);
+  EXPECT_EQ(a.attempts[1].status, SolveStatus::kSolved);
+  EXPECT_GT(a.attempts[1].unknowns, 0);
+  EXPECT_LE(a.attempts[1].unknowns, a.lcp_size);
+  for (const SolveAttempt& t : a.attempts) {
+    EXPECT_EQ(t.island, 0);
+    EXPECT_GE(t.seconds, 0);
+  }
 }
 
 TEST(DenseIslandAttempts, ASmallIslandGoesThroughTheStackFirst) {
@@ -67,6 +82,7 @@ TEST(DenseIslandAttempts, ASmallIslandGoesThroughTheStackFirst) {
   ASSERT_LT(a.lcp_size, 200);
   EXPECT_FALSE(a.working_set);
   EXPECT_EQ(a.method, SolveMethod::kFischerBurmeister);
+  EXPECT_TRUE(a.attempts.empty());  // its first attempt, the whole stack, certified
 }
 
 }  // namespace

@@ -105,6 +105,28 @@ struct EnergyBalance {
   bool step_ok() const { return !checked || total_excess() <= total_tolerance; }
 };
 
+// What one attempt of an island's solve policy runs (docs/solvers.md "The solve policy").
+enum class SolveAttemptKind {
+  kDenseBrief,   // the dense path, Lemke with its own retries but not the stack's fallbacks,
+                 // within one pivot per unknown a run
+  kDense,        // the dense path with the whole stack ("Fallback policy")
+  kWorkingSet,   // the sparse path's working set, in rounds
+  kSparseLemke,  // the sparse Lemke on the whole MLCP, from last step's basis
+};
+
+const char* to_string(SolveAttemptKind kind);
+
+// One attempt of an island's solve, as StepReport::attempts records it.
+struct SolveAttempt {
+  int island = 0;  // the island's index in the step
+  SolveAttemptKind kind = SolveAttemptKind::kDense;
+  SolveStatus status = SolveStatus::kNumerical;  // its certificate's (kSolved: certified)
+  SolveMethod method = SolveMethod::kNone;       // the method its answer came from
+  int unknowns = 0;                              // unknowns it solved (a working set's last size)
+  int pivots = 0, iterations = 0;                // its effort
+  double seconds = 0;                            // wall
+};
+
 struct StepTimings {  // wall seconds per stage
   double detect = 0, constraints = 0, assemble = 0, solve = 0, integrate = 0, metrics = 0;
   double total() const { return detect + constraints + assemble + solve + integrate + metrics; }
@@ -134,6 +156,9 @@ struct StepReport {
   // (docs/solvers.md "Large islands: the sparse path"); their certificates' primary_status is the
   // dense attempt's.
   int rescued_islands = 0;
+  // Every attempt of the islands whose first attempt did not certify, in order (empty when
+  // every island certified at its first; docs/solvers.md "The solve policy").
+  std::vector<SolveAttempt> attempts;
   // Sleeping (StepOptions::sleep, docs/stepping.md "Sleeping"): islands left out of the solve
   // because all their bodies sleep, and the bodies asleep after the step.
   int islands_asleep = 0;
