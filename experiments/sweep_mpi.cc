@@ -41,8 +41,15 @@ json run_isolated(const SweepJob& job) {
   int fds[2];
   if (pipe(fds) != 0) return {{"error", std::string("pipe: ") + std::strerror(errno)}};
   const pid_t worker_pid = getpid();
+  // Signals wait while the child is created and until it has reset its handlers (below): one
+  // sent to the new process in between (a kill from outside) would otherwise meet the MPI
+  // rank's handler.
+  sigset_t all, previous;
+  sigfillset(&all);
+  pthread_sigmask(SIG_SETMASK, &all, &previous);
   const pid_t pid = fork();
   if (pid < 0) {
+    pthread_sigmask(SIG_SETMASK, &previous, nullptr);
     close(fds[0]), close(fds[1]);
     return {{"error", std::string("fork: ") + std::strerror(errno)}};
   }
@@ -51,6 +58,7 @@ json run_isolated(const SweepJob& job) {
     // from the MPI rank print a backtrace from within the signal handler, which hangs when the
     // crash interrupted malloc (it dlopens libgcc_s and waits for the arena lock).
     for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT}) std::signal(sig, SIG_DFL);
+    pthread_sigmask(SIG_SETMASK, &previous, nullptr);
     // The run ends with its worker (a worker ended by MPI_Abort or by the launcher).
     prctl(PR_SET_PDEATHSIG, SIGKILL);
     if (getppid() != worker_pid) _exit(4);  // the worker ended before the line above
@@ -69,6 +77,7 @@ json run_isolated(const SweepJob& job) {
     }
     _exit(0);
   }
+  pthread_sigmask(SIG_SETMASK, &previous, nullptr);
   close(fds[1]);
   std::string text;
   char buffer[1 << 16];

@@ -47,6 +47,29 @@ def check(ok, what):
         print("FAIL:", what)
 
 
+def stage(name):
+    """Names the part of the test that starts, so that a log cut short says where it was."""
+    print("--", name, flush=True)
+
+
+def finish(p, what, timeout):
+    """The output of the process p once it ends. One still running after `timeout` s is killed
+    with everything it started (mpirun's ranks) and counted as a failure, so that a hang is
+    reported by name within the test's own time limit."""
+    try:
+        return p.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        for q in children_of(p.pid):
+            try:
+                os.kill(q, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        p.kill()
+        stdout, stderr = p.communicate()
+        check(False, f"{what}: still running after {timeout} s, killed: {stdout} {stderr}")
+        return stdout, stderr
+
+
 def sweep(cli, *args, timeout=120):
     p = subprocess.run([cli, "sweep", *args], capture_output=True, text=True, timeout=timeout)
     return p.returncode, p.stdout, p.stderr
@@ -132,7 +155,7 @@ def mpi_crash(cli, mpirun, sweep_file, out, ref):
                           "sweep", sweep_file, "--out", out, "--quiet"],
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     crashed = signal_during(p, cli, signal.SIGSEGV, rank=False)
-    stdout, stderr = p.communicate(timeout=300)
+    stdout, stderr = finish(p, "mpirun with a crashing run", 90)
     check(crashed, "mpirun: found a run's process to crash")
     check(p.returncode == 1 and "the run crashed (signal 11" in stderr and
           f"{RUNS - 1} with a result" in stdout,
@@ -154,7 +177,7 @@ def mpi_lost_rank(cli, mpirun, sweep_file, out, ref):
                           "--rank-timeout", "2"],
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     killed = signal_during(p, cli, signal.SIGKILL, rank=True)
-    stdout, stderr = p.communicate(timeout=300)
+    stdout, stderr = finish(p, "mpirun with a lost rank", 90)
     check(killed, "mpirun: found a worker rank to kill")
     # (Under --enable-recovery, OpenMPI 4.1's mpirun exits 0 whatever rank 0 returns: the
     # summary line and table.md say what is missing.)
@@ -212,7 +235,7 @@ def run_timeouts(cli, mpi, mpirun, work):
         p = subprocess.Popen([mpirun, "--allow-run-as-root", "--oversubscribe", "-n", "3", mpi,
                               "sweep", hang_file, "--out", out, "--quiet", "--run-timeout", "1"],
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        stdout, stderr = p.communicate(timeout=120)
+        stdout, stderr = finish(p, "--run-timeout (MPI)", 60)
         check(p.returncode == 1 and "1 with a result (0 failed), 1 without" in stdout and
               expected in stderr, f"--run-timeout (MPI): {p.returncode}: {stdout} {stderr}")
         check(os.listdir(os.path.join(out, "results")) == ["duration=0.5.json"],
@@ -233,7 +256,7 @@ def run_timeouts(cli, mpi, mpirun, work):
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     time.sleep(0.5)
     started = children_of(p.pid)
-    stdout, stderr = p.communicate(timeout=60)
+    stdout, stderr = finish(p, "--run-timeout (a hung peer driver)", 60)
     check(p.returncode == 1 and "engine=bullet: peer_bullet: the run did not finish within 1 s "
           "(--run-timeout); killed" in stderr and "1 with a result" in stdout,
           f"--run-timeout (a hung peer driver): {p.returncode}: {stdout} {stderr}")
@@ -253,6 +276,7 @@ def main():
         json.dump(SWEEP, f)
 
     # The reference: one thread.
+    stage("--jobs 1")
     ref = os.path.join(work, "jobs1")
     status, out, err = sweep(cli, sweep_file, "--out", ref, "--jobs", "1")
     check(status == 0, f"--jobs 1: status {status}: {err}")
@@ -267,12 +291,14 @@ def main():
     check(status == 0 and f"0 ran, {RUNS} done earlier" in out, "re-run skips: " + out)
 
     # Two threads.
+    stage("--jobs 2")
     two = os.path.join(work, "jobs2")
     status, _, err = sweep(cli, sweep_file, "--out", two, "--jobs", "2", "--quiet")
     check(status == 0, f"--jobs 2: status {status}: {err}")
     same_as_reference(two, ref, "--jobs 2")
 
     # Killed after some runs finished, then resumed.
+    stage("killed, then resumed")
     killed = os.path.join(work, "killed")
     p = subprocess.Popen([cli, "sweep", sweep_file, "--out", killed, "--jobs", "1", "--quiet"],
                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -288,7 +314,7 @@ def main():
     p.send_signal(signal.SIGKILL)
     p.wait()
     kept = len([n for n in os.listdir(folder) if n.endswith(".json")])
-    print(f"killed after {kept} of {RUNS} runs")
+    print(f"killed after {kept} of {RUNS} runs", flush=True)
     check(3 <= kept < RUNS, f"SIGKILL after some runs: {kept} of {RUNS} results kept")
     status, out, err = sweep(cli, sweep_file, "--out", killed, "--jobs", "2", "--quiet")
     check(status == 0 and f"{RUNS - kept} ran, {kept} done earlier" in out,
@@ -296,6 +322,7 @@ def main():
     same_as_reference(killed, ref, "killed and resumed")
 
     # Two parts in two folders, merged.
+    stage("--part and --merge")
     parts = []
     for k in (1, 2):
         part = os.path.join(work, f"part{k}")
@@ -311,19 +338,25 @@ def main():
     mpirun = shutil.which("mpirun")
     if mpi and mpirun:
         out_mpi = os.path.join(work, "mpi")
-        p = subprocess.run([mpirun, "--allow-run-as-root", "--oversubscribe", "-n", "3", mpi,
-                            "sweep", sweep_file, "--out", out_mpi, "--quiet"],
-                           capture_output=True, text=True, timeout=300)
-        check(p.returncode == 0 and "MPI, 2 workers" in p.stdout,
-              f"mpirun -n 3: status {p.returncode}: {p.stdout} {p.stderr}")
+        stage("mpirun -n 3")
+        p = subprocess.Popen([mpirun, "--allow-run-as-root", "--oversubscribe", "-n", "3", mpi,
+                              "sweep", sweep_file, "--out", out_mpi, "--quiet"],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        stdout, stderr = finish(p, "mpirun -n 3", 90)
+        check(p.returncode == 0 and "MPI, 2 workers" in stdout,
+              f"mpirun -n 3: status {p.returncode}: {stdout} {stderr}")
         same_as_reference(out_mpi, ref, "mpirun -n 3")
+        stage("mpirun with a crashing run")
         mpi_crash(mpi, mpirun, sweep_file, os.path.join(work, "mpi-crash"), ref)
+        stage("mpirun with a lost rank")
         mpi_lost_rank(mpi, mpirun, sweep_file, os.path.join(work, "mpi-lost-rank"), ref)
     else:
         print("MPI runner not built or mpirun missing: the MPI comparison is skipped")
 
+    stage("--run-timeout")
     run_timeouts(cli, mpi, mpirun, work)
 
+    stage("sweep_plot.py and malformed files")
     # The plot script draws a metric against one axis, one curve per value of another.
     png = os.path.join(work, "plot.png")
     plot = ["/usr/bin/python3", os.path.join(source, "scripts", "sweep_plot.py"), os.path.join(ref, "table.csv")]
