@@ -194,8 +194,11 @@ TEST(DualActiveSet, SolvesASeparableProgramPartByPart) {
       ASSERT_NE(whole.status, SolveStatus::kSolved);
       if (whole.status == SolveStatus::kInfeasible) {
         const int bad = ra.status == SolveStatus::kSolved ? 1 : 0;
-        for (int i = 0; i < m; ++i)
-          if (origin[i].first != bad) EXPECT_EQ(whole.farkas[i], 0) << "row " << i;
+        for (int i = 0; i < m; ++i) {
+          if (origin[i].first != bad) {
+            EXPECT_EQ(whole.farkas[i], 0) << "row " << i;
+          }
+        }
       }
       continue;
     }
