@@ -7,11 +7,11 @@
 //
 //   bench_paired SCENE [--steps K] [--a PATCH] [--b PATCH] [--per-step]
 //
-// PATCH is a JSON merge patch (RFC 7386) on the scene file, e.g. '{"solver": {"max_ray_restarts":
-// 0}}'; each setting is validated like any scene file. Per step and in total: the solve stage's
-// seconds (wall, as `steps.jsonl` reports it), Lemke pivots, failed solves, and whether the two
-// steps' certified solutions moved the bodies differently. A scenario program: `make bench`
-// skips it.
+// PATCH is a JSON merge patch (RFC 7386) on the scene file, e.g. '{"solver": {"diagnostics":
+// {"max_ray_restarts": 0}}}'; each setting is validated like any scene file. Per step and in total:
+// the solve stage's seconds (wall, as `steps.jsonl` reports it), Lemke pivots, failed solves, and
+// whether the two steps' certified solutions moved the bodies differently. A scenario program:
+// `make bench` skips it.
 #include <CLI/CLI.hpp>
 
 #include <cstdio>

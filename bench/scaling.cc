@@ -66,7 +66,7 @@ struct Options {
   int threads = 1;            // StepOptions::threads (Bullet: its one thread)
   double max_memory_gib = 8;  // RLIMIT_AS of each child (this machine is shared)
   int friction_on_demand = -1;  // StepOptions::friction_on_demand_min_unknowns; −1: the default
-  int revised_min_size = -1;    // SolverOptions::revised_min_size; −1: the default
+  int revised_min_size = -1;    // SolverOptions::diagnostics.revised_min_size; −1: the default
   double bullet_margin = 0.001;
   std::string out;
   std::string write_scenes;  // folder: write each scene as scene-file JSON (exactsim run --scene)
@@ -134,7 +134,7 @@ void child_main(int fd, const std::string& engine, int dims, int n, const Option
   w.stepping.continue_on_solver_failure = true;
   w.stepping.watch_penetration = o.watchdog;  // off: no watchdog, so advance() never splits
   if (o.friction_on_demand >= 0) w.stepping.friction_on_demand_min_unknowns = o.friction_on_demand;
-  if (o.revised_min_size >= 0) w.solver.revised_min_size = o.revised_min_size;
+  if (o.revised_min_size >= 0) w.solver.diagnostics.revised_min_size = o.revised_min_size;
   w.stepping.sleep = o.sleep;
   w.stepping.threads = o.threads;
   double spent = 0;
@@ -681,7 +681,8 @@ int main(int argc, char** argv) {
       o.kill_after > 0 ? o.kill_after : 2 * o.budget + 30, o.watchdog ? "on" : "off",
       o.friction_on_demand >= 0 ? o.friction_on_demand
                                 : exactsim::StepOptions{}.friction_on_demand_min_unknowns,
-      o.revised_min_size >= 0 ? o.revised_min_size : exactsim::SolverOptions{}.revised_min_size,
+      o.revised_min_size >= 0 ? o.revised_min_size
+                              : exactsim::SolverOptions{}.diagnostics.revised_min_size,
       o.sleep ? "on" : "off", o.threads,
       bullet ? (std::string("3.24, ") + bullet_precision()).c_str()
              : (o.bullet ? "not built in" : "off"));

@@ -54,7 +54,7 @@ void lemke(benchmark::State& state, bool revised) {
   const Lcp lcp = delassus_problem(static_cast<int>(state.range(0)), 1);
   SolverOptions o;
   o.fallback = false;
-  o.revised_min_size = revised ? 1 : 0;
+  o.diagnostics.revised_min_size = revised ? 1 : 0;
   LcpScratch scratch;
   LcpSolution out;
   for (auto _ : state) {

@@ -4,52 +4,82 @@
 
 namespace exactsim::io {
 
+namespace {
+
+// Relative tolerances lie in (0, 1] (docs/input-validation.md): above 1 every answer passes.
+Real relative_tolerance(const JsonCursor& t) {
+  const Real x = t.positive();
+  if (x > limits::kMaxSolverTolerance) t.in_range(0, limits::kMaxSolverTolerance, "");
+  return x;
+}
+
+// The fenced-off constants a scene may set (SolverOptions::Diagnostics), read from `c`: the
+// "diagnostics" object, or "solver" itself where a file gives them there.
+void read_diagnostics(const JsonCursor& c, SolverOptions::Diagnostics& d) {
+  if (c.has("pivot_tolerance")) d.pivot_tolerance = relative_tolerance(c.at("pivot_tolerance"));
+  if (c.has("fb_stall_window")) d.fb_stall_window = c.at("fb_stall_window").integer(0, 100000);
+  if (c.has("polish")) d.polish = c.at("polish").boolean();
+  if (c.has("revised_min_size"))
+    d.revised_min_size = c.at("revised_min_size").integer(0, 1000000000);
+  if (c.has("revised_sparse_density"))
+    d.revised_sparse_density = c.at("revised_sparse_density").in_range(0, 1, "");
+  if (c.has("max_ray_restarts")) d.max_ray_restarts = c.at("max_ray_restarts").integer(0, 1000);
+}
+
+}  // namespace
+
 void read_solver_options(const JsonCursor& c, SolverOptions& o) {
-  c.expect_object({"tolerance", "pivot_tolerance", "max_pivots_per_unknown", "fallback",
-                   "fb_max_iterations", "fb_stall_window", "polish", "exact_retry",
-                   "exact_max_size", "regularisation_path_retry", "revised_min_size",
+  c.expect_object({"tolerance", "max_pivots_per_unknown", "fb_max_iterations", "fallback",
+                   "regularisation_path_retry", "exact_retry", "exact_max_size", "diagnostics",
+                   // the diagnostics are read here too (docs/scene-format.md "solver")
+                   "pivot_tolerance", "fb_stall_window", "polish", "revised_min_size",
                    "revised_sparse_density", "max_ray_restarts"});
-  // Relative tolerances lie in (0, 1] (docs/input-validation.md): above 1 every answer passes.
-  auto tolerance = [](const JsonCursor& t) {
-    const Real x = t.positive();
-    if (x > limits::kMaxSolverTolerance) t.in_range(0, limits::kMaxSolverTolerance, "");
-    return x;
-  };
-  if (c.has("tolerance")) o.tolerance = tolerance(c.at("tolerance"));
-  if (c.has("pivot_tolerance")) o.pivot_tolerance = tolerance(c.at("pivot_tolerance"));
+  if (c.has("tolerance")) o.tolerance = relative_tolerance(c.at("tolerance"));
   if (c.has("max_pivots_per_unknown"))
     o.max_pivots_per_unknown = c.at("max_pivots_per_unknown").integer(1, 100000);
-  if (c.has("fallback")) o.fallback = c.at("fallback").boolean();
   if (c.has("fb_max_iterations"))
     o.fb_max_iterations = c.at("fb_max_iterations").integer(1, 100000);
-  if (c.has("fb_stall_window")) o.fb_stall_window = c.at("fb_stall_window").integer(0, 100000);
-  if (c.has("polish")) o.polish = c.at("polish").boolean();
+  if (c.has("fallback")) o.fallback = c.at("fallback").boolean();
+  if (c.has("regularisation_path_retry"))
+    o.regularisation_path_retry = c.at("regularisation_path_retry").boolean();
   if (c.has("exact_retry")) o.exact_retry = c.at("exact_retry").boolean();
   // The exact retry's cost grows steeply with n (docs/solvers.md "Exact Lemke"): up to 400.
   if (c.has("exact_max_size")) o.exact_max_size = c.at("exact_max_size").integer(0, 400);
-  if (c.has("regularisation_path_retry"))
-    o.regularisation_path_retry = c.at("regularisation_path_retry").boolean();
-  if (c.has("revised_min_size"))
-    o.revised_min_size = c.at("revised_min_size").integer(0, 1000000000);
-  if (c.has("revised_sparse_density"))
-    o.revised_sparse_density = c.at("revised_sparse_density").in_range(0, 1, "");
-  if (c.has("max_ray_restarts")) o.max_ray_restarts = c.at("max_ray_restarts").integer(0, 1000);
+  read_diagnostics(c, o.diagnostics);
+  if (!c.has("diagnostics")) return;
+  const JsonCursor d = c.at("diagnostics");
+  d.expect_object({"pivot_tolerance", "fb_stall_window", "polish", "revised_min_size",
+                   "revised_sparse_density", "max_ray_restarts"});
+  for (const auto& [key, value] : d.value().items())
+    if (c.has(key.c_str())) d.at(key.c_str()).fail("also given in " + c.path() + "; give it once");
+  read_diagnostics(d, o.diagnostics);
 }
 
 nlohmann::json solver_options_to_json(const SolverOptions& o) {
-  return {{"tolerance", o.tolerance},
-          {"pivot_tolerance", o.pivot_tolerance},
-          {"max_pivots_per_unknown", o.max_pivots_per_unknown},
-          {"fallback", o.fallback},
-          {"fb_max_iterations", o.fb_max_iterations},
-          {"fb_stall_window", o.fb_stall_window},
-          {"polish", o.polish},
-          {"exact_retry", o.exact_retry},
-          {"exact_max_size", o.exact_max_size},
-          {"regularisation_path_retry", o.regularisation_path_retry},
-          {"revised_min_size", o.revised_min_size},
-          {"revised_sparse_density", o.revised_sparse_density},
-          {"max_ray_restarts", o.max_ray_restarts}};
+  nlohmann::json out = {{"tolerance", o.tolerance},
+                        {"max_pivots_per_unknown", o.max_pivots_per_unknown},
+                        {"fb_max_iterations", o.fb_max_iterations},
+                        {"fallback", o.fallback},
+                        {"regularisation_path_retry", o.regularisation_path_retry},
+                        {"exact_retry", o.exact_retry},
+                        {"exact_max_size", o.exact_max_size}};
+  // The diagnostics only where one differs from its default.
+  const SolverOptions::Diagnostics& d = o.diagnostics;
+  const SolverOptions::Diagnostics nominal;
+  nlohmann::json diagnostics = nlohmann::json::object();
+  if (d.pivot_tolerance != nominal.pivot_tolerance)
+    diagnostics["pivot_tolerance"] = d.pivot_tolerance;
+  if (d.fb_stall_window != nominal.fb_stall_window)
+    diagnostics["fb_stall_window"] = d.fb_stall_window;
+  if (d.polish != nominal.polish) diagnostics["polish"] = d.polish;
+  if (d.revised_min_size != nominal.revised_min_size)
+    diagnostics["revised_min_size"] = d.revised_min_size;
+  if (d.revised_sparse_density != nominal.revised_sparse_density)
+    diagnostics["revised_sparse_density"] = d.revised_sparse_density;
+  if (d.max_ray_restarts != nominal.max_ray_restarts)
+    diagnostics["max_ray_restarts"] = d.max_ray_restarts;
+  if (!diagnostics.empty()) out["diagnostics"] = diagnostics;
+  return out;
 }
 
 }  // namespace exactsim::io

@@ -60,7 +60,7 @@ void solve_fischer_burmeister(const Lcp& lcp, const VecX& z0, const SolverOption
                   &s.xi, &s.m_xi}) {
     v->resize(n);
   }
-  const Real stop = options.fb_residual_factor * tol;
+  const Real stop = options.diagnostics.fb_residual_factor * tol;
   // Below this ‖(z_i, w_i)‖ the pair counts as the kink z_i = w_i = 0.
   const Real kink = 1e-3 * stop;
   Real theta = fb_merit(lcp, s.z, s.w, s.phi);
@@ -69,8 +69,8 @@ void solve_fischer_burmeister(const Lcp& lcp, const VecX& z0, const SolverOption
   Real theta_checkpoint = theta;
   const int max_iterations = fischer_burmeister_iterations(n, options);
   for (; iterations < max_iterations; ++iterations) {
-    if (options.fb_stall_window > 0 && iterations > 0 &&
-        iterations % options.fb_stall_window == 0) {
+    if (options.diagnostics.fb_stall_window > 0 && iterations > 0 &&
+        iterations % options.diagnostics.fb_stall_window == 0) {
       if (theta > 0.5 * theta_checkpoint) break;  // stalled: not even halved over the window
       theta_checkpoint = theta;
     }
@@ -133,10 +133,10 @@ void solve_fischer_burmeister(const Lcp& lcp, const VecX& z0, const SolverOption
 
     Real step = 1.0, theta_trial = theta;
     bool accepted = false;
-    while (step >= options.fb_min_step) {
+    while (step >= options.diagnostics.fb_min_step) {
       s.z_trial = s.z + step * s.dir;
       theta_trial = fb_merit(lcp, s.z_trial, s.w_trial, s.phi_trial);
-      if (theta_trial <= theta + options.fb_armijo * step * slope) {
+      if (theta_trial <= theta + options.diagnostics.fb_armijo * step * slope) {
         accepted = true;
         break;
       }
@@ -153,7 +153,7 @@ void solve_fischer_burmeister(const Lcp& lcp, const VecX& z0, const SolverOption
   out.z = s.z;
   SolveCertificate cert =
       verify_lcp(lcp, out.z, tol, certificate_impulse_scale(lcp, options), out.w);
-  if (options.polish && cert.status != SolveStatus::kNumerical) {
+  if (options.diagnostics.polish && cert.status != SolveStatus::kNumerical) {
     polish_complementary_basis(lcp, tol, s, out.z, out.w, cert);
   }
   if (cert.status != SolveStatus::kSolved) {

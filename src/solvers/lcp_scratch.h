@@ -19,8 +19,9 @@ struct RevisedLemkeScratch {
   VecX full, rhs, col, y, rb, v, h, dc;  // length n; y, rb, v, h, dc used through head(k)
   std::vector<int> row, pos;             // slot → uncovered row / basis position of a z or z0
   std::vector<int> slot_of_row, slot_of_pos, w_pos;  // −1: none; w_pos[j]: position of w_j
-  // M's nonzeros by column (compressed sparse column), when SolverOptions::revised_sparse_density
-  // allows: the basis solve then adds each basic column's nonzeros.
+  // M's nonzeros by column (compressed sparse column), when
+  // SolverOptions::diagnostics.revised_sparse_density allows: the basis solve then adds each basic
+  // column's nonzeros.
   bool sparse = false;
   std::vector<Eigen::Index> column_start;  // (n + 1)
   std::vector<int> column_rows;

@@ -598,13 +598,13 @@ template <typename S, typename Tableau>
 int lexicographic_ratio_test(Tableau& tab, Work<S>& w, int z0_id, const SolverOptions& options) {
   const Eigen::Index n = w.d.size();
   const S d_max = w.d.cwiseAbs().maxCoeff();
-  const S piv_tol = S(options.pivot_tolerance) * std::max<S>(1, d_max);
+  const S piv_tol = S(options.diagnostics.pivot_tolerance) * std::max<S>(1, d_max);
   w.candidates.clear();
   for (Eigen::Index i = 0; i < n; ++i)
     if (w.d(i) > piv_tol) w.candidates.push_back(static_cast<int>(i));
   if (w.candidates.empty()) return -1;
   const S eps = std::numeric_limits<S>::epsilon();
-  const S tie_rel = std::max<S>(S(options.ratio_tie_tolerance), 64 * eps);
+  const S tie_rel = std::max<S>(S(options.diagnostics.ratio_tie_tolerance), 64 * eps);
   for (Eigen::Index level = 0; level <= n && w.candidates.size() > 1; ++level) {
     const auto& col = tab.column(level);
     // Values of this level below `zero` are rounding noise around an exact zero.
@@ -680,9 +680,9 @@ RunResult lemke_run(Tableau& tab, const Vec<S>& q, const std::vector<bool>* star
   }
   S x_min = std::numeric_limits<S>::infinity();
   for (Eigen::Index i = 0; i < n; ++i) x_min = std::min(x_min, w.t(i, 0) / -w.d(i));
-  const S tie =
-      std::max<S>(S(options.ratio_tie_tolerance), 64 * std::numeric_limits<S>::epsilon()) *
-      std::max<S>(1, std::abs(x_min));
+  const S tie = std::max<S>(S(options.diagnostics.ratio_tie_tolerance),
+                            64 * std::numeric_limits<S>::epsilon()) *
+                std::max<S>(1, std::abs(x_min));
   w.candidates.clear();
   for (Eigen::Index i = 0; i < n; ++i)
     if (!(w.t(i, 0) / -w.d(i) > x_min + tie)) w.candidates.push_back(static_cast<int>(i));
@@ -701,8 +701,9 @@ RunResult lemke_run(Tableau& tab, const Vec<S>& q, const std::vector<bool>* star
   tab.pivot(r, z0_id);
   w.basis[r] = z0_id;
   res.pivots = 1;
-  const int interval = options.refactor_interval > 0 ? options.refactor_interval
-                                                     : std::max<int>(25, static_cast<int>(n / 2));
+  const int interval = options.diagnostics.refactor_interval > 0
+                           ? options.diagnostics.refactor_interval
+                           : std::max<int>(25, static_cast<int>(n / 2));
   int since_refactor = 0;
   std::uint64_t fingerprint = 0;
   for (int id : w.basis) fingerprint ^= variable_hash(id);
@@ -838,7 +839,7 @@ SolveStatus ray_status(const Lcp& lcp, const Work<S>& w, int entering, Real tol,
   y /= y_max;
   const Real mty_max = (lcp.M.transpose() * y).maxCoeff();
   const Real m_scale = std::max<Real>(1.0, lcp.M.cwiseAbs().maxCoeff());
-  if (mty_max <= options.farkas_tolerance * m_scale && lcp.q.dot(y) < -tol)
+  if (mty_max <= options.diagnostics.farkas_tolerance * m_scale && lcp.q.dot(y) < -tol)
     return SolveStatus::kInfeasible;
   return SolveStatus::kRay;
 }
@@ -861,7 +862,7 @@ void finish_run(const Lcp& lcp, const SolverOptions& options, Real tol, Real z_s
     s.active.assign(n, false);
     for (Eigen::Index i = 0; i < n; ++i)
       if (w.basis[i] >= n && w.basis[i] < 2 * n) s.active[w.basis[i] - n] = true;
-    if (options.polish && res.pivots > 0 && !res.polished)
+    if (options.diagnostics.polish && res.pivots > 0 && !res.polished)
       polish_complementary_basis(lcp, tol, s, out.z, out.w, cert, &s.active);
   }
   // The certificate decides: an iterate that verifies is a solution however the run ended (a
@@ -937,7 +938,8 @@ bool lemke_solve(const Lcp& lcp, const SolverOptions& options, LcpScratch& s, Lc
   const Real z_scale = certificate_impulse_scale(lcp, options);
   // Large problems pivot in the revised form (docs/solvers.md "Revised Lemke"), whose pivots cost
   // less than n²: its work cap counts the multiply-adds it does instead of pivots · n².
-  const bool revised = options.revised_min_size > 0 && n >= options.revised_min_size;
+  const bool revised =
+      options.diagnostics.revised_min_size > 0 && n >= options.diagnostics.revised_min_size;
   SolverOptions by_pivots = options;
   if (revised) by_pivots.max_pivot_work = 0;
   const long budget = pivot_budget(by_pivots, n);
@@ -950,7 +952,7 @@ bool lemke_solve(const Lcp& lcp, const SolverOptions& options, LcpScratch& s, Lc
     if (revised) {
       RevisedTableau tab{lcp.M, lcp.q, w, s.revised};
       RunResult r = lemke_run<Real>(tab, lcp.q, from, o, pivots, w, cover, work_left);
-      if (r.status == SolveStatus::kSolved && r.pivots > 0 && o.polish)
+      if (r.status == SolveStatus::kSolved && r.pivots > 0 && o.diagnostics.polish)
         r.polished = polish_by_refinement(tab, lcp.q, w);
       if (r.polished) ++s.revised.refined_polishes;
       r.work = tab.work;
@@ -960,7 +962,7 @@ bool lemke_solve(const Lcp& lcp, const SolverOptions& options, LcpScratch& s, Lc
     return lemke_run<Real>(tab, lcp.q, from, o, pivots, w, cover);
   };
   if (revised && !(s.revised.same_lcp && s.revised.columns_current)) {
-    compress_columns(lcp.M, options.revised_sparse_density, s.revised);
+    compress_columns(lcp.M, options.diagnostics.revised_sparse_density, s.revised);
     s.revised.columns_current = true;
   }
   const RunResult res = run(options, start, budget, nullptr);
@@ -968,7 +970,7 @@ bool lemke_solve(const Lcp& lcp, const SolverOptions& options, LcpScratch& s, Lc
   finish_run<Real>(lcp, options, tol, z_scale, res, w, s, out);
   const SolveStatus st = out.certificate.status;
   if (st == SolveStatus::kSolved || st == SolveStatus::kInfeasible ||
-      !options.extended_precision_retry)
+      !options.diagnostics.extended_precision_retry)
     return true;
   int total = res.pivots;
   long remaining = budget - res.pivots;
@@ -1004,8 +1006,9 @@ bool lemke_solve(const Lcp& lcp, const SolverOptions& options, LcpScratch& s, Lc
   const bool long_double_ok = long_double_lemke_fits(n, options);
   for (int strategy = 1; strategy <= 5 && !done() && budget_left(); ++strategy) {
     SolverOptions o = options;
-    o.ratio_tie_tolerance = std::min(options.ratio_tie_tolerance, 1e-15);
-    if (strategy == 2) o.pivot_tolerance = std::max(options.pivot_tolerance, 1e-9);
+    o.diagnostics.ratio_tie_tolerance = std::min(options.diagnostics.ratio_tie_tolerance, 1e-15);
+    if (strategy == 2)
+      o.diagnostics.pivot_tolerance = std::max(options.diagnostics.pivot_tolerance, 1e-9);
     RunResult rk;
     LcpSolution retry;
     if (strategy == 5) {

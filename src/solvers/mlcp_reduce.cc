@@ -275,7 +275,7 @@ void solve_reduced_mlcp(const Mlcp& mlcp, const SolverOptions& options, MlcpScra
   SolverOptions first = physical;
   if (qp) {
     first.fallback = false;
-    first.extended_precision_retry = false;
+    first.diagnostics.extended_precision_retry = false;
   }
   solve_lcp(lcp, first, s.lcp, red, guess);
   adopt_reduced();

@@ -108,13 +108,13 @@ void solve_lcp(const Lcp& lcp, const SolverOptions& options, LcpScratch& s, LcpS
   // 1. One Lemke path; 2. Fischer–Burmeister from its iterate (the pre-issue-12 stack, so that
   // every problem it solved keeps its answer); 3. only then Lemke's retries (docs/solvers.md).
   SolverOptions single = options;
-  single.extended_precision_retry = false;
+  single.diagnostics.extended_precision_retry = false;
   solve_lemke(lcp, single, s, out);
   if (final_status(out.certificate.status)) return;
   fallback(lcp, options, s, out);
   // 3. Lemke again in long double with refactorisation: taken when it ends solved / infeasible
   // or violates the certificate less.
-  if (!out.certificate.ok() && options.extended_precision_retry)
+  if (!out.certificate.ok() && options.diagnostics.extended_precision_retry)
     retry(
         s, out, [&](LcpSolution& r) { solve_lemke(lcp, options, s, r); },
         [&](const LcpSolution& r) {
@@ -196,7 +196,7 @@ void solve_lcp(const Lcp& lcp, const SolverOptions& options, LcpScratch& s, LcpS
     SolverOptions o = options;
     if (cap > 0) {
       o.max_pivots = static_cast<int>(cap);
-      o.extended_precision_retry = false;
+      o.diagnostics.extended_precision_retry = false;
     }
     s.guess = from;
     s.revised.capped_run = cap > 0;
@@ -205,7 +205,7 @@ void solve_lcp(const Lcp& lcp, const SolverOptions& options, LcpScratch& s, LcpS
     // A capped run (no retries of its own) that ended on a secondary ray with w_j entering, z_j
     // in its start: the start without z_j (docs/solvers.md "Fallback policy": a wrongly guessed
     // impulse that the path drops first, after which its complement has no blocking row).
-    for (int retry = 0; cap > 0 && retry < options.max_ray_restarts; ++retry) {
+    for (int retry = 0; cap > 0 && retry < options.diagnostics.max_ray_restarts; ++retry) {
       const int j = s.ray_entering;
       if (out.certificate.status != SolveStatus::kRay || j < 0 || j >= n || !s.guess[j]) break;
       s.guess[j] = false;

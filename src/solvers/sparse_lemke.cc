@@ -57,19 +57,19 @@ double seconds_since(Clock::time_point t) {
 // A pivot below this fraction of the entering column's largest entry is decided again on a
 // refined column, then on a fresh factorisation (lemke.cc, kSmallPivot).
 constexpr Real kSmallPivot = 1e-8;
-// With SolverOptions::extended_precision_retry, the warm run and the first cold run break ties
-// only between near-exact ratios (1e-15 relative, the dense Lemke's first retry): on the settled
-// 3D pile of 100 hulls the options' ties (1e-12) merge ratios that are not tied and the path
-// cycles (docs/solvers.md "Why Lemke fails on frictional LCPs"; measured in docs/performance.md
-// "The second second is slower").
+// With SolverOptions::diagnostics.extended_precision_retry, the warm run and the first cold run
+// break ties only between near-exact ratios (1e-15 relative, the dense Lemke's first retry): on the
+// settled 3D pile of 100 hulls the options' ties (1e-12) merge ratios that are not tied and the
+// path cycles (docs/solvers.md "Why Lemke fails on frictional LCPs"; measured in
+// docs/performance.md "The second second is slower").
 Real near_exact_ties(const SolverOptions& options) {
-  return std::min(options.ratio_tie_tolerance, 1e-15);
+  return std::min(options.diagnostics.ratio_tie_tolerance, 1e-15);
 }
 // The cold runs in the order tried (without extended_precision_retry, 0 alone): 0 the options'
 // ties, 1 near-exact ties, 2 those with pivot tolerance 1e-9, 3 and 4 two other covering vectors.
 constexpr int kColdStrategies[] = {1, 0, 2, 3, 4};
-// Refactorisation at least every this many pivots when SolverOptions::refactor_interval is 0
-// (the eta file's size, SparseLemkeScratch::eta_growth, usually decides first).
+// Refactorisation at least every this many pivots when SolverOptions::diagnostics.refactor_interval
+// is 0 (the eta file's size, SparseLemkeScratch::eta_growth, usually decides first).
 constexpr int kRefactorInterval = 200;
 // Polish of the final basic solution: at most this many refinement steps.
 constexpr int kPolishSteps = 3;
@@ -142,10 +142,10 @@ struct Run {
         m(problem.size()),
         n(problem.M.size() + problem.size()),
         z0(2 * problem.size()),
-        tie_rel(
-            std::max<Real>(options.ratio_tie_tolerance, 64 * std::numeric_limits<Real>::epsilon())),
+        tie_rel(std::max<Real>(options.diagnostics.ratio_tie_tolerance,
+                               64 * std::numeric_limits<Real>::epsilon())),
         tol(tolerance) {
-    if (o.refactor_interval > 0) interval = o.refactor_interval;
+    if (o.diagnostics.refactor_interval > 0) interval = o.diagnostics.refactor_interval;
   }
 
   SparseBasisLu& lu() { return st.lu[st.current]; }
@@ -377,7 +377,7 @@ struct Run {
   int ratio_test() {
     const VecX& y = st.y;
     const Real d_max = y.cwiseAbs().maxCoeff();
-    const Real piv_tol = o.pivot_tolerance * std::max<Real>(1, d_max);
+    const Real piv_tol = o.diagnostics.pivot_tolerance * std::max<Real>(1, d_max);
     auto& c = st.candidates;
     c.clear();
     for (int q = 0; q < m; ++q)
@@ -605,7 +605,7 @@ struct Run {
     for (int k = 0; k < p.D.outerSize(); ++k)
       for (SparseRowMatX::InnerIterator e(p.D, k); e; ++e)
         n_scale = std::max(n_scale, std::abs(e.value()));
-    if (nty_max <= o.farkas_tolerance * n_scale && s.mlcp.b.dot(y) < -tol)
+    if (nty_max <= o.diagnostics.farkas_tolerance * n_scale && s.mlcp.b.dot(y) < -tol)
       return SolveStatus::kInfeasible;
     return SolveStatus::kRay;
   }
@@ -743,9 +743,9 @@ void solve_sparse_lemke(const SparseMlcp& p, const SolverOptions& options, Spars
     return sol.certificate.ok() || sol.certificate.status == SolveStatus::kInfeasible;
   };
 
-  // The warm start, then cold; with SolverOptions::extended_precision_retry, the dense Lemke's
-  // retries in double on the same budget (lemke.cc, lemke_solve): near-exact ties (1e-15), the
-  // same with pivot tolerance 1e-9, and two other covering vectors e_i ∈ [1, 1.9]. The best
+  // The warm start, then cold; with SolverOptions::diagnostics.extended_precision_retry, the dense
+  // Lemke's retries in double on the same budget (lemke.cc, lemke_solve): near-exact ties (1e-15),
+  // the same with pivot tolerance 1e-9, and two other covering vectors e_i ∈ [1, 1.9]. The best
   // answer (certified, else proven infeasible, else least violation) is kept.
   bool have = false;
   const auto consider = [&](MlcpSolution& sol) {
@@ -761,7 +761,8 @@ void solve_sparse_lemke(const SparseMlcp& p, const SolverOptions& options, Spars
   MlcpSolution sol;
   if (guess != nullptr && static_cast<int>(guess->size()) == m) {
     SolverOptions o = options;
-    if (options.extended_precision_retry) o.ratio_tie_tolerance = near_exact_ties(options);
+    if (options.diagnostics.extended_precision_retry)
+      o.diagnostics.ratio_tie_tolerance = near_exact_ties(options);
     s.stats.warm = attempt(o, guess, nullptr, budget, sol);
     if (s.stats.warm) {
       ++s.stats.runs;
@@ -771,11 +772,12 @@ void solve_sparse_lemke(const SparseMlcp& p, const SolverOptions& options, Spars
   VecX cover;
   for (int k = 0;
        k < std::ssize(kColdStrategies) && !(have && final_status(out)) && pivots < budget; ++k) {
-    if (k > 0 && !options.extended_precision_retry) break;
-    const int strategy = options.extended_precision_retry ? kColdStrategies[k] : 0;
+    if (k > 0 && !options.diagnostics.extended_precision_retry) break;
+    const int strategy = options.diagnostics.extended_precision_retry ? kColdStrategies[k] : 0;
     SolverOptions o = options;
-    if (strategy > 0) o.ratio_tie_tolerance = near_exact_ties(options);
-    if (strategy == 2) o.pivot_tolerance = std::max(options.pivot_tolerance, 1e-9);
+    if (strategy > 0) o.diagnostics.ratio_tie_tolerance = near_exact_ties(options);
+    if (strategy == 2)
+      o.diagnostics.pivot_tolerance = std::max(options.diagnostics.pivot_tolerance, 1e-9);
     const VecX* e = nullptr;
     if (strategy >= 3) {
       cover.resize(m);

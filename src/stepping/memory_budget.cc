@@ -16,8 +16,10 @@ double lcp_solve_bytes(double n, const SolverOptions& options) {
   // M's compressed columns (12 bytes per nonzero, at most revised_sparse_density n² of them); the
   // active-block buffer (n × n, its LU in place) of the warm start, keep_nonsingular_block and
   // the polish.
-  const bool revised = options.revised_min_size > 0 && n >= options.revised_min_size;
-  const double columns = std::clamp(options.revised_sparse_density, 0.0, 1.0) * 1.5 * n * n;
+  const bool revised =
+      options.diagnostics.revised_min_size > 0 && n >= options.diagnostics.revised_min_size;
+  const double columns =
+      std::clamp(options.diagnostics.revised_sparse_density, 0.0, 1.0) * 1.5 * n * n;
   const double lemke = revised ? 2 * n * n + columns : n * (n + 1) + 2 * n * n;
   double bytes = kDouble * (n * n + lemke + n * n);
   // Fischer–Burmeister: Jacobian, its LU, the normal matrix and its LDLT — when it runs at this n
@@ -27,7 +29,7 @@ double lcp_solve_bytes(double n, const SolverOptions& options) {
   // The long-double Lemke retry (lemke.cc): tableau, basis matrix, its LU and the cast of M,
   // allocated only when its work fits the cap (the same rule as the solver's).
   const bool long_double_fits = long_double_lemke_fits(static_cast<Eigen::Index>(n), options);
-  if (options.extended_precision_retry && long_double_fits)
+  if (options.diagnostics.extended_precision_retry && long_double_fits)
     bytes += kLong * (n * (n + 1) + 3 * n * n);
   // The regularisation-path rescue (regularisation_path.cc), where it runs (the same rule): a
   // copy of M and the long-double LU of an active block (k <= n).

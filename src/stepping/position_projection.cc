@@ -122,7 +122,7 @@ int relax_push_outs(const VecX& y, VecX& b) {
 int solve_by_lemke(const World& world, PositionProjectionScratch& s) {
   SolverOptions lemke = world.solver;
   lemke.fallback = false;
-  lemke.extended_precision_retry = false;
+  lemke.diagnostics.extended_precision_retry = false;
   int relaxed = 0;
   for (int round = 0; round < kMaxLemkeRounds; ++round) {
     solve_lemke(s.lcp, lemke, s.solver, s.lemke);

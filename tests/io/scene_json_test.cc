@@ -138,17 +138,29 @@ TEST(SceneJson, RejectsMalformedFieldsWithPathAndReason) {
        },
        "solver.tolerance: must be > 0"},
       {[](json& d) {
-         d["solver"] = {{"revised_min_size", -1}};
+         d["solver"] = {{"diagnostics", {{"revised_min_size", -1}}}};
        },
-       "solver.revised_min_size: must be between 0 and 1000000000, got -1"},
+       "solver.diagnostics.revised_min_size: must be between 0 and 1000000000, got -1"},
       {[](json& d) {
-         d["solver"] = {{"revised_sparse_density", 1.5}};
+         d["solver"] = {{"diagnostics", {{"revised_sparse_density", 1.5}}}};
        },
-       "solver.revised_sparse_density: must lie in [0, 1], got 1.5"},
+       "solver.diagnostics.revised_sparse_density: must lie in [0, 1], got 1.5"},
       {[](json& d) {
+         d["solver"] = {{"diagnostics", {{"max_ray_restarts", -1}}}};
+       },
+       "solver.diagnostics.max_ray_restarts: must be between 0 and 1000, got -1"},
+      {[](json& d) {  // the diagnostics are read at the top level of "solver" too
          d["solver"] = {{"max_ray_restarts", -1}};
        },
        "solver.max_ray_restarts: must be between 0 and 1000, got -1"},
+      {[](json& d) {
+         d["solver"] = {{"polish", false}, {"diagnostics", {{"polish", true}}}};
+       },
+       "solver.diagnostics.polish: also given in solver; give it once"},
+      {[](json& d) {
+         d["solver"] = {{"diagnostics", {{"tolerance", 1e-8}}}};
+       },
+       "solver.diagnostics.tolerance: unknown field"},
       {[](json& d) {
          d["contact"]["impact"] = {{"model", "bouncy"}};
        },
@@ -481,6 +493,26 @@ TEST(SceneJson, MixedInducedImpactsAreWrittenAndReadBack) {
   d["contact"]["impact"] = {{"model", "plus"}};  // the sequential default writes no mixed_rounds
   EXPECT_FALSE(
       scene_to_json(parse_scene(d, "scene.json"))["contact"]["impact"].contains("mixed_rounds"));
+}
+
+// docs/scene-format.md "solver": the solver's diagnostics are read from "solver.diagnostics" or
+// from "solver" itself, and written under "diagnostics" only where one differs from its default.
+TEST(SceneJson, SolverDiagnosticsAreReadFromEitherPlaceAndWrittenOnlyWhereSet) {
+  json d = valid_2d();
+  d["solver"] = {
+      {"tolerance", 1e-9}, {"polish", false}, {"diagnostics", {{"max_ray_restarts", 0}}}};
+  const Scene s = parse_scene(d, "scene.json");
+  EXPECT_EQ(s.world.solver.tolerance, 1e-9);
+  EXPECT_FALSE(s.world.solver.diagnostics.polish);
+  EXPECT_EQ(s.world.solver.diagnostics.max_ray_restarts, 0);
+  EXPECT_EQ(s.world.solver.diagnostics.revised_min_size,
+            SolverOptions::Diagnostics{}.revised_min_size);
+  const json written = scene_to_json(s);
+  EXPECT_EQ(written["solver"]["diagnostics"], json({{"polish", false}, {"max_ray_restarts", 0}}));
+  EXPECT_FALSE(written["solver"].contains("polish"));
+  EXPECT_EQ(scene_to_json(parse_scene(written, "again.json")), written);
+  d["solver"] = {{"tolerance", 1e-9}};
+  EXPECT_FALSE(scene_to_json(parse_scene(d, "scene.json"))["solver"].contains("diagnostics"));
 }
 
 TEST(SceneJson, AnEventSceneIsSentToTheEventDrivenSimulator) {

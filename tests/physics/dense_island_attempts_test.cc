@@ -45,7 +45,7 @@ Answer first_step_with_one_pivot(int boxes) {
   Sim sim(stack_doc(boxes));
   SolverOptions& solver = sim.scene.world.solver;
   solver.max_pivots = 1;
-  solver.fb_stall_window = 0;
+  solver.diagnostics.fb_stall_window = 0;
   solver.fb_max_iterations = 1000;
   const StepReport r = sim.advance();
   EXPECT_EQ(r.islands, 1);

@@ -88,7 +88,7 @@ TEST(FrictionOnDemand, ASubProblemOutOfPivotsEndsTheDensePathAndTheWorkingSetSol
   Sim sim(block_beside_wall_doc());
   SolverOptions& solver = sim.scene.world.solver;
   solver.max_pivots = 1;
-  solver.fallback = solver.extended_precision_retry = solver.exact_retry = false;
+  solver.fallback = solver.diagnostics.extended_precision_retry = solver.exact_retry = false;
   const StepReport r = sim.advance();
   EXPECT_EQ(r.solver.primary_status, SolveStatus::kMaxIterations);
   EXPECT_GT(r.friction_cones_left_out, 0);

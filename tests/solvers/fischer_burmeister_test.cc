@@ -50,7 +50,7 @@ TEST(FischerBurmeister, PMatricesFromColdAndRandomStartsMatchEnumeration) {
 TEST(FischerBurmeister, WithoutPolishTheNewtonIterateItselfConverges) {
   std::mt19937 rng(17);
   SolverOptions o;
-  o.polish = false;
+  o.diagnostics.polish = false;
   for (int k = 0; k < 20; ++k) {
     const Lcp p = random_p_problem(2 + k % 6, rng);
     const LcpSolution s = solve_fischer_burmeister(p, VecX::Zero(p.q.size()), o);
@@ -58,7 +58,7 @@ TEST(FischerBurmeister, WithoutPolishTheNewtonIterateItselfConverges) {
     // ‖Φ‖∞ below the stopping bound: each pair satisfies min(z_i, w_i) ≈ 0.
     for (Eigen::Index i = 0; i < p.q.size(); ++i) {
       EXPECT_LE(std::abs(std::hypot(s.z(i), s.w(i)) - s.z(i) - s.w(i)),
-                o.fb_residual_factor * s.certificate.tolerance);
+                o.diagnostics.fb_residual_factor * s.certificate.tolerance);
     }
   }
 }
@@ -81,7 +81,7 @@ TEST(FischerBurmeister, DegenerateDuplicateContactsConverge) {
     w_star(3) = 0.0;  // degenerate: z = w = 0
     p.q = w_star - p.M * z_star;
     SolverOptions o;
-    o.polish = false;  // test the Newton iteration, not the active-set re-solve
+    o.diagnostics.polish = false;  // test the Newton iteration, not the active-set re-solve
     const LcpSolution s = solve_fischer_burmeister(p, VecX::Zero(m), o);
     ASSERT_TRUE(s.certificate.ok()) << k << " " << to_string(s.certificate.status);
     EXPECT_NEAR(s.z(0) + s.z(1), 1.0, 1e-7);  // total load is determined, its split is not

@@ -17,7 +17,7 @@ namespace {
 SolverOptions revised(bool on = true) {
   SolverOptions o;
   o.fallback = false;
-  o.revised_min_size = on ? 1 : 0;
+  o.diagnostics.revised_min_size = on ? 1 : 0;
   return o;
 }
 
@@ -100,7 +100,7 @@ TEST(RevisedLemke, CompressedColumnsFollowTheDenseColumnsExactly) {
     for (int i = 0; i < n; ++i) p.q(i) = normal(rng);
     ASSERT_LT((p.M.array() != 0).count(), p.M.size() / 4) << trial;
     SolverOptions dense_columns = revised();
-    dense_columns.revised_sparse_density = 0;
+    dense_columns.diagnostics.revised_sparse_density = 0;
     const LcpSolution a = solve_lemke(p, revised());
     const LcpSolution b = solve_lemke(p, dense_columns);
     ASSERT_TRUE(a.certificate.ok()) << trial << " " << to_string(a.certificate.status);
@@ -115,7 +115,7 @@ TEST(RevisedLemke, FrequentRefactorisationKeepsTheAnswer) {
   for (int trial = 0; trial < 10; ++trial) {
     const Lcp p = random_lcp(rng, 30 + 5 * trial, 0);
     SolverOptions every = revised();
-    every.refactor_interval = 1;
+    every.diagnostics.refactor_interval = 1;
     const LcpSolution a = solve_lemke(p, revised()), b = solve_lemke(p, every);
     ASSERT_TRUE(a.certificate.ok() && b.certificate.ok()) << trial;
     EXPECT_EQ(a.certificate.pivots, b.certificate.pivots) << trial;

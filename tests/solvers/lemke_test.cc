@@ -128,7 +128,7 @@ TEST(Lemke, DuplicateContactsAndZeroGapsAreSolved) {
   std::normal_distribution<Real> normal;
   for (int trial = 0; trial < 60; ++trial) {
     SolverOptions o = lemke_only();
-    o.revised_min_size = trial < 30 ? 0 : 1;
+    o.diagnostics.revised_min_size = trial < 30 ? 0 : 1;
     const int nv = 3, m = 3 + trial % 5;
     MatX g(nv, m);
     for (Eigen::Index k = 0; k < g.size(); ++k) g.data()[k] = normal(rng);
@@ -232,9 +232,9 @@ TEST(Lemke, SmallPivotsAreDecidedOnARefinedColumn) {
       &info);
   for (int revised : {0, 1}) {
     SolverOptions o = lemke_only();
-    o.extended_precision_retry = false;
+    o.diagnostics.extended_precision_retry = false;
     o.impulse_scale = info.impulse_scale;
-    o.revised_min_size = revised;
+    o.diagnostics.revised_min_size = revised;
     const LcpSolution s = solve_lemke(p, o);
     ASSERT_EQ(s.certificate.status, SolveStatus::kSolved)
         << s.certificate.pivots << " pivots, revised " << revised;

@@ -63,8 +63,9 @@ void expect_farkas(const Lcp& p, const LcpSolution& s, Real tol, const std::stri
   ASSERT_EQ(s.ray.size(), p.q.size()) << what;
   EXPECT_GE(s.ray.minCoeff(), 0.0) << what;
   EXPECT_NEAR(s.ray.maxCoeff(), 1.0, 1e-12) << what;
-  EXPECT_LE((p.M.transpose() * s.ray).maxCoeff(),
-            SolverOptions{}.farkas_tolerance * std::max<Real>(1.0, p.M.cwiseAbs().maxCoeff()))
+  EXPECT_LE(
+      (p.M.transpose() * s.ray).maxCoeff(),
+      SolverOptions{}.diagnostics.farkas_tolerance * std::max<Real>(1.0, p.M.cwiseAbs().maxCoeff()))
       << what;
   EXPECT_LT(p.q.dot(s.ray), -tol) << what;
 }

@@ -210,7 +210,7 @@ TEST(SolveLcp, FischerBurmeisterIsSkippedWhenOneNewtonStepExceedsItsWorkCap) {
   const Lcp p{random_spd(10, rng), gaussian_q(10, rng)};
   SolverOptions o;
   o.max_pivots = 1;
-  o.extended_precision_retry = false;
+  o.diagnostics.extended_precision_retry = false;
   ASSERT_EQ(solve_lemke(p, o).certificate.status, SolveStatus::kMaxIterations);
   o.fb_max_work = 1000;
   EXPECT_EQ(fischer_burmeister_iterations(10, o), 1);
@@ -242,7 +242,7 @@ TEST(SolveLcp, FallbackRescuesALemkeRay) {
     // One Lemke path (no retries), so that the fallback itself is what is exercised; the
     // default stack (retries on) is counted for the record.
     SolverOptions single_path;
-    single_path.extended_precision_retry = false;
+    single_path.diagnostics.extended_precision_retry = false;
     SolverOptions lemke_only = single_path;
     lemke_only.fallback = false;
     if (solve_lemke(p, lemke_only).certificate.status != SolveStatus::kRay) continue;
@@ -425,7 +425,7 @@ TEST(SolveLcp, AWarmRunEndingOnARayRestartsWithoutTheDroppedImpulse) {
   LcpSolution with, without;
   solve_lcp(p, o, restarted, with, guess);
   SolverOptions no_restarts = o;
-  no_restarts.max_ray_restarts = 0;
+  no_restarts.diagnostics.max_ray_restarts = 0;
   solve_lcp(p, no_restarts, plain, without, guess);
   expect_verified(p, with, "with restarts");
   expect_verified(p, without, "without");

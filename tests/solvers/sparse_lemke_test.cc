@@ -71,7 +71,7 @@ TEST(SparseLemke, FrictionalPilesCertify) {
   // in the message).
   std::mt19937 rng(23);
   SolverOptions dense_options = no_fallback();
-  dense_options.extended_precision_retry = false;
+  dense_options.diagnostics.extended_precision_retry = false;
   MlcpScratch dense_scratch;
   for (SparseLuBackend backend : backends()) {
     SparseLemkeScratch s;
@@ -108,8 +108,8 @@ TEST(SparseLemke, RefactorisationAndEtaFileGiveTheSameAnswer) {
     const SparseMlcp p = sparse_of(pile_step(3 + trial % 4, 4 + trial * 2, 0.5, rng));
     SparseLemkeScratch every, rare;
     SolverOptions at_every = no_fallback(), seldom = no_fallback();
-    at_every.refactor_interval = 1;
-    seldom.refactor_interval = 100000;
+    at_every.diagnostics.refactor_interval = 1;
+    seldom.diagnostics.refactor_interval = 100000;
     rare.eta_growth = 1e6;
     MlcpSolution a, b;
     solve_sparse_lemke(p, at_every, every, a);
@@ -293,7 +293,7 @@ TEST(SparseLemke, SecondaryRaysAreReported) {
   // (w₁ = 3 z₂, z₀ = 1 + z₂): a ray that proves nothing, as in the dense Lemke's first run.
   Lcp ray{(MatX(2, 2) << -1, 2, 2, -1).finished(), (VecX(2) << -1, -1).finished()};
   SolverOptions dense_options = no_fallback();
-  dense_options.extended_precision_retry = false;
+  dense_options.diagnostics.extended_precision_retry = false;
   const LcpSolution dense = solve_lemke(ray, dense_options);
   solve_sparse_lemke(lcp_as_mlcp(ray), {}, s, out);
   EXPECT_EQ(out.certificate.status, dense.certificate.status);
@@ -344,7 +344,7 @@ TEST(SparseLemke, CapturedLcpsEndAsTheDenseLemke) {
       LcpFileInfo info;
       const Lcp lcp = read_lcp(f.string(), &info);
       SolverOptions o = no_fallback();
-      o.extended_precision_retry = retries;
+      o.diagnostics.extended_precision_retry = retries;
       o.regularisation_path_retry = false;
       o.impulse_scale = info.impulse_scale;
       SolverOptions dense_options = o;

@@ -33,7 +33,7 @@ TEST(MemoryBudget, EstimateGrowsQuadraticallyAndCountsTheLongDoubleRetryOnlyWhen
   // Lemke's tableau alone is n(n+1) doubles: the estimate covers at least that and the matrix.
   EXPECT_GE(a, 8.0 * (100 * 101 + 100 * 100));
   SolverOptions no_retry = o;
-  no_retry.extended_precision_retry = false;
+  no_retry.diagnostics.extended_precision_retry = false;
   EXPECT_LT(lcp_solve_bytes(100, no_retry), a);
   // Above n = (max_pivot_work / 4)^(1/3) = 1000 the solver skips the long-double retry.
   EXPECT_EQ(lcp_solve_bytes(2000, no_retry), lcp_solve_bytes(2000, o));
@@ -43,12 +43,12 @@ TEST(MemoryBudget, EstimateGrowsQuadraticallyAndCountsTheLongDoubleRetryOnlyWhen
   // most revised_sparse_density · n² nonzeros): n(n+1) doubles fewer, 3n² bytes more at the
   // default 0.25, and still at least 2n² and M.
   SolverOptions dense = no_retry;
-  dense.revised_min_size = 0;
+  dense.diagnostics.revised_min_size = 0;
   EXPECT_EQ(lcp_solve_bytes(100, dense), lcp_solve_bytes(100, no_retry));  // below 128
   EXPECT_NEAR(lcp_solve_bytes(2000, dense) - lcp_solve_bytes(2000, no_retry),
               8.0 * 2000 * 2001 - 3.0 * 2000 * 2000, 1.0);
   SolverOptions uncompressed = no_retry;
-  uncompressed.revised_sparse_density = 0;
+  uncompressed.diagnostics.revised_sparse_density = 0;
   EXPECT_NEAR(lcp_solve_bytes(2000, no_retry) - lcp_solve_bytes(2000, uncompressed),
               3.0 * 2000 * 2000, 1.0);
   EXPECT_GE(lcp_solve_bytes(2000, no_retry), 8.0 * 3 * 2000 * 2000);

@@ -95,45 +95,24 @@ struct LcpSolution {
   VecX ray;
 };
 
-// All tolerances are relative; "scale" factors are named in each comment.
+// The LCP solvers' options (docs/solvers.md "Options"). All tolerances are relative; "scale"
+// factors are named in each comment. Three groups a user has a reason to set: what a certificate
+// accepts, how much work a solve may take before it is reported failed, and which rescues run
+// after Lemke fails. The algorithms' own constants are fenced off in `diagnostics`: the tests and
+// bench_paired vary them, and the defaults are what every measured table in docs/ used.
 struct SolverOptions {
+  // --- The certificate (docs/solvers.md "Certificate") ---
   // Verification tolerance, relative: tol = tolerance · max(1, ‖q‖∞) in the units of w (m/s for
-  // a time step); the default is 1e-10 (docs/solvers.md "Certificate").
+  // a time step); nominal 1e-10.
   Real tolerance = 1e-10;
-  // Lemke: a pivot element d_r must exceed pivot_tolerance · max(1, ‖d‖∞) (~1e-12·scale).
-  Real pivot_tolerance = 1e-12;
-  // Lemke: two ratios tie when they differ by <= ratio_tie_tolerance · max(1, |min ratio|);
-  // ties go to the lexicographic rule on the basis-inverse rows.
-  Real ratio_tie_tolerance = 1e-12;
-  // Lemke: stop with kMaxIterations after max_pivots_per_unknown · n pivots (+ 1). Spec: ~50 n.
-  int max_pivots_per_unknown = 50;
-  // Lemke: a ray's z-part y counts as a Farkas certificate when max(Mᵀy) <=
-  // farkas_tolerance · max(1, max|M|) with ‖y‖∞ = 1 (and qᵀy < −tol). Then any feasible z would
-  // need ‖z‖₁ >= |qᵀy| / max(Mᵀy), i.e. be absurdly large.
-  Real farkas_tolerance = 1e-9;
-  // Fischer–Burmeister: Newton iteration budget (quadratic convergence needs ~10–30).
-  int fb_max_iterations = 100;
-  // Fischer–Burmeister: give up when ½‖Φ‖² has not halved over this many iterations (0: never).
-  // On an infeasible problem (a standard-model SM trap) FB creeps towards a non-zero stationary
-  // point of the merit and would otherwise spend the whole budget there.
-  int fb_stall_window = 10;
-  // Fischer–Burmeister: stop when ‖Φ‖∞ <= fb_residual_factor · tol (margin below verification).
-  Real fb_residual_factor = 1e-2;
-  // Fischer–Burmeister: Armijo sufficient-decrease constant on ½‖Φ‖².
-  Real fb_armijo = 1e-4;
-  // Fischer–Burmeister: the line search gives up below this step length (status kMaxIterations).
-  Real fb_min_step = 1e-12;
   // The certificate's impulse scale Z (units of z, N·s in a time step): complementarity must be
   // <= tol · Z. 0: derived from the problem (lcp_impulse_scale; solve_mlcp uses
   // mlcp_impulse_scale).
   Real impulse_scale = 0;
-  // Lemke: recompute B⁻¹ and x_B from an LU of the basis columns every this many pivots
-  // (0: automatic, max(25, n / 2)); removes the drift of long runs of rank-one updates.
-  int refactor_interval = 0;
-  // Lemke: when the double-precision run ends without a verified answer (ray without Farkas
-  // certificate, pivot budget, verification failure), rerun it once in long double (64-bit
-  // mantissa) with refactorisation, from the same start. Bounded by the same pivot budget.
-  bool extended_precision_retry = true;
+
+  // --- Budgets: a solve that exceeds one ends with kMaxIterations ---
+  // Lemke: stop after max_pivots_per_unknown · n pivots (+ 1). Spec: ~50 n.
+  int max_pivots_per_unknown = 50;
   // Lemke: a hard cap on pivots regardless of n (runaway protection; 0: none). Each pivot costs
   // O(n²); together with max_pivots_per_unknown it keeps a failed solve cheap.
   int max_pivots = 20000;
@@ -141,28 +120,21 @@ struct SolverOptions {
   // a huge failing LCP (n in the thousands) ends in seconds, not minutes (0: none). The
   // long-double retry is skipped when its cost (~4× per pivot) would exceed the same cap.
   Real max_pivot_work = 4e9;
-  // Lemke: problems of at least this many unknowns pivot in the revised form, on the inverse of
-  // the basis's k×k block of z columns (O(k² + n k) per pivot, no n × (n+1) tableau) instead of
-  // the dense tableau (O(n²)); 0: always dense (docs/solvers.md "Revised Lemke"). Below 128 the
-  // two cost about the same, and the papers' scenes keep the dense form's paths.
-  int revised_min_size = 128;
-  // Revised form: when at most this fraction of M's entries is nonzero, the basis solve reads M's
-  // columns compressed (O(nnz) per basic column instead of O(n)); the sums are the same, so the
-  // path is bit-identical. A pile's Delassus matrix couples only rows that share a body. 0: never.
-  Real revised_sparse_density = 0.25;
-  // Warm start (solve_lcp with a guess): a capped Lemke run from a guessed basis that ends on a
-  // secondary ray with w_j entering, z_j guessed active, is run again without z_j, at most this
-  // many times (docs/solvers.md "Fallback policy", ray restart); 0: never.
-  int max_ray_restarts = 3;
+  // Fischer–Burmeister: Newton iteration budget (quadratic convergence needs ~10–30).
+  int fb_max_iterations = 100;
   // Fischer–Burmeister: iterations are also capped so that iterations · n³ <= fb_max_work
   // (one LU per iteration; 0: none, at least one iteration always runs).
   Real fb_max_work = 2e10;
-  // Both: re-solve the final complementary basis (active set) exactly with an LU and keep it when
-  // it verifies better. Removes the drift of the updated basis inverse / Newton iterate.
-  bool polish = true;
+
+  // --- Rescues after Lemke fails (docs/solvers.md "Fallback policy") ---
   // solve_lcp / solve_mlcp: run Fischer–Burmeister (warm-started from Lemke's last iterate)
   // when Lemke ends on a ray, on the pivot budget, on NaN or on a failed verification.
   bool fallback = true;
+  // solve_lcp: when the floating-point attempts failed, solve M + δI at two points of δ (1e-8 of
+  // max|M_ii|, then where a settled path would meet the tolerance) and take a solution the
+  // certificate accepts on M itself (solve_by_regularisation_path, docs/solvers.md
+  // "Regularisation path"). Skipped where the long-double run exceeds max_pivot_work (4n³).
+  bool regularisation_path_retry = true;
   // solve_lcp: when every floating-point attempt failed, rerun Lemke in exact arithmetic
   // (solve_lemke_exact) for problems of at most exact_max_size unknowns; its answer is taken
   // when it certifies, and otherwise names why the problem failed (docs/solvers.md "Exact Lemke").
@@ -170,15 +142,60 @@ struct SolverOptions {
   // rescues ~4 % of them (the rest are the model's own jams); a diagnosis tool.
   bool exact_retry = false;
   int exact_max_size = 96;
-  // solve_lcp: when the floating-point attempts failed, solve M + δI at two points of δ (1e-8 of
-  // max|M_ii|, then where a settled path would meet the tolerance) and take a solution the
-  // certificate accepts on M itself (solve_by_regularisation_path, docs/solvers.md
-  // "Regularisation path"). Skipped where the long-double run exceeds max_pivot_work (4n³).
-  bool regularisation_path_retry = true;
   // Exact Lemke: stop with kMaxIterations once Σ over pivots of n · (2n + 2) · limbs(det)² (word
   // multiplications; det is the basis determinant, whose size bounds every entry's) exceeds this
   // (0: none). ~1e9 is about a second on one core.
   Real exact_max_work = 2e9;
+
+  // --- Diagnostics: the algorithms' constants, for tests and comparisons, not for tuning a scene
+  struct Diagnostics {
+    // Lemke: a pivot element d_r must exceed pivot_tolerance · max(1, ‖d‖∞) (~1e-12·scale).
+    Real pivot_tolerance = 1e-12;
+    // Lemke: two ratios tie when they differ by <= ratio_tie_tolerance · max(1, |min ratio|);
+    // ties go to the lexicographic rule on the basis-inverse rows.
+    Real ratio_tie_tolerance = 1e-12;
+    // Lemke: a ray's z-part y counts as a Farkas certificate when max(Mᵀy) <=
+    // farkas_tolerance · max(1, max|M|) with ‖y‖∞ = 1 (and qᵀy < −tol). Then any feasible z
+    // would need ‖z‖₁ >= |qᵀy| / max(Mᵀy), i.e. be absurdly large.
+    Real farkas_tolerance = 1e-9;
+    // Lemke: recompute B⁻¹ and x_B from an LU of the basis columns every this many pivots
+    // (0: automatic, max(25, n / 2)); removes the drift of long runs of rank-one updates.
+    int refactor_interval = 0;
+    // Lemke: when the double-precision run ends without a verified answer (ray without Farkas
+    // certificate, pivot budget, verification failure), rerun it once in long double (64-bit
+    // mantissa) with refactorisation, from the same start. Bounded by the same pivot budget.
+    bool extended_precision_retry = true;
+    // Lemke: problems of at least this many unknowns pivot in the revised form, on the inverse of
+    // the basis's k×k block of z columns (O(k² + n k) per pivot, no n × (n+1) tableau) instead of
+    // the dense tableau (O(n²)); 0: always dense (docs/solvers.md "Revised Lemke"). Below 128 the
+    // two cost about the same, and the papers' scenes keep the dense form's paths.
+    int revised_min_size = 128;
+    // Revised form: when at most this fraction of M's entries is nonzero, the basis solve reads
+    // M's columns compressed (O(nnz) per basic column instead of O(n)); the sums are the same, so
+    // the path is bit-identical. A pile's Delassus matrix couples only rows that share a body.
+    // 0: never.
+    Real revised_sparse_density = 0.25;
+    // Warm start (solve_lcp with a guess): a capped Lemke run from a guessed basis that ends on a
+    // secondary ray with w_j entering, z_j guessed active, is run again without z_j, at most this
+    // many times (docs/solvers.md "Fallback policy", ray restart); 0: never.
+    int max_ray_restarts = 3;
+    // Both Lemke and Fischer–Burmeister: re-solve the final complementary basis (active set)
+    // exactly with an LU and keep it when it verifies better. Removes the drift of the updated
+    // basis inverse / Newton iterate.
+    bool polish = true;
+    // Fischer–Burmeister: give up when ½‖Φ‖² has not halved over this many iterations (0:
+    // never). On an infeasible problem (a standard-model trap) FB creeps towards a non-zero
+    // stationary point of the merit and would otherwise spend the whole budget there.
+    int fb_stall_window = 10;
+    // Fischer–Burmeister: stop when ‖Φ‖∞ <= fb_residual_factor · tol (margin below
+    // verification).
+    Real fb_residual_factor = 1e-2;
+    // Fischer–Burmeister: Armijo sufficient-decrease constant on ½‖Φ‖².
+    Real fb_armijo = 1e-4;
+    // Fischer–Burmeister: the line search gives up below this step length (kMaxIterations).
+    Real fb_min_step = 1e-12;
+  };
+  Diagnostics diagnostics;
 };
 
 // The default stack (docs/solvers.md "Fallback policy"): lexicographic Lemke → verify → on ray /

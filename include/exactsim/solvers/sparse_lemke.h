@@ -57,8 +57,8 @@ struct SparseLemkeScratch {
   SparseMlcpScratch mlcp;  // W = M⁻¹, b, N's diagonal, the certificate's buffers
   SparseLuBackend backend = SparseLuBackend::kAuto;
   // Refactorise when the eta file holds more than eta_growth · nnz(L + U) nonzeros (and every
-  // SolverOptions::refactor_interval pivots, 0: automatic; docs/solvers.md "Large islands: the
-  // sparse path").
+  // SolverOptions::diagnostics.refactor_interval pivots, 0: automatic; docs/solvers.md "Large
+  // islands: the sparse path").
   Real eta_growth = 3.0;
   // The complementary basis of the returned point (z_i basic) after a kSolved ending: the
   // warm-start guess for the next, similar problem.
@@ -72,15 +72,15 @@ struct SparseLemkeScratch {
 // columns depend on the others' (left out in index order), with covering vector d = B_r·1 (B_r
 // the reduced basis, so that z₀'s column is −1 in basis coordinates, as cold); else cold with
 // d = 1. A start whose basic solution passes the certificate ends with 0 pivots. A warm run that
-// does not end solved is followed by a cold run, and with SolverOptions::extended_precision_retry
-// by the dense Lemke's retries in double (near-exact ties, a larger pivot tolerance, two other
-// covering vectors), all within one budget of max_pivots pivots (0: the dense Lemke's rule,
-// max_pivots_per_unknown · m + 1); the best answer is kept. out: ν, z, w certified on the whole
-// problem with verify_sparse_mlcp; method kLemke; certificate.pivots = certificate.iterations =
-// pivots of all runs.
-// Status: kSolved; kInfeasible (a secondary ray whose z-part is a verified Farkas vector, as the
-// dense Lemke's); kRay; kMaxIterations (budget, or a repeated basis); kNumerical (NaN, or no
-// usable factorisation); kVerificationFailed (z₀ left but the point fails the certificate).
+// does not end solved is followed by a cold run, and with
+// SolverOptions::diagnostics.extended_precision_retry by the dense Lemke's retries in double
+// (near-exact ties, a larger pivot tolerance, two other covering vectors), all within one budget of
+// max_pivots pivots (0: the dense Lemke's rule, max_pivots_per_unknown · m + 1); the best answer is
+// kept. out: ν, z, w certified on the whole problem with verify_sparse_mlcp; method kLemke;
+// certificate.pivots = certificate.iterations = pivots of all runs. Status: kSolved; kInfeasible (a
+// secondary ray whose z-part is a verified Farkas vector, as the dense Lemke's); kRay;
+// kMaxIterations (budget, or a repeated basis); kNumerical (NaN, or no usable factorisation);
+// kVerificationFailed (z₀ left but the point fails the certificate).
 void solve_sparse_lemke(const SparseMlcp& p, const SolverOptions& options, SparseLemkeScratch& s,
                         MlcpSolution& out, const std::vector<bool>* guess = nullptr,
                         int max_pivots = 0);
