@@ -33,17 +33,39 @@ void add_up(StepReport& total, const StepReport& part) {
   total.seconds.metrics += part.seconds.metrics;
 }
 
+// `second`, the energy balance of the part of a step that followed `first`, becomes the balance
+// of both (docs/robustness.md "Energy balance", a step in parts): the energies at the first
+// part's start and the second's end, the budgets and tolerances summed, and the free flight and
+// the whole step's start placed so that each excess is the sum of the parts' excesses.
+void follow(EnergyBalance& second, const EnergyBalance& first) {
+  if (!first.checked) return;
+  if (!second.checked) {
+    second = first;
+    return;
+  }
+  second.free_flight -= first.after - first.free_flight;
+  second.before = first.before;
+  second.stabilisation += first.stabilisation;
+  second.tolerance += first.tolerance;
+  second.kinematic_work += first.kinematic_work;
+  second.total_before -= first.total_after - first.total_before;
+  second.projection += first.projection;
+  second.total_tolerance += first.total_tolerance;
+}
+
 // `second`, the report of the part of a step that followed `first`, becomes the report of both.
 void follow(StepReport& second, const StepReport& first) {
   add_up(second, first);
   // A failed solve in the first part (a run going on past failures) is the step's, with its
-  // certificate, unless the second part failed or diverged too.
+  // certificate and energy balance, unless the second part failed or diverged too.
   if (is_failed_solve(first.status) && !is_failed_solve(second.status) &&
       second.status != StepStatus::kDiverged) {
     second.status = first.status;
     second.solver = first.solver;
     second.energy = first.energy;
     second.regularisation = std::max(second.regularisation, first.regularisation);
+  } else {
+    follow(second.energy, first.energy);
   }
   // A penetration the first part could not resolve is the step's, whatever the second part did.
   if (first.status == StepStatus::kDeepPenetration && !is_failed_solve(second.status) &&

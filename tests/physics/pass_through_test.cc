@@ -8,6 +8,7 @@
 #include <string>
 
 #include "exactsim/io/run.h"
+#include "exactsim/metrics/energy.h"
 #include "exactsim/stepping/adaptive_step.h"
 #include "experiments/scenarios.h"
 #include "physics/physics_scene.h"
@@ -64,6 +65,40 @@ TEST(PassThrough, FastSpinningPolygonShotAtAWallAtLargeStep) {
   const Watch w = watch(sim.scene);
   expect_nothing_passes(sim.scene);
   EXPECT_GT(w.max_substeps, 1);  // the safeguard acted
+}
+
+// docs/robustness.md "Energy balance", a step in parts: a split step whose parts all have a solve
+// reports the balance of the whole step, from the energies at its start to those at its end (only
+// the puck moves, so they are its island's), with each excess the sum of its parts'.
+TEST(PassThrough, ASplitStepReportsTheEnergyBalanceOfTheWholeStep) {
+  // The puck slides on its flat side into the wall, so every part of a step has a solve.
+  json bodies = shot_2d();
+  bodies[2]["position"] = {0, 0.1 * std::sqrt(3.0) / 2};
+  bodies[2]["angular_velocity"] = 0;
+  Sim sim(scene_doc(2, 0.02, bodies, {{"model", "peg"}}));
+  sim.scene.world.contact.model = ContactModel::kPeg;
+  sim.scene.world.contact.predict_motion = false;  // the wall is met within a step: it splits
+  const World& w = sim.scene.world;
+  const auto energies = [&] {
+    const Real t = kinetic_energy(w.bodies, sim.state);
+    return std::pair{t, t + potential_energy(w.bodies, sim.state, w.gravity)};
+  };
+  int split_steps = 0;
+  for (long k = 0; k < 50; ++k) {
+    const auto [t0, e0] = energies();
+    const StepReport r = advance(w, sim.state, sim.ws, sim.scene.step, k);
+    ASSERT_EQ(r.status, StepStatus::kOk) << "step " << k;
+    const auto [t1, e1] = energies();
+    if (r.substeps < 2 || !r.energy.checked) continue;
+    ++split_steps;
+    const Real scale = 1e-12 * std::max<Real>(1, e0);
+    EXPECT_NEAR(r.energy.before, t0, scale) << "step " << k;
+    EXPECT_NEAR(r.energy.after, t1, scale) << "step " << k;
+    EXPECT_NEAR(r.energy.total_before, e0, scale) << "step " << k;
+    EXPECT_NEAR(r.energy.total_after, e1, scale) << "step " << k;
+    EXPECT_LE(r.energy.total_excess(), r.energy.total_tolerance) << "step " << k;
+  }
+  EXPECT_GT(split_steps, 0);  // the case arose
 }
 
 TEST(PassThrough, ASplitStepWhoseFirstHalfFailsStillEndsAtTheStepsEnd) {
