@@ -662,9 +662,16 @@ void solve_sparse_lemke(const SparseMlcp& p, const SolverOptions& options, Spars
   if (!s.state) s.state = std::make_shared<SparseLemkeState>();
   SparseLemkeState& st = *s.state;
   st.d_columns = p.D;
-  const long budget =
-      max_pivots > 0 ? max_pivots
-                     : static_cast<long>(options.max_pivots_per_unknown) * static_cast<long>(m) + 1;
+  long budget = max_pivots;
+  if (budget <= 0) {
+    budget = static_cast<long>(options.max_pivots_per_unknown) * static_cast<long>(m) + 1;
+    // The work cap: a pivot here is at least 4m operations (the entering column's solve, the
+    // ratio test, the updates of the basic values and of the lexicographic rows), so at most
+    // max_pivot_work / 4m pivots.
+    if (options.max_pivot_work > 0)
+      budget = std::min<long>(
+          budget, std::max<long>(1, static_cast<long>(options.max_pivot_work / (4.0 * m))));
+  }
 
   // A start: the guess (covering vector d = B_r·1 = 1_ᾱ − N_α 1, so that z₀'s column is −1 in
   // basis coordinates), or cold (w basic) with d = `cover` (null: 1).

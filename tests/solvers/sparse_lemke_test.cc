@@ -325,6 +325,34 @@ TEST(SparseLemke, EmptyAndFeasibleStartsTakeNoPivots) {
   EXPECT_EQ(out.z.cwiseAbs().maxCoeff(), 0.0);
 }
 
+TEST(SparseLemke, ItsWorkCapCountsAPivotAs4m) {
+  // At most max_pivots_per_unknown · m + 1 pivots over all runs, and at most max_pivot_work / 4m
+  // (sparse_lemke.h): a solve that needs more ends kMaxIterations within the cap.
+  std::mt19937 rng(5);
+  SparseLemkeScratch s;
+  int capped = 0;
+  for (int trial = 0; trial < 20; ++trial) {
+    const SparseMlcp p = sparse_of(pile_step(4, 12, 0.5, rng));
+    const Real m = static_cast<Real>(p.r.size());
+    MlcpSolution free_run, run;
+    SolverOptions o = no_fallback();
+    o.max_pivot_work = 0;
+    solve_sparse_lemke(p, o, s, free_run);
+    ASSERT_TRUE(free_run.certificate.ok()) << trial;
+    const int needed = free_run.certificate.pivots;
+    if (needed < 4) continue;
+    o.max_pivot_work = 4 * m * (needed / 2);
+    solve_sparse_lemke(p, o, s, run);
+    EXPECT_EQ(run.certificate.status, SolveStatus::kMaxIterations) << trial;
+    EXPECT_LE(run.certificate.pivots, needed / 2) << trial;
+    o.max_pivot_work = 4 * m * needed;
+    solve_sparse_lemke(p, o, s, run);
+    EXPECT_TRUE(run.certificate.ok()) << trial;
+    ++capped;
+  }
+  EXPECT_GT(capped, 5);  // the case arose
+}
+
 TEST(SparseLemke, CapturedLcpsEndAsTheDenseLemke) {
   // The captured hard LCPs (tests/solvers/data/*.lcp; regression_test.cc) as MLCPs with D = N,
   // solved by one run (no retries) and with the retries, as the dense Lemke (without its

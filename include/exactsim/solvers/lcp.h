@@ -118,7 +118,8 @@ struct SolverOptions {
   int max_pivots = 20000;
   // Lemke: and a work cap, pivots · n² <= max_pivot_work (a pivot is ~n² multiply-adds), so that
   // a huge failing LCP (n in the thousands) ends in seconds, not minutes (0: none). The
-  // long-double retry is skipped when its cost (~4× per pivot) would exceed the same cap.
+  // long-double retry is skipped when its cost (~4× per pivot) would exceed the same cap. The
+  // sparse Lemke (sparse_lemke.h) counts a pivot as 4m on its m unknowns.
   Real max_pivot_work = 4e9;
   // Fischer–Burmeister: Newton iteration budget (quadratic convergence needs ~10–30).
   int fb_max_iterations = 100;

@@ -75,12 +75,13 @@ struct SparseLemkeScratch {
 // does not end solved is followed by a cold run, and with
 // SolverOptions::diagnostics.extended_precision_retry by the dense Lemke's retries in double
 // (near-exact ties, a larger pivot tolerance, two other covering vectors), all within one budget of
-// max_pivots pivots (0: the dense Lemke's rule, max_pivots_per_unknown · m + 1); the best answer is
-// kept. out: ν, z, w certified on the whole problem with verify_sparse_mlcp; method kLemke;
-// certificate.pivots = certificate.iterations = pivots of all runs. Status: kSolved; kInfeasible (a
-// secondary ray whose z-part is a verified Farkas vector, as the dense Lemke's); kRay;
-// kMaxIterations (budget, or a repeated basis); kNumerical (NaN, or no usable factorisation);
-// kVerificationFailed (z₀ left but the point fails the certificate).
+// max_pivots pivots (0: max_pivots_per_unknown · m + 1, and at most max_pivot_work / 4m: a
+// pivot here is at least 4m operations); the best answer is kept. out: ν, z, w certified on the
+// whole problem with verify_sparse_mlcp; method kLemke; certificate.pivots = certificate.iterations
+// = pivots of all runs. Status: kSolved; kInfeasible (a secondary ray whose z-part is a verified
+// Farkas vector, as the dense Lemke's); kRay; kMaxIterations (budget, or a repeated basis);
+// kNumerical (NaN, or no usable factorisation); kVerificationFailed (z₀ left but the point fails
+// the certificate).
 void solve_sparse_lemke(const SparseMlcp& p, const SolverOptions& options, SparseLemkeScratch& s,
                         MlcpSolution& out, const std::vector<bool>* guess = nullptr,
                         int max_pivots = 0);
