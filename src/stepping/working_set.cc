@@ -183,7 +183,8 @@ void solve_on_working_set(const SparseMlcp& full, const MlcpLayout& layout,
   complete(full, layout, s, out.nu, out.z);
   sparse_rows(full, out.nu, out.z, out.w);
   add_rejected(layout, out.z, out.w, tol, sub.impulse_scale, s);
-  int iterations = 0;
+  // The rounds' effort: the sparse Lemke's pivots, and the other methods' iterations.
+  int pivots = 0, iterations = 0;
   // The set's answer in full coordinates, certified on the whole problem, and its basis.
   auto adopt = [&](const std::vector<bool>& active) {
     out.nu = s.solution.nu;
@@ -194,6 +195,7 @@ void solve_on_working_set(const SparseMlcp& full, const MlcpLayout& layout,
     out.certificate =
         verify_sparse_mlcp(full, out.nu, out.z, tol, sub.impulse_scale, options, scratch, out.w);
     out.certificate.method = method;
+    out.certificate.pivots = pivots;
     out.certificate.iterations = iterations;
     record_basis(out, active, s);
   };
@@ -211,7 +213,7 @@ void solve_on_working_set(const SparseMlcp& full, const MlcpLayout& layout,
         s.from[q] = s.joined[i] ? out.z[i] > 0 : static_cast<bool>(s.basis[i]);
       }
       solve_sparse_lemke(s.problem, sub, lemke, s.solution, &s.from);
-      iterations += s.solution.certificate.iterations;
+      pivots += s.solution.certificate.pivots;
       if (s.solution.certificate.ok()) active = &lemke.active;
     }
     if (active == nullptr) {
@@ -228,7 +230,7 @@ void solve_on_working_set(const SparseMlcp& full, const MlcpLayout& layout,
         // islands: the sparse path"): it ends at a solution or with a reason, where the interior
         // point can stall.
         solve_sparse_lemke(s.problem, sub, lemke, s.solution, &scratch.active);
-        iterations += s.solution.certificate.iterations;
+        pivots += s.solution.certificate.pivots;
         s.basis_solved = s.solution.certificate.ok();
         if (s.basis_solved) active = &lemke.active;
       }

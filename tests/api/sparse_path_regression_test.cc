@@ -25,12 +25,21 @@ TEST(SparsePath, AnAnswerCertifiedFromAStoppedRunKeepsItsBasis) {
   sim.set_state({c.state, c.tally.summary.steps_done,
                  std::make_shared<const StepperMemory>(c.memory), StepReport{}});
   bool sparse = false;  // step 474 has an island beyond dense_max_unknowns
+  int lemke_answers = 0;
   for (int k = 0; k < 5; ++k) {
     const StepReport& r = sim.step();
     EXPECT_NE(r.status, StepStatus::kDiverged) << "step " << 471 + k;
-    sparse = sparse || r.largest_island_lcp > scene.world.stepping.dense_max_unknowns;
+    const bool beyond = r.largest_island_lcp > scene.world.stepping.dense_max_unknowns;
+    sparse = sparse || beyond;
+    // The working set's sparse Lemke runs report their effort as pivots (solvers.md "The solve
+    // policy"), as the dense Lemke's do.
+    if (beyond && r.solver.method == SolveMethod::kLemke) {
+      EXPECT_GT(r.solver.pivots, 0) << "step " << 471 + k;
+      ++lemke_answers;
+    }
   }
   EXPECT_TRUE(sparse) << "no step reached the sparse path: the capture no longer tests it";
+  EXPECT_GT(lemke_answers, 0) << "no sparse step's answer is the sparse Lemke's";
 }
 
 }  // namespace
