@@ -67,17 +67,15 @@ nlohmann::json solver_options_to_json(const SolverOptions& o) {
   const SolverOptions::Diagnostics& d = o.diagnostics;
   const SolverOptions::Diagnostics nominal;
   nlohmann::json diagnostics = nlohmann::json::object();
-  if (d.pivot_tolerance != nominal.pivot_tolerance)
-    diagnostics["pivot_tolerance"] = d.pivot_tolerance;
-  if (d.fb_stall_window != nominal.fb_stall_window)
-    diagnostics["fb_stall_window"] = d.fb_stall_window;
-  if (d.polish != nominal.polish) diagnostics["polish"] = d.polish;
-  if (d.revised_min_size != nominal.revised_min_size)
-    diagnostics["revised_min_size"] = d.revised_min_size;
-  if (d.revised_sparse_density != nominal.revised_sparse_density)
-    diagnostics["revised_sparse_density"] = d.revised_sparse_density;
-  if (d.max_ray_restarts != nominal.max_ray_restarts)
-    diagnostics["max_ray_restarts"] = d.max_ray_restarts;
+  const auto put = [&](const char* key, auto value, auto default_value) {
+    if (value != default_value) diagnostics[key] = value;
+  };
+  put("pivot_tolerance", d.pivot_tolerance, nominal.pivot_tolerance);
+  put("fb_stall_window", d.fb_stall_window, nominal.fb_stall_window);
+  put("polish", d.polish, nominal.polish);
+  put("revised_min_size", d.revised_min_size, nominal.revised_min_size);
+  put("revised_sparse_density", d.revised_sparse_density, nominal.revised_sparse_density);
+  put("max_ray_restarts", d.max_ray_restarts, nominal.max_ray_restarts);
   if (!diagnostics.empty()) out["diagnostics"] = diagnostics;
   return out;
 }

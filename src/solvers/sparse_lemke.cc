@@ -647,7 +647,8 @@ void solve_sparse_lemke(const SparseMlcp& p, const SolverOptions& options, Spars
     SolveCertificate& cert = out.certificate;
     cert.primary_status = cert.status;
     cert.method = SolveMethod::kLemke;
-    cert.pivots = cert.iterations = pivots;
+    cert.pivots = pivots;
+    cert.iterations = 0;
     s.stats.pivots = pivots;
     s.stats.seconds = seconds_since(start_time);
   };

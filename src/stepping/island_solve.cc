@@ -226,7 +226,6 @@ const std::vector<bool>* run_attempt(Kind kind, const World& world, IslandWorksp
     case Kind::kSparseLemke:
       solve_sparse_lemke(ws.problem, world.solver, ws.lemke, ws.solution,
                          warm ? &ws.warm.guess : nullptr);
-      ws.solution.certificate.iterations = 0;  // its effort is its pivots
       ws.dense = false;
       return &ws.lemke.active;
   }

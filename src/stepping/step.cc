@@ -93,8 +93,8 @@ bool recover_by_regularisation(const World& world, IslandWorkspace& ws, StepRepo
   // larger δ is the better next try than a Fischer–Burmeister run on the same problem.
   SolverOptions lemke_only = world.solver;
   lemke_only.fallback = false;
-  lemke_only.diagnostics.extended_precision_retry =
-      false;  // N + δI needs no retries: keep a failure cheap
+  // N + δI needs no retries: keep a failure cheap.
+  lemke_only.diagnostics.extended_precision_retry = false;
   lemke_only.max_pivot_work = 1e9;
   // On the step's own solver buffers (the memory budget counts only the copy of N), keeping the
   // failed solve's basis, the next step's warm start.

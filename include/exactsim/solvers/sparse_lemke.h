@@ -77,11 +77,11 @@ struct SparseLemkeScratch {
 // (near-exact ties, a larger pivot tolerance, two other covering vectors), all within one budget of
 // max_pivots pivots (0: max_pivots_per_unknown · m + 1, and at most max_pivot_work / 4m: a
 // pivot here is at least 4m operations); the best answer is kept. out: ν, z, w certified on the
-// whole problem with verify_sparse_mlcp; method kLemke; certificate.pivots = certificate.iterations
-// = pivots of all runs. Status: kSolved; kInfeasible (a secondary ray whose z-part is a verified
-// Farkas vector, as the dense Lemke's); kRay; kMaxIterations (budget, or a repeated basis);
-// kNumerical (NaN, or no usable factorisation); kVerificationFailed (z₀ left but the point fails
-// the certificate).
+// whole problem with verify_sparse_mlcp; method kLemke; certificate.pivots = pivots of all runs
+// (iterations 0, as the dense Lemke's). Status: kSolved; kInfeasible (a secondary ray whose z-part
+// is a verified Farkas vector, as the dense Lemke's); kRay; kMaxIterations (budget, or a repeated
+// basis); kNumerical (NaN, or no usable factorisation); kVerificationFailed (z₀ left but the point
+// fails the certificate).
 void solve_sparse_lemke(const SparseMlcp& p, const SolverOptions& options, SparseLemkeScratch& s,
                         MlcpSolution& out, const std::vector<bool>* guess = nullptr,
                         int max_pivots = 0);
