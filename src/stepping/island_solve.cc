@@ -169,7 +169,8 @@ constexpr int kBriefDenseMinUnknowns = 200;
 //   pour of docs/performance.md, and seconds), then the working set, then the whole stack;
 // - a smaller dense island: the whole stack, then the working set;
 // - a sparse island (above StepOptions::dense_max_unknowns): the working set, the sparse Lemke on
-//   the whole problem, then the dense path where it fits the memory budget.
+//   the whole problem, then the dense path where its Lemke's work cap and the memory budget allow
+//   (attempt_runs).
 using Kind = SolveAttemptKind;
 constexpr Kind kLargeDenseIsland[] = {Kind::kDenseBrief, Kind::kWorkingSet, Kind::kDense};
 constexpr Kind kSmallDenseIsland[] = {Kind::kDense, Kind::kWorkingSet};
@@ -187,13 +188,16 @@ std::span<const Kind> island_policy(const IslandWorkspace& ws, int unknowns) {
 
 // Whether an attempt after the first runs. Nothing runs after the exact Lemke proved the problem
 // infeasible (proven_infeasible); the working set has no equality rows (an island with joints
-// stays on the dense path); the dense path runs after another attempt only where its copy of the
-// MLCP fits the memory budget.
+// stays on the dense path); the dense path runs after a sparse attempt only where its Lemke may
+// take the n/2 pivots a pile's step takes (max_pivot_work >= n³/2; docs/solvers.md "The solve
+// policy") and its copy of the MLCP fits the memory budget.
 bool attempt_runs(Kind kind, const World& world, const IslandWorkspace& ws) {
   if (proven_infeasible(ws.solution.certificate)) return false;
   const MlcpLayout& layout = ws.layout;
   if (kind == Kind::kWorkingSet) return layout.n_bilateral == 0;
   if (kind != Kind::kDense || ws.dense) return true;
+  const double n = layout.size();
+  if (world.solver.max_pivot_work > 0 && n * n * n / 2 > world.solver.max_pivot_work) return false;
   const double dense_bytes =
       step_lcp_bytes(ws.problem.M.size(), layout.size(),
                      layout.n_unilateral + layout.n_intercontact, world.solver);

@@ -2,7 +2,8 @@
 // least 200 unknowns tries Lemke briefly, then the working set, and only then the stack's
 // fallbacks; a smaller island goes through the stack first and the working set last. Told apart
 // here by a Lemke that cannot succeed (one pivot) and a Fischer–Burmeister fallback that can:
-// which attempt answers, and that the answer certifies.
+// which attempt answers, and that the answer certifies. A sparse island's dense attempt, last,
+// runs only where its Lemke's work cap allows a pile's step.
 #include <gtest/gtest.h>
 
 #include "physics/physics_scene.h"
@@ -83,6 +84,42 @@ TEST(DenseIslandAttempts, ASmallIslandGoesThroughTheStackFirst) {
   EXPECT_FALSE(a.working_set);
   EXPECT_EQ(a.method, SolveMethod::kFischerBurmeister);
   EXPECT_TRUE(a.attempts.empty());  // its first attempt, the whole stack, certified
+}
+
+// The same stack's first step as a sparse island (stepping.dense_max_unknowns 0) that no attempt
+// can certify (a tolerance of 1e-30): its attempts are the working set and the sparse Lemke, and
+// the dense path after them only where its Lemke may take n/2 pivots within max_pivot_work
+// (n³/2 <= max_pivot_work).
+std::vector<SolveAttempt> uncertifiable_sparse_step(Real max_pivot_work, int& unknowns) {
+  Sim sim(stack_doc(8));
+  sim.scene.world.stepping.dense_max_unknowns = 0;
+  sim.scene.world.solver.tolerance = 1e-30;
+  sim.scene.world.solver.max_pivot_work = max_pivot_work;
+  const StepReport r = sim.advance();
+  EXPECT_EQ(r.islands, 1);
+  EXPECT_FALSE(r.solver.ok());
+  unknowns = r.lcp_size;
+  return r.attempts;
+}
+
+std::vector<SolveAttemptKind> kinds(const std::vector<SolveAttempt>& attempts) {
+  std::vector<SolveAttemptKind> out;
+  for (const SolveAttempt& a : attempts) out.push_back(a.kind);
+  return out;
+}
+
+TEST(DenseIslandAttempts, ASparseIslandGoesDenseOnlyWhereLemkeMayTakeHalfAPivotPerUnknown) {
+  int n = 0;
+  const std::vector<SolveAttemptKind> uncapped = kinds(uncertifiable_sparse_step(0, n));
+  ASSERT_GE(n, 200);
+  const std::vector<SolveAttemptKind> all = {
+      SolveAttemptKind::kWorkingSet, SolveAttemptKind::kSparseLemke, SolveAttemptKind::kDense};
+  EXPECT_EQ(uncapped, all);
+  const Real half_a_pivot_each = 0.5 * n * n * n;
+  int m = 0;
+  EXPECT_EQ(kinds(uncertifiable_sparse_step(half_a_pivot_each, m)), all);
+  EXPECT_EQ(kinds(uncertifiable_sparse_step(0.99 * half_a_pivot_each, m)),
+            std::vector<SolveAttemptKind>(all.begin(), all.end() - 1));
 }
 
 }  // namespace
