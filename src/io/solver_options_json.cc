@@ -24,6 +24,8 @@ void read_diagnostics(const JsonCursor& c, SolverOptions::Diagnostics& d) {
   if (c.has("revised_sparse_density"))
     d.revised_sparse_density = c.at("revised_sparse_density").in_range(0, 1, "");
   if (c.has("max_ray_restarts")) d.max_ray_restarts = c.at("max_ray_restarts").integer(0, 1000);
+  if (c.has("lexicographic_columns"))
+    d.lexicographic_columns = c.at("lexicographic_columns").boolean();
 }
 
 }  // namespace
@@ -33,7 +35,7 @@ void read_solver_options(const JsonCursor& c, SolverOptions& o) {
                    "regularisation_path_retry", "exact_retry", "exact_max_size", "diagnostics",
                    // the diagnostics are read here too (docs/scene-format.md "solver")
                    "pivot_tolerance", "fb_stall_window", "polish", "revised_min_size",
-                   "revised_sparse_density", "max_ray_restarts"});
+                   "revised_sparse_density", "max_ray_restarts", "lexicographic_columns"});
   if (c.has("tolerance")) o.tolerance = relative_tolerance(c.at("tolerance"));
   if (c.has("max_pivots_per_unknown"))
     o.max_pivots_per_unknown = c.at("max_pivots_per_unknown").integer(1, 100000);
@@ -49,7 +51,7 @@ void read_solver_options(const JsonCursor& c, SolverOptions& o) {
   if (!c.has("diagnostics")) return;
   const JsonCursor d = c.at("diagnostics");
   d.expect_object({"pivot_tolerance", "fb_stall_window", "polish", "revised_min_size",
-                   "revised_sparse_density", "max_ray_restarts"});
+                   "revised_sparse_density", "max_ray_restarts", "lexicographic_columns"});
   for (const auto& [key, value] : d.value().items())
     if (c.has(key.c_str())) d.at(key.c_str()).fail("also given in " + c.path() + "; give it once");
   read_diagnostics(d, o.diagnostics);
@@ -76,6 +78,7 @@ nlohmann::json solver_options_to_json(const SolverOptions& o) {
   put("revised_min_size", d.revised_min_size, nominal.revised_min_size);
   put("revised_sparse_density", d.revised_sparse_density, nominal.revised_sparse_density);
   put("max_ray_restarts", d.max_ray_restarts, nominal.max_ray_restarts);
+  put("lexicographic_columns", d.lexicographic_columns, nominal.lexicographic_columns);
   if (!diagnostics.empty()) out["diagnostics"] = diagnostics;
   return out;
 }

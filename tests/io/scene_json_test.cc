@@ -499,16 +499,19 @@ TEST(SceneJson, MixedInducedImpactsAreWrittenAndReadBack) {
 // from "solver" itself, and written under "diagnostics" only where one differs from its default.
 TEST(SceneJson, SolverDiagnosticsAreReadFromEitherPlaceAndWrittenOnlyWhereSet) {
   json d = valid_2d();
-  d["solver"] = {
-      {"tolerance", 1e-9}, {"polish", false}, {"diagnostics", {{"max_ray_restarts", 0}}}};
+  d["solver"] = {{"tolerance", 1e-9},
+                 {"polish", false},
+                 {"diagnostics", {{"max_ray_restarts", 0}, {"lexicographic_columns", false}}}};
   const Scene s = parse_scene(d, "scene.json");
   EXPECT_EQ(s.world.solver.tolerance, 1e-9);
   EXPECT_FALSE(s.world.solver.diagnostics.polish);
   EXPECT_EQ(s.world.solver.diagnostics.max_ray_restarts, 0);
+  EXPECT_FALSE(s.world.solver.diagnostics.lexicographic_columns);
   EXPECT_EQ(s.world.solver.diagnostics.revised_min_size,
             SolverOptions::Diagnostics{}.revised_min_size);
   const json written = scene_to_json(s);
-  EXPECT_EQ(written["solver"]["diagnostics"], json({{"polish", false}, {"max_ray_restarts", 0}}));
+  EXPECT_EQ(written["solver"]["diagnostics"],
+            json({{"polish", false}, {"max_ray_restarts", 0}, {"lexicographic_columns", false}}));
   EXPECT_FALSE(written["solver"].contains("polish"));
   EXPECT_EQ(scene_to_json(parse_scene(written, "again.json")), written);
   d["solver"] = {{"tolerance", 1e-9}};

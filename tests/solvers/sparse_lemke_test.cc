@@ -282,6 +282,44 @@ SparseMlcp lcp_as_mlcp(const Lcp& lcp) {
   return sparse_of(p);
 }
 
+TEST(SparseLemke, WideTiesAreBrokenByColumnsOfTheInverseToTheUniqueSolution) {
+  // LCP(N, q) with N = A Aᵀ + I/10 positive definite (a unique solution, the dense Lemke's and
+  // the certificate its oracles) and q with many equal entries: the cold start's first ratio test
+  // ties every row of a block, and later ones tie rows at 0. The sparse Lemke breaks the ties a
+  // column of B⁻¹ at a time (sparse_lemke.cc, lexicographic), its rows only for what the columns
+  // leave tied; with SolverOptions::diagnostics.lexicographic_columns off, by the rows only, to
+  // the same answer.
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<Real> u(-1, 1);
+  SparseLemkeScratch s;
+  int columns = 0, ties = 0;
+  for (int trial = 0; trial < 10; ++trial) {
+    const int m = 40 + 4 * trial;
+    MatX a(m, 6);
+    for (Eigen::Index i = 0; i < a.size(); ++i) a.data()[i] = u(rng);
+    Lcp lcp{a * a.transpose() + 0.1 * MatX::Identity(m, m), VecX(m)};
+    for (int i = 0; i < m; ++i) lcp.q[i] = i % 3 == 0 ? 0.0 : (i % 3 == 1 ? -1.0 : 0.5);
+    const LcpSolution dense = solve_lemke(lcp, no_fallback());
+    ASSERT_TRUE(dense.certificate.ok()) << trial;
+    MlcpSolution sparse;
+    solve_sparse_lemke(lcp_as_mlcp(lcp), no_fallback(), s, sparse);
+    ASSERT_TRUE(sparse.certificate.ok()) << trial;
+    EXPECT_LT((sparse.z - dense.z).lpNorm<Eigen::Infinity>(), 1e-8 * (1 + dense.z.norm())) << trial;
+    ties += s.stats.lexicographic_ties;
+    columns += s.stats.lexicographic_columns;
+    SolverOptions rows_only = no_fallback();
+    rows_only.diagnostics.lexicographic_columns = false;
+    MlcpSolution by_rows;
+    solve_sparse_lemke(lcp_as_mlcp(lcp), rows_only, s, by_rows);
+    ASSERT_TRUE(by_rows.certificate.ok()) << trial;
+    EXPECT_EQ(s.stats.lexicographic_columns, 0) << trial;
+    EXPECT_LT((by_rows.z - dense.z).lpNorm<Eigen::Infinity>(), 1e-8 * (1 + dense.z.norm()))
+        << trial;
+  }
+  EXPECT_GT(ties, 0);     // the case arose
+  EXPECT_GT(columns, 0);  // and the columns broke ties
+}
+
 TEST(SparseLemke, SecondaryRaysAreReported) {
   // w = −z − 1: no z >= 0 gives w >= 0; the ray's z-part is a Farkas vector.
   Lcp infeasible{MatX::Constant(1, 1, -1.0), VecX::Constant(1, -1.0)};

@@ -180,6 +180,9 @@ struct SolverOptions {
     // secondary ray with w_j entering, z_j guessed active, is run again without z_j, at most this
     // many times (docs/solvers.md "Fallback policy", ray restart); 0: never.
     int max_ray_restarts = 3;
+    // Sparse Lemke: break a ratio-test tie a column of B⁻¹ at a time before the tied rows of B⁻¹
+    // (docs/solvers.md "Ties, a column at a time"); false: by the rows only.
+    bool lexicographic_columns = true;
     // Both Lemke and Fischer–Burmeister: re-solve the final complementary basis (active set)
     // exactly with an LU and keep it when it verifies better. Removes the drift of the updated
     // basis inverse / Newton iterate.

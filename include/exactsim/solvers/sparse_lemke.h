@@ -37,7 +37,9 @@ struct SparseLemkeStats {
   int pivots = 0;                   // z₀'s entry included
   int refactorisations = 0;         // LU factorisations of a basis matrix, the first included
   int failed_refactorisations = 0;  // numerically singular bases (the eta file was kept)
-  int lexicographic_rows = 0;       // rows of B⁻¹ computed (BTRAN) to break ratio-test ties
+  int lexicographic_ties = 0;       // ratio-test ties broken by the lexicographic rule
+  int lexicographic_columns = 0;    // columns of B⁻¹ computed (FTRAN) to break them
+  int lexicographic_rows = 0;       // rows of B⁻¹ computed (BTRAN) for ties the columns left
   int refined_decisions = 0;        // small pivots and rays decided again on a refined column
   long factor_nonzeros = 0;         // nnz(L + U) of the last factorisation
   long max_eta_nonzeros = 0;        // the largest eta file
