@@ -1,12 +1,21 @@
 // A random body-space MLCP shaped like a pile's time step, for the sparse solvers' tests.
 #pragma once
 
+#include <cstdlib>
 #include <random>
 #include <vector>
 
 #include "exactsim/solvers/mlcp.h"
 
 namespace exactsim::solvers_test {
+
+// The pile tests' generator. Eigen's Quaterniond::UnitRandom (pile_step's rotations) draws from
+// the global std::rand; a PileRng resets it to its state at program start (std::srand(1)), so a
+// test's problems are the same whether it runs alone (ctest: a process per test) or after others
+// in one process.
+struct PileRng : std::mt19937 {
+  explicit PileRng(std::mt19937::result_type seed) : std::mt19937(seed) { std::srand(1); }
+};
 
 // A 3D pile's time step in the standard model (Stewart & Trinkle 1996; docs/solvers.md "Problem
 // forms"): `bodies` spatial bodies, `contacts` contacts between random pairs or with the static

@@ -18,6 +18,7 @@ namespace exactsim::sparse_lemke_test {
 namespace {
 
 using solvers_test::pile_step;
+using solvers_test::PileRng;
 
 SolverOptions no_fallback() {
   SolverOptions o;
@@ -36,7 +37,7 @@ std::vector<SparseLuBackend> backends() {
 TEST(SparseLemke, FrictionlessPilesMatchTheDenseSolve) {
   // Frictionless: N = Gᵀ W G is PSD, so ν (the minimiser of a strictly convex QP) is unique and z
   // too where G has full column rank (fewer contacts than body freedoms: N positive definite).
-  std::mt19937 rng(11);
+  PileRng rng(11);
   MlcpScratch dense_scratch;
   for (SparseLuBackend backend : backends()) {
     SparseLemkeScratch s;
@@ -70,7 +71,7 @@ TEST(SparseLemke, FrictionalPilesCertify) {
   // Stewart–Trinkle friction: N is copositive-plus only and the answer need not be unique. The
   // sparse Lemke must certify every one (the dense Lemke's status, first run and no retries, is
   // in the message).
-  std::mt19937 rng(23);
+  PileRng rng(23);
   SolverOptions dense_options = no_fallback();
   dense_options.diagnostics.extended_precision_retry = false;
   MlcpScratch dense_scratch;
@@ -104,7 +105,7 @@ TEST(SparseLemke, FrictionalPilesCertify) {
 TEST(SparseLemke, RefactorisationAndEtaFileGiveTheSameAnswer) {
   // Refactorising at every pivot (no eta file) and rarely (a long eta file) are the same basis
   // sequence up to rounding: on untied problems the same answer.
-  std::mt19937 rng(5);
+  PileRng rng(5);
   for (int trial = 0; trial < 10; ++trial) {
     const SparseMlcp p = sparse_of(pile_step(3 + trial % 4, 4 + trial * 2, 0.5, rng));
     SparseLemkeScratch every, rare;
@@ -127,7 +128,7 @@ TEST(SparseLemke, RefactorisationAndEtaFileGiveTheSameAnswer) {
 }
 
 TEST(SparseLemke, WarmStartFromTheAnswersBasisEndsAtOnce) {
-  std::mt19937 rng(41);
+  PileRng rng(41);
   for (int trial = 0; trial < 12; ++trial) {
     const SparseMlcp p =
         sparse_of(pile_step(2 + trial % 5, 3 + 3 * trial, trial % 3 == 0 ? 0 : 0.4, rng));
@@ -155,7 +156,7 @@ TEST(SparseLemke, WarmStartFromTheAnswersBasisEndsAtOnce) {
 TEST(SparseLemke, AGuessWithDependentUnknownsIsMadeNonsingular) {
   // A contact duplicated (two equal columns): a guess with both basic has a singular basis
   // matrix. The start leaves the later one out and the run still certifies.
-  std::mt19937 rng(17);
+  PileRng rng(17);
   for (int trial = 0; trial < 6; ++trial) {
     Mlcp p = pile_step(2 + trial % 3, 4 + trial, trial % 2 == 0 ? 0 : 0.5, rng);
     const Eigen::Index m = p.r.size();
@@ -190,7 +191,7 @@ TEST(SparseLemke, AGuessWithDependentUnknownsIsMadeNonsingular) {
 TEST(SparseLemke, WarmStartFromANeighbouringProblemsBasis) {
   // The next step's problem (gaps and velocities moved a little) from this step's basis: fewer
   // pivots than cold, the same certified answer.
-  std::mt19937 rng(3);
+  PileRng rng(3);
   int warm_pivots = 0, cold_pivots = 0;
   for (int trial = 0; trial < 8; ++trial) {
     std::mt19937 copy = rng;
@@ -221,7 +222,7 @@ TEST(SparseLemke, WarmStartFromASmallerSetsBasis) {
   // the basis of the problem on the first contacts, the other contacts' rows nonbasic (z = 0), is
   // complementary for the whole problem and violated only in those rows. From it: the same
   // certificate as cold, in fewer pivots.
-  std::mt19937 rng(23);
+  PileRng rng(23);
   int warm_pivots = 0, cold_pivots = 0;
   for (int trial = 0; trial < 10; ++trial) {
     const int contacts = 12 + 2 * trial, kept = contacts - 2 - trial % 3;
@@ -354,7 +355,7 @@ TEST(SparseLemke, EmptyAndFeasibleStartsTakeNoPivots) {
   EXPECT_TRUE(out.certificate.ok());
   EXPECT_LT((out.nu - p.c).norm(), 1e-15);
   // Bodies at rest without gravity, contacts apart: b >= 0, z = 0.
-  std::mt19937 rng(9);
+  PileRng rng(9);
   Mlcp apart = pile_step(3, 6, 0.3, rng);
   apart.r.head(6).setConstant(100.0);
   apart.c.setZero();
@@ -367,7 +368,7 @@ TEST(SparseLemke, EmptyAndFeasibleStartsTakeNoPivots) {
 TEST(SparseLemke, ItsWorkCapCountsAPivotAs4m) {
   // At most max_pivots_per_unknown · m + 1 pivots over all runs, and at most max_pivot_work / 4m
   // (sparse_lemke.h): a solve that needs more ends kMaxIterations within the cap.
-  std::mt19937 rng(5);
+  PileRng rng(5);
   SparseLemkeScratch s;
   int capped = 0;
   for (int trial = 0; trial < 20; ++trial) {

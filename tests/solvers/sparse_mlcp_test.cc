@@ -17,6 +17,7 @@ namespace exactsim::sparse_mlcp_test {
 namespace {
 
 using solvers_test::pile_step;
+using solvers_test::PileRng;
 
 // The certificate of the sparse answer recomputed on the dense MLCP, with its tolerance and scale.
 SolveCertificate dense_certificate(const Mlcp& p, const MlcpSolution& x) {
@@ -28,7 +29,7 @@ SolveCertificate dense_certificate(const Mlcp& p, const MlcpSolution& x) {
 
 TEST(SparseMlcp, FrictionlessPilesMatchTheDenseSolve) {
   // Frictionless: ν is the minimiser of a strictly convex QP, unique.
-  std::mt19937 rng(3);
+  PileRng rng(3);
   MlcpScratch dense_scratch;
   SparseMlcpScratch s;
   for (int trial = 0; trial < 30; ++trial) {
@@ -47,7 +48,7 @@ TEST(SparseMlcp, FrictionlessPilesMatchTheDenseSolve) {
 }
 
 TEST(SparseMlcp, FrictionalPilesCertifyAndStayInTheirCones) {
-  std::mt19937 rng(17);
+  PileRng rng(17);
   SparseMlcpScratch s;
   for (int trial = 0; trial < 40; ++trial) {
     const int bodies = 1 + trial % 8;
@@ -68,7 +69,7 @@ TEST(SparseMlcp, FrictionalPilesCertifyAndStayInTheirCones) {
 TEST(SparseMlcp, ACertifiedBasisIsAWarmStartThatEndsInOneSolve) {
   // The sparse Lemke's final basis (a complementary basis, degenerate basics included) as the
   // guess: one basis solve, certified.
-  std::mt19937 rng(41);  // (the sparse Lemke solves all twelve: sparse_lemke_test.cc)
+  PileRng rng(41);  // (the sparse Lemke solves all twelve: sparse_lemke_test.cc)
   SparseMlcpScratch s;
   SparseLemkeScratch lemke;
   for (int trial = 0; trial < 12; ++trial) {
@@ -91,7 +92,7 @@ TEST(SparseMlcp, TheInteriorPointsBasisIsAWarmStartThatEndsInOneSolve) {
   // The crossover turns the interior point's answer into a complementary basis: a separated
   // contact's σ (free in the middle of its face of solutions) gets the β row that decides it. The
   // basis it returns must then certify at once when solved again.
-  std::mt19937 rng(7);
+  PileRng rng(7);
   SparseMlcpScratch s;
   for (int trial = 0; trial < 20; ++trial) {
     const SparseMlcp p = sparse_of(pile_step(10 + trial, 3 * (10 + trial), 0.3, rng));
