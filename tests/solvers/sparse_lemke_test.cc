@@ -283,32 +283,42 @@ SparseMlcp lcp_as_mlcp(const Lcp& lcp) {
   return sparse_of(p);
 }
 
-TEST(SparseLemke, WideTiesAreBrokenByColumnsOfTheInverseToTheUniqueSolution) {
-  // LCP(N, q) with N = A Aᵀ + I/10 positive definite (a unique solution, the dense Lemke's and
-  // the certificate its oracles) and q with many equal entries: the cold start's first ratio test
-  // ties every row of a block, and later ones tie rows at 0. The sparse Lemke breaks the ties a
-  // column of B⁻¹ at a time (sparse_lemke.cc, lexicographic), its rows only for what the columns
-  // leave tied; with SolverOptions::diagnostics.lexicographic_columns off, by the rows only, to
-  // the same answer.
-  std::mt19937 rng(7);
+// LCP(N, q) with N = A Aᵀ + I/10 positive definite (a unique solution) and a third of q's entries
+// equal to each of 0, −1 and 0.5 (m = 40 + 4 trial).
+Lcp lcp_with_equal_rows(int trial) {
+  std::mt19937 rng(7 + trial);
   std::uniform_real_distribution<Real> u(-1, 1);
+  const int m = 40 + 4 * trial;
+  MatX a(m, 6);
+  for (Eigen::Index i = 0; i < a.size(); ++i) a.data()[i] = u(rng);
+  Lcp lcp{a * a.transpose() + 0.1 * MatX::Identity(m, m), VecX(m)};
+  for (int i = 0; i < m; ++i) lcp.q[i] = i % 3 == 0 ? 0.0 : (i % 3 == 1 ? -1.0 : 0.5);
+  return lcp;
+}
+
+TEST(SparseLemke, WideTiesAreBrokenByColumnsOfTheInverseToTheUniqueSolution) {
+  // lcp_with_equal_rows (a unique solution, the dense Lemke's and the certificate its oracles),
+  // one run with the covering vector d = 1 (the options' run, no retries: the retries' first
+  // covering vector has distinct entries and leaves these ratios untied, below). The cold start's
+  // first ratio test ties every row of a block, and later ones tie rows at 0. The sparse Lemke
+  // breaks the ties a column of B⁻¹ at a time (sparse_lemke.cc, lexicographic), its rows only for
+  // what the columns leave tied; with SolverOptions::diagnostics.lexicographic_columns off, by
+  // the rows only, to the same answer.
   SparseLemkeScratch s;
   int columns = 0, ties = 0;
+  SolverOptions unit_cover = no_fallback();
+  unit_cover.diagnostics.extended_precision_retry = false;
   for (int trial = 0; trial < 10; ++trial) {
-    const int m = 40 + 4 * trial;
-    MatX a(m, 6);
-    for (Eigen::Index i = 0; i < a.size(); ++i) a.data()[i] = u(rng);
-    Lcp lcp{a * a.transpose() + 0.1 * MatX::Identity(m, m), VecX(m)};
-    for (int i = 0; i < m; ++i) lcp.q[i] = i % 3 == 0 ? 0.0 : (i % 3 == 1 ? -1.0 : 0.5);
+    const Lcp lcp = lcp_with_equal_rows(trial);
     const LcpSolution dense = solve_lemke(lcp, no_fallback());
     ASSERT_TRUE(dense.certificate.ok()) << trial;
     MlcpSolution sparse;
-    solve_sparse_lemke(lcp_as_mlcp(lcp), no_fallback(), s, sparse);
+    solve_sparse_lemke(lcp_as_mlcp(lcp), unit_cover, s, sparse);
     ASSERT_TRUE(sparse.certificate.ok()) << trial;
     EXPECT_LT((sparse.z - dense.z).lpNorm<Eigen::Infinity>(), 1e-8 * (1 + dense.z.norm())) << trial;
     ties += s.stats.lexicographic_ties;
     columns += s.stats.lexicographic_columns;
-    SolverOptions rows_only = no_fallback();
+    SolverOptions rows_only = unit_cover;
     rows_only.diagnostics.lexicographic_columns = false;
     MlcpSolution by_rows;
     solve_sparse_lemke(lcp_as_mlcp(lcp), rows_only, s, by_rows);
@@ -319,6 +329,25 @@ TEST(SparseLemke, WideTiesAreBrokenByColumnsOfTheInverseToTheUniqueSolution) {
   }
   EXPECT_GT(ties, 0);     // the case arose
   EXPECT_GT(columns, 0);  // and the columns broke ties
+}
+
+TEST(SparseLemke, ColdRunsStartWithACoveringVectorOfDistinctEntries) {
+  // The same LCPs with the default retries: the first cold run's covering vector has distinct
+  // entries (sparse_lemke.cc, kColdStrategies; docs/solvers.md "Sparse Lemke"), so the equal
+  // rows' ratios differ and no ratio test ties, to the same unique answer. With d = 1 (above)
+  // they tie.
+  SparseLemkeScratch s;
+  for (int trial = 0; trial < 10; ++trial) {
+    const Lcp lcp = lcp_with_equal_rows(trial);
+    const LcpSolution dense = solve_lemke(lcp, no_fallback());
+    ASSERT_TRUE(dense.certificate.ok()) << trial;
+    MlcpSolution sparse;
+    solve_sparse_lemke(lcp_as_mlcp(lcp), no_fallback(), s, sparse);
+    ASSERT_TRUE(sparse.certificate.ok()) << trial;
+    EXPECT_EQ(s.stats.runs, 1) << trial;
+    EXPECT_EQ(s.stats.lexicographic_ties, 0) << trial;
+    EXPECT_LT((sparse.z - dense.z).lpNorm<Eigen::Infinity>(), 1e-8 * (1 + dense.z.norm())) << trial;
+  }
 }
 
 TEST(SparseLemke, SecondaryRaysAreReported) {
