@@ -237,7 +237,7 @@ JsonCursor JsonCursor::at(std::size_t index) const {
   return JsonCursor(value_.at(index), origin_, path_ + "[" + std::to_string(index) + "]");
 }
 
-void JsonCursor::expect_object(std::initializer_list<const char*> allowed_keys) const {
+void JsonCursor::expect_object(std::span<const char* const> allowed_keys) const {
   if (!value_.is_object()) fail(std::string("expected an object, got ") + value_.type_name());
   for (const auto& item : value_.items()) {
     bool known = false;

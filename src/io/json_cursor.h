@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <initializer_list>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -70,7 +71,10 @@ class JsonCursor {
   JsonCursor at(std::size_t index) const;
   std::size_t size() const { return value_.size(); }
 
-  void expect_object(std::initializer_list<const char*> allowed_keys) const;
+  void expect_object(std::span<const char* const> allowed_keys) const;
+  void expect_object(std::initializer_list<const char*> allowed_keys) const {
+    expect_object(std::span<const char* const>(allowed_keys.begin(), allowed_keys.size()));
+  }
   void expect_array() const;
   Real number() const;        // finite number
   Real positive() const;      // finite, > 0

@@ -1,5 +1,8 @@
 #include "solver_options_json.h"
 
+#include <iterator>
+#include <vector>
+
 #include "exactsim/io/scene_limits.h"
 
 namespace exactsim::io {
@@ -12,6 +15,12 @@ Real relative_tolerance(const JsonCursor& t) {
   if (x > limits::kMaxSolverTolerance) t.in_range(0, limits::kMaxSolverTolerance, "");
   return x;
 }
+
+// SolverOptions::Diagnostics's keys, under "diagnostics" or at the top of "solver".
+constexpr const char* kDiagnosticKeys[] = {
+    "pivot_tolerance",      "fb_stall_window",        "polish",
+    "revised_min_size",     "revised_sparse_density", "max_ray_restarts",
+    "lexicographic_columns"};
 
 // The fenced-off constants a scene may set (SolverOptions::Diagnostics), read from `c`: the
 // "diagnostics" object, or "solver" itself where a file gives them there.
@@ -31,11 +40,17 @@ void read_diagnostics(const JsonCursor& c, SolverOptions::Diagnostics& d) {
 }  // namespace
 
 void read_solver_options(const JsonCursor& c, SolverOptions& o) {
-  c.expect_object({"tolerance", "max_pivots_per_unknown", "fb_max_iterations", "fallback",
-                   "regularisation_path_retry", "exact_retry", "exact_max_size", "diagnostics",
-                   // the diagnostics are read here too (docs/scene-format.md "solver")
-                   "pivot_tolerance", "fb_stall_window", "polish", "revised_min_size",
-                   "revised_sparse_density", "max_ray_restarts", "lexicographic_columns"});
+  // The diagnostics are read here too (docs/scene-format.md "solver").
+  std::vector<const char*> keys = {"tolerance",
+                                   "max_pivots_per_unknown",
+                                   "fb_max_iterations",
+                                   "fallback",
+                                   "regularisation_path_retry",
+                                   "exact_retry",
+                                   "exact_max_size",
+                                   "diagnostics"};
+  keys.insert(keys.end(), std::begin(kDiagnosticKeys), std::end(kDiagnosticKeys));
+  c.expect_object(keys);
   if (c.has("tolerance")) o.tolerance = relative_tolerance(c.at("tolerance"));
   if (c.has("max_pivots_per_unknown"))
     o.max_pivots_per_unknown = c.at("max_pivots_per_unknown").integer(1, 100000);
@@ -50,8 +65,7 @@ void read_solver_options(const JsonCursor& c, SolverOptions& o) {
   read_diagnostics(c, o.diagnostics);
   if (!c.has("diagnostics")) return;
   const JsonCursor d = c.at("diagnostics");
-  d.expect_object({"pivot_tolerance", "fb_stall_window", "polish", "revised_min_size",
-                   "revised_sparse_density", "max_ray_restarts", "lexicographic_columns"});
+  d.expect_object(kDiagnosticKeys);
   for (const auto& [key, value] : d.value().items())
     if (c.has(key.c_str())) d.at(key.c_str()).fail("also given in " + c.path() + "; give it once");
   read_diagnostics(d, o.diagnostics);
