@@ -3,9 +3,12 @@
 // (docs/solvers.md "Dual active set"). It starts at the unconstrained minimum ν = M⁻¹ c and adds
 // the most violated row at a time, keeping the multipliers of the active rows non-negative and
 // the active rows satisfied with equality; a row whose multiplier would turn negative is dropped.
-// With M = L Lᵀ it keeps J = L⁻ᵀ Q and R with Jᵀ G_A = [R; 0] (Q orthogonal, updated by Givens
-// rotations), so that for a new row n:  d = Jᵀ n,  the primal step is J₂ d₂ (the columns of J
-// past the active count) and the change of the active multipliers is R⁻¹ d₁.
+// It keeps the Cholesky factor L Lᵀ = C of the active rows' Gram matrix C = G_Aᵀ W G_A
+// (W = M⁻¹), appended to and downdated row by row, so that for a new row n with u = W n and
+// a = G_Aᵀ u: the active multipliers change by C⁻¹ a per unit of its own, n's part independent of
+// the active rows is e = n − G_A C⁻¹ a, and the primal step is W e. A row's column touches at most
+// two bodies' blocks, so u, a and G_A C⁻¹ a are sparse, and an addition or a drop costs O(q²) on
+// q active rows.
 #include "exactsim/solvers/dual_active_set.h"
 
 #include <Eigen/Cholesky>
@@ -18,48 +21,44 @@ namespace {
 
 constexpr Real kInfinity = std::numeric_limits<Real>::infinity();
 
-// The Givens rotation (cs, sn) = (x_a, x_b) / |(x_a, x_b)| on a pair: x_a ← cs x_a + sn x_b,
-// x_b ← −sn x_a + cs x_b (so that (x_a, x_b) itself becomes (|·|, 0)).
-void rotate(Real cs, Real sn, Real& xa, Real& xb) {
-  const Real a = xa, b = xb;
-  xa = cs * a + sn * b;
-  xb = -sn * a + cs * b;
-}
-
-// The same rotation on columns a and b of J: keeps Jᵀ n consistent with the rotated d or R.
-void rotate_columns(Real cs, Real sn, Eigen::Index a, Eigen::Index b, MatX& j) {
-  for (Eigen::Index i = 0; i < j.rows(); ++i) rotate(cs, sn, j(i, a), j(i, b));
-}
-
-// Adds the row with column d = Jᵀ n as the q-th active one: rotates d's tail into d_q.
-void add_row(Eigen::Index q, DualActiveSetScratch& s) {
-  for (Eigen::Index i = s.d.size() - 1; i > q; --i) {
-    const Real h = std::hypot(s.d[i - 1], s.d[i]);
-    if (h == 0) continue;
-    const Real cs = s.d[i - 1] / h, sn = s.d[i] / h;
-    s.d[i - 1] = h;  // the rotated pair, exactly
-    s.d[i] = 0;
-    rotate_columns(cs, sn, i - 1, i, s.J);
-  }
-  s.R.col(q).head(q + 1) = s.d.head(q + 1);
-}
-
-// Drops the k-th of q active rows: R loses column k, and rotations of rows (i, i+1) restore its
-// triangle, applied to J's columns i, i+1 as well.
+// Drops the k-th of q active rows: L loses row and column k, and the trailing block absorbs the
+// dropped column's part below the diagonal, L₂₂ L₂₂ᵀ + v vᵀ, by Givens rotations (a rank-one
+// Cholesky update).
 void drop_row(Eigen::Index k, Eigen::Index q, DualActiveSetScratch& s) {
+  MatX& L = s.L;
+  VecX& v = s.downdate;
+  for (Eigen::Index i = k + 1; i < q; ++i) {
+    v[i - k - 1] = L(i, k);
+    for (Eigen::Index j = 0; j < k; ++j) L(i - 1, j) = L(i, j);
+    for (Eigen::Index j = k + 1; j <= i; ++j) L(i - 1, j - 1) = L(i, j);
+  }
   for (Eigen::Index col = k; col + 1 < q; ++col) {
-    s.R.col(col).head(col + 2) = s.R.col(col + 1).head(col + 2);
     s.u[col] = s.u[col + 1];
     s.active[col] = s.active[col + 1];
   }
   s.active.pop_back();
-  for (Eigen::Index i = k; i + 1 < q; ++i) {
-    const Real h = std::hypot(s.R(i, i), s.R(i + 1, i));
-    if (h == 0) continue;
-    const Real cs = s.R(i, i) / h, sn = s.R(i + 1, i) / h;
-    for (Eigen::Index col = i; col + 1 < q; ++col) rotate(cs, sn, s.R(i, col), s.R(i + 1, col));
-    s.R(i + 1, i) = 0;
-    rotate_columns(cs, sn, i, i + 1, s.J);
+  const Eigen::Index len = q - 1 - k;
+  for (Eigen::Index j = 0; j < len; ++j) {
+    Real& ljj = L(k + j, k + j);
+    const Real h = std::hypot(ljj, v[j]);
+    const Real cs = h / ljj, sn = v[j] / ljj;
+    ljj = h;
+    for (Eigen::Index i = j + 1; i < len; ++i) {
+      Real& lij = L(k + i, k + j);
+      lij = (lij + sn * v[i]) / cs;
+      v[i] = cs * v[i] - sn * lij;
+    }
+  }
+}
+
+// u = W g for a sparse column g of G (only the blocks it touches).
+void mobility(const BlockDiagonal& W, const std::vector<int>& block_of,
+              const Eigen::SparseMatrix<Real>& g, Eigen::Index col, VecX& u) {
+  u.setZero(W.size());
+  for (Eigen::SparseMatrix<Real>::InnerIterator e(g, col); e; ++e) {
+    const int k = block_of[e.row()];
+    const Eigen::Index o = W.offsets[k], b = W.blocks[k].rows();
+    u.segment(o, b) += e.value() * W.blocks[k].col(e.row() - o);
   }
 }
 
@@ -70,18 +69,24 @@ DualActiveSetResult solve_connected(const BlockDiagonal& M, const MatX& G, const
                                     VecX& z) {
   const Eigen::Index n = M.size(), m = G.cols();
   DualActiveSetResult result;
-  // J = L⁻ᵀ block by block; the unconstrained minimum x = M⁻¹ c = J Jᵀ c.
-  s.J.setZero(n, n);
+  // W = M⁻¹ block by block; the unconstrained minimum x = W c.
+  BlockDiagonal& W = s.inverse;
+  W.offsets = M.offsets;
+  W.blocks.resize(M.blocks.size());
+  s.block_of.resize(n);
   for (std::size_t k = 0; k < M.blocks.size(); ++k) {
-    const Eigen::Index o = M.offsets[k], b = M.blocks[k].rows();
+    const Eigen::Index b = M.blocks[k].rows();
     const Eigen::LLT<MatX> llt(M.blocks[k]);
     if (llt.info() != Eigen::Success) return result;  // kNumerical: M not positive definite
-    s.J.block(o, o, b, b) = llt.matrixU().solve(MatX::Identity(b, b));
+    W.blocks[k] = llt.solve(MatX::Identity(b, b));
+    for (Eigen::Index i = 0; i < b; ++i) s.block_of[M.offsets[k] + i] = static_cast<int>(k);
   }
-  s.x.noalias() = s.J * (s.J.transpose() * c);
+  W.apply(c, s.x);
   s.sparse_g = G.sparseView();  // a contact row touches at most two bodies' blocks
-  s.R.setZero(n, n);
+  s.L.resize(n, n);  // (only the lower triangle of the first q rows is read, always written first)
   s.u.setZero(n);
+  s.downdate.resize(n);
+  s.a.resize(n);
   s.active.clear();
   s.is_active.assign(m, 0);
   Eigen::Index q = 0;
@@ -100,15 +105,19 @@ DualActiveSetResult solve_connected(const BlockDiagonal& M, const MatX& G, const
     if (!s.x.allFinite() || !s.s.allFinite()) return result;
     if (p < 0) break;
     Real u_p = 0;  // the multiplier of row p while it is being added
+    // u = W n_p, and ‖n_p‖² in the M⁻¹ metric.
+    mobility(W, s.block_of, s.sparse_g, p, s.w_np);
+    const Real length2 = s.sparse_g.col(p).dot(s.w_np);
     while (true) {
       if (++result.iterations > max_iterations) {
         result.status = SolveStatus::kMaxIterations;
         return result;
       }
-      s.d.noalias() = s.J.transpose() * s.sparse_g.col(p);  // (row p has a few nonzeros)
-      const Real tail = s.d.tail(n - q).norm();
-      // Change of the active multipliers per unit of u_p: R⁻¹ d₁.
-      s.dual = s.R.topLeftCorner(q, q).triangularView<Eigen::Upper>().solve(s.d.head(q));
+      // a = G_Aᵀ u; l = L⁻¹ a; the change of the active multipliers per unit of u_p, C⁻¹ a.
+      for (Eigen::Index j = 0; j < q; ++j) s.a[j] = s.sparse_g.col(s.active[j]).dot(s.w_np);
+      const auto lower = s.L.topLeftCorner(q, q).triangularView<Eigen::Lower>();
+      s.l = lower.solve(s.a.head(q));
+      s.dual = lower.transpose().solve(s.l);
       Real t1 = kInfinity;
       Eigen::Index k = -1;
       for (Eigen::Index j = 0; j < q; ++j)
@@ -116,10 +125,18 @@ DualActiveSetResult solve_connected(const BlockDiagonal& M, const MatX& G, const
           t1 = s.u[j] / s.dual[j];
           k = j;
         }
-      // The primal step per unit of u_p, M⁻¹ (n_p − G_A R⁻¹ d₁) = J₂ d₂. Taken with every
-      // partial step, so that M ν = c + G z stays exact.
-      s.step.noalias() = s.J.rightCols(n - q) * s.d.tail(n - q);
-      const bool dependent = !(tail > independence * s.d.norm());
+      // The part of n_p independent of the active rows, e = n_p − G_A C⁻¹ a; the primal step per
+      // unit of u_p is W e (taken with every partial step, so that M ν = c + G z stays exact), and
+      // the part's length² eᵀ W e (from e, where nᵀu − ‖l‖² would cancel to √ε).
+      s.e.setZero(n);
+      for (Eigen::SparseMatrix<Real>::InnerIterator e(s.sparse_g, p); e; ++e)
+        s.e[e.row()] = e.value();
+      for (Eigen::Index j = 0; j < q; ++j)
+        for (Eigen::SparseMatrix<Real>::InnerIterator e(s.sparse_g, s.active[j]); e; ++e)
+          s.e[e.row()] -= s.dual[j] * e.value();
+      W.apply(s.e, s.step);
+      const Real tail = std::sqrt(std::max<Real>(0, s.e.dot(s.step)));
+      const bool dependent = q == n || !(tail > independence * std::sqrt(length2));
       if (t1 == kInfinity && dependent) {
         // No active multiplier falls, and row p depends on the active rows (to `independence`):
         // n_p ≈ Σ dual_j n_j with every dual_j <= 0, so y = e_p − Σ dual_j e_j.
@@ -131,7 +148,7 @@ DualActiveSetResult solve_connected(const BlockDiagonal& M, const MatX& G, const
         return result;
       }
       // The full step that makes row p hold with equality; a dependent row cannot join (its pivot
-      // in R would be below `independence`), only make room by partial steps. A partial step of a
+      // in L would be below `independence`), only make room by partial steps. A partial step of a
       // dependent row may carry row p past equality (s_p > 0): then it joins at once (t2 = 0).
       const Real t2 =
           dependent ? kInfinity : std::max<Real>(0, -(G.col(p).dot(s.x) + r[p]) / (tail * tail));
@@ -139,8 +156,9 @@ DualActiveSetResult solve_connected(const BlockDiagonal& M, const MatX& G, const
       s.x += t * s.step;
       s.u.head(q) -= t * s.dual;
       u_p += t;
-      if (t2 <= t1) {  // full step: row p holds with equality and joins
-        add_row(q, s);
+      if (t2 <= t1) {  // full step: row p holds with equality and joins, L gains the row [lᵀ tail]
+        s.L.row(q).head(q) = s.l.transpose();
+        s.L(q, q) = tail;
         s.active.push_back(static_cast<int>(p));
         s.is_active[p] = 1;
         s.u[q++] = u_p;

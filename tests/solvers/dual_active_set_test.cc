@@ -55,7 +55,7 @@ Mlcp random_frictionless(int bodies, int m, std::mt19937& rng) {
 
 TEST(DualActiveSet, MatchesLemkesVelocitiesAndCertifiesOnTheMlcp) {
   std::mt19937 rng(7);
-  int compared = 0;
+  int compared = 0, dropped = 0;
   for (int trial = 0; trial < 40; ++trial) {
     const int bodies = 1 + trial % 4, m = 4 + 3 * trial;
     const Mlcp p = random_frictionless(bodies, m, rng);
@@ -75,6 +75,8 @@ TEST(DualActiveSet, MatchesLemkesVelocitiesAndCertifiesOnTheMlcp) {
       continue;
     }
     ASSERT_EQ(res.status, SolveStatus::kSolved) << trial;
+    // Each iteration adds or drops a row: the drops (the Cholesky downdate) are exercised.
+    dropped += (res.iterations - static_cast<int>(s.active.size())) / 2;
     VecX w;
     const SolveCertificate cert =
         verify_mlcp(p, nu, z, 1e-10 * std::max<Real>(1, p.r.lpNorm<Eigen::Infinity>()), {}, w);
@@ -87,6 +89,7 @@ TEST(DualActiveSet, MatchesLemkesVelocitiesAndCertifiesOnTheMlcp) {
     }
   }
   EXPECT_GE(compared, 20);
+  EXPECT_GT(dropped, 10);
 }
 
 // A box resting on a floor through 64 coplanar contact points of one face (a triangulated face's
@@ -203,7 +206,7 @@ TEST(DualActiveSet, SolvesASeparableProgramPartByPart) {
       continue;
     }
     ASSERT_EQ(whole.status, SolveStatus::kSolved);
-    EXPECT_LE(s.J.rows(), 18);  // J and R are a part's, not the whole program's (36 × 36)
+    EXPECT_LE(s.L.rows(), 18);  // L is a part's, not the whole program's (36 × 36)
     EXPECT_LT((nu.segment(12, 6) - p.c.segment(12, 6) / 3.0).norm(), 1e-14);
     std::vector<int> active_expected;
     for (int i = 0; i < m; ++i) {

@@ -23,9 +23,10 @@ namespace exactsim {
 
 // Buffers reused across solves.
 struct DualActiveSetScratch {
-  MatX J;  // J = L⁻ᵀ Q: Jᵀ M J = I, Jᵀ G_A = [R; 0]
-  MatX R;  // upper triangular, active rows' columns in the top-left q × q
-  VecX x, s, d, step, dual, u;
+  MatX L;  // L Lᵀ = G_Aᵀ M⁻¹ G_A over the active rows (lower triangle of the top-left q × q)
+  BlockDiagonal inverse;      // M⁻¹
+  std::vector<int> block_of;  // per velocity: its block
+  VecX x, s, a, l, e, step, dual, u, w_np, downdate;
   std::vector<int> active;  // active rows (of the last solve: all of them, component by component)
   std::vector<char> is_active;
   Eigen::SparseMatrix<Real> sparse_g;  // G's nonzeros, for Gᵀ ν over all rows
