@@ -31,6 +31,14 @@ constexpr Real kInfeasibility = 10;
 // whole problem). Stopping at 1/5 of the certificate's bounds instead of 1/100 took 0.71–0.78 of
 // the solve time on the 3D piles of 100 hulls (docs/solvers.md "Large islands: the sparse path").
 constexpr Real kMargin = 0.2;
+// Where the predictor–corrector's step is shorter than this, the iteration takes the centring
+// direction (σ = 1, no second-order term) instead. On the non-monotone LCPs of friction the
+// corrector can point out of the orthant near its boundary, and the steps then shrink to
+// 10⁻³–10⁻¹⁰ for the rest of the run (docs/solvers.md "Large islands: the sparse path").
+constexpr Real kRecentreBelow = 0.1;
+// A Newton direction is refined unless the first solve's residual of the unreduced equations is
+// already below this fraction of the stopping bounds.
+constexpr Real kRefineAbove = 0.01;
 
 int find(std::vector<int>& parent, int i) {
   while (parent[i] != i) i = parent[i] = parent[parent[i]];
@@ -88,9 +96,8 @@ void couple_rows(const SparseMlcp& p, CoupledRows& out) {
 namespace {
 
 struct Group {
-  Eigen::PartialPivLU<MatX> lu;  // of K = D_gg + Λ_g
-  MatX g, h;                     // the group's columns of G and H on its bodies (local rows)
-  MatX k, kinv, kinv_ht;         // K, K⁻¹ (a group has a few rows: one cone or one PEG group)
+  MatX g, h;              // the group's columns of G and H on its bodies (local rows)
+  MatX k, kinv, kinv_ht;  // K = D_gg + Λ_g, K⁻¹ (a group has a few rows: one cone or one PEG group)
 };
 
 struct Ipm {
@@ -100,6 +107,7 @@ struct Ipm {
   // after the first iteration its values are summed in place instead of sorted from triplets.
   std::vector<int> slot;
   VecX local, local_out;  // one group's rows
+  Real refine_p = 0, refine_r = 0;  // momentum and row residuals of a direction left unrefined
   VecX rp, rd, rc, t, dnu, dz, dw, dz_aff, dw_aff, dnu_aff, y, lambda;
 };
 
@@ -128,6 +136,32 @@ void gather_columns(const SparseMlcp& p, const CoupledRows& c, int g, const Bloc
       while (c.blocks[c.block_begin[g] + slot] != k) ++slot;
       const int nb = static_cast<int>(p.M.blocks[k].rows());
       out.col(q).segment(local[slot], nb) = a.values[e].head(nb);
+    }
+  }
+}
+
+// inv = a⁻¹ by Gauss–Jordan elimination with partial pivoting (a is a group's K: a few rows, where
+// a blocked LU and its triangular solves cost more than the arithmetic). a is overwritten; a
+// singular a gives non-finite entries.
+void invert(MatX& a, MatX& inv) {
+  const Eigen::Index n = a.rows();
+  inv.setIdentity(n, n);
+  for (Eigen::Index j = 0; j < n; ++j) {
+    Eigen::Index p = j;
+    for (Eigen::Index i = j + 1; i < n; ++i)
+      if (std::abs(a(i, j)) > std::abs(a(p, j))) p = i;
+    if (p != j) {
+      a.row(p).swap(a.row(j));
+      inv.row(p).swap(inv.row(j));
+    }
+    const Real pivot = 1 / a(j, j);
+    a.row(j) *= pivot;
+    inv.row(j) *= pivot;
+    for (Eigen::Index i = 0; i < n; ++i) {
+      const Real f = a(i, j);
+      if (i == j || f == 0) continue;
+      a.row(i) -= f * a.row(j);
+      inv.row(i) -= f * inv.row(j);
     }
   }
 }
@@ -170,10 +204,9 @@ bool factor(const SparseMlcp& p, const CoupledRows& c, const VecX& z, const VecX
       }
       grp.k(a, a) += w[i] / z[i];
     }
-    grp.lu.compute(grp.k);
-    grp.kinv = grp.lu.inverse();
-    grp.kinv_ht.noalias() = grp.kinv * grp.h.transpose();
-    contribution.noalias() = grp.g * grp.kinv_ht;
+    invert(grp.k, grp.kinv);
+    grp.kinv_ht.noalias() = grp.kinv.lazyProduct(grp.h.transpose());
+    contribution.noalias() = grp.g.lazyProduct(grp.kinv_ht);
     const int n = local_size(p, c, g, local);
     if (values != nullptr) {
       for (int a = 0; a < n; ++a)
@@ -221,7 +254,8 @@ void solve_groups(const CoupledRows& c, Ipm& ipm, const VecX& v, VecX& y) {
 //   M Δν − G Δz = −rp,  −Hᵀ Δν − D Δz + Δw = −rd,  W Δz + Z Δw = rc,
 // through K = D + Z⁻¹W: Δz = K⁻¹ (rd + Z⁻¹ rc − Hᵀ Δν), S Δν = −rp + G K⁻¹ (rd + Z⁻¹ rc),
 // Δw = Z⁻¹ (rc − W Δz); then one step of iterative refinement on the unreduced equations (S is
-// ill-conditioned once z_i/w_i spans many orders of magnitude).
+// ill-conditioned once z_i/w_i spans many orders of magnitude) where their residual is not already
+// far below the stopping bounds.
 bool solve_direction(const SparseMlcp& p, const CoupledRows& c, const VecX& z, const VecX& w,
                      Ipm& ipm, SparseMlcpScratch& s, const VecX& rp, const VecX& rd, const VecX& rc,
                      VecX& dnu, VecX& dz, VecX& dw) {
@@ -249,6 +283,8 @@ bool direction(const SparseMlcp& p, const CoupledRows& c, const VecX& z, const V
   e1 += ipm.rp - gdz;
   p.h.transpose_multiply(p.M, dnu, e2);
   e2 = dw + ipm.rd - e2 - p.D * dz;
+  if (e1.lpNorm<Eigen::Infinity>() <= ipm.refine_p && e2.lpNorm<Eigen::Infinity>() <= ipm.refine_r)
+    return true;
   VecX cnu, cz, cw;
   if (!solve_direction(p, c, z, w, ipm, s, e1, e2, VecX::Zero(z.size()), cnu, cz, cw)) return false;
   dnu += cnu;
@@ -293,6 +329,8 @@ bool interior_point(const SparseMlcp& p, Real tol, Real scale, int max_iteration
   }
   const Real stop_c = kMargin * tol * scale, stop_r = kMargin * tol;
   const Real stop_p = kMargin * tol * std::max<Real>(1, scale);
+  ipm.refine_p = kRefineAbove * stop_p;
+  ipm.refine_r = kRefineAbove * stop_r;
   Real mu0 = 1, residual0 = 1;
   for (int it = 0; it < max_iterations; ++it, ++iterations) {
     // Residuals.
@@ -326,14 +364,24 @@ bool interior_point(const SparseMlcp& p, Real tol, Real scale, int max_iteration
     // Step: the largest α (from 0.995 of the boundary) that keeps every product z_i w_i above
     // γ μ(α) and the residual within β μ(α)/μ₀ of where it started (Wright 1997, algorithm IPF:
     // the residual may not outlive the complementarity).
-    Real alpha = std::min<Real>(
-        1, 0.995 * std::min(step_to_boundary(z, ipm.dz), step_to_boundary(w, ipm.dw)));
-    for (; alpha > 1e-10; alpha *= 0.8) {
-      const VecX zt = z + alpha * ipm.dz, wt2 = w + alpha * ipm.dw;
-      const Real mu_t = zt.dot(wt2) / m;
-      if (zt.cwiseProduct(wt2).minCoeff() < kCentrality * mu_t) continue;
-      if ((1 - alpha) * residual > kInfeasibility * mu_t / mu0 * residual0) continue;
-      break;
+    const auto step_length = [&] {
+      Real a = std::min<Real>(
+          1, 0.995 * std::min(step_to_boundary(z, ipm.dz), step_to_boundary(w, ipm.dw)));
+      for (; a > 1e-10; a *= 0.8) {
+        const VecX zt = z + a * ipm.dz, wt2 = w + a * ipm.dw;
+        const Real mu_t = zt.dot(wt2) / m;
+        if (zt.cwiseProduct(wt2).minCoeff() < kCentrality * mu_t) continue;
+        if ((1 - a) * residual > kInfeasibility * mu_t / mu0 * residual0) continue;
+        break;
+      }
+      return a;
+    };
+    Real alpha = step_length();
+    if (alpha < kRecentreBelow) {  // the centring direction instead
+      rc = -z.cwiseProduct(w);
+      rc.array() += mu;
+      if (!direction(p, c, z, w, ipm, s, rc, ipm.dnu, ipm.dz, ipm.dw)) return false;
+      alpha = step_length();
     }
     s.z_previous = z;
     s.w_previous = w;

@@ -99,21 +99,19 @@ void complete(const SparseMlcp& full, const MlcpLayout& layout, const WorkingSet
   }
 }
 
-// Adds the left-out units whose row closes (w < −tol) and the left-out cones that slide under
-// load (σ w_σ > tol Z); returns how many.
-int add_rejected(const MlcpLayout& layout, const VecX& z, const VecX& w, Real tol, Real scale,
-                 WorkingSet& s) {
+// A cone is in the set with its unit (working_set.h).
+void cones_follow_units(const MlcpLayout& layout, WorkingSet& s) {
+  for (int f = 0; f < layout.n_friction_contacts; ++f)
+    s.cone_in[f] = s.unit_in[s.unit_of_row[layout.friction_impulse[f]]];
+}
+
+// Adds the left-out units whose row closes (w < −tol), with their cones; returns how many.
+int add_rejected(const MlcpLayout& layout, const VecX& w, Real tol, WorkingSet& s) {
   int added = 0;
   const int units = layout.n_unilateral + layout.n_intercontact;
   for (int u = 0; u < units; ++u)
     if (!s.unit_in[u] && w[impulse_row(layout, u)] < -tol) s.unit_in[u] = 1, ++added;
-  for (int f = 0; f < layout.n_friction_contacts; ++f) {
-    const int sigma = layout.sigma_begin() + f;
-    if (s.cone_in[f] || z[sigma] * w[sigma] <= tol * scale) continue;
-    s.cone_in[f] = 1;
-    s.unit_in[s.unit_of_row[layout.friction_impulse[f]]] = 1;
-    ++added;
-  }
+  cones_follow_units(layout, s);
   return added;
 }
 
@@ -162,27 +160,19 @@ void solve_on_working_set(const SparseMlcp& full, const MlcpLayout& layout,
   sub.impulse_scale =
       options.impulse_scale > 0 ? options.impulse_scale : sparse_mlcp_impulse_scale(full, scratch);
   const bool guessed = guess != nullptr && static_cast<int>(guess->size()) == m;
-  // The first set: what the guess names, and what the free motion closes or slides under load.
+  // The first set: the units whose impulse the guess names basic (a basic slack or σ names
+  // nothing), and those the free motion closes.
   s.unit_in.assign(layout.n_unilateral + layout.n_intercontact, 0);
   s.cone_in.assign(layout.n_friction_contacts, 0);
-  // (A guessed impulse p names its unit, and a guessed β the cone of a unit so named; a basic
-  // slack or σ names nothing, and neither does a β of a separated contact: it only decides σ, at
-  // 0.)
-  if (guessed) {
+  if (guessed)
     for (int u = 0; u < static_cast<int>(s.unit_in.size()); ++u)
       s.unit_in[u] = (*guess)[impulse_row(layout, u)];
-    const int k = layout.friction_directions;
-    for (int f = 0; f < layout.n_friction_contacts; ++f) {
-      if (!(*guess)[layout.friction_impulse[f]]) continue;
-      for (int r = 0; r < k; ++r)
-        if ((*guess)[layout.beta_begin() + f * k + r]) s.cone_in[f] = 1;
-    }
-  }
+  cones_follow_units(layout, s);
   out.nu = scratch.Wc;
   out.z.setZero(m);
   complete(full, layout, s, out.nu, out.z);
   sparse_rows(full, out.nu, out.z, out.w);
-  add_rejected(layout, out.z, out.w, tol, sub.impulse_scale, s);
+  add_rejected(layout, out.w, tol, s);
   // The rounds' effort: the sparse Lemke's pivots, and the other methods' iterations.
   int pivots = 0, iterations = 0;
   // The set's answer in full coordinates, certified on the whole problem, and its basis.
@@ -218,8 +208,7 @@ void solve_on_working_set(const SparseMlcp& full, const MlcpLayout& layout,
     }
     if (active == nullptr) {
       // The guess: the last step's basis, then the last round's with the impulse rows of the
-      // units it added and σ of the cones it added (they close, or slide under load). No
-      // crossover before the set is final.
+      // units it added and σ of their cones (they close). No crossover before the set is final.
       const std::vector<bool>* start = round_guess(layout, guessed ? guess : nullptr, s);
       solve_sparse_mlcp(s.problem, sub, scratch, s.solution, start, false);
       iterations += s.solution.certificate.iterations;
@@ -237,7 +226,7 @@ void solve_on_working_set(const SparseMlcp& full, const MlcpLayout& layout,
     }
     adopt(*active);
     if (!s.solution.certificate.ok() || s.rounds == kMaxRounds) break;
-    const int added = add_rejected(layout, out.z, out.w, tol, sub.impulse_scale, s);
+    const int added = add_rejected(layout, out.w, tol, s);
     if (added == 0) break;
   }
   // The final set's interior-point answer crossed over to the basis it lies near: an exact

@@ -107,6 +107,27 @@ TEST(SparseMlcp, TheInteriorPointsBasisIsAWarmStartThatEndsInOneSolve) {
   }
 }
 
+TEST(SparseMlcp, TheInteriorPointCertifiesFrictionalPilesFromItsFirstStart) {
+  // Non-monotone LCPs (friction), where the predictor–corrector's step can collapse near the
+  // boundary and the iteration then takes the centring direction (docs/solvers.md "Large
+  // islands: the sparse path"; some of these runs do). Every pile must end within the iteration
+  // cap the sparse solve gives a run, from the first start, on an answer that certifies on the
+  // whole problem.
+  PileRng rng(29);
+  SparseMlcpScratch s;
+  for (int trial = 0; trial < 60; ++trial) {
+    const int bodies = 20 + trial;
+    const SparseMlcp p = sparse_of(pile_step(bodies, 4 * bodies, 0.3 + 0.1 * (trial % 7), rng));
+    prepare_sparse_mlcp(p, s);
+    const Real tol = SolverOptions{}.tolerance * std::max<Real>(1, s.b.lpNorm<Eigen::Infinity>());
+    const Real scale = sparse_mlcp_impulse_scale(p, s);
+    VecX nu, z, w;
+    int iterations = 0;
+    ASSERT_TRUE(interior_point(p, tol, scale, 100, s, nu, z, w, iterations)) << trial;
+    EXPECT_TRUE(verify_sparse_mlcp(p, nu, z, tol, scale, {}, s, w).ok()) << trial;
+  }
+}
+
 TEST(SparseMlcp, ARankDeficientBasisStaysBoundedAndCertifies) {
   // A box on the ground on eight contacts, every normal row basic: N_BB has rank 3 (p_z, two
   // tilts), so the basis system is singular. Regularised by +δ and refined, the basis's answer

@@ -3,13 +3,13 @@
 // value that keeps its own rows complementary, and the answer is certified on the whole MLCP.
 //
 // Units are the impulse-carrying rows with what belongs to them: a U row, or an I row with its
-// slacks (PEG paper eq. 20); cones are a contact's β rows and σ. A left-out unit has p = 0 and
-// its slacks at their closed form c_s = max(−(ψ̇_1 − ψ̇_s + Σ_{r<s} c_r), 0) (forward substitution
-// through E_I1), so its slack rows hold; its own row must then be w >= 0 (the contact does not
-// close). A left-out cone has β = 0 and σ = max(0, −min_r G_rᵀν), so its β rows hold; its σ row is
-// μ p, complementary when p = 0 or σ = 0 (the contact does not slide under load). Rows that
-// violate this join the set and the set is solved again: z = 0 outside the set is then part of a
-// solution of the whole problem, certified by verify_sparse_mlcp on all of it.
+// slacks (PEG paper eq. 20); cones are a contact's β rows and σ, in the set with their unit. A
+// left-out unit has p = 0 and its slacks at their closed form c_s = max(−(ψ̇_1 − ψ̇_s +
+// Σ_{r<s} c_r), 0) (forward substitution through E_I1), so its slack rows hold; its own row must
+// then be w >= 0 (the contact does not close). Its cones have β = 0 and σ = max(0, −min_r G_rᵀν),
+// so their β rows hold, and their σ rows μ p − Σ β = 0 too. Units whose row closes join the set
+// and the set is solved again: z = 0 outside the set is then part of a solution of the whole
+// problem, certified by verify_sparse_mlcp on all of it.
 #pragma once
 
 #include <vector>
@@ -42,8 +42,8 @@ struct WorkingSet {
 };
 
 // Solves the island's MLCP `full` (layout, constraints `set`) on a working set: first the units
-// and cones that `guess` (full size, last step's basis by contact; null: none) names or that the
-// free motion closes (b_i < 0), then rounds that add what the whole problem's rows reject. out
+// that `guess` (full size, last step's basis by contact; null: none) names or that the free
+// motion closes (b_i < 0), then rounds that add what the whole problem's rows reject. out
 // holds the whole problem's (ν, z, w) and its certificate; s its basis (full size).
 void solve_on_working_set(const SparseMlcp& full, const MlcpLayout& layout,
                           const ConstraintSet& set, const SolverOptions& options,
