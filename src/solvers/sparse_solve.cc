@@ -147,19 +147,4 @@ void solve_sparse_mlcp(const SparseMlcp& p, const SolverOptions& options, Sparse
   finish(out);
 }
 
-bool sparse_crossover(const SparseMlcp& p, const SolverOptions& options, SparseMlcpScratch& s,
-                      MlcpSolution& out) {
-  prepare_sparse_mlcp(p, s);
-  const Scales c = scales_of(p, options, s);
-  int iterations = 0;
-  if (!cross_over(p, options, c, out, s, iterations)) return false;
-  s.crossover.certificate.iterations = iterations;
-  out.nu.swap(s.crossover.nu);
-  out.z.swap(s.crossover.z);
-  out.w.swap(s.crossover.w);
-  out.certificate = s.crossover.certificate;
-  s.basis_solved = true;
-  return true;
-}
-
 }  // namespace exactsim

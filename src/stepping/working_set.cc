@@ -208,7 +208,8 @@ void solve_on_working_set(const SparseMlcp& full, const MlcpLayout& layout,
     }
     if (active == nullptr) {
       // The guess: the last step's basis, then the last round's with the impulse rows of the
-      // units it added and σ of their cones (they close). No crossover before the set is final.
+      // units it added and σ of their cones (they close). No crossover (docs/solvers.md
+      // "Interior point": on a pile its basis is singular).
       const std::vector<bool>* start = round_guess(layout, guessed ? guess : nullptr, s);
       solve_sparse_mlcp(s.problem, sub, scratch, s.solution, start, false);
       iterations += s.solution.certificate.iterations;
@@ -229,20 +230,6 @@ void solve_on_working_set(const SparseMlcp& full, const MlcpLayout& layout,
     const int added = add_rejected(layout, out.w, tol, s);
     if (added == 0) break;
   }
-  // The final set's interior-point answer crossed over to the basis it lies near: an exact
-  // basis for the next step to start from, kept where it also certifies on the whole problem.
-  if (!out.certificate.ok() || s.basis_solved) return;
-  s.interior = s.solution;
-  if (!sparse_crossover(s.problem, sub, scratch, s.solution)) return;
-  iterations += s.solution.certificate.iterations;
-  s.kept = out;
-  s.kept_basis = s.basis;
-  adopt(scratch.active);
-  if (out.certificate.ok()) return;
-  out = s.kept;
-  s.basis.swap(s.kept_basis);
-  s.solution = s.interior;
-  s.basis_solved = false;
 }
 
 }  // namespace exactsim

@@ -105,15 +105,9 @@ bool interior_point(const SparseMlcp& p, Real tol, Real scale, int max_iteration
 // attempt that produced it); s.active is its basis (the interior point's estimate of one where
 // no basis was solved).
 // Without `crossover`, a certified interior-point answer is returned as it is, with the estimate
-// of its basis in s.active (the working set crosses over once its last round is known).
+// of its basis in s.active (the working set's rounds take it so).
 void solve_sparse_mlcp(const SparseMlcp& p, const SolverOptions& options, SparseMlcpScratch& s,
                        MlcpSolution& out, const std::vector<bool>* guess = nullptr,
                        bool crossover = true);
-
-// The crossover from `out`, the interior point's answer of the last solve_sparse_mlcp on p (made
-// without crossover): true when the basis it lies near, moved by block pivoting, certifies; then
-// out is that basis's answer (its iterations: the crossover's) and s.active its basis.
-bool sparse_crossover(const SparseMlcp& p, const SolverOptions& options, SparseMlcpScratch& s,
-                      MlcpSolution& out);
 
 }  // namespace exactsim
