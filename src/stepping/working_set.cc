@@ -7,10 +7,12 @@
 namespace exactsim {
 namespace {
 
-// Rounds of adding rejected units and cones (the pile's islands need 1–3).
+// Rounds of adding rejected units (on the 100-hull pile the islands take 2–4, docs/solvers.md
+// "The working set").
 constexpr int kMaxRounds = 8;
 
-// Row → unit and row → cone maps, and the slacks' ranges.
+// Row → unit and row → cone maps (a cone's rows belong to its contact's unit: the set holds a
+// cone with its unit, working_set.h), and the slacks' ranges.
 void map_rows(const MlcpLayout& layout, const ConstraintSet& set, WorkingSet& s) {
   const int m = layout.size(), n_u = layout.n_unilateral, n_i = layout.n_intercontact;
   s.unit_of_row.assign(m, -1);
@@ -24,8 +26,13 @@ void map_rows(const MlcpLayout& layout, const ConstraintSet& set, WorkingSet& s)
   }
   const int k = layout.friction_directions;
   for (int f = 0; f < layout.n_friction_contacts; ++f) {
-    for (int r = 0; r < k; ++r) s.cone_of_row[layout.beta_begin() + f * k + r] = f;
+    const int unit = s.unit_of_row[layout.friction_impulse[f]];
+    for (int r = 0; r < k; ++r) {
+      s.cone_of_row[layout.beta_begin() + f * k + r] = f;
+      s.unit_of_row[layout.beta_begin() + f * k + r] = unit;
+    }
     s.cone_of_row[layout.sigma_begin() + f] = f;
+    s.unit_of_row[layout.sigma_begin() + f] = unit;
   }
 }
 
@@ -42,9 +49,7 @@ void restrict_problem(const SparseMlcp& full, bool first, WorkingSet& s) {
   s.columns.clear();
   s.sub_of.assign(m, -1);
   for (int i = 0; i < m; ++i) {
-    const bool in =
-        s.cone_of_row[i] >= 0 ? s.cone_in[s.cone_of_row[i]] != 0 : s.unit_in[s.unit_of_row[i]] != 0;
-    if (!in) continue;
+    if (!s.unit_in[s.unit_of_row[i]]) continue;
     s.sub_of[i] = static_cast<int>(s.columns.size());
     s.columns.push_back(i);
   }
@@ -91,18 +96,12 @@ void complete(const SparseMlcp& full, const MlcpLayout& layout, const WorkingSet
   }
   const int k = layout.friction_directions;
   for (int f = 0; f < layout.n_friction_contacts; ++f) {
-    if (s.cone_in[f]) continue;
+    if (s.unit_in[s.unit_of_row[layout.sigma_begin() + f]]) continue;
     Real sigma = 0;
     for (int r = 0; r < k; ++r)
       sigma = std::max(sigma, -full.h.column_dot(full.M, layout.beta_begin() + f * k + r, nu));
     z[layout.sigma_begin() + f] = sigma;
   }
-}
-
-// A cone is in the set with its unit (working_set.h).
-void cones_follow_units(const MlcpLayout& layout, WorkingSet& s) {
-  for (int f = 0; f < layout.n_friction_contacts; ++f)
-    s.cone_in[f] = s.unit_in[s.unit_of_row[layout.friction_impulse[f]]];
 }
 
 // Adds the left-out units whose row closes (w < −tol), with their cones; returns how many.
@@ -111,7 +110,6 @@ int add_rejected(const MlcpLayout& layout, const VecX& w, Real tol, WorkingSet& 
   const int units = layout.n_unilateral + layout.n_intercontact;
   for (int u = 0; u < units; ++u)
     if (!s.unit_in[u] && w[impulse_row(layout, u)] < -tol) s.unit_in[u] = 1, ++added;
-  cones_follow_units(layout, s);
   return added;
 }
 
@@ -163,11 +161,9 @@ void solve_on_working_set(const SparseMlcp& full, const MlcpLayout& layout,
   // The first set: the units whose impulse the guess names basic (a basic slack or σ names
   // nothing), and those the free motion closes.
   s.unit_in.assign(layout.n_unilateral + layout.n_intercontact, 0);
-  s.cone_in.assign(layout.n_friction_contacts, 0);
   if (guessed)
     for (int u = 0; u < static_cast<int>(s.unit_in.size()); ++u)
       s.unit_in[u] = (*guess)[impulse_row(layout, u)];
-  cones_follow_units(layout, s);
   out.nu = scratch.Wc;
   out.z.setZero(m);
   complete(full, layout, s, out.nu, out.z);

@@ -22,8 +22,8 @@
 namespace exactsim {
 
 struct WorkingSet {
-  std::vector<char> unit_in, cone_in;  // (units: U and I rows) (cones) in the set
-  std::vector<int> unit_of_row;        // (m) the unit a row belongs to, −1: a cone's row
+  std::vector<char> unit_in;           // (units: U and I rows) in the set, with their cones
+  std::vector<int> unit_of_row;        // (m) the unit a row belongs to (a cone's: its contact's)
   std::vector<int> cone_of_row;        // (m) the cone a β or σ row belongs to, −1: none
   std::vector<int> slack_begin;        // (I rows + 1) their slacks' first z index
   std::vector<int> columns;            // (set unknowns) the full z index of each
