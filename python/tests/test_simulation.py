@@ -147,7 +147,7 @@ def test_a_step_over_the_memory_budget_raises_memory_budget_error():
     doc = {"format": "exactsim-scene", "version": 1, "dimension": 2,
            "time": {"step": 0.005, "duration": 0.05},
            "contact": {"model": "standard", "friction": 0.5},
-           "stepping": {"memory_budget_gib": 0.001}, "bodies": bodies}
+           "stepping": {"memory_budget_gib": 0.001, "dense_max_unknowns": 2000}, "bodies": bodies}
     sim = exactsim.Simulation(doc)
     with pytest.raises(exactsim.MemoryBudgetError,
                        match=r"contact problem \(\d+ unknowns, 12 bodies in contact\) needs an "

@@ -303,7 +303,8 @@ Real step_to_boundary(const VecX& x, const VecX& dx) {
 }  // namespace
 
 bool interior_point(const SparseMlcp& p, Real tol, Real scale, int max_iterations,
-                    SparseMlcpScratch& s, VecX& nu, VecX& z, VecX& w, int& iterations, Real start) {
+                    SparseMlcpScratch& s, VecX& nu, VecX& z, VecX& w, int& iterations, Real start,
+                    const MlcpSolution* near) {
   const int m = p.size(), nv = p.M.size();
   CoupledRows& c = s.coupled;
   couple_rows(p, c);
@@ -314,13 +315,20 @@ bool interior_point(const SparseMlcp& p, Real tol, Real scale, int max_iteration
     gather_columns(p, c, g, p.g, ipm.groups[g].g);
     gather_columns(p, c, g, p.h, ipm.groups[g].h);
   }
-  // Start: ν free, w a velocity V and z `start` × the impulse that makes it.
+  // Start: w a velocity V, z `start` × the impulse that makes it and ν free; or `near`'s ν and
+  // z with its rows, each z_i and w_i at least those.
   const Real v_scale = std::max<Real>(s.b.lpNorm<Eigen::Infinity>(), 1e-3);
   const Real mobility = std::max<Real>(s.n_diag.cwiseAbs().maxCoeff(), 1e-12);
-  z.setConstant(m, start * v_scale / mobility);
-  w.setConstant(m, v_scale);
-  nu = s.Wc;
-  {
+  const Real z_start = start * v_scale / mobility, w_start = start * v_scale;
+  if (near != nullptr) {
+    nu = near->nu;
+    z = near->z.cwiseMax(z_start);
+    sparse_rows(p, nu, z, w);
+    w = w.cwiseMax(w_start);
+  } else {
+    z.setConstant(m, z_start);
+    w.setConstant(m, w_start);
+    nu = s.Wc;
     VecX gz = VecX::Zero(nv);
     p.g.multiply_add(p.M, z, gz);
     VecX wgz;

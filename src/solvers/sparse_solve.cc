@@ -18,6 +18,16 @@ constexpr int kInteriorPointIterations = 100;
 // the 3D piles of 100 hulls, seeds 1 and 2, the second and third starts certified 17 of 56
 // stalled runs, and the steps needing the sparse Lemke fell from 26 to 13 on seed 2).
 constexpr Real kInteriorPointStarts[] = {1, 0.1, 10};
+// From a point near the answer (`near`), the interior point starts with every z_i and row w_i at
+// least this fraction of the cold start's (a point on the boundary takes steps of 10⁻³ and less),
+// and runs at most kNearIterations before the cold starts. On the 3D piles of 100 hulls, whose
+// working set's rounds start near the last round's answer, the solve took 0.67–0.99 of the time
+// from cold starts (seeds 1–5); floors of 0.01, 0.3 and 1 took 0.95, 0.87 and 1.11 on seed 1. The
+// near runs there take 9–24 iterations where they certify, and about one in ten does not; a cap
+// of 60 iterations against 40 took 0.84–1.03 of the solve time (seeds 1–4), 25 took 1.05.
+// (docs/solvers.md "The working set".)
+constexpr Real kNearFloor = 0.1;
+constexpr int kNearIterations = 60;
 // Basis solves of the crossover from the interior point's answer (its basis by Tapia's
 // indicators can be off by a few degenerate pairs, which block pivoting moves).
 constexpr int kCrossoverIterations = 5;
@@ -97,7 +107,8 @@ bool cross_over(const SparseMlcp& p, const SolverOptions& options, const Scales&
 }  // namespace
 
 void solve_sparse_mlcp(const SparseMlcp& p, const SolverOptions& options, SparseMlcpScratch& s,
-                       MlcpSolution& out, const std::vector<bool>* guess, bool crossover) {
+                       MlcpSolution& out, const std::vector<bool>* guess, bool crossover,
+                       const MlcpSolution* near) {
   const int m = p.size();
   prepare_sparse_mlcp(p, s);
   const Scales c = scales_of(p, options, s);
@@ -126,18 +137,19 @@ void solve_sparse_mlcp(const SparseMlcp& p, const SolverOptions& options, Sparse
         certify(p, options, c, s, out, SolveMethod::kWarmStart))
       return finish(out);
   }
-  // 2. The interior point (from each start while none certifies), then the basis its answer
-  // lies on: exact where that basis is regular and its solution certifies; otherwise the
+  // 2. The interior point (from `near`, then from each start while none certifies), then the basis
+  // its answer lies on: exact where that basis is regular and its solution certifies; otherwise the
   // interior point's own answer.
-  bool interior = false;
-  for (const Real start : kInteriorPointStarts) {
+  const auto run = [&](Real start, int max_iterations, const MlcpSolution* from) {
     const int before = iterations;
-    interior_point(p, c.tol, c.scale, kInteriorPointIterations, s, out.nu, out.z, out.w, iterations,
-                   start);
+    interior_point(p, c.tol, c.scale, max_iterations, s, out.nu, out.z, out.w, iterations, start,
+                   from);
     if (iterations == before) s.z_previous.resize(0);  // (no step: no indicators)
-    interior = certify(p, options, c, s, out, SolveMethod::kInteriorPoint);
-    if (interior) break;
-  }
+    return certify(p, options, c, s, out, SolveMethod::kInteriorPoint);
+  };
+  bool interior = near != nullptr && run(kNearFloor, kNearIterations, near);
+  for (const Real start : kInteriorPointStarts)
+    if (!interior) interior = run(start, kInteriorPointIterations, nullptr);
   if (interior && !crossover) {
     estimate_basis(p, out, s);
     return finish(out);

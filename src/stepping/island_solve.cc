@@ -121,7 +121,7 @@ OnDemand solve_with_friction_on_demand(const World& world, const SolverOptions& 
   return OnDemand::kSolveWhole;
 }
 
-// The dense path (islands up to StepOptions::dense_max_unknowns; docs/solvers.md "Large
+// The dense path (islands up to dense_max_unknowns(World); docs/solvers.md "Large
 // islands: the sparse path"): the MLCP written out dense, then friction on demand or the whole
 // problem through solve_island_mlcp with `solver`'s stack. Returns the basis the warm start
 // remembers (null: the solution's active set).
@@ -168,7 +168,7 @@ constexpr int kBriefDenseMinUnknowns = 200;
 //   n/2 in all, and a run that does not end within n pivots took 13,000–15,000 on the 30-hull
 //   pour of docs/performance.md, and seconds), then the working set, then the whole stack;
 // - a smaller dense island: the whole stack, then the working set;
-// - a sparse island (above StepOptions::dense_max_unknowns): the working set, the sparse Lemke on
+// - a sparse island (above dense_max_unknowns(World)): the working set, the sparse Lemke on
 //   the whole problem, then the dense path where its Lemke's work cap and the memory budget allow
 //   (attempt_runs).
 using Kind = SolveAttemptKind;

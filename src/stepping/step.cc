@@ -366,7 +366,7 @@ void solve_island(const World& world, State& state, Real h, const IslandInputs& 
   const bool warm =
       world.stepping.warm_start && guess_active_set(ws.island, ws.layout, previous, ws.warm);
   // Islands with joints are solved dense: the sparse path has no equality rows (docs/joints.md).
-  ws.dense = report.lcp_size <= world.stepping.dense_max_unknowns || ws.layout.n_bilateral > 0;
+  ws.dense = report.lcp_size <= dense_max_unknowns(world) || ws.layout.n_bilateral > 0;
   const std::vector<bool>* basis = solve_island_policy(world, ws, warm, report);
   report.solver_called = true;
   report.solver = ws.solution.certificate;

@@ -204,10 +204,18 @@ void solve_on_working_set(const SparseMlcp& full, const MlcpLayout& layout,
     }
     if (active == nullptr) {
       // The guess: the last step's basis, then the last round's with the impulse rows of the
-      // units it added and σ of their cones (they close). No crossover (docs/solvers.md
-      // "Interior point": on a pile its basis is singular).
+      // units it added and σ of their cones (they close). After the first round the interior
+      // point starts near the last round's answer (the joined rows at their left-out values).
+      // No crossover (docs/solvers.md "Interior point": on a pile its basis is singular).
       const std::vector<bool>* start = round_guess(layout, guessed ? guess : nullptr, s);
-      solve_sparse_mlcp(s.problem, sub, scratch, s.solution, start, false);
+      const MlcpSolution* near = nullptr;
+      if (s.rounds > 1) {
+        s.near.nu = out.nu;
+        s.near.z.resize(s.columns.size());
+        for (std::size_t q = 0; q < s.columns.size(); ++q) s.near.z[q] = out.z[s.columns[q]];
+        near = &s.near;
+      }
+      solve_sparse_mlcp(s.problem, sub, scratch, s.solution, start, false, near);
       iterations += s.solution.certificate.iterations;
       active = &scratch.active;
       s.basis_solved = scratch.basis_solved;

@@ -21,6 +21,11 @@ const char* to_string(ImpactModel m) { return m == ImpactModel::kPlus ? "plus" :
 
 const char* to_string(Stabilisation s) { return s == Stabilisation::kSplit ? "split" : "velocity"; }
 
+int dense_max_unknowns(const World& world) {
+  if (world.stepping.dense_max_unknowns >= 0) return world.stepping.dense_max_unknowns;
+  return world.dimension == 3 ? 2000 : 300;
+}
+
 Real bounding_radius(const World& world, int i) {
   Real r = 0;
   for (int k = 0; k < part_count(world, i); ++k) {

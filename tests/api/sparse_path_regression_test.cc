@@ -29,7 +29,7 @@ TEST(SparsePath, AnAnswerCertifiedFromAStoppedRunKeepsItsBasis) {
   for (int k = 0; k < 5; ++k) {
     const StepReport& r = sim.step();
     EXPECT_NE(r.status, StepStatus::kDiverged) << "step " << 471 + k;
-    const bool beyond = r.largest_island_lcp > scene.world.stepping.dense_max_unknowns;
+    const bool beyond = r.largest_island_lcp > dense_max_unknowns(scene.world);
     sparse = sparse || beyond;
     // The working set's sparse Lemke runs report their effort as pivots (solvers.md "The solve
     // policy"), as the dense Lemke's do.

@@ -15,11 +15,14 @@ using planar_test::box;
 using planar_test::Sim;
 
 // n unit boxes in a row on a static floor, 1 mm apart (within ε of each other), μ = 0.5: every
-// box has floor and neighbour contacts, each with a friction cone.
+// box has floor and neighbour contacts, each with a friction cone. Their island is solved dense
+// (the budget bounds the dense path's memory; a 2D island of more than 300 unknowns is otherwise
+// solved sparse).
 Sim row_of_boxes(int n) {
   Sim s;
   s.world.contact.model = ContactModel::kStandard;
   s.world.contact.friction = 0.5;
+  s.world.stepping.dense_max_unknowns = 2000;
   s.add(box(-1, -1, 1.01 * n + 1, 0), true);
   for (int i = 0; i < n; ++i) s.add(box(1.001 * i, 0, 1.001 * i + 1, 1), false);
   return s;
@@ -116,6 +119,27 @@ TEST(MemoryBudget, AStepOverTheBudgetThrowsBeforeAllocatingAndOneWithinItRuns) {
       8.0 * (t.ws.mlcp.G.size() + t.ws.mlcp.H.size() + t.ws.mlcp.D.nonZeros() +
              t.ws.solver.WG.size() + t.ws.solver.reduced.M.size() + t.ws.solver.lcp.tableau.size());
   EXPECT_LE(kept, need);
+}
+
+TEST(DenseThreshold, ByDefaultA2DIslandAbove300UnknownsIsSolvedSparse) {
+  // docs/solvers.md "The threshold": 2,000 unknowns in 3D, 300 in 2D, unless the field is set.
+  World w;
+  w.dimension = 3;
+  EXPECT_EQ(dense_max_unknowns(w), 2000);
+  w.dimension = 2;
+  EXPECT_EQ(dense_max_unknowns(w), 300);
+  w.stepping.dense_max_unknowns = 0;
+  EXPECT_EQ(dense_max_unknowns(w), 0);
+  // The row of twelve boxes (one island of more than 300 unknowns): no dense MLCP by default,
+  // the dense one with the field at 2,000; certified either way.
+  for (const int field : {-1, 2000}) {
+    Sim s = row_of_boxes(12);
+    s.world.stepping.dense_max_unknowns = field;
+    const StepReport r = s.step(0.005);
+    ASSERT_GT(r.lcp_size, 300);
+    EXPECT_TRUE(r.solver.ok()) << field;
+    EXPECT_EQ(s.ws.mlcp.D.nonZeros() > 0, field == 2000) << field;
+  }
 }
 
 TEST(MemoryBudget, TheSparsePathsProjectionIsCheckedForItsOwnRows) {

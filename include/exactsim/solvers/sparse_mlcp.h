@@ -91,12 +91,13 @@ bool block_pivoting(const SparseMlcp& p, Real tol, Real delta, int max_iteration
                     SparseMlcpScratch& s, MlcpSolution& out, int& iterations);
 
 // Mehrotra's predictor–corrector (interior_point.cc) from the free motion (z: `start` × the
-// impulses of the free rows' scale); true when z∘w, the
+// impulses of the free rows' scale), or from `near` (its ν and z, every z_i and row w_i raised to
+// `start` × those of the free motion's start); true when z∘w, the
 // row and the momentum residuals fell below 1/5 of the certificate's bounds (tolerance tol,
 // impulse scale `scale`). (ν, z, w) is where it ended either way.
 bool interior_point(const SparseMlcp& p, Real tol, Real scale, int max_iterations,
                     SparseMlcpScratch& s, VecX& nu, VecX& z, VecX& w, int& iterations,
-                    Real start = 1);
+                    Real start = 1, const MlcpSolution* near = nullptr);
 
 // The sparse solve (sparse_solve.cc; docs/solvers.md "Large islands: the sparse path"): the guessed
 // basis (`guess`, size m: z_i expected positive, e.g. last step's by contact; null or the wrong
@@ -105,9 +106,10 @@ bool interior_point(const SparseMlcp& p, Real tol, Real scale, int max_iteration
 // attempt that produced it); s.active is its basis (the interior point's estimate of one where
 // no basis was solved).
 // Without `crossover`, a certified interior-point answer is returned as it is, with the estimate
-// of its basis in s.active (the working set's rounds take it so).
+// of its basis in s.active (the working set's rounds take it so). `near` (ν, z; null: none), a
+// point near the answer, is the interior point's first start.
 void solve_sparse_mlcp(const SparseMlcp& p, const SolverOptions& options, SparseMlcpScratch& s,
                        MlcpSolution& out, const std::vector<bool>* guess = nullptr,
-                       bool crossover = true);
+                       bool crossover = true, const MlcpSolution* near = nullptr);
 
 }  // namespace exactsim

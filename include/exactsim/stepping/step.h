@@ -49,7 +49,7 @@ struct IslandWorkspace {
   std::vector<int> contact_local;    // scratch of extract_island
   MlcpLayout layout;
   SparseMlcp problem;  // the island's MLCP in body space (stewart_trinkle.h)
-  // Islands up to StepOptions::dense_max_unknowns: the MLCP written out dense and the dense
+  // Islands up to dense_max_unknowns(World): the MLCP written out dense and the dense
   // solvers' buffers (docs/solvers.md "Large islands: the sparse path").
   bool dense = false;
   Mlcp mlcp;

@@ -30,6 +30,7 @@ struct WorkingSet {
   std::vector<int> sub_of;             // (m) the set's index of a full unknown, −1: left out
   SparseMlcp problem;                  // the MLCP on the set
   MlcpSolution solution;               // of the set's problem
+  MlcpSolution near;                   // the last round's answer on this round's set (ν, z)
   std::vector<bool> guess;    // a full-size guess mapped to the set
   std::vector<bool> basis;    // the last round's basis, full size
   std::vector<bool> from;     // that basis mapped to the set (the start of Lemke's pivoting)

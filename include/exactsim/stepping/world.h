@@ -131,8 +131,8 @@ struct StepOptions {
   int friction_on_demand_min_unknowns = 200;
   // Islands with at most this many LCP unknowns are solved dense (the MLCP written out, Lemke on
   // the reduced LCP); larger ones sparse, in body space (docs/solvers.md "Large islands: the sparse
-  // path"). 0: every island sparse.
-  int dense_max_unknowns = 2000;
+  // path"). 0: every island sparse; −1: by dimension (dense_max_unknowns(World)).
+  int dense_max_unknowns = -1;
   // Threads that solve the islands of a step in parallel (docs/stepping.md "Parallel islands"),
   // the calling one included; 0: one per core. The result is bit for bit the serial one's.
   int threads = 1;
@@ -197,6 +197,10 @@ struct World {
 // is below −slop, so that resting contact ends every step at round-off (docs/robustness.md
 // "Stabilisation"); only overlaps at the round-off of the gaps themselves are left.
 Real split_slop(const World& world, Real h);
+
+// The largest island (LCP unknowns) solved dense: stepping.dense_max_unknowns, or where that is −1,
+// 2,000 in 3D and 300 in 2D (docs/solvers.md "The threshold").
+int dense_max_unknowns(const World& world);
 
 // The largest distance of a vertex of body i's shape (every part of a compound body) from its
 // centre of mass (body frame): a point of the body moves at most |Δx| + |Δθ| r when the body
