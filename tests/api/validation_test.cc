@@ -163,6 +163,11 @@ TEST(Validation, SimulationChecksAWorldBuiltByHandByTheSameRules) {
   EXPECT_EQ(ErrorOf([&] { Simulation sim(bad); }),
             "contact.friction_directions: must be between 3 and 64, got 1000000");
   bad = s;
+  bad.world.stepping.dense_max_unknowns = -2;  // (−1 is the default by dimension)
+  EXPECT_EQ(ErrorOf([&] { Simulation sim(bad); }),
+            "stepping.dense_max_unknowns: must be >= 0, or -1 for the default by dimension, got "
+            "-2");
+  bad = s;
   bad.world.bodies[0].mass = 1e12;
   EXPECT_EQ(ErrorOf([&] { Simulation sim(bad); }),
             "bodies[0] (box).mass: must lie in [1e-9, 1e9] kg, got 1000000000000.0 "
