@@ -19,7 +19,9 @@ namespace {
 namespace fs = std::filesystem;
 
 constexpr std::string_view kMagic = "exactsim-checkpoint\n";
-constexpr std::uint32_t kVersion = 1;
+constexpr std::uint32_t kVersion = 1;  // of saved states
+// Checkpoints are format 2; a format-1 checkpoint (without retaken_failed_solves) still reads.
+constexpr std::uint32_t kCheckpointVersion = 2;
 constexpr std::uintmax_t kMaxCheckpointBytes = std::uintmax_t{16} << 30;
 
 std::uint64_t fnv1a(std::string_view bytes) {
@@ -34,7 +36,7 @@ std::uint64_t fnv1a(std::string_view bytes) {
 // Every field of a checkpoint, in file order: io(name, field). The writer and the reader both
 // go through this one list.
 template <class IO, class C>
-void for_each_checkpoint_field(IO& io, C& c) {
+void for_each_checkpoint_field(IO& io, C& c, std::uint32_t version) {
   io("scene_hash", c.scene_hash);
   io("trajectory_every", c.trajectory_every);
   io("trajectory_bytes", c.trajectory_bytes);
@@ -53,6 +55,7 @@ void for_each_checkpoint_field(IO& io, C& c) {
   io("fallback_solves", s.fallback_solves);
   io("solver_failures", s.solver_failures);
   io("energy_failures", s.energy_failures);
+  if (version >= 2) io("retaken_failed_solves", s.retaken_failed_solves);
   io("max_energy_gain", s.max_energy_gain);
   io("projection_steps", s.projection_steps);
   io("projection_relaxed", s.projection_relaxed);
@@ -271,8 +274,8 @@ std::uint64_t file_hash(const std::string& path) {
 void write_checkpoint(const Checkpoint& c, const std::string& path) {
   Writer w;
   w.bytes.append(kMagic);
-  w.put_bytes(kVersion, 4);
-  for_each_checkpoint_field(w, c);
+  w.put_bytes(kCheckpointVersion, 4);
+  for_each_checkpoint_field(w, c, kCheckpointVersion);
   w.put_bytes(fnv1a(w.bytes), 8);
   const std::string tmp = path + ".tmp";
   {
@@ -294,9 +297,10 @@ Checkpoint read_checkpoint(const std::string& path, const Scene& scene,
     throw InputError(path + ": not an exactsim checkpoint (it does not start with \"" +
                      std::string(kMagic.substr(0, kMagic.size() - 1)) + "\")");
   const auto version = static_cast<std::uint32_t>(r.get_bytes(4));
-  if (version != kVersion)
+  if (version < 1 || version > kCheckpointVersion)
     throw InputError(path + ": checkpoint format " + std::to_string(version) +
-                     ", but this exactsim reads format " + std::to_string(kVersion));
+                     ", but this exactsim reads formats 1 to " +
+                     std::to_string(kCheckpointVersion));
   if (bytes.size() < kMagic.size() + 12 ||
       fnv1a(std::string_view(bytes).substr(0, bytes.size() - 8)) !=
           Reader(std::string_view(bytes).substr(bytes.size() - 8), path).get_bytes(8))
@@ -305,7 +309,7 @@ Checkpoint read_checkpoint(const std::string& path, const Scene& scene,
   fields.take(kMagic.size() + 4);
   Checkpoint c;
   c.tally = start_tally(scene);  // the scene's part of the summary; the counts are read
-  for_each_checkpoint_field(fields, c);
+  for_each_checkpoint_field(fields, c, version);
   if (!fields.at_end()) fields.fail("bytes after the last field");
   if (c.scene_hash != file_hash(scene_file))
     throw InputError(path + ": written for another scene: " + scene_file +

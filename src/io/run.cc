@@ -113,6 +113,7 @@ nlohmann::json report_to_json(const StepReport& r) {
   if (r.diverged_body >= 0) j["diverged_body"] = r.diverged_body;
   j["max_penetration"] = r.max_penetration;
   if (r.substeps > 1) j["substeps"] = r.substeps;
+  if (r.retaken_failed_solves > 0) j["retaken_failed_solves"] = r.retaken_failed_solves;
   if (const ImpactReport& i = r.impacts;
       i.count > 0 || i.capped || i.fallbacks > 0 || !i.failure.empty()) {
     j["impacts"] = {{"count", i.count},
@@ -171,6 +172,7 @@ nlohmann::json summary_fields(const RunSummary& s) {
           {"steps_done", s.steps_done},
           {"solver_calls", s.solver_calls},
           {"solver_failures", s.solver_failures},
+          {"retaken_failed_solves", s.retaken_failed_solves},
           {"energy_failures", s.energy_failures},
           {"max_energy_gain", s.max_energy_gain},
           {"projection_steps", s.projection_steps},
@@ -504,6 +506,7 @@ void tally_step(const StepReport& r, std::size_t overlap_cap, RunTally& t) {
     if (is_fallback(r.solver.method)) ++sum.fallback_solves;
   }
   sum.solver_failures += is_failed_solve(r.status);
+  sum.retaken_failed_solves += r.retaken_failed_solves;
   sum.energy_failures += r.status == StepStatus::kEnergyGain;
   if (r.energy.checked)
     sum.max_energy_gain = std::max(sum.max_energy_gain, r.energy.total_excess());

@@ -14,8 +14,10 @@ namespace exactsim {
 // the answer before it), and in ws.dense whether that answer is the dense path's. Effort adds up
 // over the attempts, the first attempt's status becomes the certificate's primary_status, and
 // report.attempts gets every attempt of an island whose first did not certify. Returns the basis
-// the warm start remembers (null: the answer's active set).
+// the warm start remembers (null: the answer's active set). `retaken`: a failed solve will be
+// taken again as halves (Workspace::retakes_failed_solve), which replaces the sparse Lemke on
+// the whole island.
 const std::vector<bool>* solve_island_policy(const World& world, IslandWorkspace& ws, bool warm,
-                                             StepReport& report);
+                                             bool retaken, StepReport& report);
 
 }  // namespace exactsim

@@ -326,6 +326,7 @@ struct IslandInputs {
   std::span<const FrictionDirection> friction;
   StartPlacement start;
   bool exact_flight;  // bodies without impulse follow the exact parabola (docs/impacts.md)
+  bool retakes_failed_solve;  // Workspace::retakes_failed_solve
 };
 
 // With impacts, flight is exact except in the part of a step that ends at an impact located
@@ -339,7 +340,8 @@ IslandInputs island_inputs(const World& world, const Workspace& ws) {
   return {ws.warm.previous,
           ws.friction_previous,
           {ws.polygons, ws.shapes3, ws.polyhedra, ws.radius3},
-          exact_flight(world, ws)};
+          exact_flight(world, ws),
+          ws.retakes_failed_solve};
 }
 
 // Whether the solution z of an island's MLCP has no impulse: every contact, intercontact and
@@ -367,7 +369,8 @@ void solve_island(const World& world, State& state, Real h, const IslandInputs& 
       world.stepping.warm_start && guess_active_set(ws.island, ws.layout, previous, ws.warm);
   // Islands with joints are solved dense: the sparse path has no equality rows (docs/joints.md).
   ws.dense = report.lcp_size <= dense_max_unknowns(world) || ws.layout.n_bilateral > 0;
-  const std::vector<bool>* basis = solve_island_policy(world, ws, warm, report);
+  const std::vector<bool>* basis =
+      solve_island_policy(world, ws, warm, in.retakes_failed_solve, report);
   report.solver_called = true;
   report.solver = ws.solution.certificate;
   report.ray_restarts = static_cast<int>(ws.solver.lcp.ray_restarts - ray_restarts);

@@ -121,19 +121,18 @@ void record_basis(const MlcpSolution& out, const std::vector<bool>& active, Work
     s.basis[i] = s.sub_of[i] >= 0 ? static_cast<bool>(active[s.sub_of[i]]) : out.z[i] > out.w[i];
 }
 
-// The set's guess (s.guess): in the first round the last step's basis (`previous`, full size, or
-// none), then the last round's (s.basis) with the impulse rows of the units and σ of the cones
-// that joined since, where that round solved a basis (an interior point's estimate of one is no
-// start for block pivoting: on the 100-hull pile such guesses certified in 0 of 130 rounds).
-const std::vector<bool>* round_guess(const MlcpLayout& layout, const std::vector<bool>* previous,
-                                     WorkingSet& s) {
-  const std::vector<bool>* full = s.rounds == 1 ? previous : s.basis_solved ? &s.basis : nullptr;
-  if (full == nullptr) return nullptr;
+// The set's guess (s.guess) after the first round: the last round's basis (s.basis) with the
+// impulse rows of the units and σ of the cones that joined since, where that round solved a basis
+// (an interior point's estimate of one is no start for block pivoting: on the 100-hull pile such
+// guesses certified in 0 of 130 rounds). The first round has none: last step's basis only chooses
+// the first set (docs/solvers.md "The working set").
+const std::vector<bool>* round_guess(const MlcpLayout& layout, WorkingSet& s) {
+  if (s.rounds == 1 || !s.basis_solved) return nullptr;
   s.guess.resize(s.columns.size());
   for (std::size_t q = 0; q < s.columns.size(); ++q) {
     const int i = s.columns[q];
-    bool basic = (*full)[i];
-    if (s.rounds > 1 && s.joined[i]) {
+    bool basic = s.basis[i];
+    if (s.joined[i]) {
       const int f = s.cone_of_row[i];
       basic = f >= 0 ? i == layout.sigma_begin() + f : i == impulse_row(layout, s.unit_of_row[i]);
     }
@@ -203,11 +202,11 @@ void solve_on_working_set(const SparseMlcp& full, const MlcpLayout& layout,
       if (s.solution.certificate.ok()) active = &lemke.active;
     }
     if (active == nullptr) {
-      // The guess: the last step's basis, then the last round's with the impulse rows of the
-      // units it added and σ of their cones (they close). After the first round the interior
-      // point starts near the last round's answer (the joined rows at their left-out values).
-      // No crossover (docs/solvers.md "Interior point": on a pile its basis is singular).
-      const std::vector<bool>* start = round_guess(layout, guessed ? guess : nullptr, s);
+      // The guess: the last round's solved basis with the impulse rows of the units it added and
+      // σ of their cones (they close). After the first round the interior point starts near the
+      // last round's answer (the joined rows at their left-out values). No crossover
+      // (docs/solvers.md "Interior point": on a pile its basis is singular).
+      const std::vector<bool>* start = round_guess(layout, s);
       const MlcpSolution* near = nullptr;
       if (s.rounds > 1) {
         s.near.nu = out.nu;

@@ -7,29 +7,24 @@
 // and the next step's warm start read; the step must go on, whatever it certifies.
 #include <gtest/gtest.h>
 
-#include <memory>
-
+#include "checkpoint_capture.h"
 #include "exactsim/exactsim.h"
-#include "exactsim/io/checkpoint.h"
 
 namespace exactsim::sparse_path_regression_test {
 namespace {
 
 TEST(SparsePath, AnAnswerCertifiedFromAStoppedRunKeepsItsBasis) {
-  const std::string dir =
-      std::string(EXACTSIM_SOURCE_DIR) + "/tests/api/data/hull-pour3d-standard-step470/";
-  const Scene scene = read_scene_file(dir + "scene.json");
-  const Checkpoint c = read_checkpoint(dir + "checkpoint.bin", scene, dir + "scene.json");
-  ASSERT_EQ(c.tally.summary.steps_done, 470);
-  Simulation sim(scene);
-  sim.set_state({c.state, c.tally.summary.steps_done,
-                 std::make_shared<const StepperMemory>(c.memory), StepReport{}});
+  long steps_done = 0;
+  Simulation sim = simulation_at_checkpoint(
+      std::string(EXACTSIM_SOURCE_DIR) + "/tests/api/data/hull-pour3d-standard-step470/",
+      steps_done);
+  ASSERT_EQ(steps_done, 470);
   bool sparse = false;  // step 474 has an island beyond dense_max_unknowns
   int lemke_answers = 0;
   for (int k = 0; k < 5; ++k) {
     const StepReport& r = sim.step();
     EXPECT_NE(r.status, StepStatus::kDiverged) << "step " << 471 + k;
-    const bool beyond = r.largest_island_lcp > dense_max_unknowns(scene.world);
+    const bool beyond = r.largest_island_lcp > dense_max_unknowns(sim.world());
     sparse = sparse || beyond;
     // The working set's sparse Lemke runs report their effort as pivots (solvers.md "The solve
     // policy"), as the dense Lemke's do.

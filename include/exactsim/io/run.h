@@ -65,6 +65,9 @@ struct RunSummary {
   long solver_calls = 0, fallback_solves = 0;
   long solver_failures = 0;  // failed solves, energy-check failures included
   long energy_failures = 0;  // of them, solves that verified but failed the energy balance
+  // failed solves of (sub-)steps that advance() then took as halves (StepReport::
+  // retaken_failed_solves): not failures of the run unless a half failed too
+  long retaken_failed_solves = 0;
   // J, max over steps of the kinetic + potential energy the step added beyond its stabilisation
   // and projection budgets (EnergyBalance::total_excess; <= 0 when every step dissipates)
   Real max_energy_gain = 0;

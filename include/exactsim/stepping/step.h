@@ -131,6 +131,10 @@ struct Workspace : IslandWorkspace {
   std::vector<State> saved_states;  // advance(): the start of each split level
   std::vector<std::vector<JointImpulse>> saved_joint_impulses;  // and its joint impulses
   Real user_step = 0;  // advance(): the user's step h while it is taken (its parts' joint time)
+  // advance(): a failed solve of the (sub-)step being taken is taken again as halves
+  // (docs/stepping.md "When a solve fails"), so a sparse island skips its costliest attempt
+  // (docs/solvers.md "The solve policy").
+  bool retakes_failed_solve = false;
   VecX start_q;                     // the configuration at the start of the step, after spawning
   std::vector<FrictionDirection> friction_previous;  // the last step's, sorted by contact
   CrossingScratch crossing;

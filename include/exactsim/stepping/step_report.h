@@ -204,6 +204,7 @@ struct StepReport {
   // the joint rows' velocity Jᵀν⁺ = −φ/τ (at least 0; EnergyBalance::projection).
   Real approach_joint_work = 0;
   int substeps = 1;               // advance(): sub-steps the step was split into (adaptive_step.h)
+  int retaken_failed_solves = 0;  // advance(): (sub-)steps whose failed solve was taken as halves
   ImpactReport impacts;           // ImpactModel::kPlus: the step's located impacts
   Real overlap = 0;               // total exact overlap area (m²) / volume (m³) after the step
   Real kinetic_energy = 0, potential_energy = 0;  // J, after the step

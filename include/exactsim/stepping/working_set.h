@@ -31,7 +31,7 @@ struct WorkingSet {
   SparseMlcp problem;                  // the MLCP on the set
   MlcpSolution solution;               // of the set's problem
   MlcpSolution near;                   // the last round's answer on this round's set (ν, z)
-  std::vector<bool> guess;    // a full-size guess mapped to the set
+  std::vector<bool> guess;    // the last round's solved basis mapped to the set (block pivoting)
   std::vector<bool> basis;    // the last round's basis, full size
   std::vector<bool> from;     // that basis mapped to the set (the start of Lemke's pivoting)
   bool basis_solved = false;  // ... solved as one (not an interior point's estimate)

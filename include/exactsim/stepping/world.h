@@ -108,10 +108,13 @@ struct StepOptions {
   // Check every solved step's energy balance (StepReport::energy); a violation is a failed solve.
   bool check_energy = true;
   // The penetration watchdog after every step (StepReport::max_penetration and the deep pairs;
-  // docs/penetration.md): exact depths of the pairs whose boxes overlap.
+  // docs/penetration.md): exact depths of the pairs whose boxes overlap. Off, advance() steps at
+  // the fixed h, as the papers' experiments did: it splits no step, for a penetration or a failed
+  // solve.
   bool watch_penetration = true;
   // advance() splits a step that makes a new deep penetration into halves, up to 2^this
-  // sub-steps (docs/penetration.md "Any step size"); 0 never splits.
+  // sub-steps (docs/penetration.md "Any step size"), and a step whose solve fails down to
+  // quarter steps (docs/stepping.md "When a solve fails"); 0 never splits.
   int max_step_splits = 5;
   // Solve each island of the step (bodies linked by constraints) as its own MLCP (docs/stepping.md
   // "Islands"); false: one MLCP over all constrained bodies, as the papers did.

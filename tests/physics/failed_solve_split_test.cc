@@ -1,0 +1,79 @@
+// A step whose solve fails is taken again as halves (docs/stepping.md "When a solve fails";
+// adaptive_step.h). The capture (tests/physics/data/hull-pour3d-n100-seed4-step93) is the 3D pour
+// of 100 random hulls that bench_scaling writes with --seed 4 (μ = 0.3, h = 0.01), as
+// `exactsim run` checkpointed it after 93 steps: its island of about 7,600 unknowns has no
+// certified answer at the whole step (its working set does not certify, nor does the sparse Lemke
+// on the whole island, which ends with min w ≈ −9e-7 against a tolerance of 1e-9), and its two
+// halves certify.
+#include <gtest/gtest.h>
+
+#include "checkpoint_capture.h"
+#include "exactsim/exactsim.h"
+#include "exactsim/stepping/adaptive_step.h"
+#include "physics/physics_scene.h"
+
+namespace exactsim::failed_solve_split_test {
+namespace {
+
+TEST(FailedSolve, AStepWhoseSolveFailsIsCertifiedAsTwoHalves) {
+  long steps_done = 0;
+  Simulation sim = simulation_at_checkpoint(
+      std::string(EXACTSIM_SOURCE_DIR) + "/tests/physics/data/hull-pour3d-n100-seed4-step93/",
+      steps_done);
+  ASSERT_EQ(steps_done, 93);
+  ASSERT_GE(sim.world().stepping.max_step_splits, 1);
+  const StepReport& r = sim.step();
+  // The whole step's solve failed (else nothing was retaken, and the capture no longer tests
+  // this), and its two halves certified on their whole problems, within their energy budgets;
+  // the step ends at 94 h.
+  EXPECT_EQ(r.retaken_failed_solves, 1) << "the whole step certified: pick another capture";
+  EXPECT_EQ(r.substeps, 2);
+  EXPECT_EQ(r.status, StepStatus::kOk) << to_string(r.status);
+  EXPECT_TRUE(r.solver.ok());
+  ASSERT_TRUE(r.energy.checked);
+  EXPECT_LE(r.energy.total_excess(), r.energy.total_tolerance);
+  EXPECT_NEAR(sim.time(), 94 * sim.step_size(), 1e-12);
+}
+
+// A solve that fails at every size (a tolerance no answer meets) is taken again down to quarter
+// steps and no further: with the run going on past failures the step is 4 quarters, 3 of its
+// failed solves retaken (the whole step's and both halves'), and it reports the failure; without,
+// the step ends at its first failed quarter, after 2 retakes.
+TEST(FailedSolve, ASolveThatFailsAtEverySizeIsRetakenDownToQuarterSteps) {
+  using physics_test::json;
+  const json bodies = json::array({{{"name", "floor"},
+                                    {"static", true},
+                                    {"shape", {{"box", {4.0, 4.0, 0.2}}}},
+                                    {"position", {0.0, 0.0, -0.1}}},
+                                   {{"name", "box"},
+                                    {"shape", {{"box", {0.2, 0.2, 0.2}}}},
+                                    {"density", 1000},
+                                    {"position", {0.0, 0.0, 0.1}},
+                                    {"velocity", {1.0, 0.3, -0.5}},
+                                    {"angular_velocity", {0.2, 0.1, 0.3}}}});
+  for (const bool go_on : {true, false}) {
+    physics_test::Sim sim(physics_test::scene_doc(3, 0.01, bodies, {{"friction", 0.5}}));
+    World& w = sim.scene.world;
+    w.stepping.continue_on_solver_failure = go_on;
+    w.solver.tolerance = 1e-300;  // no solve certifies
+    const StepReport r = advance(w, sim.state, sim.ws, sim.scene.step, 0);
+    EXPECT_TRUE(is_failed_solve(r.status)) << to_string(r.status);
+    EXPECT_EQ(r.retaken_failed_solves, go_on ? 3 : 2) << "go on " << go_on;
+    EXPECT_EQ(r.substeps, go_on ? 4 : 1) << "go on " << go_on;
+    EXPECT_DOUBLE_EQ(sim.state.time, go_on ? 0.01 : 0.0025) << "go on " << go_on;
+
+    // Without the watchdog (the fixed h of the papers' experiments), or with no splitting, the
+    // whole step's failure is the step's.
+    for (const bool watch : {false, true}) {
+      w.stepping.watch_penetration = watch;
+      w.stepping.max_step_splits = watch ? 0 : 5;
+      const StepReport whole = advance(w, sim.state, sim.ws, sim.scene.step, 1);
+      EXPECT_TRUE(is_failed_solve(whole.status));
+      EXPECT_EQ(whole.retaken_failed_solves, 0) << "watch " << watch;
+      EXPECT_EQ(whole.substeps, 1) << "watch " << watch;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace exactsim::failed_solve_split_test
