@@ -19,7 +19,7 @@ namespace {
 namespace fs = std::filesystem;
 
 constexpr std::string_view kMagic = "exactsim-checkpoint\n";
-constexpr std::uint32_t kVersion = 1;  // of saved states
+constexpr std::uint32_t kStateVersion = 1;  // of saved states (encode_state)
 // Checkpoints are format 2; a format-1 checkpoint (without retaken_failed_solves) still reads.
 constexpr std::uint32_t kCheckpointVersion = 2;
 constexpr std::uintmax_t kMaxCheckpointBytes = std::uintmax_t{16} << 30;
@@ -244,7 +244,7 @@ void for_each_state_field(IO& io, S& state, N& steps, M& memory) {
 std::string encode_state(const State& state, long steps, const StepperMemory& memory) {
   Writer w;
   w.bytes.append(kStateMagic);
-  w.put_bytes(kVersion, 4);
+  w.put_bytes(kStateVersion, 4);
   for_each_state_field(w, state, steps, memory);
   w.put_bytes(fnv1a(w.bytes), 8);
   return w.bytes;
@@ -260,9 +260,9 @@ void decode_state(std::string_view bytes, State& state, long& steps, StepperMemo
   Reader r(bytes.substr(0, bytes.size() - 8), who);
   r.take(kStateMagic.size());
   const auto version = static_cast<std::uint32_t>(r.get_bytes(4));
-  if (version != kVersion)
+  if (version != kStateVersion)
     throw InputError(who + ": format " + std::to_string(version) + ", but this exactsim reads " +
-                     std::to_string(kVersion));
+                     std::to_string(kStateVersion));
   for_each_state_field(r, state, steps, memory);
   if (!r.at_end()) r.fail("bytes after the last field");
 }

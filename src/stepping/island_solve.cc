@@ -188,13 +188,17 @@ std::span<const Kind> island_policy(const IslandWorkspace& ws, int unknowns) {
 
 // Whether an attempt after the first runs. Nothing runs after the exact Lemke proved the problem
 // infeasible (proven_infeasible); the working set has no equality rows (an island with joints
-// stays on the dense path); the dense path runs after a sparse attempt only where its Lemke may
-// take the n/2 pivots a pile's step takes (max_pivot_work >= n³/2; docs/solvers.md "The solve
-// policy") and its copy of the MLCP fits the memory budget.
-bool attempt_runs(Kind kind, const World& world, const IslandWorkspace& ws) {
+// stays on the dense path); the sparse Lemke on the whole island does not run where a failed
+// solve is taken again as halves (`retaken`; docs/stepping.md "When a solve fails": on the 3D
+// pour of 100 hulls, seed 4, step 93, it took 10.0 s to fail where the halves certified in
+// 0.12 s); the dense path runs after a sparse attempt only where its Lemke may take the n/2
+// pivots a pile's step takes (max_pivot_work >= n³/2; docs/solvers.md "The solve policy") and
+// its copy of the MLCP fits the memory budget.
+bool attempt_runs(Kind kind, const World& world, const IslandWorkspace& ws, bool retaken) {
   if (proven_infeasible(ws.solution.certificate)) return false;
   const MlcpLayout& layout = ws.layout;
   if (kind == Kind::kWorkingSet) return layout.n_bilateral == 0;
+  if (kind == Kind::kSparseLemke) return !retaken;
   if (kind != Kind::kDense || ws.dense) return true;
   const double n = layout.size();
   if (world.solver.max_pivot_work > 0 && n * n * n / 2 > world.solver.max_pivot_work) return false;
@@ -203,12 +207,6 @@ bool attempt_runs(Kind kind, const World& world, const IslandWorkspace& ws) {
                      layout.n_unilateral + layout.n_intercontact, world.solver);
   return dense_bytes <= static_cast<double>(world.stepping.memory_budget_bytes);
 }
-
-// Whether a failed solve's retake as halves (`retaken`; docs/stepping.md "When a solve fails")
-// replaces the attempt: the sparse Lemke on the whole island, after a working set that did not
-// certify. On the 3D pour of 100 hulls (seed 4, step 93) it took 10.0 s to fail where the halves
-// certified in 0.12 s.
-bool retaken_instead(Kind kind, bool retaken) { return retaken && kind == Kind::kSparseLemke; }
 
 // One attempt: its answer in ws.solution; returns the basis the warm start remembers (null: the
 // answer's active set) and the unknowns it worked on.
@@ -269,7 +267,7 @@ const std::vector<bool>* solve_island_policy(const World& world, IslandWorkspace
   MlcpSolution earlier;  // a failed answer a failed working set gives back (allocates on failure)
   bool earlier_dense = false;
   for (const Kind kind : policy) {
-    if (count > 0 && (retaken_instead(kind, retaken) || !attempt_runs(kind, world, ws))) continue;
+    if (count > 0 && !attempt_runs(kind, world, ws, retaken)) continue;
     // A working set that follows another attempt and fails leaves that attempt's answer: the one
     // the recovery by regularisation starts from (docs/stepping.md "When a solve fails").
     const bool keep_earlier = count > 0 && kind == Kind::kWorkingSet;
