@@ -39,6 +39,13 @@ constexpr Real kRecentreBelow = 0.1;
 // A Newton direction is refined unless the first solve's residual of the unreduced equations is
 // already below this fraction of the stopping bounds.
 constexpr Real kRefineAbove = 0.01;
+// A run has stalled where neither μ nor the residual fell below this fraction of its value
+// kStallWindow iterations before. On the friction LCPs of a pile a few cones can hold the step
+// length to 10⁻²–10⁻⁵ while μ stays where it is (their Newton system is near singular:
+// Stewart–Trinkle matrices are not P₀); the run then ends there instead of at its iteration cap
+// (docs/solvers.md "Interior point").
+constexpr int kStallWindow = 12;
+constexpr Real kStallFactor = 0.5;
 
 int find(std::vector<int>& parent, int i) {
   while (parent[i] != i) i = parent[i] = parent[parent[i]];
@@ -340,6 +347,7 @@ bool interior_point(const SparseMlcp& p, Real tol, Real scale, int max_iteration
   ipm.refine_p = kRefineAbove * stop_p;
   ipm.refine_r = kRefineAbove * stop_r;
   Real mu0 = 1, residual0 = 1;
+  std::vector<Real> mus, residuals;  // at each iteration
   for (int it = 0; it < max_iterations; ++it, ++iterations) {
     // Residuals.
     VecX gz = VecX::Zero(nv), mnu;
@@ -358,6 +366,11 @@ bool interior_point(const SparseMlcp& p, Real tol, Real scale, int max_iteration
     if (true_comp <= stop_c && wt.minCoeff() >= -stop_r &&
         ipm.rp.lpNorm<Eigen::Infinity>() <= stop_p)
       return true;
+    mus.push_back(mu);
+    residuals.push_back(residual);
+    if (it >= kStallWindow && mu > kStallFactor * mus[it - kStallWindow] &&
+        residual > kStallFactor * residuals[it - kStallWindow])
+      return false;
     if (!factor(p, c, z, w, ipm, s, it == 0)) return false;
     // Predictor.
     VecX rc = -z.cwiseProduct(w);

@@ -13,10 +13,10 @@ constexpr int kGuessIterations = 3;
 // Interior-point iterations (the 100-hull pile's working sets take 20–50).
 constexpr int kInteriorPointIterations = 100;
 // Its starting impulses, relative to the free motion's scale, one run after another while none
-// certifies: on the non-monotone LCPs of friction its steps can shrink to 10⁻⁴ with a few
-// products z_i w_i stuck above the certificate's bound, and another start often avoids that (on
-// the 3D piles of 100 hulls, seeds 1 and 2, the second and third starts certified 17 of 56
-// stalled runs, and the steps needing the sparse Lemke fell from 26 to 13 on seed 2).
+// certifies: on the non-monotone LCPs of friction a run can stall (interior_point.cc), and another
+// start often avoids that (on the 3D piles of 100 hulls, seeds 1 and 2, the second and third
+// starts certified 17 of 56 stalled runs, and the steps needing the sparse Lemke fell from 26 to
+// 13 on seed 2).
 constexpr Real kInteriorPointStarts[] = {1, 0.1, 10};
 // From a point near the answer (`near`), the interior point starts with every z_i and row w_i at
 // least this fraction of the cold start's (a point on the boundary takes steps of 10⁻³ and less),

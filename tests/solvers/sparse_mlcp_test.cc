@@ -129,6 +129,30 @@ TEST(SparseMlcp, TheInteriorPointCertifiesFrictionalPilesFromItsFirstStart) {
   }
 }
 
+TEST(SparseMlcp, AnInteriorPointRunWithoutProgressEndsOnItsStall) {
+  // A pile with one row that no z >= 0 can close (w_0 = −z_0 − 1): the LCP has no solution, μ and
+  // the residual stop falling, and the run ends where neither has halved in 12 iterations
+  // (docs/solvers.md "Interior point"), not at its cap.
+  PileRng rng(41);
+  for (const Real mu : {0.0, 0.5}) {
+    Mlcp dense = pile_step(6, 20, mu, rng);
+    dense.G.col(0).setZero();
+    dense.H.col(0).setZero();
+    dense.D.coeffRef(0, 0) = -1;
+    dense.r[0] = -1;
+    const SparseMlcp p = sparse_of(dense);
+    SparseMlcpScratch s;
+    prepare_sparse_mlcp(p, s);
+    const Real tol = SolverOptions{}.tolerance * std::max<Real>(1, s.b.lpNorm<Eigen::Infinity>());
+    VecX nu, z, w;
+    int iterations = 0;
+    EXPECT_FALSE(
+        interior_point(p, tol, sparse_mlcp_impulse_scale(p, s), 100, s, nu, z, w, iterations));
+    EXPECT_GE(iterations, 12) << mu;
+    EXPECT_LT(iterations, 50) << mu;
+  }
+}
+
 TEST(SparseMlcp, ANearbyAnswerShortensTheInteriorPoint) {
   // Two solves of a pile a little apart, as a working set's rounds are (docs/solvers.md "Large
   // islands: the sparse path"): the second problem's gaps and free momenta moved by up to 5 %.
