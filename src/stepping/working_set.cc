@@ -219,10 +219,10 @@ void solve_on_working_set(const SparseMlcp& full, const MlcpLayout& layout,
       active = &scratch.active;
       s.basis_solved = scratch.basis_solved;
       if (!s.solution.certificate.ok()) {
-        // Lemke's pivoting from the basis the interior point ended near (docs/solvers.md "Large
-        // islands: the sparse path"): it ends at a solution or with a reason, where the interior
-        // point can stall.
-        solve_sparse_lemke(s.problem, sub, lemke, s.solution, &scratch.active);
+        // Lemke's pivoting, from its cold starts (docs/solvers.md "The working set"): it ends at
+        // a solution or with a reason, where the interior point can stall. The basis the stalled
+        // interior point ended near is singular on a pile, and a run from it took longer.
+        solve_sparse_lemke(s.problem, sub, lemke, s.solution);
         pivots += s.solution.certificate.pivots;
         s.basis_solved = s.solution.certificate.ok();
         if (s.basis_solved) active = &lemke.active;
