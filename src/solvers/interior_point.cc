@@ -103,8 +103,8 @@ void couple_rows(const SparseMlcp& p, CoupledRows& out) {
 namespace {
 
 struct Group {
-  MatX g, h;              // the group's columns of G and H on its bodies (local rows)
-  MatX k, kinv, kinv_ht;  // K = D_gg + Λ_g, K⁻¹ (a group has a few rows: one cone or one PEG group)
+  MatX g, h;     // the group's columns of G and H on its bodies (local rows)
+  MatX k, kinv;  // K = D_gg + Λ_g, K⁻¹ (a group has a few rows: one cone or one PEG group)
 };
 
 struct Ipm {
@@ -113,7 +113,7 @@ struct Ipm {
   // them (M's blocks, then each group's contribution): S keeps one pattern within a solve, so
   // after the first iteration its values are summed in place instead of sorted from triplets.
   std::vector<int> slot;
-  VecX local, local_out;  // one group's rows
+  VecX local, local_out;            // one group's rows
   Real refine_p = 0, refine_r = 0;  // momentum and row residuals of a direction left unrefined
   VecX rp, rd, rc, t, dnu, dz, dw, dz_aff, dw_aff, dnu_aff, y, lambda;
 };
@@ -150,7 +150,8 @@ void gather_columns(const SparseMlcp& p, const CoupledRows& c, int g, const Bloc
 // inv = a⁻¹ by Gauss–Jordan elimination with partial pivoting (a is a group's K: a few rows, where
 // a blocked LU and its triangular solves cost more than the arithmetic). a is overwritten; a
 // singular a gives non-finite entries.
-void invert(MatX& a, MatX& inv) {
+template <class Matrix>
+void invert(Matrix& a, Matrix& inv) {
   const Eigen::Index n = a.rows();
   inv.setIdentity(n, n);
   for (Eigen::Index j = 0; j < n; ++j) {
@@ -170,6 +171,27 @@ void invert(MatX& a, MatX& inv) {
       a.row(i) -= f * a.row(j);
       inv.row(i) -= f * inv.row(j);
     }
+  }
+}
+
+// kinv = K⁻¹ and contribution = G_g K⁻¹ H_gᵀ for a group of NQ rows on N local velocities (g and
+// h are N × NQ). The usual groups, one cone on one or two bodies, have fixed sizes: there the
+// products are unrolled (docs/solvers.md "Interior point").
+template <int NQ, int N>
+void group_product(MatX& k, const MatX& g, const MatX& h, MatX& kinv, MatX& contribution) {
+  if constexpr (NQ == Eigen::Dynamic) {
+    invert(k, kinv);
+    contribution.noalias() = g.lazyProduct(kinv.lazyProduct(h.transpose()));
+  } else {
+    using Square = Eigen::Matrix<Real, NQ, NQ>;
+    using Columns = Eigen::Matrix<Real, N, NQ>;
+    Square a = Eigen::Map<const Square>(k.data()), inv;
+    invert(a, inv);
+    kinv = inv;
+    contribution.resize(N, N);
+    Eigen::Map<Eigen::Matrix<Real, N, N>>(contribution.data()).noalias() =
+        Eigen::Map<const Columns>(g.data()) *
+        (inv * Eigen::Map<const Columns>(h.data()).transpose());
   }
 }
 
@@ -211,10 +233,19 @@ bool factor(const SparseMlcp& p, const CoupledRows& c, const VecX& z, const VecX
       }
       grp.k(a, a) += w[i] / z[i];
     }
-    invert(grp.k, grp.kinv);
-    grp.kinv_ht.noalias() = grp.kinv.lazyProduct(grp.h.transpose());
-    contribution.noalias() = grp.g.lazyProduct(grp.kinv_ht);
     const int n = local_size(p, c, g, local);
+    if (nq == 6 && n == 12)
+      group_product<6, 12>(grp.k, grp.g, grp.h, grp.kinv, contribution);
+    else if (nq == 6 && n == 6)
+      group_product<6, 6>(grp.k, grp.g, grp.h, grp.kinv, contribution);
+    else if (nq == 7 && n == 12)
+      group_product<7, 12>(grp.k, grp.g, grp.h, grp.kinv, contribution);
+    else if (nq == 4 && n == 6)
+      group_product<4, 6>(grp.k, grp.g, grp.h, grp.kinv, contribution);
+    else if (nq == 4 && n == 3)
+      group_product<4, 3>(grp.k, grp.g, grp.h, grp.kinv, contribution);
+    else
+      group_product<Eigen::Dynamic, Eigen::Dynamic>(grp.k, grp.g, grp.h, grp.kinv, contribution);
     if (values != nullptr) {
       for (int a = 0; a < n; ++a)
         for (int b = 0; b < n; ++b) values[ipm.slot[next++]] += contribution(a, b);

@@ -3,6 +3,7 @@
 #include "exactsim/stepping/working_set.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace exactsim {
 namespace {
@@ -141,6 +142,16 @@ const std::vector<bool>* round_guess(const MlcpLayout& layout, WorkingSet& s) {
   return &s.guess;
 }
 
+// The relative tolerance that gives the set's solves the island's tolerance `tol`: a solve's is
+// options.tolerance · max(1, ‖b‖∞) of its own problem (docs/solvers.md "Certificate"), and the
+// set's free rows are some of the island's, so its own would be smaller. What each round answers
+// is certified on the whole island at `tol` (docs/solvers.md "The working set").
+Real set_tolerance(const WorkingSet& s, Real tol) {
+  Real b_max = 0;
+  for (const int i : s.columns) b_max = std::max(b_max, std::abs(s.b[i]));
+  return tol / std::max<Real>(1, b_max);
+}
+
 }  // namespace
 
 void solve_on_working_set(const SparseMlcp& full, const MlcpLayout& layout,
@@ -188,6 +199,7 @@ void solve_on_working_set(const SparseMlcp& full, const MlcpLayout& layout,
     s.joined.assign(m, 0);
     for (int i = 0; i < m; ++i) s.joined[i] = s.rounds > 1 && s.sub_of[i] < 0;
     restrict_problem(full, s.rounds == 1, s);
+    sub.tolerance = set_tolerance(s, tol);
     const std::vector<bool>* active = nullptr;
     if (s.rounds > 1 && s.basis_solved) {
       // Lemke's pivoting from the last round's solved basis, the rows that joined at their
