@@ -93,7 +93,7 @@ bool block_pivoting(const SparseMlcp& p, Real tol, Real delta, int max_iteration
 // Mehrotra's predictor–corrector (interior_point.cc) from the free motion (z: `start` × the
 // impulses of the free rows' scale), or from `near` (its ν and z, every z_i and row w_i raised to
 // `start` × those of the free motion's start); true when z∘w, the
-// row and the momentum residuals fell below 1/5 of the certificate's bounds (tolerance tol,
+// row and the momentum residuals fell below 1/2 of the certificate's bounds (tolerance tol,
 // impulse scale `scale`). (ν, z, w) is where it ended either way: converged, stalled (neither μ
 // nor the residual halved in its last 12 iterations) or out of iterations.
 bool interior_point(const SparseMlcp& p, Real tol, Real scale, int max_iterations,
