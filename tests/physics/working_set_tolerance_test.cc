@@ -32,7 +32,7 @@ TEST(WorkingSetTolerance, ItsRoundsAreSolvedToTheWholeIslandsTolerance) {
   const WorkingSet& s = sim.ws.working;
   ASSERT_GE(s.rounds, 1);
   // The premise: a row left out of the set has the island's largest free row, so the set's own
-  // tolerance would be at most a third of the island's.
+  // tolerance would be below 1/2.5 of the island's.
   Real b_set = 0;
   for (const int i : s.columns) b_set = std::max(b_set, std::abs(s.b[i]));
   const Real b_island = s.b.lpNorm<Eigen::Infinity>();
