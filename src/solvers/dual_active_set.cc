@@ -52,10 +52,10 @@ void drop_row(Eigen::Index k, Eigen::Index q, DualActiveSetScratch& s) {
 }
 
 // u = W g for a sparse column g of G (only the blocks it touches).
-void mobility(const BlockDiagonal& W, const std::vector<int>& block_of,
-              const Eigen::SparseMatrix<Real>& g, Eigen::Index col, VecX& u) {
+void mobility(const BlockDiagonal& W, const std::vector<int>& block_of, const SparseColMatX& g,
+              Eigen::Index col, VecX& u) {
   u.setZero(W.size());
-  for (Eigen::SparseMatrix<Real>::InnerIterator e(g, col); e; ++e) {
+  for (SparseColMatX::InnerIterator e(g, col); e; ++e) {
     const int k = block_of[e.row()];
     const Eigen::Index o = W.offsets[k], b = W.blocks[k].rows();
     u.segment(o, b) += e.value() * W.blocks[k].col(e.row() - o);
@@ -63,7 +63,7 @@ void mobility(const BlockDiagonal& W, const std::vector<int>& block_of,
 }
 
 // The method on one connected program (every block reached through the rows).
-DualActiveSetResult solve_connected(const BlockDiagonal& M, const MatX& G, const VecX& c,
+DualActiveSetResult solve_connected(const BlockDiagonal& M, const SparseColMatX& G, const VecX& c,
                                     const VecX& r, Real tolerance, Real independence,
                                     int max_iterations, DualActiveSetScratch& s, VecX& nu,
                                     VecX& z) {
@@ -82,8 +82,10 @@ DualActiveSetResult solve_connected(const BlockDiagonal& M, const MatX& G, const
     for (Eigen::Index i = 0; i < b; ++i) s.block_of[M.offsets[k] + i] = static_cast<int>(k);
   }
   W.apply(c, s.x);
-  s.sparse_g = G.sparseView();  // a contact row touches at most two bodies' blocks
-  s.L.resize(n, n);  // (only the lower triangle of the first q rows is read, always written first)
+  // L grows with the active set (at most min(n, m) rows); only the lower triangle of its first q
+  // rows is read, always written first.
+  const Eigen::Index rank = std::min(n, m), first = std::min<Eigen::Index>(rank, 64);
+  if (s.L.rows() == 0) s.L.resize(first, first);
   s.u.setZero(n);
   s.downdate.resize(n);
   s.a.resize(n);
@@ -93,7 +95,7 @@ DualActiveSetResult solve_connected(const BlockDiagonal& M, const MatX& G, const
 
   while (true) {
     // The most violated inactive row.
-    s.s.noalias() = s.sparse_g.transpose() * s.x;
+    s.s.noalias() = G.transpose() * s.x;
     s.s += r;
     Eigen::Index p = -1;
     Real worst = -tolerance;
@@ -106,15 +108,15 @@ DualActiveSetResult solve_connected(const BlockDiagonal& M, const MatX& G, const
     if (p < 0) break;
     Real u_p = 0;  // the multiplier of row p while it is being added
     // u = W n_p, and ‖n_p‖² in the M⁻¹ metric.
-    mobility(W, s.block_of, s.sparse_g, p, s.w_np);
-    const Real length2 = s.sparse_g.col(p).dot(s.w_np);
+    mobility(W, s.block_of, G, p, s.w_np);
+    const Real length2 = G.col(p).dot(s.w_np);
     while (true) {
       if (++result.iterations > max_iterations) {
         result.status = SolveStatus::kMaxIterations;
         return result;
       }
       // a = G_Aᵀ u; l = L⁻¹ a; the change of the active multipliers per unit of u_p, C⁻¹ a.
-      for (Eigen::Index j = 0; j < q; ++j) s.a[j] = s.sparse_g.col(s.active[j]).dot(s.w_np);
+      for (Eigen::Index j = 0; j < q; ++j) s.a[j] = G.col(s.active[j]).dot(s.w_np);
       const auto lower = s.L.topLeftCorner(q, q).triangularView<Eigen::Lower>();
       s.l = lower.solve(s.a.head(q));
       s.dual = lower.transpose().solve(s.l);
@@ -129,10 +131,9 @@ DualActiveSetResult solve_connected(const BlockDiagonal& M, const MatX& G, const
       // unit of u_p is W e (taken with every partial step, so that M ν = c + G z stays exact), and
       // the part's length² eᵀ W e (from e, where nᵀu − ‖l‖² would cancel to √ε).
       s.e.setZero(n);
-      for (Eigen::SparseMatrix<Real>::InnerIterator e(s.sparse_g, p); e; ++e)
-        s.e[e.row()] = e.value();
+      for (SparseColMatX::InnerIterator e(G, p); e; ++e) s.e[e.row()] = e.value();
       for (Eigen::Index j = 0; j < q; ++j)
-        for (Eigen::SparseMatrix<Real>::InnerIterator e(s.sparse_g, s.active[j]); e; ++e)
+        for (SparseColMatX::InnerIterator e(G, s.active[j]); e; ++e)
           s.e[e.row()] -= s.dual[j] * e.value();
       W.apply(s.e, s.step);
       const Real tail = std::sqrt(std::max<Real>(0, s.e.dot(s.step)));
@@ -157,6 +158,10 @@ DualActiveSetResult solve_connected(const BlockDiagonal& M, const MatX& G, const
       s.u.head(q) -= t * s.dual;
       u_p += t;
       if (t2 <= t1) {  // full step: row p holds with equality and joins, L gains the row [lᵀ tail]
+        if (q == s.L.rows()) {
+          const Eigen::Index grown = std::min(rank, 2 * q);
+          s.L.conservativeResize(grown, grown);
+        }
         s.L.row(q).head(q) = s.l.transpose();
         s.L(q, q) = tail;
         s.active.push_back(static_cast<int>(p));
@@ -182,10 +187,10 @@ int find_root(std::vector<int>& parent, int i) {
 
 }  // namespace
 
-DualActiveSetResult solve_dual_active_set(const BlockDiagonal& M, const MatX& G, const VecX& c,
-                                          const VecX& r, Real tolerance, Real independence,
-                                          int max_iterations, DualActiveSetScratch& s, VecX& nu,
-                                          VecX& z) {
+DualActiveSetResult solve_dual_active_set(const BlockDiagonal& M, const SparseColMatX& G,
+                                          const VecX& c, const VecX& r, Real tolerance,
+                                          Real independence, int max_iterations,
+                                          DualActiveSetScratch& s, VecX& nu, VecX& z) {
   const Eigen::Index n = M.size(), m = G.cols();
   if (max_iterations <= 0) max_iterations = static_cast<int>(10 * (n + m) + 100);
   // The program separates over the components of the graph of M's blocks joined by the rows
@@ -196,11 +201,16 @@ DualActiveSetResult solve_dual_active_set(const BlockDiagonal& M, const MatX& G,
   std::vector<int>& parent = s.component;
   parent.resize(nb);
   for (int k = 0; k < nb; ++k) parent[k] = k;
+  std::vector<int>& block_of = s.velocity_block;
+  block_of.resize(n);
+  for (int k = 0; k < nb; ++k)
+    for (Eigen::Index i = 0; i < M.blocks[k].rows(); ++i) block_of[M.offsets[k] + i] = k;
   std::vector<int>& first_block = s.row_block;  // per row: a block it touches (−1: none)
   first_block.assign(m, -1);
   for (Eigen::Index i = 0; i < m; ++i)
-    for (int k = 0; k < nb; ++k) {
-      if (G.col(i).segment(M.offsets[k], M.blocks[k].rows()).isZero(0)) continue;
+    for (SparseColMatX::InnerIterator e(G, i); e; ++e) {
+      if (e.value() == 0) continue;
+      const int k = block_of[e.row()];
       if (first_block[i] < 0) {
         first_block[i] = k;
       } else {
@@ -256,16 +266,24 @@ DualActiveSetResult solve_dual_active_set(const BlockDiagonal& M, const MatX& G,
       sub.add_block(M.blocks[k]);
     }
     const int sn = sub.size(), sm = static_cast<int>(rows.size());
-    s.sub_g.setZero(sn, sm);
     s.sub_c.resize(sn);
     s.sub_r.resize(sm);
     for (const int k : blocks) {
       const Eigen::Index b = M.blocks[k].rows();
       s.sub_c.segment(local[k], b) = c.segment(M.offsets[k], b);
-      for (int q = 0; q < sm; ++q)
-        s.sub_g.col(q).segment(local[k], b) = G.col(rows[q]).segment(M.offsets[k], b);
     }
-    for (int q = 0; q < sm; ++q) s.sub_r[q] = r[rows[q]];
+    s.sub_g.resize(sn, sm);
+    s.sub_g.setZero();
+    for (int q = 0; q < sm; ++q) {
+      s.sub_r[q] = r[rows[q]];
+      s.sub_g.startVec(q);
+      for (SparseColMatX::InnerIterator e(G, rows[q]); e; ++e) {
+        if (e.value() == 0) continue;
+        const int k = block_of[e.row()];
+        s.sub_g.insertBack(local[k] + (e.row() - M.offsets[k]), q) = e.value();
+      }
+    }
+    s.sub_g.finalize();
     const DualActiveSetResult part =
         solve_connected(sub, s.sub_g, s.sub_c, s.sub_r, tolerance, independence,
                         max_iterations - result.iterations, s, s.sub_nu, s.sub_z);
@@ -286,6 +304,15 @@ DualActiveSetResult solve_dual_active_set(const BlockDiagonal& M, const MatX& G,
   s.active.swap(s.all_active);
   result.status = SolveStatus::kSolved;
   return result;
+}
+
+DualActiveSetResult solve_dual_active_set(const BlockDiagonal& M, const MatX& G, const VecX& c,
+                                          const VecX& r, Real tolerance, Real independence,
+                                          int max_iterations, DualActiveSetScratch& s, VecX& nu,
+                                          VecX& z) {
+  s.dense_g = G.sparseView(1, 0);  // exact zeros left out
+  return solve_dual_active_set(M, s.dense_g, c, r, tolerance, independence, max_iterations, s, nu,
+                               z);
 }
 
 }  // namespace exactsim

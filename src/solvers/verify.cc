@@ -83,14 +83,18 @@ Real verification_tolerance(const Lcp& lcp, const SolverOptions& options) {
   return options.tolerance * std::max<Real>(1.0, q_max);
 }
 
+Real lcp_impulse_scale(Eigen::Index n, Real q_max, Real mobility) {
+  if (n == 0 || !(mobility > 0)) return 1.0;
+  const Real z = static_cast<Real>(n) * q_max / mobility;
+  return std::isfinite(z) ? std::max<Real>(1.0, z) : 1.0;
+}
+
 Real lcp_impulse_scale(const Lcp& lcp) {
   const Eigen::Index n = lcp.q.size();
   if (n == 0) return 1.0;
   Real mobility = lcp.M.diagonal().cwiseAbs().maxCoeff();
   if (!(mobility > 0)) mobility = lcp.M.cwiseAbs().maxCoeff();
-  if (!(mobility > 0)) return 1.0;
-  const Real z = static_cast<Real>(n) * lcp.q.lpNorm<Eigen::Infinity>() / mobility;
-  return std::isfinite(z) ? std::max<Real>(1.0, z) : 1.0;
+  return lcp_impulse_scale(n, lcp.q.lpNorm<Eigen::Infinity>(), mobility);
 }
 
 Real certificate_impulse_scale(const Lcp& lcp, const SolverOptions& options) {
@@ -107,22 +111,27 @@ SolveCertificate verify_lcp(const Lcp& lcp, const VecX& z, Real tol, Real impuls
     throw InputError("verify_lcp: z has " + std::to_string(z.size()) + " entries, the LCP has " +
                      std::to_string(lcp.q.size()));
   }
+  w.resize(z.size());
+  if (z.size() > 0) {
+    w.noalias() = lcp.M * z;
+    w += lcp.q;
+  }
+  // M's and q's entries are checked only when w is not finite: the product forms every M_ij z_j,
+  // so an entry that is not finite leaves w not finite (one pass over M instead of two).
+  if (z.size() > 0 && (!z.allFinite() || !w.allFinite())) validate_lcp(lcp, "verify_lcp");
+  return judge_lcp_point(z, w, tol, impulse_scale);
+}
+
+SolveCertificate judge_lcp_point(const VecX& z, const VecX& w, Real tol, Real impulse_scale) {
   SolveCertificate cert;
   cert.tolerance = tol;
   cert.impulse_scale = impulse_scale;
   cert.primary_status = SolveStatus::kSolved;
-  const Eigen::Index n = z.size();
-  w.resize(n);
-  if (n == 0) {
+  if (z.size() == 0) {
     cert.status = SolveStatus::kSolved;
     return cert;
   }
-  w.noalias() = lcp.M * z;
-  w += lcp.q;
   if (!z.allFinite() || !w.allFinite()) {
-    // M's and q's entries are checked here, not before: the product forms every M_ij z_j, so an
-    // entry that is not finite leaves w not finite (one pass over M instead of two).
-    validate_lcp(lcp, "verify_lcp");
     cert.status = SolveStatus::kNumerical;
     cert.min_z = cert.min_w = cert.complementarity = std::numeric_limits<Real>::quiet_NaN();
     cert.primary_status = cert.status;

@@ -57,6 +57,12 @@ double projection_lcp_bytes(double n_v, double n, const SolverOptions& options) 
   return lcp_solve_bytes(n, options) + sizeof(double) * (n_v * n + 4 * n_v * n_v);
 }
 
+double projection_qp_bytes(double n_v, double n) {
+  const double active = std::min(n_v, n);
+  // 12 nonzeros a row, each a double and an index; the triplets that build them (16 bytes).
+  return 12 * (12 + 16) * n + sizeof(double) * (active * active + 16 * (n_v + n));
+}
+
 std::string format_bytes(double bytes) {
   const char* units[] = {"bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
   int u = 0;

@@ -114,6 +114,44 @@ int relax_push_outs(const VecX& y, VecX& b) {
   return relaxed;
 }
 
+// N = G_Rᵀ W G_R of the columns `rows` of g over the body blocks both columns touch: O(Σ_k g_k²)
+// for g_k of the rows on block k, not O(n² n_v). slot is scratch (column → row of N).
+void gram(const BlockColumns& g, const BlockDiagonal& w, const std::vector<int>& rows,
+          std::vector<int>& slot, MatX& out) {
+  const int n = static_cast<int>(rows.size());
+  slot.assign(static_cast<std::size_t>(g.cols()), -1);
+  for (int i = 0; i < n; ++i) slot[rows[i]] = i;
+  out.setZero(n, n);
+  for (std::size_t k = 0; k < w.blocks.size(); ++k) {
+    const int nb = static_cast<int>(w.blocks[k].rows());
+    for (int f = g.block_begin[k]; f < g.block_begin[k + 1]; ++f) {
+      const int b = slot[g.column[g.by_block[f]]];
+      if (b < 0) continue;
+      const VecX wg = w.blocks[k] * g.values[g.by_block[f]].head(nb);
+      for (int e = g.block_begin[k]; e < g.block_begin[k + 1]; ++e) {
+        const int a = slot[g.column[g.by_block[e]]];
+        if (a >= 0) out(a, b) += g.values[g.by_block[e]].head(nb).dot(wg);
+      }
+    }
+  }
+}
+
+// G_R: the columns `rows` of g as a sparse n_v × |rows| matrix.
+void sparse_columns(const BlockColumns& g, const BlockDiagonal& layout,
+                    const std::vector<int>& rows, PositionProjectionScratch& s,
+                    SparseColMatX& out) {
+  s.triplets.clear();
+  for (std::size_t i = 0; i < rows.size(); ++i)
+    for (int e = g.begin[rows[i]]; e < g.begin[rows[i] + 1]; ++e) {
+      const int k = g.block[e], nb = static_cast<int>(layout.blocks[k].rows());
+      for (int a = 0; a < nb; ++a)
+        if (g.values[e][a] != 0)
+          s.triplets.emplace_back(layout.offsets[k] + a, static_cast<int>(i), g.values[e][a]);
+    }
+  out.resize(layout.size(), static_cast<Eigen::Index>(rows.size()));
+  out.setFromTriplets(s.triplets.begin(), s.triplets.end());
+}
+
 // The QP's fallback: Lemke on (N_p, b_p), relaxing the support of the ray it ends on (a Farkas
 // vector, or one that fails that test only to round-off: on the PSD N_p a secondary ray means
 // infeasible in exact arithmetic, or feasible only with push-outs beyond the problem's scale), at
@@ -163,26 +201,8 @@ void solve_projection_set(const World& world, IslandWorkspace& ws, Real floor, S
                             std::to_string(layout.active_bodies.size()) + " bodies)");
   s.lcp.q.resize(n);
   for (int i = 0; i < n; ++i) s.lcp.q[i] = s.all_q[s.set_index[i]];
-  // N_p = G_Sᵀ W G_S over the body blocks both rows touch: O(Σ_k g_k²) for g_k rows on block k,
-  // not O(n² n_v).
   const BlockColumns& g = mlcp.g;
-  const BlockDiagonal& w = inverse_mass(ws);
-  s.slot.assign(static_cast<std::size_t>(layout.slack_begin()), -1);
-  for (int i = 0; i < n; ++i) s.slot[s.rows[i]] = i;
-  const auto slot = [&](int column) { return column < layout.slack_begin() ? s.slot[column] : -1; };
-  s.lcp.M.setZero(n, n);
-  for (std::size_t k = 0; k < w.blocks.size(); ++k) {
-    const int nb = static_cast<int>(w.blocks[k].rows());
-    for (int f = g.block_begin[k]; f < g.block_begin[k + 1]; ++f) {
-      const int b = slot(g.column[g.by_block[f]]);
-      if (b < 0) continue;
-      const VecX wg = w.blocks[k] * g.values[g.by_block[f]].head(nb);
-      for (int e = g.block_begin[k]; e < g.block_begin[k + 1]; ++e) {
-        const int a = slot(g.column[g.by_block[e]]);
-        if (a >= 0) s.lcp.M(a, b) += g.values[g.by_block[e]].head(nb).dot(wg);
-      }
-    }
-  }
+  gram(g, inverse_mass(ws), s.rows, s.slot, s.lcp.M);
   // The position LCP is the QP  min ½ pᵀ M p  s.t.  G_Sᵀ p + b_p >= 0  (pseudo-velocity p):
   // solved by the dual active-set method, whose Farkas vector names the contradictory push-outs
   // of a wedge (y >= 0, G_S y = 0, b_pᵀ y < 0). Each of them in y's support is relaxed to b_i = 0
@@ -221,6 +241,93 @@ void solve_projection_set(const World& world, IslandWorkspace& ws, Real floor, S
   // carried past equality by a partial step): Lemke from the relaxed b_p.
   if (!s.certificate.ok()) report.projection_relaxed_rows += solve_by_lemke(world, s);
   for (int i = 0; i < n; ++i) s.all_q[s.set_index[i]] = s.lcp.q[i];  // (relaxed push-outs)
+}
+
+// The position LCP on all its rows at once, as the QP with G_S sparse: the dual active-set method
+// only ever adds a row the move would carry below −tol, so it is its own working set, and neither
+// N_p nor a dense G_S is formed (docs/robustness.md "Stabilisation"). Contradictory push-outs are
+// relaxed as in solve_projection_set. p is certified on the LCP (N_p, b_p) with w = G_Sᵀ W G_S p +
+// b_p formed by sparse products. True with s.rows, s.z, s.nu (= W G_S p) and s.certificate set;
+// false leaves the relaxed push-outs in s.all_q for solve_projection_set.
+bool solve_projection_whole(const World& world, IslandWorkspace& ws, Real floor,
+                            StepReport& report) {
+  PositionProjectionScratch& s = ws.projection;
+  const SparseMlcp& mlcp = ws.problem;
+  const BlockDiagonal& w = inverse_mass(ws);
+  s.rows = s.all_rows;
+  const int n = static_cast<int>(s.rows.size()), nv = mlcp.M.size();
+  const double needed = projection_qp_bytes(nv, n);
+  if (needed > static_cast<double>(world.stepping.memory_budget_bytes))
+    check_memory_budget(needed, world.stepping.memory_budget_bytes,
+                        "the split projection's QP (" + std::to_string(n) + " rows, " +
+                            std::to_string(ws.layout.active_bodies.size()) + " bodies)");
+  sparse_columns(mlcp.g, mlcp.M, s.rows, s, s.sparse_g);
+  // The impulse scale of (N_p, b_p) (lcp_impulse_scale): N_p's largest diagonal entry g_iᵀ W g_i.
+  Real mobility = 0;
+  for (int i = 0; i < n; ++i) {
+    Real diagonal = 0;
+    for (int e = mlcp.g.begin[s.rows[i]]; e < mlcp.g.begin[s.rows[i] + 1]; ++e) {
+      const int k = mlcp.g.block[e], nb = static_cast<int>(w.blocks[k].rows());
+      const auto g = mlcp.g.values[e].head(nb);
+      diagonal += g.dot(w.blocks[k] * g);
+    }
+    mobility = std::max(mobility, diagonal);
+  }
+  s.no_force.setZero(nv);
+  s.certificate = SolveCertificate{};
+  for (int round = 0;; ++round) {
+    const Real tol = projection_tolerance(s.all_q, floor, world.solver);
+    const DualActiveSetResult qp = solve_dual_active_set(
+        mlcp.M, s.sparse_g, s.no_force, s.all_q, 0.1 * tol, kIndependence, 0, s.dual, s.nu, s.z);
+    if (qp.status == SolveStatus::kSolved) {
+      s.impulse.noalias() = s.sparse_g * s.z;
+      w.apply(s.impulse, s.nu);
+      s.w.noalias() = s.sparse_g.transpose() * s.nu;
+      s.w += s.all_q;
+      const Real scale = world.solver.impulse_scale > 0
+                             ? world.solver.impulse_scale
+                             : lcp_impulse_scale(n, s.all_q.lpNorm<Eigen::Infinity>(), mobility);
+      s.certificate = judge_lcp_point(s.z, s.w, tol, scale);
+      break;
+    }
+    s.certificate.status = qp.status;
+    const int relaxed =
+        qp.status == SolveStatus::kInfeasible ? relax_push_outs(qp.farkas, s.all_q) : 0;
+    report.projection_relaxed_rows += relaxed;
+    if (relaxed == 0 || round + 1 == kMaxRelaxRounds) break;
+  }
+  return s.certificate.ok();
+}
+
+// The position LCP on a working set of its rows: first the rows that ask for a push-out (b_i <
+// 0), then, round by round, every left-out row the move would carry below −tol. A left-out row
+// has p_i = 0, so the solution of the set with every left-out row's N_p p + b_p >= −tol is the
+// whole LCP's, and only the set's N_p and G_S are formed (O(set²), not O(n²)). Its N_p, polish
+// and Lemke fallback take what solve_projection_whole leaves uncertified.
+void solve_projection_rounds(const World& world, IslandWorkspace& ws, Real floor,
+                             StepReport& report) {
+  PositionProjectionScratch& s = ws.projection;
+  const SparseMlcp& mlcp = ws.problem;
+  const int n = static_cast<int>(s.all_rows.size()), nv = mlcp.M.size();
+  s.in_set.assign(n, 0);
+  for (int i = 0; i < n; ++i) s.in_set[i] = s.all_q[i] < 0;
+  for (int round = 0;; ++round) {
+    solve_projection_set(world, ws, floor, report);
+    if (!s.certificate.ok()) break;
+    const Real tol = projection_tolerance(s.all_q, floor, world.solver);
+    s.impulse.setZero(nv);  // the pseudo-velocity W G_S p of the set's certified p
+    s.impulse.noalias() = s.g * s.z;
+    inverse_mass(ws).apply(s.impulse, s.nu);
+    int added = 0;
+    for (int i = 0; i < n; ++i)
+      if (!s.in_set[i] && mlcp.g.column_dot(mlcp.M, s.all_rows[i], s.nu) + s.all_q[i] < -tol)
+        s.in_set[i] = 1, ++added;
+    if (added == 0) break;
+    if (round + 1 == kMaxSetRounds) {
+      s.certificate.status = SolveStatus::kMaxIterations;
+      break;
+    }
+  }
 }
 
 // W_c = W − W J (JᵀWJ)⁺ JᵀW of an island with joints (W = M⁻¹ at the step's end): an impulse
@@ -282,11 +389,13 @@ void stop_approach(const World& world, State& state, Real floor, IslandWorkspace
     s.end_inverse_mass.blocks[k] = inverse_mass_block(world.bodies[b], state, b);
   }
   s.approach.q.resize(m);
-  s.ga.resize(mlcp.M.size(), m);
+  s.pushed_rows.resize(m);
   for (int a = 0; a < m; ++a) {
-    s.ga.col(a) = s.g.col(s.pushed[a]);
-    s.approach.q[a] = s.ga.col(a).dot(s.end_nu) + kin[s.rows[s.pushed[a]]];
+    const int row = s.rows[s.pushed[a]];
+    s.pushed_rows[a] = row;
+    s.approach.q[a] = mlcp.g.column_dot(mlcp.M, row, s.end_nu) + kin[row];
   }
+  sparse_columns(mlcp.g, mlcp.M, s.pushed_rows, s, s.ga);
   const Real tol = projection_tolerance(s.approach.q, floor, world.solver);
   bool solved = false;
   if (layout.n_bilateral > 0) {
@@ -298,8 +407,7 @@ void stop_approach(const World& world, State& state, Real floor, IslandWorkspace
     s.lambda = s.held.z;
     s.delta.noalias() = s.held_inverse_mass * (s.ga * s.lambda);
   } else {
-    s.end_inverse_mass.apply(s.ga, s.w_ga);
-    s.approach.M.noalias() = s.ga.transpose() * s.w_ga;
+    gram(mlcp.g, s.end_inverse_mass, s.pushed_rows, s.slot, s.approach.M);
     solved = solve_dual_active_set(s.end_mass, s.ga, s.no_force, s.approach.q, 0.1 * tol,
                                    kIndependence, 0, s.dual, s.delta, s.lambda)
                  .status == SolveStatus::kSolved;
@@ -360,33 +468,12 @@ void project_positions(const World& world, State& state, Real h, const StartPlac
   if (deepest >= -slop) return;
 
   report.projection_ran = true;
-  // The position LCP on a working set of its rows (docs/robustness.md "Stabilisation"): first the
-  // rows that ask for a push-out (b_i < 0), then, round by round, every left-out row the move
-  // would carry below −tol. A left-out row has p_i = 0, so the solution of the set with every
-  // left-out row's N_p p + b_p >= −tol is the whole LCP's, and only the set's N_p and G_S are
-  // formed: a pile's projection stays O(set²), not O(n²).
+  // The position LCP on all its rows by the sparse QP; where that ends uncertified, on a working
+  // set of its rows with N_p formed (docs/robustness.md "Stabilisation").
   s.all_rows.swap(s.rows);
   s.all_q.swap(s.lcp.q);
-  s.in_set.assign(n, 0);
-  for (int i = 0; i < n; ++i) s.in_set[i] = s.all_q[i] < 0;
-  const int nv = mlcp.M.size();
-  for (int round = 0;; ++round) {
-    solve_projection_set(world, ws, slop / h, report);
-    if (!s.certificate.ok()) break;
-    const Real tol = projection_tolerance(s.all_q, slop / h, world.solver);
-    s.impulse.setZero(nv);  // the pseudo-velocity W G_S p of the set's certified p
-    s.impulse.noalias() = s.g * s.z;
-    inverse_mass(ws).apply(s.impulse, s.nu);
-    int added = 0;
-    for (int i = 0; i < n; ++i)
-      if (!s.in_set[i] && mlcp.g.column_dot(mlcp.M, s.all_rows[i], s.nu) + s.all_q[i] < -tol)
-        s.in_set[i] = 1, ++added;
-    if (added == 0) break;
-    if (round + 1 == kMaxSetRounds) {
-      s.certificate.status = SolveStatus::kMaxIterations;
-      break;
-    }
-  }
+  if (!solve_projection_whole(world, ws, slop / h, report))
+    solve_projection_rounds(world, ws, slop / h, report);
   report.projection_solved = s.certificate.ok();
   if (!report.projection_solved) return;
   // A nearly contradictory LCP verifies with a move far beyond the overlap it removes (a channel

@@ -144,8 +144,8 @@ TEST(DenseThreshold, ByDefaultA2DIslandAbove300UnknownsIsSolvedSparse) {
 
 TEST(MemoryBudget, TheSparsePathsProjectionIsCheckedForItsOwnRows) {
   // Twelve boxes 1 cm into the floor, every island on the sparse path (no dense MLCP, no
-  // estimate of one): the split projection's position LCP over the rows that push out is what
-  // the budget checks, before it forms N_p.
+  // estimate of one): the split projection's sparse QP over the island's normal rows is what the
+  // budget checks, before it forms G_S.
   const auto sunk = [] {
     Sim s;
     s.world.contact.model = ContactModel::kStandard;
@@ -162,8 +162,8 @@ TEST(MemoryBudget, TheSparsePathsProjectionIsCheckedForItsOwnRows) {
   // (Each box is an island of its own; all alike.)
   const int rows = static_cast<int>(within.ws.projection.rows.size());
   ASSERT_GT(rows, 0);
-  const double need = projection_lcp_bytes(
-      3 * static_cast<double>(within.ws.layout.active_bodies.size()), rows, within.world.solver);
+  const double need =
+      projection_qp_bytes(3 * static_cast<double>(within.ws.layout.active_bodies.size()), rows);
 
   Sim over = sunk();
   over.world.stepping.memory_budget_bytes = static_cast<std::uint64_t>(need) - 1;
@@ -172,7 +172,7 @@ TEST(MemoryBudget, TheSparsePathsProjectionIsCheckedForItsOwnRows) {
     FAIL() << "no MemoryBudgetError";
   } catch (const MemoryBudgetError& e) {
     const std::string what = e.what();
-    EXPECT_NE(what.find("the split projection's position LCP (" + std::to_string(rows) + " rows"),
+    EXPECT_NE(what.find("the split projection's QP (" + std::to_string(rows) + " rows"),
               std::string::npos)
         << what;
   }

@@ -21,20 +21,23 @@
 
 namespace exactsim {
 
+// G of the program: a column per row, its nonzeros on the blocks the row touches.
+using SparseColMatX = Eigen::SparseMatrix<Real>;
+
 // Buffers reused across solves.
 struct DualActiveSetScratch {
   MatX L;  // L Lᵀ = G_Aᵀ M⁻¹ G_A over the active rows (lower triangle of the top-left q × q)
+  SparseColMatX dense_g;      // a dense G's nonzeros (the overload taking MatX)
   BlockDiagonal inverse;      // M⁻¹
   std::vector<int> block_of;  // per velocity: its block
   VecX x, s, a, l, e, step, dual, u, w_np, downdate;
   std::vector<int> active;  // active rows (of the last solve: all of them, component by component)
   std::vector<char> is_active;
-  Eigen::SparseMatrix<Real> sparse_g;  // G's nonzeros, for Gᵀ ν over all rows
   // The program's components (solve_dual_active_set) and the one being solved.
-  std::vector<int> component, row_block, component_blocks, component_rows, component_block_begin,
-      component_row_begin, local_offset, all_active;
+  std::vector<int> velocity_block, component, row_block, component_blocks, component_rows,
+      component_block_begin, component_row_begin, local_offset, all_active;
   BlockDiagonal sub_m;
-  MatX sub_g;
+  SparseColMatX sub_g;
   VecX sub_c, sub_r, sub_nu, sub_z;
 };
 
@@ -53,7 +56,13 @@ struct DualActiveSetResult {
 // below `independence` × its length (in the M⁻¹ metric), ends the solve kInfeasible: satisfying
 // it would take multipliers up to 1 / independence² of the problem's scale. At most
 // max_iterations additions and drops (0: 10 (n_v + m) + 100). The program separates over the
-// groups of M's blocks that rows join, and each group is solved on its own.
+// groups of M's blocks that rows join, and each group is solved on its own. Its work is
+// O(nnz(G)) per row added or dropped besides the O(q²) of the factor's solves on q active rows.
+DualActiveSetResult solve_dual_active_set(const BlockDiagonal& M, const SparseColMatX& G,
+                                          const VecX& c, const VecX& r, Real tolerance,
+                                          Real independence, int max_iterations,
+                                          DualActiveSetScratch& scratch, VecX& nu, VecX& z);
+// The same with a dense G (its exact zeros left out).
 DualActiveSetResult solve_dual_active_set(const BlockDiagonal& M, const MatX& G, const VecX& c,
                                           const VecX& r, Real tolerance, Real independence,
                                           int max_iterations, DualActiveSetScratch& scratch,

@@ -256,12 +256,16 @@ Real verification_tolerance(const Lcp& lcp, const SolverOptions& options);
 // velocity by the largest free velocity. Upper-bounds legitimate impulses (stacks carry at most n
 // such loads) up to conditioning, and is independent of any candidate solution.
 Real lcp_impulse_scale(const Lcp& lcp);
+// The same from n, ‖q‖∞ and the mobility max_i |M_ii| (1 when the mobility is not positive).
+Real lcp_impulse_scale(Eigen::Index n, Real q_max, Real mobility);
 // options.impulse_scale when > 0, else lcp_impulse_scale(lcp).
 Real certificate_impulse_scale(const Lcp& lcp, const SolverOptions& options);
 
 // The certificate with an explicit impulse scale Z: min z >= −tol, min w >= −tol,
 // max_i |z_i w_i| <= tol · Z. (The overloads without Z use lcp_impulse_scale.)
 SolveCertificate verify_lcp(const Lcp& lcp, const VecX& z, Real tol, Real impulse_scale, VecX& w);
+// The same judgement of z and w = M z + q formed by the caller (M not at hand: a sparse product).
+SolveCertificate judge_lcp_point(const VecX& z, const VecX& w, Real tol, Real impulse_scale);
 
 // How far a certificate is from passing: max(0, −min z, −min w, complementarity / Z) with Z the
 // certificate's impulse_scale, +∞ for NaN. 0 does not mean "solved" (compare with the tolerance).

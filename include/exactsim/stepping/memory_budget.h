@@ -57,6 +57,11 @@ double step_lcp_bytes(double n_v, double m, double n_normal, const SolverOptions
 // path checked alone, for the rows of its working set).
 double projection_lcp_bytes(double n_v, double n, const SolverOptions& options);
 
+// Bytes of the split projection's sparse QP on n rows (the sparse path's first attempt): G_S's
+// nonzeros (at most two bodies' blocks a row) and the dual active-set factor on at most
+// min(n_v, n) active rows.
+double projection_qp_bytes(double n_v, double n);
+
 // Throws MemoryBudgetError naming the step's problem ("the step's contact problem (m unknowns,
 // k bodies in contact) needs ...") when step_lcp_bytes exceeds the budget. Allocates nothing
 // when it passes.

@@ -38,7 +38,9 @@ struct PositionProjectionScratch {
   std::vector<int> rows;       // z indices of the set's rows
   std::vector<int> slot;       // z index → its row of the position LCP (−1: none)
   Lcp lcp;                     // N_p = G_Sᵀ W G_S, b_p = predicted gap rates
-  MatX g;                      // G_S
+  MatX g;                      // G_S of the working set (solve_projection_rounds)
+  SparseColMatX sparse_g;      // G_S of all rows (solve_projection_whole)
+  std::vector<Eigen::Triplet<Real>> triplets;
   VecX no_force;               // c = 0 of the QP
   DualActiveSetScratch dual;
   VecX z, w;                     // p and N_p p + b_p
@@ -50,9 +52,9 @@ struct PositionProjectionScratch {
   // stop_approach: the pushed rows that still approach (indices into rows), their LCP
   // (N_A, G_Aᵀν⁺), G_A, and the answer δ, λ (λ empty when no correction was applied).
   // The bodies at the step's end: M, M⁻¹, ν⁺ and W G_A.
-  std::vector<int> pushed;
+  std::vector<int> pushed, pushed_rows;  // (pushed_rows: their z indices)
   Lcp approach;
-  MatX ga, w_ga;
+  SparseColMatX ga;
   VecX delta, lambda;
   BlockDiagonal end_mass, end_inverse_mass;
   VecX end_nu;
