@@ -52,8 +52,9 @@ double step_lcp_bytes(double n_v, double m, double n_normal, const SolverOptions
 }
 
 double projection_lcp_bytes(double n_v, double n, const SolverOptions& options) {
-  // The split stabilisation's position LCP on n normal rows, its G_S (n_v × n), and the dual
-  // active-set method's J and R (n_v × n_v each) there and in the frictionless fallback.
+  // The split stabilisation's position LCP on n normal rows, with room for a dense G_S
+  // (n_v × n) and factors of n_v × n_v there and in the frictionless fallback (an upper estimate:
+  // G_S is sparse and the dual active set's factor at most min(n_v, n)², projection_qp_bytes).
   return lcp_solve_bytes(n, options) + sizeof(double) * (n_v * n + 4 * n_v * n_v);
 }
 

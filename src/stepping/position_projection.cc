@@ -179,8 +179,34 @@ int solve_by_lemke(const World& world, PositionProjectionScratch& s) {
   return relaxed;
 }
 
+// The position LCP as the QP  min ½ pᵀ M p  s.t.  G_Sᵀ p + b_p >= 0  (pseudo-velocity p, G_S in
+// s.sparse_g, b_p in q), by the dual active-set method, whose Farkas vector names the
+// contradictory push-outs of a wedge (y >= 0, G_S y = 0, b_pᵀ y < 0). Each of them in y's support
+// is relaxed to b_i = 0 in q (it may not deepen, but is not pushed out) and the QP solved again, at
+// most kMaxRelaxRounds times. A solved QP's p (s.z) is certified by certify(tol); otherwise
+// s.certificate has the QP's status.
+template <class Certify>
+void solve_relaxing(const World& world, const SparseMlcp& mlcp, Real floor, VecX& q,
+                    PositionProjectionScratch& s, StepReport& report, Certify certify) {
+  s.no_force.setZero(mlcp.M.size());
+  s.certificate = SolveCertificate{};
+  for (int round = 0;; ++round) {
+    const Real tol = projection_tolerance(q, floor, world.solver);
+    const DualActiveSetResult qp = solve_dual_active_set(
+        mlcp.M, s.sparse_g, s.no_force, q, 0.1 * tol, kIndependence, 0, s.dual, s.nu, s.z);
+    if (qp.status == SolveStatus::kSolved) {
+      certify(tol);
+      return;
+    }
+    s.certificate.status = qp.status;
+    const int relaxed = qp.status == SolveStatus::kInfeasible ? relax_push_outs(qp.farkas, q) : 0;
+    report.projection_relaxed_rows += relaxed;
+    if (relaxed == 0 || round + 1 == kMaxRelaxRounds) return;
+  }
+}
+
 // The position LCP on the rows in s.in_set (indices into s.all_rows): s.rows, s.lcp (N_p and b_p
-// of the set, relaxations written back to s.all_q), s.g = G_S and the answer s.z with its
+// of the set, relaxations written back to s.all_q), s.sparse_g = G_S and the answer s.z with its
 // certificate.
 void solve_projection_set(const World& world, IslandWorkspace& ws, Real floor, StepReport& report) {
   PositionProjectionScratch& s = ws.projection;
@@ -201,41 +227,17 @@ void solve_projection_set(const World& world, IslandWorkspace& ws, Real floor, S
                             std::to_string(layout.active_bodies.size()) + " bodies)");
   s.lcp.q.resize(n);
   for (int i = 0; i < n; ++i) s.lcp.q[i] = s.all_q[s.set_index[i]];
-  const BlockColumns& g = mlcp.g;
-  gram(g, inverse_mass(ws), s.rows, s.slot, s.lcp.M);
-  // The position LCP is the QP  min ½ pᵀ M p  s.t.  G_Sᵀ p + b_p >= 0  (pseudo-velocity p):
-  // solved by the dual active-set method, whose Farkas vector names the contradictory push-outs
-  // of a wedge (y >= 0, G_S y = 0, b_pᵀ y < 0). Each of them in y's support is relaxed to b_i = 0
-  // (it may not deepen, but is not pushed out) and the QP solved again.
-  const int nv = mlcp.M.size();
-  s.g.setZero(nv, n);
-  for (int i = 0; i < n; ++i)
-    for (int e = g.begin[s.rows[i]]; e < g.begin[s.rows[i] + 1]; ++e) {
-      const int k = g.block[e], nb = static_cast<int>(mlcp.M.blocks[k].rows());
-      s.g.col(i).segment(mlcp.M.offsets[k], nb) = g.values[e].head(nb);
-    }
-  s.no_force.setZero(nv);
-  s.certificate = SolveCertificate{};
-  for (int round = 0;; ++round) {
-    const Real tol = projection_tolerance(s.lcp.q, floor, world.solver);
-    const DualActiveSetResult qp = solve_dual_active_set(
-        mlcp.M, s.g, s.no_force, s.lcp.q, 0.1 * tol, kIndependence, 0, s.dual, s.nu, s.z);
-    if (qp.status == SolveStatus::kSolved) {
-      s.certificate =
-          verify_lcp(s.lcp, s.z, tol, certificate_impulse_scale(s.lcp, world.solver), s.w);
-      // The active rows hold with equality in the QP's ν; in N_p z + b_p, formed apart, they
-      // carry its round-off times |z|. Solving the active block of (N_p, b_p) directly removes it.
-      s.active.assign(n, false);
-      for (const int i : s.dual.active) s.active[i] = true;
-      polish_complementary_basis(s.lcp, tol, s.solver, s.z, s.w, s.certificate, &s.active);
-      break;
-    }
-    s.certificate.status = qp.status;
-    const int relaxed =
-        qp.status == SolveStatus::kInfeasible ? relax_push_outs(qp.farkas, s.lcp.q) : 0;
-    report.projection_relaxed_rows += relaxed;
-    if (relaxed == 0 || round + 1 == kMaxRelaxRounds) break;
-  }
+  gram(mlcp.g, inverse_mass(ws), s.rows, s.slot, s.lcp.M);
+  sparse_columns(mlcp.g, mlcp.M, s.rows, s, s.sparse_g);
+  solve_relaxing(world, mlcp, floor, s.lcp.q, s, report, [&](Real tol) {
+    s.certificate =
+        verify_lcp(s.lcp, s.z, tol, certificate_impulse_scale(s.lcp, world.solver), s.w);
+    // The active rows hold with equality in the QP's ν; in N_p z + b_p, formed apart, they
+    // carry its round-off times |z|. Solving the active block of (N_p, b_p) directly removes it.
+    s.active.assign(n, false);
+    for (const int i : s.dual.active) s.active[i] = true;
+    polish_complementary_basis(s.lcp, tol, s.solver, s.z, s.w, s.certificate, &s.active);
+  });
   // Left unsolved (nothing in the Farkas vector's support to relax — its dependence is only to
   // kIndependence —, the iteration cap, or an answer that fails the certificate, e.g. a row
   // carried past equality by a partial step): Lemke from the relaxed b_p.
@@ -273,29 +275,16 @@ bool solve_projection_whole(const World& world, IslandWorkspace& ws, Real floor,
     }
     mobility = std::max(mobility, diagonal);
   }
-  s.no_force.setZero(nv);
-  s.certificate = SolveCertificate{};
-  for (int round = 0;; ++round) {
-    const Real tol = projection_tolerance(s.all_q, floor, world.solver);
-    const DualActiveSetResult qp = solve_dual_active_set(
-        mlcp.M, s.sparse_g, s.no_force, s.all_q, 0.1 * tol, kIndependence, 0, s.dual, s.nu, s.z);
-    if (qp.status == SolveStatus::kSolved) {
-      s.impulse.noalias() = s.sparse_g * s.z;
-      w.apply(s.impulse, s.nu);
-      s.w.noalias() = s.sparse_g.transpose() * s.nu;
-      s.w += s.all_q;
-      const Real scale = world.solver.impulse_scale > 0
-                             ? world.solver.impulse_scale
-                             : lcp_impulse_scale(n, s.all_q.lpNorm<Eigen::Infinity>(), mobility);
-      s.certificate = judge_lcp_point(s.z, s.w, tol, scale);
-      break;
-    }
-    s.certificate.status = qp.status;
-    const int relaxed =
-        qp.status == SolveStatus::kInfeasible ? relax_push_outs(qp.farkas, s.all_q) : 0;
-    report.projection_relaxed_rows += relaxed;
-    if (relaxed == 0 || round + 1 == kMaxRelaxRounds) break;
-  }
+  solve_relaxing(world, mlcp, floor, s.all_q, s, report, [&](Real tol) {
+    s.impulse.noalias() = s.sparse_g * s.z;
+    w.apply(s.impulse, s.nu);
+    s.w.noalias() = s.sparse_g.transpose() * s.nu;
+    s.w += s.all_q;
+    const Real scale = world.solver.impulse_scale > 0
+                           ? world.solver.impulse_scale
+                           : lcp_impulse_scale(n, s.all_q.lpNorm<Eigen::Infinity>(), mobility);
+    s.certificate = judge_lcp_point(s.z, s.w, tol, scale);
+  });
   return s.certificate.ok();
 }
 
@@ -308,15 +297,14 @@ void solve_projection_rounds(const World& world, IslandWorkspace& ws, Real floor
                              StepReport& report) {
   PositionProjectionScratch& s = ws.projection;
   const SparseMlcp& mlcp = ws.problem;
-  const int n = static_cast<int>(s.all_rows.size()), nv = mlcp.M.size();
+  const int n = static_cast<int>(s.all_rows.size());
   s.in_set.assign(n, 0);
   for (int i = 0; i < n; ++i) s.in_set[i] = s.all_q[i] < 0;
   for (int round = 0;; ++round) {
     solve_projection_set(world, ws, floor, report);
     if (!s.certificate.ok()) break;
     const Real tol = projection_tolerance(s.all_q, floor, world.solver);
-    s.impulse.setZero(nv);  // the pseudo-velocity W G_S p of the set's certified p
-    s.impulse.noalias() = s.g * s.z;
+    s.impulse.noalias() = s.sparse_g * s.z;  // the pseudo-velocity W G_S p of the set's p
     inverse_mass(ws).apply(s.impulse, s.nu);
     int added = 0;
     for (int i = 0; i < n; ++i)

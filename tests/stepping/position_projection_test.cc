@@ -35,11 +35,11 @@ TEST(PositionProjection, APilesLcpIsSolvedWholeWithoutNpAndMatchesTheDenseLemkeA
   const PositionProjectionScratch& p = sim.ws.projection;
   const SparseMlcp& mlcp = sim.ws.problem;
   const int n = static_cast<int>(p.rows.size());
-  // Every normal row of the island, none of N_p or the dense G_S formed.
+  // Every normal row of the island in the sparse G_S, N_p not formed.
   ASSERT_EQ(n, static_cast<int>(p.all_rows.size()));
   ASSERT_GT(n, 30);
+  EXPECT_EQ(p.sparse_g.cols(), n);
   EXPECT_EQ(p.lcp.M.size(), 0);
-  EXPECT_EQ(p.g.size(), 0);
 
   // The oracle: N_p = G_Sᵀ W G_S and b_p, dense.
   MatX g_all, g(mlcp.M.size(), n);

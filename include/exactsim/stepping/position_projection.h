@@ -38,8 +38,7 @@ struct PositionProjectionScratch {
   std::vector<int> rows;       // z indices of the set's rows
   std::vector<int> slot;       // z index → its row of the position LCP (−1: none)
   Lcp lcp;                     // N_p = G_Sᵀ W G_S, b_p = predicted gap rates
-  MatX g;                      // G_S of the working set (solve_projection_rounds)
-  SparseColMatX sparse_g;      // G_S of all rows (solve_projection_whole)
+  SparseColMatX sparse_g;      // G_S (all rows, or the working set's)
   std::vector<Eigen::Triplet<Real>> triplets;
   VecX no_force;               // c = 0 of the QP
   DualActiveSetScratch dual;
