@@ -128,8 +128,8 @@ void bind_shapes(pb::module_& m) {
       [](pb::args sides) -> PyShape {
         std::vector<double> s;
         for (auto x : sides) s.push_back(number(x, "box[" + std::to_string(s.size()) + "]"));
-        if (s.size() == 2) return {make_box(Vec2(s[0], s[1]))};
-        if (s.size() == 3) return {make_box(Vec3(s[0], s[1], s[2]))};
+        if (s.size() == 2) return {make_box(Vec2(s[0], s[1])), {}};
+        if (s.size() == 3) return {make_box(Vec3(s[0], s[1], s[2])), {}};
         throw InputError("box: give 2 side lengths (2D) or 3 (3D), got " +
                          std::to_string(s.size()));
       },
@@ -138,7 +138,7 @@ void bind_shapes(pb::module_& m) {
   m.def(
       "regular_polygon",
       [](int sides, double radius, double phase) -> PyShape {
-        return {make_regular_polygon(sides, radius, phase)};
+        return {make_regular_polygon(sides, radius, phase), {}};
       },
       pb::arg("sides"), pb::arg("radius"), pb::arg("phase") = 0.0,
       "Regular 2D polygon centred at the origin: `sides` >= 3 vertices on a circle of "
@@ -146,7 +146,7 @@ void bind_shapes(pb::module_& m) {
   m.def(
       "polygon",
       [](const Points& pts) -> PyShape {
-        return {polygon_from_points(rows<Vec2>(pts, "polygon"), HullInput::kRequireConvex)};
+        return {polygon_from_points(rows<Vec2>(pts, "polygon"), HullInput::kRequireConvex), {}};
       },
       pb::arg("points"),
       "Convex 2D polygon from its vertices, an (n, 2) array in m (any order; every point must "
@@ -155,14 +155,17 @@ void bind_shapes(pb::module_& m) {
       "hull",
       [](const Points& pts) -> PyShape {
         if (pts.ndim() == 2 && pts.shape(1) == 2)
-          return {polygon_from_points(rows<Vec2>(pts, "hull"))};
-        return {polyhedron_from_points(rows<Vec3>(pts, "hull"))};
+          return {polygon_from_points(rows<Vec2>(pts, "hull")), {}};
+        return {polyhedron_from_points(rows<Vec3>(pts, "hull")), {}};
       },
       pb::arg("points"),
       "Convex hull of an (n, 2) or (n, 3) array of points in m (interior points are dropped): "
       "a polygon or a polyhedron.");
   m.def(
-      "icosahedron", [](double radius) -> PyShape { return {make_icosahedron(radius)}; },
+      "icosahedron",
+      [](double radius) -> PyShape {
+        return {make_icosahedron(radius), {}};
+      },
       pb::arg("radius"), "Regular icosahedron centred at the origin, circumradius in m.");
   m.def(
       "sphere",

@@ -422,13 +422,12 @@ void stop_approach(const World& world, State& state, Real floor, IslandWorkspace
 
 }  // namespace
 
-void project_positions(const World& world, State& state, Real h, const StartPlacement& start,
-                       IslandWorkspace& ws, StepReport& report) {
+void project_positions(const World& world, State& state, Real h, Real slop,
+                       const StartPlacement& start, IslandWorkspace& ws, StepReport& report) {
   const MlcpLayout& layout = ws.layout;
   const SparseMlcp& mlcp = ws.problem;
   const ConstraintSet& set = ws.island;
   PositionProjectionScratch& s = ws.projection;
-  const Real slop = split_slop(world, h);
   const Real cap = world.contact.max_stabilisation_speed;
 
   s.rows.clear();

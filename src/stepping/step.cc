@@ -320,13 +320,15 @@ void record_joint_lambda(const World& world, const IslandWorkspace& ws, std::vec
 }
 
 // What every island of a step reads and none writes: the last step's warm-start bases and friction
-// directions, and the bodies as placed at the start of the step.
+// directions, the bodies as placed at the start of the step, and the split projection's slop
+// (formed once a step: it scans every shape for the thinnest).
 struct IslandInputs {
   const std::vector<WarmStart::Row>& warm;
   std::span<const FrictionDirection> friction;
   StartPlacement start;
   bool exact_flight;  // bodies without impulse follow the exact parabola (docs/impacts.md)
   bool retakes_failed_solve;  // Workspace::retakes_failed_solve
+  Real split_slop;            // split_slop(world, h)
 };
 
 // With impacts, flight is exact except in the part of a step that ends at an impact located
@@ -336,12 +338,13 @@ bool exact_flight(const World& world, const Workspace& ws) {
   return world.contact.impact.model == ImpactModel::kPlus && !(p.active && !p.exact);
 }
 
-IslandInputs island_inputs(const World& world, const Workspace& ws) {
+IslandInputs island_inputs(const World& world, const Workspace& ws, Real h) {
   return {ws.warm.previous,
           ws.friction_previous,
           {ws.polygons, ws.shapes3, ws.polyhedra, ws.radius3},
           exact_flight(world, ws),
-          ws.retakes_failed_solve};
+          ws.retakes_failed_solve,
+          split_slop(world, h)};
 }
 
 // Whether the solution z of an island's MLCP has no impulse: every contact, intercontact and
@@ -409,7 +412,7 @@ void solve_island(const World& world, State& state, Real h, const IslandInputs& 
     integrate_position(state, b, h, world.stepping.rotation);
   }
   if (usable && world.contact.stabilisation == Stabilisation::kSplit)
-    project_positions(world, state, h, in.start, ws, report);
+    project_positions(world, state, h, in.split_slop, in.start, ws, report);
   // The whole step's balance (docs/robustness.md "Energy balance"), on the applied solution.
   EnergyBalance& e = report.energy;
   if (usable && e.checked) {
@@ -493,8 +496,8 @@ Real overlap_of_pairs(const World& world, Workspace& ws) {
 // Island k of the step, in `lane` (number `lane_index`): extracted, then left asleep or solved into
 // ws.island_reports[k]. Islands share `state`, ws.contact_impulses and ws.body_island, but each
 // writes only its own bodies' and contacts' entries.
-void step_island(const World& world, State& state, Real h, bool sleeping, Workspace& ws,
-                 IslandWorkspace& lane, int lane_index, int k) {
+void step_island(const World& world, State& state, Real h, const IslandInputs& in, bool sleeping,
+                 Workspace& ws, IslandWorkspace& lane, int lane_index, int k) {
   StepReport& report = ws.island_reports[k];
   extract_island(ws.constraints, ws.islands, k, lane.island, lane.island_contacts,
                  lane.contact_local);
@@ -503,7 +506,7 @@ void step_island(const World& world, State& state, Real h, bool sleeping, Worksp
     return;
   }
   const int first_row = static_cast<int>(lane.warm.current.size());
-  solve_island(world, state, h, island_inputs(world, ws), lane, report);
+  solve_island(world, state, h, in, lane, report);
   if (report.solution_applied) {
     record_contact_impulses(world, lane, ws.contact_impulses);
     record_joint_lambda(world, lane, ws.joint_lambda);
@@ -531,9 +534,10 @@ void solve_islands(const World& world, State& state, Real h, bool sleeping, Work
   ws.contact_impulses.assign(contacts, ContactImpulse{});
   ws.joint_lambda.assign(world.joints.size(), Vec6::Zero());
   ws.contact_local.assign(contacts, -1);
+  const IslandInputs in = island_inputs(world, ws, h);
   const int threads = island_threads(world.stepping, count);
   if (threads == 1) {
-    for (int k = 0; k < count; ++k) step_island(world, state, h, sleeping, ws, ws, 0, k);
+    for (int k = 0; k < count; ++k) step_island(world, state, h, in, sleeping, ws, ws, 0, k);
     return;
   }
   ws.lanes.resize(threads - 1);
@@ -552,7 +556,7 @@ void solve_islands(const World& world, State& state, Real h, bool sleeping, Work
     for (int i; (i = next.fetch_add(1)) < count;) {
       const int k = ws.island_order[i];
       try {
-        step_island(world, state, h, sleeping, ws, lane, lane_index, k);
+        step_island(world, state, h, in, sleeping, ws, lane, lane_index, k);
       } catch (...) {
         errors[k] = std::current_exception();
       }

@@ -73,21 +73,21 @@ struct PositionProjectionScratch {
 // its body pair at the start of the step (`start`): a row behind its plane by more than the
 // bodies overlap (a vertex beside a face, edges apart whose lines have passed) is no overlap to
 // push out by that much; an I row's is the largest of its contacts'; when one is below
-// −split_slop() solves 0 <= p ⊥ N_p p + b_p >= 0 with b_p = max(ψ⁺/h, −cap) for ψ⁺ < 0 and ψ⁺/h
-// otherwise (cap = max_stabilisation_speed), then moves the positions by h W G_S p. The LCP is
-// solved as the QP it is (solve_dual_active_set). When it is infeasible, with a Farkas vector y (y
-// >= 0, G_S y = 0, b_pᵀ y < 0: the rows of a wedge asking for push-outs that no motion gives), the
-// push-out of every penetrating row in y's support is relaxed to b_i = 0, so that row may not
-// deepen but is not pushed out, and the QP is solved again (docs/robustness.md "Stabilisation").
-// What the QP leaves unsolved, Lemke solves from the relaxed b_p, relaxing the support of the ray
-// it ends on, at most four rounds. No row ends deeper than predicted. No point of a body moves
-// more than twice the deepest predicted overlap: a larger push-out (a nearly contradictory LCP
-// verified with a long move) is scaled down to that bound. Then the velocities stop approaching
-// the rows it pushed out of (a frictionless inelastic impulse on them, which only removes kinetic
-// energy; report.approach_stopped_rows), so that positions follow velocities. Fills
-// report.projection_* (projection_lift: Σ m |g| |Δx| of its moves, the most potential energy it can
-// add); a projection that does not verify is skipped and reported.
-void project_positions(const World& world, State& state, Real h, const StartPlacement& start,
-                       IslandWorkspace& ws, StepReport& report);
+// −slop (split_slop(world, h)) solves 0 <= p ⊥ N_p p + b_p >= 0 with b_p = max(ψ⁺/h, −cap) for
+// ψ⁺ < 0 and ψ⁺/h otherwise (cap = max_stabilisation_speed), then moves the positions by
+// h W G_S p. The LCP is solved as the QP it is (solve_dual_active_set). When it is infeasible,
+// with a Farkas vector y (y >= 0, G_S y = 0, b_pᵀ y < 0: the rows of a wedge asking for push-outs
+// that no motion gives), the push-out of every penetrating row in y's support is relaxed to
+// b_i = 0, so that row may not deepen but is not pushed out, and the QP is solved again
+// (docs/robustness.md "Stabilisation"). What the QP leaves unsolved, Lemke solves from the relaxed
+// b_p, relaxing the support of the ray it ends on, at most four rounds. No row ends deeper than
+// predicted. No point of a body moves more than twice the deepest predicted overlap: a larger
+// push-out (a nearly contradictory LCP verified with a long move) is scaled down to that bound.
+// Then the velocities stop approaching the rows it pushed out of (a frictionless inelastic impulse
+// on them, which only removes kinetic energy; report.approach_stopped_rows), so that positions
+// follow velocities. Fills report.projection_* (projection_lift: Σ m |g| |Δx| of its moves, the
+// most potential energy it can add); a projection that does not verify is skipped and reported.
+void project_positions(const World& world, State& state, Real h, Real slop,
+                       const StartPlacement& start, IslandWorkspace& ws, StepReport& report);
 
 }  // namespace exactsim
