@@ -2,7 +2,10 @@
 // guessed basis, else the interior-point method and the basis its answer lies on; every answer
 // certified on the whole problem with sparse products.
 #include <algorithm>
+#include <cstdio>
 
+#include "exactsim/solvers/lcp_io.h"
+#include "exactsim/solvers/mlcp.h"
 #include "exactsim/solvers/sparse_mlcp.h"
 
 namespace exactsim {
@@ -91,6 +94,29 @@ void estimate_basis(const SparseMlcp& p, const MlcpSolution& at, SparseMlcpScrat
   decide_sigmas(p, at.w, s.active);
 }
 
+// Islands up to this many rows are dumped when every interior-point start stalled (N is formed
+// dense for the file).
+constexpr int kStallDumpRows = 2000;
+
+// With EXACTSIM_DUMP_LCP (lcp_io.h): the reduced LCP (N = Hᵀ W G + D, b) of a solve whose every
+// interior-point start stalled, with the certificate's impulse scale and tolerance, for the dense
+// model of its runs (bench/interior_point_model.py; docs/performance.md "The interior point's
+// runs"). Only islands without free rows.
+void dump_stalled(const SparseMlcp& p, const Scales& c) {
+  if (lcp_dump_dir().empty() || p.bilateral > 0 || p.size() > kStallDumpRows) return;
+  Mlcp dense;
+  dense_of(p, dense);
+  MlcpScratch scratch;
+  reduce_mlcp(dense, scratch);
+  LcpFileInfo info;
+  info.impulse_scale = c.scale;
+  char note[96];
+  std::snprintf(note, sizeof note, "sparse interior point: every start stalled; tolerance %a",
+                c.tol);
+  info.note = note;
+  dump_lcp(scratch.reduced, info, "stall");
+}
+
 // The crossover: that basis, its wrong signs moved by block pivoting. True with the certified
 // basis answer in s.crossover and its basis in s.active; otherwise s.active is the estimate.
 bool cross_over(const SparseMlcp& p, const SolverOptions& options, const Scales& c,
@@ -150,6 +176,7 @@ void solve_sparse_mlcp(const SparseMlcp& p, const SolverOptions& options, Sparse
   bool interior = near != nullptr && run(kNearFloor, kNearIterations, near);
   for (const Real start : kInteriorPointStarts)
     if (!interior) interior = run(start, kInteriorPointIterations, nullptr);
+  if (!interior) dump_stalled(p, c);
   if (interior && !crossover) {
     estimate_basis(p, out, s);
     return finish(out);

@@ -6,9 +6,12 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <cstdlib>
+#include <filesystem>
 #include <random>
 #include <string>
 
+#include "exactsim/solvers/lcp_io.h"
 #include "exactsim/solvers/mlcp.h"
 #include "exactsim/solvers/sparse_lemke.h"
 #include "exactsim/solvers/sparse_mlcp.h"
@@ -151,6 +154,51 @@ TEST(SparseMlcp, AnInteriorPointRunWithoutProgressEndsOnItsStall) {
     EXPECT_GE(iterations, 12) << mu;
     EXPECT_LT(iterations, 50) << mu;
   }
+}
+
+TEST(SparseMlcp, ASolveOnWhichEveryStartStalledIsDumpedForTheDenseModel) {
+  // With EXACTSIM_DUMP_LCP (lcp_io.h) a solve whose every interior-point start stalled writes its
+  // reduced LCP (N = Hᵀ W G + D, b), bit for bit, with the certificate's impulse scale and
+  // tolerance (bench/interior_point_model.py reads them); a solve that certifies writes none.
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::path(testing::TempDir()) / "exactsim-stall-dump";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  setenv("EXACTSIM_DUMP_LCP", dir.c_str(), 1);
+  if (lcp_dump_dir() != dir.string())
+    GTEST_SKIP() << "EXACTSIM_DUMP_LCP was read before this test (ctest runs it alone)";
+  const auto stall_files = [&dir] {
+    std::vector<fs::path> files;
+    for (const auto& e : fs::directory_iterator(dir))
+      if (e.path().string().ends_with("-stall.lcp")) files.push_back(e.path());
+    return files;
+  };
+  PileRng rng(41);
+  Mlcp solvable = pile_step(6, 20, 0.5, rng);
+  SparseMlcpScratch s;
+  MlcpSolution out;
+  solve_sparse_mlcp(sparse_of(solvable), {}, s, out, nullptr, false);
+  ASSERT_TRUE(out.certificate.ok());
+  EXPECT_TRUE(stall_files().empty());
+  Mlcp dense = solvable;  // one row that no z >= 0 closes: every start stalls
+  dense.G.col(0).setZero();
+  dense.H.col(0).setZero();
+  dense.D.coeffRef(0, 0) = -1;
+  dense.r[0] = -1;
+  solve_sparse_mlcp(sparse_of(dense), {}, s, out, nullptr, false);
+  EXPECT_FALSE(out.certificate.ok());
+  const std::vector<fs::path> files = stall_files();
+  ASSERT_EQ(files.size(), 1u);
+  LcpFileInfo info;
+  const Lcp dumped = read_lcp(files[0].string(), &info);
+  MlcpScratch reduced;
+  reduce_mlcp(dense, reduced);
+  EXPECT_TRUE(dumped.M == reduced.reduced.M);
+  EXPECT_TRUE(dumped.q == reduced.reduced.q);
+  EXPECT_EQ(info.impulse_scale, out.certificate.impulse_scale);
+  EXPECT_NE(info.note.find("tolerance"), std::string::npos) << info.note;
+  unsetenv("EXACTSIM_DUMP_LCP");
+  fs::remove_all(dir);
 }
 
 TEST(SparseMlcp, ANearbyAnswerShortensTheInteriorPoint) {

@@ -14,8 +14,11 @@
 //
 // Dumping during a run: set the environment variable EXACTSIM_DUMP_LCP to a directory and every
 // reduced LCP whose solve_mlcp / solve_lcp ends without kSolved is written there as
-// `lcp-<pid>-<counter>-<status>.lcp`. With EXACTSIM_DUMP_LCP_ALL=1 every non-empty solve_mlcp
-// is written (sequences for warm-start benchmarks). The variables are read once per process.
+// `lcp-<pid>-<counter>-<status>.lcp`, and on the sparse path every one (of at most 2,000 rows,
+// without free rows) on which all the interior point's starts stalled, as `…-stall.lcp` (its note
+// gives the certificate's tolerance; bench/interior_point_model.py runs a dense model of the
+// interior point on them). With EXACTSIM_DUMP_LCP_ALL=1 every non-empty solve_mlcp is written
+// (sequences for warm-start benchmarks). The variables are read once per process.
 #pragma once
 
 #include <string>

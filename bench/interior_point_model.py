@@ -1,0 +1,193 @@
+#!/usr/bin/python3
+"""A dense model of the sparse path's interior point on dumped LCPs (docs/performance.md
+"The interior point's runs").
+
+Dump the LCPs whose every interior-point start stalled with EXACTSIM_DUMP_LCP=DIR (lcp_io.h;
+islands of at most 2,000 rows without free rows), then run one of three methods on the smallest:
+
+  mehrotra       Mehrotra's predictor-corrector with the step rules of src/solvers/interior_point.cc
+                 (neighbourhood 1e-5, residual within 10 mu/mu0, the centring step below a step of
+                 0.1, the stall rule), from the same cold start
+  keep-residual  the same, the corrector aiming the residual at sigma times itself (sigma >= 0.1),
+                 no centring step
+  path           path following: each target mu centred to within 10 % (the residual kept in
+                 proportion to mu) before the next, targets 0.1-0.95 of the last as the last went,
+                 a Newton step to the whole residual after each, certified there
+
+A run certifies where min w >= -tol and max |z_i w_i| <= tol Z on w = N z + b (z > 0 throughout).
+Uses Debian's numpy: run with /usr/bin/python3.
+
+  /usr/bin/python3 bench/interior_point_model.py DIR [--method M] [--limit 12] [--no-stall-rule]
+"""
+import argparse
+import glob
+import os
+import sys
+
+import numpy as np
+
+
+def load(path):
+    """(N, b, Z, tol) of an exactsim-lcp file (lcp_io.h)."""
+    lines = open(path).read().split("\n")
+
+    def value(text):
+        text = text.strip()
+        return float.fromhex(text) if "x" in text else float(text)
+
+    n, scale, tol, i = None, 0.0, None, 0
+    while lines[i].strip() != "q":
+        words = lines[i].split()
+        if words and words[0] == "n":
+            n = int(words[1])
+        elif words and words[0] == "impulse_scale":
+            scale = value(words[1])
+        elif words and words[0] == "note" and "tolerance" in words:
+            tol = value(words[words.index("tolerance") + 1])
+        i += 1
+    b = np.array([value(lines[i + 1 + k]) for k in range(n)])
+    i += 1 + n
+    nnz = int(lines[i].split()[1])
+    N = np.zeros((n, n))
+    for k in range(nnz):
+        r, c, v = lines[i + 1 + k].split()
+        N[int(r), int(c)] = value(v)
+    if tol is None:
+        tol = 1e-10 * max(1.0, np.abs(b).max())
+    return N, b, scale if scale > 0 else 1.0, tol
+
+
+class Model:
+    def __init__(self, N, b, Z, tol):
+        self.N, self.b, self.Z, self.tol, self.n = N, b, Z, tol, len(b)
+        self.solves = 0
+
+    def certified(self, z, margin=1.0):
+        w = self.N @ z + self.b
+        return w.min() >= -margin * self.tol and np.abs(z * w).max() <= margin * self.tol * self.Z
+
+    def direction(self, z, w, residual, rc):
+        """Newton step of w - N z - b = -residual, z w = ... : -N dz + dw = -residual,
+        W dz + Z dw = rc."""
+        self.solves += 1
+        dz = np.linalg.solve(self.N + np.diag(w / z), rc / z + residual)
+        return dz, (rc - w * dz) / z
+
+    def cold_start(self):
+        s = np.abs(self.b).max()
+        return np.full(self.n, s / np.abs(np.diag(self.N)).max()), np.full(self.n, s)
+
+
+def to_boundary(x, dx):
+    neg = dx < 0
+    return min(1.0, (-x[neg] / dx[neg]).min()) if neg.any() else 1.0
+
+
+def mehrotra(m, keep_residual, stall_rule, max_iterations=100):
+    z, w = m.cold_start()
+    stop_c, stop_r = 0.5 * m.tol * m.Z, 0.5 * m.tol
+    mus, residuals = [], []
+    for it in range(max_iterations):
+        r = w - m.N @ z - m.b
+        mu, res = z @ w / m.n, np.abs(r).max() / stop_r
+        if it == 0:
+            mu0, res0 = mu, max(res, 1.0)
+        if m.certified(z, 0.5):
+            return True, it
+        mus.append(mu)
+        residuals.append(res)
+        if stall_rule and it >= 12 and mu > 0.5 * mus[it - 12] and res > 0.5 * residuals[it - 12]:
+            return False, it
+        dz, dw = m.direction(z, w, r, -z * w)
+        a_aff = min(to_boundary(z, dz), to_boundary(w, dw))
+        sigma = min(1.0, max(0.0, ((z + a_aff * dz) @ (w + a_aff * dw) / m.n) / mu)) ** 3
+        if keep_residual:
+            sigma = max(sigma, 0.1)
+        dz, dw = m.direction(z, w, (1 - sigma) * r if keep_residual else r,
+                             -z * w - dz * dw + sigma * mu)
+
+        def step(dz, dw):
+            a = min(1.0, 0.995 * min(to_boundary(z, dz), to_boundary(w, dw)))
+            while a > 1e-10:
+                zt, wt = z + a * dz, w + a * dw
+                mt = zt @ wt / m.n
+                if (zt * wt).min() >= 1e-5 * mt and (1 - a) * res <= 10 * mt / mu0 * res0:
+                    break
+                a *= 0.8
+            return a
+
+        a = step(dz, dw)
+        if a < 0.1 and not keep_residual:
+            dz, dw = m.direction(z, w, r, -z * w + mu)
+            a = step(dz, dw)
+        z, w = np.maximum(z + a * dz, 1e-300), np.maximum(w + a * dw, 1e-300)
+    return False, max_iterations
+
+
+def path_following(m, band=0.1, max_solves=400):
+    z, w = m.cold_start()
+    r0 = w - m.N @ z - m.b
+    mu0 = mu = z @ w / m.n
+    scale = np.abs(m.b).max()
+    f, fails = 0.2, 0
+    while m.solves < max_solves:
+        target = f * mu
+        t = target / mu0
+        zt, wt, centred = z.copy(), w.copy(), False
+        for k in range(12):
+            r = wt - m.N @ zt - m.b - t * r0
+            p = zt * wt
+            if (np.abs(r).max() <= 1e-3 * t * np.abs(r0).max() + 1e-13 * scale
+                    and p.min() >= (1 - band) * target and p.max() <= (1 + band) * target):
+                centred = True
+                break
+            dz, dw = m.direction(zt, wt, r, target - p)
+            a = min(1.0, 0.99 * min(to_boundary(zt, dz), to_boundary(wt, dw)))
+            zt, wt = zt + a * dz, wt + a * dw
+        if not centred:
+            fails += 1
+            if f >= 0.95 and fails > 30:
+                return False, m.solves
+            f = min(0.95, np.sqrt(f))
+            continue
+        z, w, mu = zt, wt, target
+        if k <= 4:
+            f = max(0.1, f * f)
+        dz, dw = m.direction(z, w, w - m.N @ z - m.b, mu - z * w)
+        a = min(1.0, 0.99 * min(to_boundary(z, dz), to_boundary(w, dw)))
+        if m.certified(z + a * dz):
+            return True, m.solves
+    return False, m.solves
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("dir", help="a folder of *-stall.lcp files (or one .lcp file)")
+    parser.add_argument("--method", choices=["mehrotra", "keep-residual", "path"],
+                        default="mehrotra")
+    parser.add_argument("--limit", type=int, default=12, help="the smallest this many files")
+    parser.add_argument("--no-stall-rule", action="store_true")
+    args = parser.parse_args()
+    if os.path.isfile(args.dir):
+        files = [args.dir]
+    else:
+        files = glob.glob(os.path.join(args.dir, "*-stall.lcp"))
+    if not files:
+        sys.exit(f"{args.dir}: no *-stall.lcp files")
+    sized = sorted((int(open(f).read().split("\nn ", 1)[1].split()[0]), f) for f in files)
+    certified = 0
+    for n, path in sized[: args.limit]:
+        m = Model(*load(path))
+        if args.method == "path":
+            ok, count = path_following(m)
+        else:
+            ok, count = mehrotra(m, args.method == "keep-residual", not args.no_stall_rule)
+        certified += ok
+        unit = "solves" if args.method == "path" else "iterations"
+        print(f"{os.path.basename(path)}  {n} rows  {'certified' if ok else 'not certified'}"
+              f" after {count} {unit}", flush=True)
+    print(f"{args.method}: certified {certified} of {min(args.limit, len(sized))}")
+
+
+if __name__ == "__main__":
+    main()
