@@ -264,7 +264,14 @@ json run_stress(const StressRun& run, const StressLimits& lim) {
   if (incline) downhill = incline_downhill(incline_options(run));
   const long planned = scene.step_count(), half = planned / 2;
   Real v_half = 0, t_half = 0, v_end = 0, t_end = 0, x_start = 0, x_end = 0;
-  if (incline) x_start = scene.initial.q_of(1).head(dim).dot(downhill.head(dim));
+  // The first `dim` entries of a body's position or velocity along the slope (a plain loop: GCC 12
+  // reads the vectorised dot of a dynamic head of a Vec3 as out of bounds).
+  const auto along_slope = [&](const auto& x) {
+    Real sum = 0;
+    for (int i = 0; i < dim; ++i) sum += x[i] * downhill[i];
+    return sum;
+  };
+  if (incline) x_start = along_slope(scene.initial.q_of(1));
 
   const double cpu_start = thread_cpu_seconds();
   double last = cpu_start;
@@ -326,14 +333,14 @@ json run_stress(const StressRun& run, const StressLimits& lim) {
       }
     }
     if (incline) {
-      const Real v = st.v_of(1).head(dim).dot(downhill.head(dim));
+      const Real v = along_slope(st.v_of(1));
       if (r.step + 1 == half) {
         v_half = v;
         t_half = r.time;
       }
       v_end = v;
       t_end = r.time;
-      x_end = st.q_of(1).head(dim).dot(downhill.head(dim));
+      x_end = along_slope(st.q_of(1));
     }
     char why[160];
     if (r.lcp_size > lim.max_lcp && !is_structure(run.family)) {

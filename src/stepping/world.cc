@@ -23,7 +23,7 @@ const char* to_string(Stabilisation s) { return s == Stabilisation::kSplit ? "sp
 
 int dense_max_unknowns(const World& world) {
   if (world.stepping.dense_max_unknowns >= 0) return world.stepping.dense_max_unknowns;
-  return world.dimension == 3 ? 2000 : 300;
+  return world.dimension == 3 ? 1000 : 300;
 }
 
 Real bounding_radius(const World& world, int i) {

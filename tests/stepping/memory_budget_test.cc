@@ -122,10 +122,10 @@ TEST(MemoryBudget, AStepOverTheBudgetThrowsBeforeAllocatingAndOneWithinItRuns) {
 }
 
 TEST(DenseThreshold, ByDefaultA2DIslandAbove300UnknownsIsSolvedSparse) {
-  // docs/solvers.md "The threshold": 2,000 unknowns in 3D, 300 in 2D, unless the field is set.
+  // docs/solvers.md "The threshold": 1,000 unknowns in 3D, 300 in 2D, unless the field is set.
   World w;
   w.dimension = 3;
-  EXPECT_EQ(dense_max_unknowns(w), 2000);
+  EXPECT_EQ(dense_max_unknowns(w), 1000);
   w.dimension = 2;
   EXPECT_EQ(dense_max_unknowns(w), 300);
   w.stepping.dense_max_unknowns = 0;

@@ -202,7 +202,7 @@ struct World {
 Real split_slop(const World& world, Real h);
 
 // The largest island (LCP unknowns) solved dense: stepping.dense_max_unknowns, or where that is −1,
-// 2,000 in 3D and 300 in 2D (docs/solvers.md "The threshold").
+// 1,000 in 3D and 300 in 2D (docs/solvers.md "The threshold").
 int dense_max_unknowns(const World& world);
 
 // The largest distance of a vertex of body i's shape (every part of a compound body) from its
