@@ -328,7 +328,7 @@ struct IslandInputs {
   StartPlacement start;
   bool exact_flight;  // bodies without impulse follow the exact parabola (docs/impacts.md)
   bool retakes_failed_solve;  // Workspace::retakes_failed_solve
-  Real split_slop;            // split_slop(world, h)
+  Real split_slop;            // split_slop(world, h) under split stabilisation, else 0
 };
 
 // With impacts, flight is exact except in the part of a step that ends at an impact located
@@ -344,7 +344,7 @@ IslandInputs island_inputs(const World& world, const Workspace& ws, Real h) {
           {ws.polygons, ws.shapes3, ws.polyhedra, ws.radius3},
           exact_flight(world, ws),
           ws.retakes_failed_solve,
-          split_slop(world, h)};
+          world.contact.stabilisation == Stabilisation::kSplit ? split_slop(world, h) : 0};
 }
 
 // Whether the solution z of an island's MLCP has no impulse: every contact, intercontact and
