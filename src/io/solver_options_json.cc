@@ -18,9 +18,9 @@ Real relative_tolerance(const JsonCursor& t) {
 
 // SolverOptions::Diagnostics's keys, under "diagnostics" or at the top of "solver".
 constexpr const char* kDiagnosticKeys[] = {
-    "pivot_tolerance",      "fb_stall_window",        "polish",
-    "revised_min_size",     "revised_sparse_density", "max_ray_restarts",
-    "lexicographic_columns"};
+    "pivot_tolerance",       "fb_stall_window",        "polish",
+    "revised_min_size",      "revised_sparse_density", "max_ray_restarts",
+    "lexicographic_columns", "working_set_parts"};
 
 // The fenced-off constants a scene may set (SolverOptions::Diagnostics), read from `c`: the
 // "diagnostics" object, or "solver" itself where a file gives them there.
@@ -35,6 +35,7 @@ void read_diagnostics(const JsonCursor& c, SolverOptions::Diagnostics& d) {
   if (c.has("max_ray_restarts")) d.max_ray_restarts = c.at("max_ray_restarts").integer(0, 1000);
   if (c.has("lexicographic_columns"))
     d.lexicographic_columns = c.at("lexicographic_columns").boolean();
+  if (c.has("working_set_parts")) d.working_set_parts = c.at("working_set_parts").boolean();
 }
 
 }  // namespace
@@ -93,6 +94,7 @@ nlohmann::json solver_options_to_json(const SolverOptions& o) {
   put("revised_sparse_density", d.revised_sparse_density, nominal.revised_sparse_density);
   put("max_ray_restarts", d.max_ray_restarts, nominal.max_ray_restarts);
   put("lexicographic_columns", d.lexicographic_columns, nominal.lexicographic_columns);
+  put("working_set_parts", d.working_set_parts, nominal.working_set_parts);
   if (!diagnostics.empty()) out["diagnostics"] = diagnostics;
   return out;
 }

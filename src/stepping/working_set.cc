@@ -123,12 +123,12 @@ void record_basis(const MlcpSolution& out, const std::vector<bool>& active, Work
 }
 
 // The set's guess (s.guess) after the first round: the last round's basis (s.basis) with the
-// impulse rows of the units and σ of the cones that joined since, where that round solved a basis
-// (an interior point's estimate of one is no start for block pivoting: on the 100-hull pile such
-// guesses certified in 0 of 130 rounds). The first round has none: last step's basis only chooses
-// the first set (docs/solvers.md "The working set").
-const std::vector<bool>* round_guess(const MlcpLayout& layout, WorkingSet& s) {
-  if (s.rounds == 1 || !s.basis_solved) return nullptr;
+// impulse rows of the units and σ of the cones that joined since. It starts block pivoting only
+// in a part whose last answer was a solved basis (an interior point's estimate of one is no start
+// for block pivoting: on the 100-hull pile such guesses certified in 0 of 130 rounds). The first
+// round has none: last step's basis only chooses the first set (docs/solvers.md "The working
+// set").
+void round_guess(const MlcpLayout& layout, WorkingSet& s) {
   s.guess.resize(s.columns.size());
   for (std::size_t q = 0; q < s.columns.size(); ++q) {
     const int i = s.columns[q];
@@ -139,17 +139,72 @@ const std::vector<bool>* round_guess(const MlcpLayout& layout, WorkingSet& s) {
     }
     s.guess[q] = basic;
   }
-  return &s.guess;
 }
 
 // The relative tolerance that gives the set's solves the island's tolerance `tol`: a solve's is
 // options.tolerance · max(1, ‖b‖∞) of its own problem (docs/solvers.md "Certificate"), and the
 // set's free rows are some of the island's, so its own would be smaller. What each round answers
 // is certified on the whole island at `tol` (docs/solvers.md "The working set").
-Real set_tolerance(const WorkingSet& s, Real tol) {
+Real set_tolerance(const WorkingSet& s, const int* rows, int n, Real tol) {
   Real b_max = 0;
-  for (const int i : s.columns) b_max = std::max(b_max, std::abs(s.b[i]));
+  for (int q = 0; q < n; ++q) b_max = std::max(b_max, std::abs(s.b[s.columns[rows[q]]]));
   return tol / std::max<Real>(1, b_max);
+}
+
+// ν of part k's bodies (blocks of `layout`, renumbered as part_problem does) from the set's ν, and
+// back.
+const VecX& gather_bodies(const BlockDiagonal& layout, const MlcpParts& parts, int k,
+                          const VecX& nu, VecX& part_nu) {
+  int size = 0;
+  for (int q = parts.block_begin[k]; q < parts.block_begin[k + 1]; ++q)
+    size += static_cast<int>(layout.blocks[parts.blocks[q]].rows());
+  part_nu.resize(size);
+  for (int q = parts.block_begin[k], at = 0; q < parts.block_begin[k + 1]; ++q) {
+    const int b = parts.blocks[q], nb = static_cast<int>(layout.blocks[b].rows());
+    part_nu.segment(at, nb) = nu.segment(layout.offsets[b], nb);
+    at += nb;
+  }
+  return part_nu;
+}
+
+void scatter_bodies(const BlockDiagonal& layout, const MlcpParts& parts, int k, const VecX& part_nu,
+                    VecX& nu) {
+  for (int q = parts.block_begin[k], at = 0; q < parts.block_begin[k + 1]; ++q) {
+    const int b = parts.blocks[q], nb = static_cast<int>(layout.blocks[b].rows());
+    nu.segment(layout.offsets[b], nb) = part_nu.segment(at, nb);
+    at += nb;
+  }
+}
+
+// One part of the set (or the whole set) in a round (docs/solvers.md "The working set"): Lemke's
+// pivoting from `from`, the last round's solved basis with the joined rows at their left-out
+// values (null: none); where that does not certify, or without it, the interior point (from
+// `start`, block pivoting, and `near`, the last round's answer), and where that does not
+// certify the sparse Lemke from its cold starts: it ends at a solution or with a reason, where
+// the interior point can stall (the basis a stalled interior point ended near is singular on a
+// pile, and a run from it took longer). No crossover (docs/solvers.md "Interior point": on a
+// pile its basis is singular). True where the answer is a solved basis, `active` its basis.
+bool solve_part(const SparseMlcp& p, const SolverOptions& options, const std::vector<bool>* from,
+                const std::vector<bool>* start, const MlcpSolution* near,
+                SparseMlcpScratch& scratch, SparseLemkeScratch& lemke, MlcpSolution& solution,
+                std::vector<bool>& active, int& pivots, int& iterations) {
+  if (from != nullptr) {
+    solve_sparse_lemke(p, options, lemke, solution, from);
+    pivots += solution.certificate.pivots;
+    if (solution.certificate.ok()) {
+      active = lemke.active;
+      return true;
+    }
+  }
+  solve_sparse_mlcp(p, options, scratch, solution, start, false, near);
+  iterations += solution.certificate.iterations;
+  active = scratch.active;
+  if (solution.certificate.ok()) return scratch.basis_solved;
+  solve_sparse_lemke(p, options, lemke, solution);
+  pivots += solution.certificate.pivots;
+  if (!solution.certificate.ok()) return false;
+  active = lemke.active;
+  return true;
 }
 
 }  // namespace
@@ -162,11 +217,17 @@ void solve_on_working_set(const SparseMlcp& full, const MlcpLayout& layout,
   map_rows(layout, set, s);
   prepare_sparse_mlcp(full, scratch);
   s.b = scratch.b;
+  s.free_motion = scratch.Wc;
   const Real tol =
       options.tolerance * std::max<Real>(1.0, m > 0 ? s.b.lpNorm<Eigen::Infinity>() : 0.0);
   SolverOptions sub = options;
   sub.impulse_scale =
       options.impulse_scale > 0 ? options.impulse_scale : sparse_mlcp_impulse_scale(full, scratch);
+  // The whole island's bound on the momentum residual (the certificate's).
+  const Real momentum_bound =
+      options.tolerance *
+      std::max({Real(1), full.c.size() > 0 ? full.c.lpNorm<Eigen::Infinity>() : Real(0),
+                sub.impulse_scale});
   const bool guessed = guess != nullptr && static_cast<int>(guess->size()) == m;
   // The first set: the units whose impulse the guess names basic (a basic slack or σ names
   // nothing), and those the free motion closes.
@@ -199,48 +260,118 @@ void solve_on_working_set(const SparseMlcp& full, const MlcpLayout& layout,
     s.joined.assign(m, 0);
     for (int i = 0; i < m; ++i) s.joined[i] = s.rounds > 1 && s.sub_of[i] < 0;
     restrict_problem(full, s.rounds == 1, s);
-    sub.tolerance = set_tolerance(s, tol);
-    const std::vector<bool>* active = nullptr;
-    if (s.rounds > 1 && s.basis_solved) {
-      // Lemke's pivoting from the last round's solved basis, the rows that joined at their
-      // left-out values (docs/solvers.md "Large islands: the sparse path"): only those violate it.
-      s.from.resize(s.columns.size());
-      for (std::size_t q = 0; q < s.columns.size(); ++q) {
+    split_parts(s.problem, s.parts);
+    const int n = static_cast<int>(s.columns.size());
+    const int parts = options.diagnostics.working_set_parts ? s.parts.count() : 1;
+    if (s.rounds > 1) {
+      round_guess(layout, s);
+      s.from.resize(n);
+      s.near.nu = out.nu;
+      s.near.z.resize(n);
+      for (int q = 0; q < n; ++q) {
         const int i = s.columns[q];
         s.from[q] = s.joined[i] ? out.z[i] > 0 : static_cast<bool>(s.basis[i]);
-      }
-      solve_sparse_lemke(s.problem, sub, lemke, s.solution, &s.from);
-      pivots += s.solution.certificate.pivots;
-      if (s.solution.certificate.ok()) active = &lemke.active;
-    }
-    if (active == nullptr) {
-      // The guess: the last round's solved basis with the impulse rows of the units it added and
-      // σ of their cones (they close). After the first round the interior point starts near the
-      // last round's answer (the joined rows at their left-out values). No crossover
-      // (docs/solvers.md "Interior point": on a pile its basis is singular).
-      const std::vector<bool>* start = round_guess(layout, s);
-      const MlcpSolution* near = nullptr;
-      if (s.rounds > 1) {
-        s.near.nu = out.nu;
-        s.near.z.resize(s.columns.size());
-        for (std::size_t q = 0; q < s.columns.size(); ++q) s.near.z[q] = out.z[s.columns[q]];
-        near = &s.near;
-      }
-      solve_sparse_mlcp(s.problem, sub, scratch, s.solution, start, false, near);
-      iterations += s.solution.certificate.iterations;
-      active = &scratch.active;
-      s.basis_solved = scratch.basis_solved;
-      if (!s.solution.certificate.ok()) {
-        // Lemke's pivoting, from its cold starts (docs/solvers.md "The working set"): it ends at
-        // a solution or with a reason, where the interior point can stall. The basis the stalled
-        // interior point ended near is singular on a pile, and a run from it took longer.
-        solve_sparse_lemke(s.problem, sub, lemke, s.solution);
-        pivots += s.solution.certificate.pivots;
-        s.basis_solved = s.solution.certificate.ok();
-        if (s.basis_solved) active = &lemke.active;
+        s.near.z[q] = out.z[i];
       }
     }
-    adopt(*active);
+    // A part starts from the last round's basis where that round solved a basis for every row
+    // of it that was in the set.
+    const auto warm = [&](const int* rows, int count) {
+      if (s.rounds == 1) return false;
+      bool any = false;
+      for (int q = 0; q < count; ++q) {
+        const int i = s.columns[rows[q]];
+        if (s.joined[i]) continue;
+        if (!s.solved[i]) return false;
+        any = true;
+      }
+      return any;
+    };
+    // A part none of whose rows joined this round is a part of the last round: no row joins
+    // two parts of the last round but a joined one.
+    const auto unchanged = [&](const int* rows, int count) {
+      if (s.rounds == 1) return false;
+      for (int q = 0; q < count; ++q)
+        if (s.joined[s.columns[rows[q]]]) return false;
+      return true;
+    };
+    s.active.assign(n, false);
+    s.part_solved.assign(parts, 0);
+    if (parts <= 1) {
+      const bool from = warm(s.parts.rows.data(), n);
+      sub.tolerance = set_tolerance(s, s.parts.rows.data(), n, tol);
+      s.part_solved.assign(
+          1, solve_part(s.problem, sub, from ? &s.from : nullptr, from ? &s.guess : nullptr,
+                        s.rounds > 1 ? &s.near : nullptr, scratch, lemke, s.solution, s.active,
+                        pivots, iterations));
+    } else {
+      // Each part alone (docs/solvers.md "The working set's parts"); bodies no row touches move
+      // freely.
+      s.solution.nu = s.free_motion;
+      s.solution.z.setZero(n);
+      int failed = -1, largest = 0;
+      for (int k = 0; k < parts; ++k) {
+        const int* rows = s.parts.rows.data() + s.parts.row_begin[k];
+        const int count = s.parts.row_begin[k + 1] - s.parts.row_begin[k];
+        if (unchanged(rows, count)) {
+          // The same rows on the same bodies as a part of the last round: its answer there, which
+          // that round certified, is still one.
+          scatter_bodies(s.problem.M, s.parts, k,
+                         gather_bodies(s.problem.M, s.parts, k, s.near.nu, s.part_near.nu),
+                         s.solution.nu);
+          for (int q = 0; q < count; ++q) {
+            s.solution.z[rows[q]] = s.near.z[rows[q]];
+            s.active[rows[q]] = s.basis[s.columns[rows[q]]];
+          }
+          s.part_solved[k] = s.solved[s.columns[rows[0]]];
+          continue;
+        }
+        part_problem(s.problem, s.parts, k, s.part);
+        const bool from = warm(rows, count);
+        if (s.rounds > 1) {
+          s.part_from.resize(count);
+          s.part_guess.resize(count);
+          s.part_near.z.resize(count);
+          for (int q = 0; q < count; ++q) {
+            s.part_from[q] = s.from[rows[q]];
+            s.part_guess[q] = s.guess[rows[q]];
+            s.part_near.z[q] = s.near.z[rows[q]];
+          }
+          gather_bodies(s.problem.M, s.parts, k, s.near.nu, s.part_near.nu);
+        }
+        const auto solve = [&] {
+          return solve_part(s.part, sub, from ? &s.part_from : nullptr,
+                            from ? &s.part_guess : nullptr, s.rounds > 1 ? &s.part_near : nullptr,
+                            s.part_scratch, lemke, s.part_solution, s.part_active, pivots,
+                            iterations);
+        };
+        sub.tolerance = set_tolerance(s, rows, count, tol);
+        s.part_solved[k] = solve();
+        if (s.part_solution.certificate.ok() &&
+            s.part_solution.certificate.newton_euler_residual > momentum_bound) {
+          // Its momentum residual, bounded by the part's own scale, is above the island's bound:
+          // again at the solver's tolerance on the part's rows, at most the island's in each of
+          // the certificate's bounds (docs/solvers.md "The working set's parts").
+          sub.tolerance = options.tolerance;
+          s.part_solved[k] = solve();
+        }
+        scatter_bodies(s.problem.M, s.parts, k, s.part_solution.nu, s.solution.nu);
+        for (int q = 0; q < count; ++q) {
+          s.solution.z[rows[q]] = s.part_solution.z[q];
+          s.active[rows[q]] = s.part_active[q];
+        }
+        const bool ok = s.part_solution.certificate.ok();
+        if (!ok && failed < 0) failed = k;
+        if (failed == k || (failed < 0 && count > largest)) {
+          s.solution.certificate = s.part_solution.certificate;
+          largest = count;
+        }
+      }
+    }
+    s.solved.assign(m, 0);
+    for (int q = 0; q < n; ++q)
+      s.solved[s.columns[q]] = s.part_solved[parts <= 1 ? 0 : s.parts.part_of_row[q]];
+    adopt(s.active);
     if (!s.solution.certificate.ok() || s.rounds == kMaxRounds) break;
     const int added = add_rejected(layout, out.w, tol, s);
     if (added == 0) break;

@@ -183,6 +183,9 @@ struct SolverOptions {
     // Sparse Lemke: break a ratio-test tie a column of B⁻¹ at a time before the tied rows of B⁻¹
     // (docs/solvers.md "Ties, a column at a time"); false: by the rows only.
     bool lexicographic_columns = true;
+    // Working set: solve each independent part of the set alone (docs/solvers.md "The working
+    // set's parts"); false: the whole set as one problem.
+    bool working_set_parts = true;
     // Both Lemke and Fischer–Burmeister: re-solve the final complementary basis (active set)
     // exactly with an LU and keep it when it verifies better. Removes the drift of the updated
     // basis inverse / Newton iterate.

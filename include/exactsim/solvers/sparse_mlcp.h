@@ -48,6 +48,22 @@ struct CoupledRows {
 };
 void couple_rows(const SparseMlcp& p, CoupledRows& out);
 
+// The independent parts of a problem: rows joined through a body (a block of M that their columns
+// of G or H touch) or through D. Its MLCP is then block diagonal, one block per part and one per
+// body no row touches, and each part is an MLCP of its own (docs/solvers.md "The working set's
+// parts"). Rows that touch no body and no other row join the first part.
+struct MlcpParts {
+  std::vector<int> part_of_row, local_row;  // (m) each row's part and its index there
+  std::vector<int> row_begin, rows;         // rows of part k: rows[row_begin[k] .. row_begin[k+1])
+  std::vector<int> block_begin, blocks;     // its bodies (blocks of M), ascending
+  std::vector<int> parent, root_part;       // scratch
+  int count() const { return static_cast<int>(row_begin.size()) - 1; }
+};
+// The parts of p (one part holding every row where p has bilateral rows).
+void split_parts(const SparseMlcp& p, MlcpParts& out);
+// Part k as its own problem: its bodies' blocks of M and entries of c, its rows of G, H, D and r.
+void part_problem(const SparseMlcp& p, const MlcpParts& parts, int k, SparseMlcp& out);
+
 // Buffers reused across solves.
 struct SparseMlcpScratch {
   BlockDiagonal W;     // M⁻¹

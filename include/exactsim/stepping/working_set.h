@@ -34,7 +34,16 @@ struct WorkingSet {
   std::vector<bool> guess;    // the last round's solved basis mapped to the set (block pivoting)
   std::vector<bool> basis;    // the last round's basis, full size
   std::vector<bool> from;     // that basis mapped to the set (the start of Lemke's pivoting)
-  bool basis_solved = false;  // ... solved as one (not an interior point's estimate)
+  std::vector<char> solved;   // (m) rows whose part's last answer was a solved basis
+  // The set's parts (docs/solvers.md "The working set's parts") and one part's problem, start and
+  // answer; the set's basis and each part's verdict (solved basis or not).
+  MlcpParts parts;
+  SparseMlcp part;
+  SparseMlcpScratch part_scratch;  // (the caller's scratch stays the whole problem's: W c)
+  MlcpSolution part_solution, part_near;
+  std::vector<bool> part_from, part_guess, part_active, active;
+  std::vector<char> part_solved;
+  VecX free_motion;           // W c: ν of the bodies no row of the set touches
   std::vector<char> joined;   // (m) scratch: rows that joined the set this round
   VecX b;                     // the full problem's free rows Hᵀ W c + r
   int rounds = 0;             // solves of the last island
