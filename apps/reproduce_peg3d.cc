@@ -53,13 +53,13 @@ json sweep_doc(const std::string& path, const Peg3dSweepOptions& opt, int seeds)
   return doc;
 }
 
-struct Cell : PourCell {  // one (model, protocol group, h) of the results table
+struct Cell3d : PourCell {  // one (model, protocol group, h) of the results table
   std::string group;      // "ico" or "random" (the ten seeds pooled)
   long runs_stopped = 0, sum_lcp = 0, max_lcp = 0, solves = 0;
   double solver = 0;
 };
 
-void add_run(Cell& c, const json& r) {
+void add_run(Cell3d& c, const json& r) {
   add_pour_run(c, r);
   c.runs_stopped += r["stopped"].is_string();
   c.solver += r["solver_seconds"].get<double>();
@@ -71,13 +71,13 @@ void add_run(Cell& c, const json& r) {
   }
 }
 
-std::string csv_header() {
+std::string csv_header_3d() {
   return "model,protocol,h,runs,steps_planned,steps_done,median,q1_halves,q3_halves,q1,q3,max,"
          "nonfinite,runs_stopped,solver_failures,runs_with_failure,first_failure_t_min,i_share,"
          "steps_with_i,mean_contacts,mean_lcp,max_lcp,wall_s_sum,wall_s_per_run\n";
 }
 
-std::string csv_row(const Cell& c) {
+std::string csv_row_3d(const Cell3d& c) {
   std::ostringstream s;
   s << c.model << ',' << c.group << ',' << g(c.h_ms / 1000.0) << ',' << c.runs << ','
     << c.steps_planned << ',' << c.steps_done << ',' << overlap_csv(c) << c.nonfinite << ','
@@ -87,7 +87,7 @@ std::string csv_row(const Cell& c) {
   return s.str();
 }
 
-std::string md_table(const std::vector<Cell>& cells, const std::string& model,
+std::string md_table(const std::vector<Cell3d>& cells, const std::string& model,
                      const std::string& group) {
   std::ostringstream s;
   s << "### " << model << ", "
@@ -98,7 +98,7 @@ std::string md_table(const std::vector<Cell>& cells, const std::string& model,
        "| "
        "wall s (sum, per run) |\n"
     << "|---|---|---|---|---|---|---|---|---|---|---|---|\n";
-  for (const Cell& c : cells) {
+  for (const Cell3d& c : cells) {
     if (c.model != model || c.group != group) continue;
     s << "| " << g(c.h_ms / 1000.0) << " | " << c.runs << " | " << overlap_md(c) << c.steps_done
       << " / " << c.steps_planned;
@@ -111,12 +111,12 @@ std::string md_table(const std::vector<Cell>& cells, const std::string& model,
   return s.str() + "\n";
 }
 
-std::string wall_ratio_table(const std::vector<Cell>& cells, const std::string& num,
-                             const std::string& den) {
-  std::map<int, Cell> a, b;  // pooled over the protocols
-  for (const Cell& c : cells) {
+std::string wall_ratio_table_3d(const std::vector<Cell3d>& cells, const std::string& num,
+                                const std::string& den) {
+  std::map<int, Cell3d> a, b;  // pooled over the protocols
+  for (const Cell3d& c : cells) {
     if (!c.runs || (c.model != num && c.model != den)) continue;
-    Cell& t = (c.model == num ? a : b)[c.h_ms];
+    Cell3d& t = (c.model == num ? a : b)[c.h_ms];
     t.runs += c.runs;
     t.wall += c.wall;
     t.solver += c.solver;
@@ -190,11 +190,11 @@ int reproduce_peg3d(const Peg3dSweepOptions& opt) {
   // Statistics from the files, so a resumed sweep gives the same tables as an uninterrupted one.
   // A run whose scene could not be built or that threw has an error for a result: not pooled,
   // listed with the runs that did not finish.
-  std::vector<Cell> cells;
+  std::vector<Cell3d> cells;
   for (const std::string& model : opt.models)
     for (std::size_t g = 0; g < groups.size(); ++g)
       for (int ms : hs) {
-        Cell c;
+        Cell3d c;
         c.model = model;
         c.group = groups[g];
         c.h_ms = ms;
@@ -213,8 +213,8 @@ int reproduce_peg3d(const Peg3dSweepOptions& opt) {
       }
   outcome.failed = static_cast<int>(outcome.errors.size());
 
-  std::string csv = csv_header();
-  for (const Cell& c : cells) csv += csv_row(c);
+  std::string csv = csv_header_3d();
+  for (const Cell3d& c : cells) csv += csv_row_3d(c);
   write_text_file(out / "results.csv", csv);
 
   std::ostringstream md;
@@ -230,8 +230,8 @@ int reproduce_peg3d(const Peg3dSweepOptions& opt) {
         "docs/peg3d-experiment.md.\n\n";
   for (const std::string& m : opt.models)
     for (const std::string& group : groups) md << md_table(cells, m, group);
-  md << wall_ratio_table(cells, "peg", "standard") << wall_ratio_table(cells, "peg", "corrective")
-     << unfinished_md(outcome);
+  md << wall_ratio_table_3d(cells, "peg", "standard")
+     << wall_ratio_table_3d(cells, "peg", "corrective") << unfinished_md(outcome);
   write_text_file(out / "results.md", md.str());
   return report_sweep("peg3d", outcome, out / "results.md");
 }

@@ -59,14 +59,12 @@ Scene pour2d_container(const Pour2dOptions& o, const std::string& name) {
   return scene;
 }
 
-// Spawning rule (docs/peg2d-experiment.md "Protocol"): polygon k (0-based) joins at step 1 +
-// k·round(0.25/h).
+}  // namespace
+
 Real spawn_time(int k, Real h, Real period) {
   const long every = std::lround(period / h);
   return static_cast<Real>(k * every) * h;
 }
-
-}  // namespace
 
 Scene pour2d_archived(const std::string& body_sets_file, char set, const Pour2dOptions& o) {
   std::ifstream in(body_sets_file);

@@ -20,6 +20,10 @@ struct Pour2dOptions {
   ContactModel model = ContactModel::kStandard;
 };
 
+// Spawning rule of the pours (docs/peg2d-experiment.md "Protocol"): body k (0-based) joins at
+// step k · round(period / h), i.e. at time spawn_time(k, h, period).
+Real spawn_time(int k, Real h, Real period);
+
 // Appends a body with its initial pose and velocity to a scene (absent until it spawns; 2D uses
 // position x, y and the angle of `orientation` about z). Returns its index.
 int append_body(Scene& scene, Body body, const Vec3& position, const Quat& orientation,

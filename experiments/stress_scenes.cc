@@ -77,11 +77,6 @@ Scene empty_scene(int dimension, const std::string& name, Real h, Real duration,
   return s;
 }
 
-// Spawning rule of scenarios.cc: body k joins at step k · round(period / h).
-Real spawn_time(int k, Real h, Real period) {
-  return static_cast<Real>(k * std::lround(period / h)) * h;
-}
-
 // Target mass of body k of a pour: k = 0 the lightest, k = 1 the heaviest, others log-uniform.
 Real pour_mass(std::mt19937_64& rng, int k, Real min_mass, Real ratio) {
   const Real u = u01(rng);

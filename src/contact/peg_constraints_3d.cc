@@ -591,7 +591,7 @@ class Generator3d {
   std::vector<std::uint8_t>& in_intercontact_;
 };
 
-void check_options(const PegOptions& options) {
+void check_spatial_options(const PegOptions& options) {
   const PegSpatialOptions& o = options.spatial;
   for (Real x : {o.proximity, o.feasibility_angle, o.feasibility_depth, o.primary_tolerance_faces,
                  o.primary_tolerance_vertex_edge})
@@ -626,7 +626,7 @@ void build_peg_constraints_3d(std::span<const ConvexPolyhedron* const> shapes,
                               std::span<const std::uint8_t> is_static, const PegOptions& options,
                               ConstraintSet& set, PegScratch3d& scratch,
                               std::span<const Real> reach) {
-  check_options(options);
+  check_spatial_options(options);
   if (!is_static.empty() && is_static.size() != shapes.size())
     throw InputError("build_peg_constraints_3d: is_static has " + std::to_string(is_static.size()) +
                      " entries for " + std::to_string(shapes.size()) + " bodies");

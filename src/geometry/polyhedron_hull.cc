@@ -19,7 +19,7 @@ extern "C" {
 namespace exactsim {
 namespace {
 
-[[noreturn]] void fail(const std::string& what) {
+[[noreturn]] void fail_hull(const std::string& what) {
   throw InputError("polyhedron_from_points: " + what);
 }
 
@@ -70,7 +70,7 @@ std::vector<Triangle> qhull_triangles(std::span<const Vec3> points, const std::v
   std::free(message);
   if (exitcode != 0) {
     // Degenerate inputs are rejected before qhull runs; reaching this is a precision failure.
-    fail("qhull failed (exit code " + std::to_string(exitcode) + "): " + text.substr(0, 400));
+    fail_hull("qhull failed (exit code " + std::to_string(exitcode) + "): " + text.substr(0, 400));
   }
   return triangles;
 }
@@ -134,7 +134,8 @@ HullFaces merge_coplanar(std::span<const Vec3> points, const std::vector<Triangl
       const int a = tris[t].v[k], b = tris[t].v[(k + 1) % 3];
       if (a > b) continue;
       const auto it = half_edge.find({b, a});
-      if (it == half_edge.end()) fail("numerically degenerate points: qhull's surface is open");
+      if (it == half_edge.end())
+        fail_hull("numerically degenerate points: qhull's surface is open");
       const int u = it->second;
       Real flatness = 0;
       for (int q = 0; q < 3; ++q) {
@@ -199,16 +200,17 @@ HullFaces merge_coplanar(std::span<const Vec3> points, const std::vector<Triangl
     std::map<int, int> next;
     for (const auto& [a, b] : half_edges)
       if (!next.emplace(a, b).second)
-        fail("numerically degenerate points: a merged face is not a simple polygon");
+        fail_hull("numerically degenerate points: a merged face is not a simple polygon");
     std::vector<int> loop{next.begin()->first};
     while (static_cast<int>(loop.size()) <= static_cast<int>(next.size())) {
       const auto it = next.find(loop.back());
-      if (it == next.end()) fail("numerically degenerate points: a merged face's boundary is open");
+      if (it == next.end())
+        fail_hull("numerically degenerate points: a merged face's boundary is open");
       if (it->second == loop.front()) break;
       loop.push_back(it->second);
     }
     if (loop.size() != next.size())
-      fail("numerically degenerate points: a merged face has several boundary loops");
+      fail_hull("numerically degenerate points: a merged face has several boundary loops");
     out.loops.push_back(std::move(loop));
   }
   return out;
@@ -219,13 +221,13 @@ HullFaces merge_coplanar(std::span<const Vec3> points, const std::vector<Triangl
 ConvexPolyhedron polyhedron_from_points(std::span<const Vec3> points,
                                         const PolyhedronHullOptions& options) {
   if (!(options.relative_tolerance > 0 && options.relative_tolerance < 1e-2))
-    fail("relative_tolerance must be in (0, 0.01)");
-  if (!std::isfinite(options.flat_threshold)) fail("flat_threshold must be finite");
+    fail_hull("relative_tolerance must be in (0, 0.01)");
+  if (!std::isfinite(options.flat_threshold)) fail_hull("flat_threshold must be finite");
   const int n = static_cast<int>(points.size());
-  if (n < 4) fail("fewer than 4 points (got " + std::to_string(n) + ")");
+  if (n < 4) fail_hull("fewer than 4 points (got " + std::to_string(n) + ")");
   for (int i = 0; i < n; ++i)
     if (!points[i].allFinite())
-      fail("point " + std::to_string(i) + " has a NaN or infinite coordinate");
+      fail_hull("point " + std::to_string(i) + " has a NaN or infinite coordinate");
 
   Aabb3 box = bounding_box(points);
   const Real scale = std::max((box.hi - box.lo).norm(),
@@ -258,13 +260,13 @@ ConvexPolyhedron polyhedron_from_points(std::span<const Vec3> points,
     return std::pair{best, d};
   };
   const auto [i1, d1] = farthest([&](const Vec3& p) { return (p - p0).norm(); });
-  if (d1 <= tol) fail("all points coincide");
+  if (d1 <= tol) fail_hull("all points coincide");
   const Vec3 u = (points[i1] - p0).normalized();
   const auto [i2, d2] = farthest([&](const Vec3& p) { return (p - p0).cross(u).norm(); });
-  if (d2 <= tol) fail("all points are collinear");
+  if (d2 <= tol) fail_hull("all points are collinear");
   const Vec3 w = u.cross(points[i2] - p0).normalized();
   const auto [i3, d3] = farthest([&](const Vec3& p) { return std::abs((p - p0).dot(w)); });
-  if (d3 <= tol) fail("all points are coplanar");
+  if (d3 <= tol) fail_hull("all points are coplanar");
 
   // Hull, merge, drop redundant vertices, repeat: each pass removes at least one point, and a
   // removed point lies within tol of the faces of the remaining hull.
@@ -304,10 +306,10 @@ ConvexPolyhedron polyhedron_from_points(std::span<const Vec3> points,
     // Coordinates spanning many orders of magnitude can pass the degeneracy checks above and
     // still leave every point within tol of the faces of the others.
     if (ids.size() < 4)
-      fail("the points are coplanar within the hull tolerance " + short_number(tol) +
-           " (coordinates spanning many orders of magnitude?)");
+      fail_hull("the points are coplanar within the hull tolerance " + short_number(tol) +
+                " (coordinates spanning many orders of magnitude?)");
   }
-  fail(
+  fail_hull(
       "the hull did not settle within 64 passes of redundant-vertex removal (the points are "
       "numerically degenerate at tolerance " +
       short_number(tol) + ")");

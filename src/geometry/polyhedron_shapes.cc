@@ -14,7 +14,7 @@ namespace exactsim {
 namespace {
 
 // Uniform in [0, 1) from the top 53 bits: the same sequence on every standard library.
-Real uniform01(std::mt19937_64& rng) { return static_cast<Real>(rng() >> 11) * 0x1.0p-53; }
+Real unit_uniform(std::mt19937_64& rng) { return static_cast<Real>(rng() >> 11) * 0x1.0p-53; }
 
 ConvexPolyhedron scaled(const ConvexPolyhedron& p, Real k) {
   std::vector<Vec3> vertices = p.vertices;
@@ -85,7 +85,7 @@ ConvexPolyhedron random_convex_polyhedron(std::mt19937_64& rng,
   std::vector<Vec3> points(options.points);
   for (int attempt = 0; attempt < options.max_attempts; ++attempt) {
     for (Vec3& p : points) {
-      const Real x = uniform01(rng), y = uniform01(rng), z = uniform01(rng);
+      const Real x = unit_uniform(rng), y = unit_uniform(rng), z = unit_uniform(rng);
       p = Vec3(x, y, z);
     }
     ConvexPolyhedron hull;

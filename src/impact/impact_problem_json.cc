@@ -17,33 +17,33 @@ namespace {
 
 using nlohmann::json;
 
-[[noreturn]] void fail(const std::string& path, const std::string& why) {
+[[noreturn]] void fail_at(const std::string& path, const std::string& why) {
   throw InputError(path + ": " + why);
 }
 
 void only_fields(const json& j, const std::string& path, const std::set<std::string>& allowed) {
-  if (!j.is_object()) fail(path.empty() ? "(top level)" : path, "must be an object");
+  if (!j.is_object()) fail_at(path.empty() ? "(top level)" : path, "must be an object");
   for (auto it = j.begin(); it != j.end(); ++it)
     if (!allowed.count(it.key()))
-      fail(path.empty() ? it.key() : path + "." + it.key(), "unknown field");
+      fail_at(path.empty() ? it.key() : path + "." + it.key(), "unknown field");
 }
 
 Real number(const json& j, const std::string& path) {
-  if (!j.is_number()) fail(path, "must be a number");
+  if (!j.is_number()) fail_at(path, "must be a number");
   const Real x = j.get<Real>();
-  if (!std::isfinite(x)) fail(path, "must be finite");
+  if (!std::isfinite(x)) fail_at(path, "must be finite");
   return x;
 }
 
 int integer(const json& j, const std::string& path) {
-  if (!j.is_number_integer()) fail(path, "must be an integer");
+  if (!j.is_number_integer()) fail_at(path, "must be an integer");
   // Whole numbers beyond int are errors, not wrapped values.
   const bool too_large = j.is_number_unsigned()
                              ? j.get<std::uint64_t>() > std::numeric_limits<int>::max()
                              : j.get<std::int64_t>() > std::numeric_limits<int>::max() ||
                                    j.get<std::int64_t>() < std::numeric_limits<int>::min();
   if (too_large)
-    fail(path, "must be an integer within +-" + std::to_string(std::numeric_limits<int>::max()));
+    fail_at(path, "must be an integer within +-" + std::to_string(std::numeric_limits<int>::max()));
   return j.get<int>();
 }
 
@@ -51,7 +51,7 @@ int integer(const json& j, const std::string& path) {
 constexpr int kMaxRows = 100000;
 
 VecX vector(const json& j, const std::string& path) {
-  if (!j.is_array()) fail(path, "must be an array of numbers");
+  if (!j.is_array()) fail_at(path, "must be an array of numbers");
   VecX v(j.size());
   for (size_t i = 0; i < j.size(); ++i) v(i) = number(j[i], path + "[" + std::to_string(i) + "]");
   return v;
@@ -63,7 +63,7 @@ ContactLaw contact_law(const json& j, const std::string& path) {
   only_fields(j, path, {"friction", "restitution"});
   ContactLaw law;
   if (j.contains("friction")) law.friction = number(j["friction"], path + ".friction");
-  if (!j.contains("restitution")) fail(path + ".restitution", "missing");
+  if (!j.contains("restitution")) fail_at(path + ".restitution", "missing");
   const json& r = j["restitution"];
   const std::string rp = path + ".restitution";
   if (r.is_object() && r.contains("e")) {
@@ -72,12 +72,12 @@ ContactLaw contact_law(const json& j, const std::string& path) {
   } else {
     only_fields(r, rp, {"e_min", "v_capture", "v_plastic"});
     for (const char* f : {"e_min", "v_capture", "v_plastic"})
-      if (!r.contains(f)) fail(rp + "." + f, "missing (or give a constant COR as {\"e\": …})");
+      if (!r.contains(f)) fail_at(rp + "." + f, "missing (or give a constant COR as {\"e\": …})");
     law.restitution.e_min = number(r["e_min"], rp + ".e_min");
     law.restitution.v_capture = number(r["v_capture"], rp + ".v_capture");
     law.restitution.v_plastic = number(r["v_plastic"], rp + ".v_plastic");
     if (law.restitution.v_plastic <= 0.0)
-      fail(rp + ".v_plastic", "must be > 0 (a constant COR is written {\"e\": …})");
+      fail_at(rp + ".v_plastic", "must be > 0 (a constant COR is written {\"e\": …})");
   }
   return law;
 }
@@ -97,14 +97,14 @@ void read_options(const json& j, ImpactOptions& o, RestitutionModel& model) {
   auto choice = [&](const char* field, std::initializer_list<const char*> values) -> std::string {
     const json& v = j[field];
     const std::string path = p + "." + field;
-    if (!v.is_string()) fail(path, "must be a string");
+    if (!v.is_string()) fail_at(path, "must be a string");
     const std::string s = v.get<std::string>();
     std::string list;
     for (const char* allowed : values) {
       if (s == allowed) return s;
       list += std::string(list.empty() ? "" : ", ") + "\"" + allowed + "\"";
     }
-    fail(path, "must be one of " + list + ", got \"" + s + "\"");
+    fail_at(path, "must be one of " + list + ", got \"" + s + "\"");
   };
   if (j.contains("step_length"))
     o.step_length = choice("step_length", {"closest_point", "whole_step"}) == "closest_point"
@@ -122,7 +122,7 @@ void read_options(const json& j, ImpactOptions& o, RestitutionModel& model) {
                 ? RestitutionModel::kPoisson
                 : RestitutionModel::kNewton;
   if (j.contains("log")) {
-    if (!j["log"].is_boolean()) fail(p + ".log", "must be true or false");
+    if (!j["log"].is_boolean()) fail_at(p + ".log", "must be true or false");
     o.record_log = j["log"].get<bool>();
   }
 }
@@ -134,38 +134,39 @@ ImpactProblemFile impact_problem_from_json(const json& j) {
               {"format", "version", "contacts", "bilateral_rows", "delassus", "velocity", "options",
                "comment"});
   if (!j.contains("format") || j["format"] != "exactsim-impact")
-    fail("format", "must be \"exactsim-impact\"");
-  if (!j.contains("version") || j["version"] != 1) fail("version", "must be 1");
+    fail_at("format", "must be \"exactsim-impact\"");
+  if (!j.contains("version") || j["version"] != 1) fail_at("version", "must be 1");
   ImpactProblemFile file;
   ImpactProblem& p = file.problem;
   if (!j.contains("contacts") || !j["contacts"].is_array())
-    fail("contacts", "missing or not an array");
+    fail_at("contacts", "missing or not an array");
   if (j["contacts"].size() > static_cast<std::size_t>(kMaxRows))
-    fail("contacts", "more than " + std::to_string(kMaxRows) + " contacts");
+    fail_at("contacts", "more than " + std::to_string(kMaxRows) + " contacts");
   for (size_t k = 0; k < j["contacts"].size(); ++k)
     p.contacts.push_back(contact_law(j["contacts"][k], "contacts[" + std::to_string(k) + "]"));
   if (j.contains("bilateral_rows")) {
     p.bilateral_rows = integer(j["bilateral_rows"], "bilateral_rows");
-    if (p.bilateral_rows < 0) fail("bilateral_rows", "must be >= 0");
+    if (p.bilateral_rows < 0) fail_at("bilateral_rows", "must be >= 0");
     if (p.bilateral_rows > kMaxRows)
-      fail("bilateral_rows", "must be <= " + std::to_string(kMaxRows));
+      fail_at("bilateral_rows", "must be <= " + std::to_string(kMaxRows));
   }
   const int n = p.rows();
   if (!j.contains("delassus") || !j["delassus"].is_array())
-    fail("delassus", "missing or not an array");
+    fail_at("delassus", "missing or not an array");
   const json& a = j["delassus"];
   if (static_cast<int>(a.size()) != n)
-    fail("delassus", "must have " + std::to_string(n) +
-                         " rows (3 per contact + bilateral_rows), got " + std::to_string(a.size()));
+    fail_at("delassus", "must have " + std::to_string(n) +
+                            " rows (3 per contact + bilateral_rows), got " +
+                            std::to_string(a.size()));
   p.delassus.resize(n, n);
   for (int i = 0; i < n; ++i) {
     const std::string rp = "delassus[" + std::to_string(i) + "]";
     const VecX row = vector(a[i], rp);
     if (row.size() != n)
-      fail(rp, "must have " + std::to_string(n) + " entries, got " + std::to_string(row.size()));
+      fail_at(rp, "must have " + std::to_string(n) + " entries, got " + std::to_string(row.size()));
     p.delassus.row(i) = row.transpose();
   }
-  if (!j.contains("velocity")) fail("velocity", "missing");
+  if (!j.contains("velocity")) fail_at("velocity", "missing");
   p.velocity = vector(j["velocity"], "velocity");
   if (j.contains("options")) read_options(j["options"], p.options, file.model);
   check_impact_problem(p);

@@ -17,6 +17,7 @@
 
 #include "exactsim/solvers/sparse_mlcp.h"
 #include "solvers/sparse_lu.h"
+#include "solvers/union_find.h"
 
 namespace exactsim {
 namespace {
@@ -40,17 +41,12 @@ constexpr Real kRecentreBelow = 0.1;
 // already below this fraction of the stopping bounds.
 constexpr Real kRefineAbove = 0.01;
 // A run has stalled where neither μ nor the residual fell below this fraction of its value
-// kStallWindow iterations before. On the friction LCPs of a pile a few cones can hold the step
+// kIpStallWindow iterations before. On the friction LCPs of a pile a few cones can hold the step
 // length to 10⁻²–10⁻⁵ while μ stays where it is (their Newton system is near singular:
 // Stewart–Trinkle matrices are not P₀); the run then ends there instead of at its iteration cap
 // (docs/solvers.md "Interior point").
-constexpr int kStallWindow = 12;
+constexpr int kIpStallWindow = 12;
 constexpr Real kStallFactor = 0.5;
-
-int find(std::vector<int>& parent, int i) {
-  while (parent[i] != i) i = parent[i] = parent[parent[i]];
-  return i;
-}
 
 }  // namespace
 
@@ -59,16 +55,14 @@ void couple_rows(const SparseMlcp& p, CoupledRows& out) {
   std::vector<int> parent(m);
   std::iota(parent.begin(), parent.end(), 0);
   for (int i = 0; i < m; ++i)
-    for (SparseRowMatX::InnerIterator e(p.D, i); e; ++e) {
-      const int a = find(parent, i), b = find(parent, static_cast<int>(e.col()));
-      if (a != b) parent[std::max(a, b)] = std::min(a, b);
-    }
+    for (SparseRowMatX::InnerIterator e(p.D, i); e; ++e)
+      union_join(parent, i, static_cast<int>(e.col()));
   out.group_of.assign(m, -1);
   out.begin.clear();
   out.rows.clear();
   std::vector<int> root_group(m, -1), count;
   for (int i = 0; i < m; ++i) {
-    const int root = find(parent, i);
+    const int root = union_root(parent, i);
     if (root_group[root] < 0) {
       root_group[root] = static_cast<int>(count.size());
       count.push_back(0);
@@ -399,8 +393,8 @@ bool interior_point(const SparseMlcp& p, Real tol, Real scale, int max_iteration
       return true;
     mus.push_back(mu);
     residuals.push_back(residual);
-    if (it >= kStallWindow && mu > kStallFactor * mus[it - kStallWindow] &&
-        residual > kStallFactor * residuals[it - kStallWindow])
+    if (it >= kIpStallWindow && mu > kStallFactor * mus[it - kIpStallWindow] &&
+        residual > kStallFactor * residuals[it - kIpStallWindow])
       return false;
     if (!factor(p, c, z, w, ipm, s, it == 0)) return false;
     // Predictor.

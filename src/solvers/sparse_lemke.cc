@@ -56,8 +56,8 @@ double seconds_since(Clock::time_point t) {
 }
 
 // A pivot below this fraction of the entering column's largest entry is decided again on a
-// refined column, then on a fresh factorisation (lemke.cc, kSmallPivot).
-constexpr Real kSmallPivot = 1e-8;
+// refined column, then on a fresh factorisation (lemke.cc, kSparseSmallPivot).
+constexpr Real kSparseSmallPivot = 1e-8;
 // With SolverOptions::diagnostics.extended_precision_retry, the warm run and the first cold run
 // break ties only between near-exact ratios (1e-15 relative, the dense Lemke's first retry): on the
 // settled 3D pile of 100 hulls the options' ties (1e-12) merge ratios that are not tied and the
@@ -79,7 +79,7 @@ constexpr int kColdStrategies[] = {3, 1, 2, 4, 0};
 // is 0 (the eta file's size, SparseLemkeScratch::eta_growth, usually decides first).
 constexpr int kRefactorInterval = 200;
 // Polish of the final basic solution: at most this many refinement steps.
-constexpr int kPolishSteps = 3;
+constexpr int kSparsePolishSteps = 3;
 
 // y (n_v) += Σ_j A_j x_j over the blocked columns.
 void add_column(const BlockColumns& a, const BlockDiagonal& layout, int j, Real x_j, VecX& y) {
@@ -100,7 +100,7 @@ Real column_dot(const BlockColumns& a, const BlockDiagonal& layout, int j, const
 
 // Basis fingerprints (lemke.cc, CycleDetector): the lexicographic rule never revisits a basis in
 // exact arithmetic, so a repeated one proves that rounding broke it.
-std::uint64_t variable_hash(int id) {
+std::uint64_t sparse_variable_hash(int id) {
   std::uint64_t x = static_cast<std::uint64_t>(id) + 0x9e3779b97f4a7c15ull;
   x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
   x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
@@ -121,7 +121,7 @@ bool seen_before(std::vector<std::uint64_t>& table, std::size_t& used, std::uint
   }
 }
 
-struct RunResult {
+struct SparseRunResult {
   SolveStatus status = SolveStatus::kNumerical;
   int pivots = 0;
   bool start_failed = false;  // the start basis is singular or its z₀ column not negative
@@ -453,7 +453,7 @@ struct Run {
     st.basis[r] = entering;
   }
 
-  bool small_pivot(int r) const { return st.y[r] < kSmallPivot * st.y.cwiseAbs().maxCoeff(); }
+  bool small_pivot(int r) const { return st.y[r] < kSparseSmallPivot * st.y.cwiseAbs().maxCoeff(); }
 
   // A nonsingular complementary basis from a guess whose own basis matrix is singular (redundant
   // contacts, a guess mapped from another step): from the cold basis, each guessed z_j replaces
@@ -493,8 +493,8 @@ struct Run {
 
   // The run from the basis in st.basis (covering vector st.cover), factorised (refactor) with x_B
   // current. start_failed when z₀'s column is not negative in basis coordinates.
-  RunResult run(long max_pivots) {
-    RunResult res;
+  SparseRunResult run(long max_pivots) {
+    SparseRunResult res;
     enter(z0);
     if (!st.y.allFinite() || !(st.y.maxCoeff() < 0)) {
       res.start_failed = true;
@@ -515,7 +515,7 @@ struct Run {
     res.pivots = 1;
     int since_refactor = 1;
     std::uint64_t fingerprint = 0;
-    for (int id : st.basis) fingerprint ^= variable_hash(id);
+    for (int id : st.basis) fingerprint ^= sparse_variable_hash(id);
     const long check_from = 2 * static_cast<long>(m) + 10;
     bool checking = false;
     while (true) {
@@ -587,7 +587,7 @@ struct Run {
       st.x[r] = level0(r, x_zero());
       leaving = st.basis[r];
       pivot(r, entering);
-      fingerprint ^= variable_hash(leaving) ^ variable_hash(entering);
+      fingerprint ^= sparse_variable_hash(leaving) ^ sparse_variable_hash(entering);
       ++res.pivots;
       ++since_refactor;
       if (leaving == z0) {
@@ -597,13 +597,13 @@ struct Run {
     }
   }
 
-  // x_B refined towards B⁻¹ (c; r) until a correction is at round-off (kPolishSteps at most).
+  // x_B refined towards B⁻¹ (c; r) until a correction is at round-off (kSparsePolishSteps at most).
   void polish() {
     st.full.resize(n);
     st.full.head(nv) = p.c;
     st.full.tail(m) = p.r;
     const VecX rhs = st.full;
-    for (int step = 0; step < kPolishSteps; ++step) {
+    for (int step = 0; step < kSparsePolishSteps; ++step) {
       const Real scale = std::max<Real>(1, st.x.cwiseAbs().maxCoeff());
       if (!(refine(rhs, st.x) > 4 * std::numeric_limits<Real>::epsilon() * scale)) break;
     }
@@ -757,7 +757,7 @@ void solve_sparse_lemke(const SparseMlcp& p, const SolverOptions& options, Spars
       run.clear_etas();
       if (!run.refactor()) return false;
     }
-    RunResult res;
+    SparseRunResult res;
     res.status = SolveStatus::kSolved;
     // A start whose basic solution is feasible to the tolerance ends at once if it certifies.
     bool at_start = false;

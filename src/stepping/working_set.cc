@@ -295,15 +295,30 @@ void solve_on_working_set(const SparseMlcp& full, const MlcpLayout& layout,
         if (s.joined[s.columns[rows[q]]]) return false;
       return true;
     };
+    // Rows `rows` (a part, or the whole set) solved by `solve` into `solution` at the island's
+    // tolerance, and again at the solver's tolerance on those rows where the momentum residual,
+    // bounded by their own scale, is above the island's bound: the solver's is at most the
+    // island's in each of the certificate's bounds (docs/solvers.md "The working set's parts").
+    const auto solve_within_bounds = [&](const auto& solve, const MlcpSolution& solution,
+                                         const int* rows, int count) {
+      sub.tolerance = set_tolerance(s, rows, count, tol);
+      const bool solved = solve();
+      if (!solution.certificate.ok() ||
+          solution.certificate.newton_euler_residual <= momentum_bound)
+        return solved;
+      sub.tolerance = options.tolerance;
+      return solve();
+    };
     s.active.assign(n, false);
-    s.part_solved.assign(parts, 0);
+    s.part_solved.assign(std::max(parts, 1), 0);
     if (parts <= 1) {
       const bool from = warm(s.parts.rows.data(), n);
-      sub.tolerance = set_tolerance(s, s.parts.rows.data(), n, tol);
-      s.part_solved.assign(
-          1, solve_part(s.problem, sub, from ? &s.from : nullptr, from ? &s.guess : nullptr,
-                        s.rounds > 1 ? &s.near : nullptr, scratch, lemke, s.solution, s.active,
-                        pivots, iterations));
+      const auto solve = [&] {
+        return solve_part(s.problem, sub, from ? &s.from : nullptr, from ? &s.guess : nullptr,
+                          s.rounds > 1 ? &s.near : nullptr, scratch, lemke, s.solution, s.active,
+                          pivots, iterations);
+      };
+      s.part_solved[0] = solve_within_bounds(solve, s.solution, s.parts.rows.data(), n);
     } else {
       // Each part alone (docs/solvers.md "The working set's parts"); bodies no row touches move
       // freely.
@@ -345,16 +360,7 @@ void solve_on_working_set(const SparseMlcp& full, const MlcpLayout& layout,
                             s.part_scratch, lemke, s.part_solution, s.part_active, pivots,
                             iterations);
         };
-        sub.tolerance = set_tolerance(s, rows, count, tol);
-        s.part_solved[k] = solve();
-        if (s.part_solution.certificate.ok() &&
-            s.part_solution.certificate.newton_euler_residual > momentum_bound) {
-          // Its momentum residual, bounded by the part's own scale, is above the island's bound:
-          // again at the solver's tolerance on the part's rows, at most the island's in each of
-          // the certificate's bounds (docs/solvers.md "The working set's parts").
-          sub.tolerance = options.tolerance;
-          s.part_solved[k] = solve();
-        }
+        s.part_solved[k] = solve_within_bounds(solve, s.part_solution, rows, count);
         scatter_bodies(s.problem.M, s.parts, k, s.part_solution.nu, s.solution.nu);
         for (int q = 0; q < count; ++q) {
           s.solution.z[rows[q]] = s.part_solution.z[q];
