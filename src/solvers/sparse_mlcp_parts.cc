@@ -8,6 +8,7 @@
 #include "solvers/union_find.h"
 
 namespace exactsim {
+
 void split_parts(const SparseMlcp& p, MlcpParts& out) {
   const int m = p.size(), blocks = static_cast<int>(p.M.blocks.size());
   // Nodes: rows 0 … m−1, bodies m … m + blocks − 1.
