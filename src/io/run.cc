@@ -114,6 +114,15 @@ nlohmann::json report_to_json(const StepReport& r) {
   j["max_penetration"] = r.max_penetration;
   if (r.substeps > 1) j["substeps"] = r.substeps;
   if (r.retaken_failed_solves > 0) j["retaken_failed_solves"] = r.retaken_failed_solves;
+  if (const SplitCause& c = r.split; c.kind != SplitCause::Kind::kNone) {
+    nlohmann::json& split = j["split"];
+    split["cause"] = to_string(c.kind);
+    if (c.kind != SplitCause::Kind::kFailedSolve) split["depth"] = c.depth;
+    if (c.body_a >= 0) split["bodies"] = {c.body_a, c.body_b};
+    if (c.body_a >= 0 && c.kind == SplitCause::Kind::kDeepPair)
+      split["features"] = describe_features(c.pair, "body " + std::to_string(c.body_a),
+                                            "body " + std::to_string(c.body_b));
+  }
   if (const ImpactReport& i = r.impacts;
       i.count > 0 || i.capped || i.fallbacks > 0 || !i.failure.empty()) {
     j["impacts"] = {{"count", i.count},

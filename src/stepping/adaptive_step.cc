@@ -24,11 +24,30 @@ constexpr Real kSplitMargin = 0.01;
 // past failures). Without the watchdog the step is the fixed h, as the papers' experiments ran.
 constexpr int kFailedSolveSplits = 2;
 
-bool made_deep_penetration(const StepReport& r, Real before, Real eps) {
-  if (r.status != StepStatus::kDeepPenetration) return false;
-  if (!r.crossings.empty()) return true;  // deeper than at the start already (swept_crossing.h)
-  return r.max_penetration > eps &&
-         (before <= eps || r.max_penetration > before + kSplitMargin * eps);
+// Why the step of report r is taken again as halves; kind kNone when it is not. `failed`: its
+// solve failed where a failed solve is retaken.
+SplitCause split_cause(const StepReport& r, bool failed, Real before, Real eps) {
+  SplitCause cause;
+  if (failed) {
+    cause.kind = SplitCause::Kind::kFailedSolve;
+    return cause;
+  }
+  if (r.status != StepStatus::kDeepPenetration) return cause;
+  const bool deep =
+      r.max_penetration > eps && (before <= eps || r.max_penetration > before + kSplitMargin * eps);
+  if (deep) {  // the deepest pair is the one max_penetration measured
+    cause.kind = SplitCause::Kind::kDeepPair;
+    cause.depth = r.max_penetration;
+    if (!r.deep_penetrations.empty()) {
+      const PenetratingPair& p = *std::ranges::max_element(
+          r.deep_penetrations, {}, [](const PenetratingPair& q) { return q.result.depth; });
+      cause = {SplitCause::Kind::kDeepPair, p.body_a, p.body_b, p.result.depth, p.result};
+    }
+  } else if (!r.crossings.empty()) {  // deeper than at the start already (swept_crossing.h)
+    const SweptCrossing& c = r.crossings.front();
+    cause = {SplitCause::Kind::kCrossing, c.body_a, c.body_b, c.depth};
+  }
+  return cause;
 }
 
 void add_up(StepReport& total, const StepReport& part) {
@@ -66,6 +85,7 @@ void follow(EnergyBalance& second, const EnergyBalance& first) {
 // `second`, the report of the part of a step that followed `first`, becomes the report of both.
 void follow(StepReport& second, const StepReport& first) {
   add_up(second, first);
+  if (first.split.kind != SplitCause::Kind::kNone) second.split = first.split;
   // A failed solve in the first part (a run going on past failures) is the step's, with its
   // certificate and energy balance, unless the second part failed or diverged too.
   if (is_failed_solve(first.status) && !is_failed_solve(second.status) &&
@@ -113,11 +133,13 @@ StepReport advance_at(const World& world, State& state, Workspace& ws, Real h, l
   StepReport r = step(world, state, ws, h, k, eps0);
   const bool failed = ws.retakes_failed_solve && is_failed_solve(r.status);
   ws.retakes_failed_solve = false;
-  if (depth >= max_depth || !(failed || made_deep_penetration(r, before, eps0))) return r;
+  const SplitCause cause = split_cause(r, failed, before, eps0);
+  if (depth >= max_depth || cause.kind == SplitCause::Kind::kNone) return r;
   state = ws.saved_states[depth];
   ws.joint_impulses = ws.saved_joint_impulses[depth];
   StepReport first = advance_at(world, state, ws, 0.5 * h, 2 * k, depth + 1, before, eps0);
   first.retaken_failed_solves += failed;
+  first.split = cause;
   // A failed first half ends the step, unless the run goes on past failures: then the step is
   // finished, and reports the failure (follow()).
   if (first.status == StepStatus::kDiverged ||

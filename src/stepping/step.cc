@@ -676,6 +676,20 @@ const char* to_string(StepStatus status) {
   return "unknown";
 }
 
+const char* to_string(SplitCause::Kind kind) {
+  switch (kind) {
+    case SplitCause::Kind::kNone:
+      return "none";
+    case SplitCause::Kind::kFailedSolve:
+      return "failed_solve";
+    case SplitCause::Kind::kDeepPair:
+      return "deep_pair";
+    case SplitCause::Kind::kCrossing:
+      return "crossing";
+  }
+  return "unknown";
+}
+
 Real measure_overlap(const World& world, const State& state, Workspace& ws) {
   find_overlapping_pairs(world, state, ws, /*from_detection=*/false);
   return overlap_of_pairs(world, ws);

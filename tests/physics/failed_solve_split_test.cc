@@ -30,6 +30,7 @@ TEST(FailedSolve, AStepWhoseSolveFailsIsCertifiedAsTwoHalves) {
   // the step ends at 97 h.
   EXPECT_EQ(r.retaken_failed_solves, 1) << "the whole step certified: pick another capture";
   EXPECT_EQ(r.substeps, 2);
+  EXPECT_EQ(r.split.kind, SplitCause::Kind::kFailedSolve) << to_string(r.split.kind);
   EXPECT_EQ(r.status, StepStatus::kOk) << to_string(r.status);
   EXPECT_TRUE(r.solver.ok());
   ASSERT_TRUE(r.energy.checked);

@@ -67,6 +67,35 @@ TEST(PassThrough, FastSpinningPolygonShotAtAWallAtLargeStep) {
   EXPECT_GT(w.max_substeps, 1);  // the safeguard acted
 }
 
+// A split step names what split it (StepReport::split, steps.jsonl "split"): the puck and the
+// wall, deeper than ε after the whole step or crossed during it; a step taken whole names none.
+TEST(PassThrough, ASplitStepNamesItsCause) {
+  Sim sim(scene_doc(2, 0.02, shot_2d(), {{"model", "peg"}}));
+  sim.scene.world.contact.model = ContactModel::kPeg;
+  const World& w = sim.scene.world;
+  const Real eps = contact_epsilon(w, sim.scene.step);
+  int split_steps = 0;
+  for (long k = 0; k < 20; ++k) {
+    const StepReport r = advance(w, sim.state, sim.ws, sim.scene.step, k);
+    ASSERT_NE(r.status, StepStatus::kDiverged) << "step " << k;
+    if (r.substeps == 1) {
+      EXPECT_EQ(r.split.kind, SplitCause::Kind::kNone) << "step " << k;
+      continue;
+    }
+    ++split_steps;
+    EXPECT_TRUE(r.split.kind == SplitCause::Kind::kDeepPair ||
+                r.split.kind == SplitCause::Kind::kCrossing)
+        << "step " << k << ": " << to_string(r.split.kind);
+    EXPECT_EQ(r.split.body_a, 1) << "step " << k;  // the wall
+    EXPECT_EQ(r.split.body_b, 2) << "step " << k;  // the puck
+    EXPECT_GT(r.split.depth, eps) << "step " << k;
+    EXPECT_LE(r.max_penetration, eps) << "step " << k;  // the halves are not that deep
+    if (r.split.kind == SplitCause::Kind::kDeepPair)
+      EXPECT_NE(r.split.pair.feature, PenetrationFeature::kNone) << "step " << k;
+  }
+  EXPECT_GT(split_steps, 0);  // the case arose
+}
+
 // docs/robustness.md "Energy balance", a step in parts: a split step whose parts all have a solve
 // reports the balance of the whole step, from the energies at its start to those at its end (only
 // the puck moves, so they are its island's), with each excess the sum of its parts'.

@@ -3,6 +3,7 @@
 // statistics: `status` says whether the step may be trusted, the rest says what it did.
 #pragma once
 
+#include <cstdint>
 #include <limits>
 #include <string>
 #include <vector>
@@ -41,6 +42,23 @@ enum class StepStatus {
 };
 
 const char* to_string(StepStatus status);
+
+// advance(): why a step was taken again as two halves (docs/penetration.md "Any step size",
+// docs/stepping.md "When a solve fails"), from the report of the attempt it discarded.
+struct SplitCause {
+  enum class Kind : std::uint8_t {
+    kNone,         // not split
+    kFailedSolve,  // no attempt certified, or the energy balance failed
+    kDeepPair,     // a new pair deeper than ε after the step: the deepest
+    kCrossing,     // a pair that crossed deeper than ε during the step: the first found
+  };
+  Kind kind = Kind::kNone;
+  int body_a = -1, body_b = -1;  // kDeepPair, kCrossing; body_a < body_b
+  Real depth = 0;                // m
+  PenetrationResult pair;        // kDeepPair: the exact depth, its direction and features
+};
+
+const char* to_string(SplitCause::Kind kind);
 
 // A failed solve: the step's contact impulses are not certified physical.
 inline bool is_failed_solve(StepStatus s) {
@@ -205,6 +223,7 @@ struct StepReport {
   Real approach_joint_work = 0;
   int substeps = 1;               // advance(): sub-steps the step was split into (adaptive_step.h)
   int retaken_failed_solves = 0;  // advance(): (sub-)steps whose failed solve was taken as halves
+  SplitCause split;  // advance(): why the step was split (the first split of a step in parts)
   ImpactReport impacts;           // ImpactModel::kPlus: the step's located impacts
   Real overlap = 0;               // total exact overlap area (m²) / volume (m³) after the step
   Real kinetic_energy = 0, potential_energy = 0;  // J, after the step
