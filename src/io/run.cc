@@ -122,6 +122,8 @@ nlohmann::json report_to_json(const StepReport& r) {
     if (c.body_a >= 0 && c.kind == SplitCause::Kind::kDeepPair)
       split["features"] = describe_features(c.pair, "body " + std::to_string(c.body_a),
                                             "body " + std::to_string(c.body_b));
+    split["pivots"] = c.pivots;
+    split["seconds"] = c.seconds;
   }
   if (const ImpactReport& i = r.impacts;
       i.count > 0 || i.capped || i.fallbacks > 0 || !i.failure.empty()) {

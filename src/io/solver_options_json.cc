@@ -18,9 +18,10 @@ Real relative_tolerance(const JsonCursor& t) {
 
 // SolverOptions::Diagnostics's keys, under "diagnostics" or at the top of "solver".
 constexpr const char* kDiagnosticKeys[] = {
-    "pivot_tolerance",       "fb_stall_window",        "polish",
-    "revised_min_size",      "revised_sparse_density", "max_ray_restarts",
-    "lexicographic_columns", "working_set_parts"};
+    "pivot_tolerance",           "fb_stall_window",        "polish",
+    "revised_min_size",          "revised_sparse_density", "max_ray_restarts",
+    "lexicographic_columns",     "working_set_parts",      "first_round_from_last_answer",
+    "retaken_pivots_per_unknown"};
 
 // The fenced-off constants a scene may set (SolverOptions::Diagnostics), read from `c`: the
 // "diagnostics" object, or "solver" itself where a file gives them there.
@@ -36,6 +37,10 @@ void read_diagnostics(const JsonCursor& c, SolverOptions::Diagnostics& d) {
   if (c.has("lexicographic_columns"))
     d.lexicographic_columns = c.at("lexicographic_columns").boolean();
   if (c.has("working_set_parts")) d.working_set_parts = c.at("working_set_parts").boolean();
+  if (c.has("first_round_from_last_answer"))
+    d.first_round_from_last_answer = c.at("first_round_from_last_answer").boolean();
+  if (c.has("retaken_pivots_per_unknown"))
+    d.retaken_pivots_per_unknown = c.at("retaken_pivots_per_unknown").in_range(0, 100000, "");
 }
 
 }  // namespace
@@ -95,6 +100,10 @@ nlohmann::json solver_options_to_json(const SolverOptions& o) {
   put("max_ray_restarts", d.max_ray_restarts, nominal.max_ray_restarts);
   put("lexicographic_columns", d.lexicographic_columns, nominal.lexicographic_columns);
   put("working_set_parts", d.working_set_parts, nominal.working_set_parts);
+  put("first_round_from_last_answer", d.first_round_from_last_answer,
+      nominal.first_round_from_last_answer);
+  put("retaken_pivots_per_unknown", d.retaken_pivots_per_unknown,
+      nominal.retaken_pivots_per_unknown);
   if (!diagnostics.empty()) out["diagnostics"] = diagnostics;
   return out;
 }

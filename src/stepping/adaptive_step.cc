@@ -41,11 +41,17 @@ SplitCause split_cause(const StepReport& r, bool failed, Real before, Real eps) 
     if (!r.deep_penetrations.empty()) {
       const PenetratingPair& p = *std::ranges::max_element(
           r.deep_penetrations, {}, [](const PenetratingPair& q) { return q.result.depth; });
-      cause = {SplitCause::Kind::kDeepPair, p.body_a, p.body_b, p.result.depth, p.result};
+      cause.body_a = p.body_a;
+      cause.body_b = p.body_b;
+      cause.depth = p.result.depth;
+      cause.pair = p.result;
     }
   } else if (!r.crossings.empty()) {  // deeper than at the start already (swept_crossing.h)
     const SweptCrossing& c = r.crossings.front();
-    cause = {SplitCause::Kind::kCrossing, c.body_a, c.body_b, c.depth};
+    cause.kind = SplitCause::Kind::kCrossing;
+    cause.body_a = c.body_a;
+    cause.body_b = c.body_b;
+    cause.depth = c.depth;
   }
   return cause;
 }
@@ -133,8 +139,10 @@ StepReport advance_at(const World& world, State& state, Workspace& ws, Real h, l
   StepReport r = step(world, state, ws, h, k, eps0);
   const bool failed = ws.retakes_failed_solve && is_failed_solve(r.status);
   ws.retakes_failed_solve = false;
-  const SplitCause cause = split_cause(r, failed, before, eps0);
+  SplitCause cause = split_cause(r, failed, before, eps0);
   if (depth >= max_depth || cause.kind == SplitCause::Kind::kNone) return r;
+  cause.pivots = r.solver_called ? r.solver.pivots : 0;
+  cause.seconds = r.seconds.total();
   state = ws.saved_states[depth];
   ws.joint_impulses = ws.saved_joint_impulses[depth];
   StepReport first = advance_at(world, state, ws, 0.5 * h, 2 * k, depth + 1, before, eps0);

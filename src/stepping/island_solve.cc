@@ -186,6 +186,18 @@ std::span<const Kind> island_policy(const IslandWorkspace& ws, int unknowns) {
   return kSmallDenseIsland;
 }
 
+// Whether the dense path may run on the island: its Lemke may take the n/2 pivots a pile's step
+// takes (max_pivot_work >= n³/2) and its copy of the MLCP fits the memory budget.
+bool dense_path_fits(const World& world, const IslandWorkspace& ws) {
+  const MlcpLayout& layout = ws.layout;
+  const double n = layout.size();
+  if (world.solver.max_pivot_work > 0 && n * n * n / 2 > world.solver.max_pivot_work) return false;
+  const double dense_bytes =
+      step_lcp_bytes(ws.problem.M.size(), layout.size(),
+                     layout.n_unilateral + layout.n_intercontact, world.solver);
+  return dense_bytes <= static_cast<double>(world.stepping.memory_budget_bytes);
+}
+
 // Whether an attempt after the first runs. Nothing runs after the exact Lemke proved the problem
 // infeasible (proven_infeasible); the working set has no equality rows (an island with joints
 // stays on the dense path); the sparse Lemke on the whole island does not run where a failed
@@ -196,22 +208,16 @@ std::span<const Kind> island_policy(const IslandWorkspace& ws, int unknowns) {
 // its copy of the MLCP fits the memory budget.
 bool attempt_runs(Kind kind, const World& world, const IslandWorkspace& ws, bool retaken) {
   if (proven_infeasible(ws.solution.certificate)) return false;
-  const MlcpLayout& layout = ws.layout;
-  if (kind == Kind::kWorkingSet) return layout.n_bilateral == 0;
+  if (kind == Kind::kWorkingSet) return ws.layout.n_bilateral == 0;
   if (kind == Kind::kSparseLemke) return !retaken;
   if (kind != Kind::kDense || ws.dense) return true;
-  const double n = layout.size();
-  if (world.solver.max_pivot_work > 0 && n * n * n / 2 > world.solver.max_pivot_work) return false;
-  const double dense_bytes =
-      step_lcp_bytes(ws.problem.M.size(), layout.size(),
-                     layout.n_unilateral + layout.n_intercontact, world.solver);
-  return dense_bytes <= static_cast<double>(world.stepping.memory_budget_bytes);
+  return dense_path_fits(world, ws);
 }
 
 // One attempt: its answer in ws.solution; returns the basis the warm start remembers (null: the
 // answer's active set) and the unknowns it worked on.
 const std::vector<bool>* run_attempt(Kind kind, const World& world, IslandWorkspace& ws, bool warm,
-                                     int& unknowns, StepReport& report) {
+                                     bool retaken, int& unknowns, StepReport& report) {
   unknowns = static_cast<int>(ws.layout.size());
   switch (kind) {
     case Kind::kDenseBrief: {
@@ -224,13 +230,20 @@ const std::vector<bool>* run_attempt(Kind kind, const World& world, IslandWorksp
     case Kind::kDense:
       ws.dense = true;
       return solve_dense(world, world.solver, ws, warm, report);
-    case Kind::kWorkingSet:
+    case Kind::kWorkingSet: {
+      // On a sparse island that neither the sparse Lemke on the whole island nor the dense path
+      // would answer after it (a failed solve taken again as halves, the dense path beyond its
+      // work cap or memory budget), a sparse Lemke run that has not ended within
+      // retaken_pivots_per_unknown pivots per unknown gives the step to its halves.
+      const bool halves_next = retaken && !ws.dense && !dense_path_fits(world, ws);
       solve_on_working_set(ws.problem, ws.layout, ws.island, world.solver,
-                           warm ? &ws.warm.guess : nullptr, ws.working, ws.sparse, ws.lemke,
-                           ws.solution);
+                           warm ? &ws.warm.guess : nullptr, warm ? &ws.warm.z : nullptr,
+                           halves_next ? world.solver.diagnostics.retaken_pivots_per_unknown : 0,
+                           ws.working, ws.sparse, ws.lemke, ws.solution);
       unknowns = static_cast<int>(ws.working.columns.size());
       ws.dense = false;
       return &ws.working.basis;
+    }
     case Kind::kSparseLemke:
       solve_sparse_lemke(ws.problem, world.solver, ws.lemke, ws.solution,
                          warm ? &ws.warm.guess : nullptr);
@@ -277,7 +290,8 @@ const std::vector<bool>* solve_island_policy(const World& world, IslandWorkspace
     }
     const auto start = std::chrono::steady_clock::now();
     int unknowns = 0;
-    const std::vector<bool>* attempt_basis = run_attempt(kind, world, ws, warm, unknowns, report);
+    const std::vector<bool>* attempt_basis =
+        run_attempt(kind, world, ws, warm, retaken, unknowns, report);
     SolveCertificate& c = ws.solution.certificate;
     attempts[count] = {
         .kind = kind,

@@ -183,13 +183,19 @@ void scatter_bodies(const BlockDiagonal& layout, const MlcpParts& parts, int k, 
 // certify the sparse Lemke from its cold starts: it ends at a solution or with a reason, where
 // the interior point can stall (the basis a stalled interior point ended near is singular on a
 // pile, and a run from it took longer). No crossover (docs/solvers.md "Interior point": on a
-// pile its basis is singular). True where the answer is a solved basis, `active` its basis.
+// pile its basis is singular). Each sparse Lemke run stops after lemke_pivots_per_unknown pivots
+// per unknown (0: its own budget). True where the answer is a solved basis, `active` its basis.
 bool solve_part(const SparseMlcp& p, const SolverOptions& options, const std::vector<bool>* from,
                 const std::vector<bool>* start, const MlcpSolution* near,
-                SparseMlcpScratch& scratch, SparseLemkeScratch& lemke, MlcpSolution& solution,
-                std::vector<bool>& active, int& pivots, int& iterations) {
+                Real lemke_pivots_per_unknown, SparseMlcpScratch& scratch,
+                SparseLemkeScratch& lemke, MlcpSolution& solution, std::vector<bool>& active,
+                int& pivots, int& iterations) {
+  const int max_pivots =
+      lemke_pivots_per_unknown > 0
+          ? std::max(1, static_cast<int>(std::ceil(lemke_pivots_per_unknown * p.size())))
+          : 0;
   if (from != nullptr) {
-    solve_sparse_lemke(p, options, lemke, solution, from);
+    solve_sparse_lemke(p, options, lemke, solution, from, max_pivots);
     pivots += solution.certificate.pivots;
     if (solution.certificate.ok()) {
       active = lemke.active;
@@ -200,7 +206,7 @@ bool solve_part(const SparseMlcp& p, const SolverOptions& options, const std::ve
   iterations += solution.certificate.iterations;
   active = scratch.active;
   if (solution.certificate.ok()) return scratch.basis_solved;
-  solve_sparse_lemke(p, options, lemke, solution);
+  solve_sparse_lemke(p, options, lemke, solution, nullptr, max_pivots);
   pivots += solution.certificate.pivots;
   if (!solution.certificate.ok()) return false;
   active = lemke.active;
@@ -211,9 +217,12 @@ bool solve_part(const SparseMlcp& p, const SolverOptions& options, const std::ve
 
 void solve_on_working_set(const SparseMlcp& full, const MlcpLayout& layout,
                           const ConstraintSet& set, const SolverOptions& options,
-                          const std::vector<bool>* guess, WorkingSet& s, SparseMlcpScratch& scratch,
+                          const std::vector<bool>* guess, const VecX* last_z,
+                          Real lemke_pivots_per_unknown, WorkingSet& s, SparseMlcpScratch& scratch,
                           SparseLemkeScratch& lemke, MlcpSolution& out) {
   const int m = full.size();
+  const bool from_last =
+      options.diagnostics.first_round_from_last_answer && last_z != nullptr && last_z->size() == m;
   map_rows(layout, set, s);
   prepare_sparse_mlcp(full, scratch);
   s.b = scratch.b;
@@ -273,7 +282,14 @@ void solve_on_working_set(const SparseMlcp& full, const MlcpLayout& layout,
         s.from[q] = s.joined[i] ? out.z[i] > 0 : static_cast<bool>(s.basis[i]);
         s.near.z[q] = out.z[i];
       }
+    } else if (from_last) {  // last step's impulses on the set, and the ν they give
+      s.near.z.resize(n);
+      for (int q = 0; q < n; ++q) s.near.z[q] = (*last_z)[s.columns[q]];
+      VecX impulse = s.problem.c;
+      s.problem.g.multiply_add(s.problem.M, s.near.z, impulse);
+      scratch.W.apply(impulse, s.near.nu);
     }
+    const bool near = s.rounds > 1 || from_last;
     // A part starts from the last round's basis where that round solved a basis for every row
     // of it that was in the set.
     const auto warm = [&](const int* rows, int count) {
@@ -315,8 +331,8 @@ void solve_on_working_set(const SparseMlcp& full, const MlcpLayout& layout,
       const bool from = warm(s.parts.rows.data(), n);
       const auto solve = [&] {
         return solve_part(s.problem, sub, from ? &s.from : nullptr, from ? &s.guess : nullptr,
-                          s.rounds > 1 ? &s.near : nullptr, scratch, lemke, s.solution, s.active,
-                          pivots, iterations);
+                          near ? &s.near : nullptr, lemke_pivots_per_unknown, scratch, lemke,
+                          s.solution, s.active, pivots, iterations);
       };
       s.part_solved[0] = solve_within_bounds(solve, s.solution, s.parts.rows.data(), n);
     } else {
@@ -346,19 +362,21 @@ void solve_on_working_set(const SparseMlcp& full, const MlcpLayout& layout,
         if (s.rounds > 1) {
           s.part_from.resize(count);
           s.part_guess.resize(count);
-          s.part_near.z.resize(count);
           for (int q = 0; q < count; ++q) {
             s.part_from[q] = s.from[rows[q]];
             s.part_guess[q] = s.guess[rows[q]];
-            s.part_near.z[q] = s.near.z[rows[q]];
           }
+        }
+        if (near) {
+          s.part_near.z.resize(count);
+          for (int q = 0; q < count; ++q) s.part_near.z[q] = s.near.z[rows[q]];
           gather_bodies(s.problem.M, s.parts, k, s.near.nu, s.part_near.nu);
         }
         const auto solve = [&] {
           return solve_part(s.part, sub, from ? &s.part_from : nullptr,
-                            from ? &s.part_guess : nullptr, s.rounds > 1 ? &s.part_near : nullptr,
-                            s.part_scratch, lemke, s.part_solution, s.part_active, pivots,
-                            iterations);
+                            from ? &s.part_guess : nullptr, near ? &s.part_near : nullptr,
+                            lemke_pivots_per_unknown, s.part_scratch, lemke, s.part_solution,
+                            s.part_active, pivots, iterations);
         };
         s.part_solved[k] = solve_within_bounds(solve, s.part_solution, rows, count);
         scatter_bodies(s.problem.M, s.parts, k, s.part_solution.nu, s.solution.nu);

@@ -9,6 +9,9 @@
 // (docs/solvers.md "The working set's parts") the whole step certifies.
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <cstdio>
+
 #include "checkpoint_capture.h"
 #include "exactsim/exactsim.h"
 #include "exactsim/stepping/adaptive_step.h"
@@ -36,6 +39,39 @@ TEST(FailedSolve, AStepWhoseSolveFailsIsCertifiedAsTwoHalves) {
   ASSERT_TRUE(r.energy.checked);
   EXPECT_LE(r.energy.total_excess(), r.energy.total_tolerance);
   EXPECT_NEAR(sim.time(), 97 * sim.step_size(), 1e-12);
+}
+
+// The same whole step, which a failed solve takes again as halves, stops its working set's sparse
+// Lemke runs after solver.diagnostics.retaken_pivots_per_unknown pivots per unknown
+// (docs/solvers.md "The working set", "A step that will be retaken"): a round runs the sparse Lemke
+// at most twice (from the last round's basis, then cold) and again at the solver's own tolerance,
+// in at most 8 rounds, each run on at most the island's unknowns. With their own budget (0) the
+// runs go on to the end of their path, and the halves certify either way.
+TEST(FailedSolve, AWholeStepToBeRetakenStopsItsSparseLemkeRunsEarly) {
+  constexpr int kIslandUnknowns = 8000;  // the capture's island: about 7,800
+  constexpr Real kPerUnknown = 0.02;
+  const int bound = 8 * 4 * static_cast<int>(std::ceil(kPerUnknown * kIslandUnknowns));
+  int pivots[2] = {0, 0};
+  for (const int own_budget : {0, 1}) {
+    long steps_done = 0;
+    Simulation sim = simulation_at_checkpoint(
+        std::string(EXACTSIM_SOURCE_DIR) + "/tests/physics/data/hull-pour3d-n100-seed3-step96/",
+        steps_done, [&](Scene& s) {
+          s.world.solver.diagnostics.working_set_parts = false;
+          s.world.solver.diagnostics.retaken_pivots_per_unknown = own_budget ? 0 : kPerUnknown;
+        });
+    const StepReport& r = sim.step();
+    ASSERT_LE(r.largest_island_lcp, kIslandUnknowns);
+    EXPECT_EQ(r.split.kind, SplitCause::Kind::kFailedSolve) << to_string(r.split.kind);
+    EXPECT_EQ(r.status, StepStatus::kOk) << to_string(r.status);
+    EXPECT_GT(r.split.seconds, 0);
+    pivots[own_budget] = r.split.pivots;
+  }
+  EXPECT_LE(pivots[0], bound);
+  EXPECT_GT(pivots[1], bound) << "the whole step's own runs end as soon: the capture no longer "
+                                 "tests the bound";
+  std::printf("the whole step's pivots: %d held to %.2f a unknown (bound %d), %d own budget\n",
+              pivots[0], kPerUnknown, bound, pivots[1]);
 }
 
 // A solve that fails at every size (a tolerance no answer meets) is taken again down to quarter

@@ -186,6 +186,13 @@ struct SolverOptions {
     // Working set: solve each independent part of the set alone (docs/solvers.md "The working
     // set's parts"); false: the whole set as one problem.
     bool working_set_parts = true;
+    // Working set: the first round's interior point starts near last step's answer, mapped by
+    // contact (docs/solvers.md "The working set"); false: from its cold starts only.
+    bool first_round_from_last_answer = false;
+    // Working set of a step that a failed solve takes again as halves: its sparse Lemke runs stop
+    // after this many pivots per unknown of their problem (docs/solvers.md "The working set");
+    // 0: the sparse Lemke's own budget, as any other run.
+    Real retaken_pivots_per_unknown = 0.02;
     // Both Lemke and Fischer–Burmeister: re-solve the final complementary basis (active set)
     // exactly with an LU and keep it when it verifies better. Removes the drift of the updated
     // basis inverse / Newton iterate.

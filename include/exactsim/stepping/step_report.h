@@ -56,6 +56,10 @@ struct SplitCause {
   int body_a = -1, body_b = -1;  // kDeepPair, kCrossing; body_a < body_b
   Real depth = 0;                // m
   PenetrationResult pair;        // kDeepPair: the exact depth, its direction and features
+  // The discarded whole step's effort: its solves' pivots (sparse Lemke's included) and the wall
+  // seconds of its stages, which no stage of the step's report holds.
+  int pivots = 0;
+  double seconds = 0;
 };
 
 const char* to_string(SplitCause::Kind kind);

@@ -51,11 +51,16 @@ struct WorkingSet {
 
 // Solves the island's MLCP `full` (layout, constraints `set`) on a working set: first the units
 // that `guess` (full size, last step's basis by contact; null: none) names or that the free
-// motion closes (b_i < 0), then rounds that add what the whole problem's rows reject. out
+// motion closes (b_i < 0), then rounds that add what the whole problem's rows reject. `last_z`
+// (full size, last step's impulses by contact; null: none) is the first round's interior-point
+// start where SolverOptions::diagnostics.first_round_from_last_answer is set. Its sparse Lemke
+// runs stop after lemke_pivots_per_unknown pivots per unknown of their problem (0: the sparse
+// Lemke's own budget). out
 // holds the whole problem's (ν, z, w) and its certificate; s its basis (full size).
 void solve_on_working_set(const SparseMlcp& full, const MlcpLayout& layout,
                           const ConstraintSet& set, const SolverOptions& options,
-                          const std::vector<bool>* guess, WorkingSet& s, SparseMlcpScratch& scratch,
+                          const std::vector<bool>* guess, const VecX* last_z,
+                          Real lemke_pivots_per_unknown, WorkingSet& s, SparseMlcpScratch& scratch,
                           SparseLemkeScratch& lemke, MlcpSolution& out);
 
 }  // namespace exactsim
