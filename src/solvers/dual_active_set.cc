@@ -27,11 +27,13 @@ constexpr Real kInfinity = std::numeric_limits<Real>::infinity();
 void drop_row(Eigen::Index k, Eigen::Index q, DualActiveSetScratch& s) {
   MatX& L = s.L;
   VecX& v = s.downdate;
-  for (Eigen::Index i = k + 1; i < q; ++i) {
-    v[i - k - 1] = L(i, k);
-    for (Eigen::Index j = 0; j < k; ++j) L(i - 1, j) = L(i, j);
-    for (Eigen::Index j = k + 1; j <= i; ++j) L(i - 1, j - 1) = L(i, j);
-  }
+  for (Eigen::Index i = k + 1; i < q; ++i) v[i - k - 1] = L(i, k);
+  // Rows below k move up by one, columns after k left by one: column by column, since L is
+  // column-major (row by row, every copy is a cache miss once q passes a few hundred).
+  for (Eigen::Index j = 0; j < k; ++j)
+    for (Eigen::Index i = k + 1; i < q; ++i) L(i - 1, j) = L(i, j);
+  for (Eigen::Index j = k + 1; j < q; ++j)
+    for (Eigen::Index i = j; i < q; ++i) L(i - 1, j - 1) = L(i, j);
   for (Eigen::Index col = k; col + 1 < q; ++col) {
     s.u[col] = s.u[col + 1];
     s.active[col] = s.active[col + 1];
