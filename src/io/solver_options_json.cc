@@ -17,11 +17,17 @@ Real relative_tolerance(const JsonCursor& t) {
 }
 
 // SolverOptions::Diagnostics's keys, under "diagnostics" or at the top of "solver".
-constexpr const char* kDiagnosticKeys[] = {
-    "pivot_tolerance",           "fb_stall_window",        "polish",
-    "revised_min_size",          "revised_sparse_density", "max_ray_restarts",
-    "lexicographic_columns",     "working_set_parts",      "first_round_from_last_answer",
-    "retaken_pivots_per_unknown"};
+constexpr const char* kDiagnosticKeys[] = {"pivot_tolerance",
+                                           "fb_stall_window",
+                                           "polish",
+                                           "revised_min_size",
+                                           "revised_sparse_density",
+                                           "max_ray_restarts",
+                                           "lexicographic_columns",
+                                           "working_set_parts",
+                                           "first_round_from_last_answer",
+                                           "retaken_pivots_per_unknown",
+                                           "projection_interior_min_rows"};
 
 // The fenced-off constants a scene may set (SolverOptions::Diagnostics), read from `c`: the
 // "diagnostics" object, or "solver" itself where a file gives them there.
@@ -41,6 +47,8 @@ void read_diagnostics(const JsonCursor& c, SolverOptions::Diagnostics& d) {
     d.first_round_from_last_answer = c.at("first_round_from_last_answer").boolean();
   if (c.has("retaken_pivots_per_unknown"))
     d.retaken_pivots_per_unknown = c.at("retaken_pivots_per_unknown").in_range(0, 100000, "");
+  if (c.has("projection_interior_min_rows"))
+    d.projection_interior_min_rows = c.at("projection_interior_min_rows").integer(0, 1000000000);
 }
 
 }  // namespace
@@ -104,6 +112,8 @@ nlohmann::json solver_options_to_json(const SolverOptions& o) {
       nominal.first_round_from_last_answer);
   put("retaken_pivots_per_unknown", d.retaken_pivots_per_unknown,
       nominal.retaken_pivots_per_unknown);
+  put("projection_interior_min_rows", d.projection_interior_min_rows,
+      nominal.projection_interior_min_rows);
   if (!diagnostics.empty()) out["diagnostics"] = diagnostics;
   return out;
 }

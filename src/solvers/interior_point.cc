@@ -6,8 +6,10 @@
 //
 //   S Δν = …,   S = M + G (D + Z⁻¹W)⁻¹ Hᵀ   (n_v × n_v, the pattern of the body graph)
 //
-// with one sparse LU, analysed once per solve. It needs no basis and is indifferent to degenerate
-// rows (coplanar contacts of a patch); where it ends is certified on the whole problem.
+// with one sparse LU, analysed once per solve (a sparse Cholesky factorisation where the problem is
+// symmetric, SparseMlcpScratch::symmetric: the position projection's QP). It needs no basis and is
+// indifferent to degenerate rows (coplanar contacts of a patch); where it ends is certified on the
+// whole problem.
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -238,6 +240,12 @@ bool factor(const SparseMlcp& p, const CoupledRows& c, const VecX& z, const VecX
       group_product<4, 6>(grp.k, grp.g, grp.h, grp.kinv, contribution);
     else if (nq == 4 && n == 3)
       group_product<4, 3>(grp.k, grp.g, grp.h, grp.kinv, contribution);
+    else if (nq == 1 && n == 12)
+      group_product<1, 12>(grp.k, grp.g, grp.h, grp.kinv, contribution);
+    else if (nq == 1 && n == 6)
+      group_product<1, 6>(grp.k, grp.g, grp.h, grp.kinv, contribution);
+    else if (nq == 1 && n == 3)
+      group_product<1, 3>(grp.k, grp.g, grp.h, grp.kinv, contribution);
     else
       group_product<Eigen::Dynamic, Eigen::Dynamic>(grp.k, grp.g, grp.h, grp.kinv, contribution);
     if (values != nullptr) {
@@ -264,7 +272,8 @@ bool factor(const SparseMlcp& p, const CoupledRows& c, const VecX& z, const VecX
       ipm.slot[k] = static_cast<int>(std::lower_bound(first, last, t[k].row()) - rows);
     }
   }
-  return s.lu->factor(SparseLuBackend::kAuto, !analyse, 0);
+  return s.symmetric ? s.lu->factor_spd(!analyse, 0)
+                     : s.lu->factor(SparseLuBackend::kAuto, !analyse, 0);
 }
 
 // Per group: y_g = K_g⁻¹ v_g.

@@ -1,6 +1,7 @@
 // The sparse LU of one square matrix by one of the backends (KLU, UMFPACK or Eigen's SparseLU):
 // the basis matrices of the sparse Lemke and block pivoting, and the interior point's body-space
-// system (docs/solvers.md "Large islands: the sparse path").
+// system (docs/solvers.md "Large islands: the sparse path"); or, for a symmetric positive definite
+// matrix, its Cholesky factor by CHOLMOD (supernodal: dense blocks where the factor fills in).
 #pragma once
 
 #include <memory>
@@ -26,6 +27,7 @@ struct SparseBasisLu {
   Real pivot_ratio = 0;                             // min |u_ii| / max |u_ii|
   Real factored_pivot_ratio = 0;  // ... of the last factorisation that chose its pivots
   long nonzeros = 0;              // nnz(L + U)
+  bool cholesky = false;          // the factor is factor_spd's
 
   SparseBasisLu();
   SparseBasisLu(const SparseBasisLu&) = delete;
@@ -39,6 +41,13 @@ struct SparseBasisLu {
   // caller promises so, and it is not compared). False when the backend fails or the pivot ratio is
   // not above `min_pivot_ratio` (numerically singular; 0: any finite ratio).
   bool factor(SparseLuBackend which, bool same_pattern = false, Real min_pivot_ratio = 1e-14);
+
+  // Factorises the symmetric positive definite `matrix` (both triangles stored; the lower one is
+  // read) as L Lᵀ: by CHOLMOD where SuiteSparse was found, else as factor(kAuto) does. The
+  // analysis is reused as factor() reuses it. False where `matrix` is not positive definite or
+  // the pivot ratio (CHOLMOD's estimate of the reciprocal condition number) is not above
+  // `min_pivot_ratio`.
+  bool factor_spd(bool same_pattern = false, Real min_pivot_ratio = 1e-14);
 
   // x = A⁻¹ x, or A⁻ᵀ x.
   void solve(VecX& x, bool transpose = false);

@@ -33,6 +33,8 @@ constexpr int kMaxLemkeRounds = 4;
 constexpr Real kIndependence = 1e-2;
 // The largest move of a body's point the projection makes, per metre of the deepest overlap.
 constexpr Real kMaxMovePerDepth = 2;
+// The interior point's iterations on the projection's QP before the dual active set takes it.
+constexpr int kInteriorIterations = 60;
 
 PlacedCollider3 start_collider(const StartPlacement& start, int c) {
   return placed_collider(start.shapes3[c], start.polyhedra[c], start.radius3[c]);
@@ -134,6 +136,17 @@ void gram(const BlockColumns& g, const BlockDiagonal& w, const std::vector<int>&
       }
     }
   }
+}
+
+// g_jᵀ W g_j: the speed a unit impulse on row j gives it.
+Real row_mobility(const BlockColumns& g, const BlockDiagonal& w, int j) {
+  Real diagonal = 0;
+  for (int e = g.begin[j]; e < g.begin[j + 1]; ++e) {
+    const int k = g.block[e], nb = static_cast<int>(w.blocks[k].rows());
+    const auto column = g.values[e].head(nb);
+    diagonal += column.dot(w.blocks[k] * column);
+  }
+  return diagonal;
 }
 
 // G_R: the columns `rows` of g as a sparse n_v × |rows| matrix.
@@ -245,6 +258,35 @@ void solve_projection_set(const World& world, IslandWorkspace& ws, Real floor, S
   for (int i = 0; i < n; ++i) s.all_q[s.set_index[i]] = s.lcp.q[i];  // (relaxed push-outs)
 }
 
+// The QP  min ½ pᵀ M p  s.t.  G_Sᵀ p + q >= 0  on all its rows by the interior point in body space
+// (interior_point.cc: each iteration one sparse Cholesky factorisation of M + G_S Z⁻¹W G_Sᵀ, n_v
+// unknowns, whatever the number of rows and their dependence). True when it converged; then s.z
+// holds its multipliers, to be certified by the caller. An infeasible QP (a wedge) makes it
+// stall: the dual active set, whose Farkas vector names what to relax, takes it then.
+bool solve_qp_interior(const BlockDiagonal& mass, const BlockColumns& g,
+                       const std::vector<int>& rows, const VecX& q, Real tol, Real scale,
+                       PositionProjectionScratch& s) {
+  SparseMlcp& p = s.qp;
+  const int n = static_cast<int>(rows.size()), blocks = static_cast<int>(mass.blocks.size());
+  p.M = mass;
+  p.g.pending.clear();
+  for (int i = 0; i < n; ++i)
+    for (int e = g.begin[rows[i]]; e < g.begin[rows[i] + 1]; ++e)
+      p.g.add(i, g.block[e], g.values[e]);
+  p.g.compress(n, blocks);
+  p.h = p.g;
+  p.D.resize(n, n);
+  p.D.makeCompressed();
+  p.c.setZero(mass.size());
+  p.r = q;
+  p.bilateral = 0;
+  prepare_sparse_mlcp(p, s.qp_scratch);
+  s.qp_scratch.symmetric = true;
+  int iterations = 0;
+  return interior_point(p, tol, scale, kInteriorIterations, s.qp_scratch, s.qp_nu, s.z, s.qp_w,
+                        iterations);
+}
+
 // The position LCP on all its rows at once, as the QP with G_S sparse: the dual active-set method
 // only ever adds a row the move would carry below −tol, so it is its own working set, and neither
 // N_p nor a dense G_S is formed (docs/robustness.md "Stabilisation"). Contradictory push-outs are
@@ -266,25 +308,33 @@ bool solve_projection_whole(const World& world, IslandWorkspace& ws, Real floor,
   sparse_columns(mlcp.g, mlcp.M, s.rows, s, s.sparse_g);
   // The impulse scale of (N_p, b_p) (lcp_impulse_scale): N_p's largest diagonal entry g_iᵀ W g_i.
   Real mobility = 0;
-  for (int i = 0; i < n; ++i) {
-    Real diagonal = 0;
-    for (int e = mlcp.g.begin[s.rows[i]]; e < mlcp.g.begin[s.rows[i] + 1]; ++e) {
-      const int k = mlcp.g.block[e], nb = static_cast<int>(w.blocks[k].rows());
-      const auto g = mlcp.g.values[e].head(nb);
-      diagonal += g.dot(w.blocks[k] * g);
-    }
-    mobility = std::max(mobility, diagonal);
-  }
-  solve_relaxing(world, mlcp, floor, s.all_q, s, report, [&](Real tol) {
+  for (int i = 0; i < n; ++i) mobility = std::max(mobility, row_mobility(mlcp.g, w, s.rows[i]));
+  const auto impulse_scale = [&] {
+    return world.solver.impulse_scale > 0
+               ? world.solver.impulse_scale
+               : lcp_impulse_scale(n, s.all_q.lpNorm<Eigen::Infinity>(), mobility);
+  };
+  const auto certify = [&](Real tol) {
     s.impulse.noalias() = s.sparse_g * s.z;
     w.apply(s.impulse, s.nu);
     s.w.noalias() = s.sparse_g.transpose() * s.nu;
     s.w += s.all_q;
-    const Real scale = world.solver.impulse_scale > 0
-                           ? world.solver.impulse_scale
-                           : lcp_impulse_scale(n, s.all_q.lpNorm<Eigen::Infinity>(), mobility);
-    s.certificate = judge_lcp_point(s.z, s.w, tol, scale);
-  });
+    s.certificate = judge_lcp_point(s.z, s.w, tol, impulse_scale());
+  };
+  // Large QPs by the interior point first (docs/robustness.md "Stabilisation": the dual active
+  // set's cost grows as the cube of its active rows, the interior point's as its rows).
+  s.interior = false;
+  const int min_rows = world.solver.diagnostics.projection_interior_min_rows;
+  if (min_rows > 0 && n >= min_rows) {
+    const Real tol = projection_tolerance(s.all_q, floor, world.solver);
+    s.interior = solve_qp_interior(mlcp.M, mlcp.g, s.rows, s.all_q, tol, impulse_scale(), s);
+    if (s.interior) {
+      certify(tol);
+      if (s.certificate.ok()) return true;
+      s.interior = false;
+    }
+  }
+  solve_relaxing(world, mlcp, floor, s.all_q, s, report, certify);
   return s.certificate.ok();
 }
 
@@ -340,14 +390,15 @@ void joint_held_inverse_mass(const SparseMlcp& mlcp, const IslandWorkspace& ws,
 }
 
 // After the projection: the velocities ν⁺ must not keep approaching the contacts it pushed the
-// bodies out of (rows with p_i > 0), or the next step overlaps them again and the projection
-// pushes again, each step adding the potential energy of its lift. The smallest change in the M
-// norm that stops them, min ½ δᵀMδ s.t. G_Aᵀ(ν⁺ + δ) >= 0, is a frictionless inelastic impulse
-// λ on those rows (δ = W G_A λ): it only removes kinetic energy. Certified on its LCP
-// (N_A λ + G_Aᵀν⁺ ⊥ λ) like the projection; the certified solve in ws.solution is left as it was.
-// It acts on the bodies as they are at the step's end: ν⁺ as the projection left it (a 3D body's
-// spin turned with it) and M there. With the step's start M, a 3D body whose world inertia turned
-// in the step (a clump spinning at 46 rad/s turns 0.23 rad in 5 ms) can gain kinetic energy
+// bodies out of (rows with p_i > 0; of the interior point's answer, where every p_i > 0, those
+// whose own push p_i g_iᵀWg_i exceeds their slack w_i), or the next step overlaps them again and
+// the projection pushes again, each step adding the potential energy of its lift. The smallest
+// change in the M norm that stops them, min ½ δᵀMδ s.t. G_Aᵀ(ν⁺ + δ) >= 0, is a frictionless
+// inelastic impulse λ on those rows (δ = W G_A λ): it only removes kinetic energy. Certified on its
+// LCP (N_A λ + G_Aᵀν⁺ ⊥ λ) like the projection; the certified solve in ws.solution is left as it
+// was. It acts on the bodies as they are at the step's end: ν⁺ as the projection left it (a 3D
+// body's spin turned with it) and M there. With the step's start M, a 3D body whose world inertia
+// turned in the step (a clump spinning at 46 rad/s turns 0.23 rad in 5 ms) can gain kinetic energy
 // through the impulse (docs/robustness.md "Over the whole step").
 void stop_approach(const World& world, State& state, Real floor, IslandWorkspace& ws,
                    StepReport& report) {
@@ -363,7 +414,9 @@ void stop_approach(const World& world, State& state, Real floor, IslandWorkspace
     s.end_nu.segment(static_cast<Eigen::Index>(k) * nb, nb) = state.v_of(layout.active_bodies[k]);
   const VecX& kin = layout.kinematic_rate;  // the kinematic bodies keep approaching
   for (int i = 0; i < n; ++i)
-    if (s.z[i] > 0 && mlcp.g.column_dot(mlcp.M, s.rows[i], s.end_nu) + kin[s.rows[i]] < 0)
+    if (s.z[i] > 0 &&
+        (!s.interior || s.z[i] * row_mobility(mlcp.g, inverse_mass(ws), s.rows[i]) > s.w[i]) &&
+        mlcp.g.column_dot(mlcp.M, s.rows[i], s.end_nu) + kin[s.rows[i]] < 0)
       s.pushed.push_back(i);
   const int m = static_cast<int>(s.pushed.size());
   if (m == 0) return;
@@ -396,6 +449,7 @@ void stop_approach(const World& world, State& state, Real floor, IslandWorkspace
     s.delta.noalias() = s.held_inverse_mass * (s.ga * s.lambda);
   } else {
     gram(mlcp.g, s.end_inverse_mass, s.pushed_rows, s.slot, s.approach.M);
+    s.no_force.setZero(mlcp.M.size());
     solved = solve_dual_active_set(s.end_mass, s.ga, s.no_force, s.approach.q, 0.1 * tol,
                                    kIndependence, 0, s.dual, s.delta, s.lambda)
                  .status == SolveStatus::kSolved;

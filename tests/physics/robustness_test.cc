@@ -158,41 +158,75 @@ TEST(Robustness, AWedgeRelaxesOnlyItsContradictoryPushOuts) {
   // step has nothing to do (ν = 0); the position LCP asks for push-outs from both walls that no
   // motion gives (infeasible: the wall rows' sum y has G y = 0). The whole projection used to be
   // skipped, leaving B inside A too. Now the wall rows (y's support) only keep from deepening, and
-  // B is pushed out of A; the walls' overlaps stay as they were, and nothing gains speed.
-  for (const int dim : {2, 3}) {
-    const bool d3 = dim == 3;
-    auto at = [&](Real x, Real up) { return d3 ? json{x, 0.0, up} : json{x, up}; };
-    auto wall = [&](const char* name, Real x) {
-      return json{{"name", name},
-                  {"static", true},
-                  {"shape", {{"box", d3 ? json{0.2, 1.0, 1.0} : json{0.2, 1.0}}}},
-                  {"position", at(x, 0.0)}};
-    };
-    const json a = {{"name", "A"},
-                    {"shape", {{"box", d3 ? json{0.23, 0.2, 0.1} : json{0.23, 0.1}}}},
-                    {"density", 100},
-                    {"position", at(0.0, 0.0)}};
-    const json b = {{"name", "B"},
-                    {"shape", {{"box", d3 ? json{0.1, 0.1, 0.1} : json{0.1, 0.1}}}},
-                    {"density", 100},
-                    {"position", at(0.0, 0.1)}};
-    Sim sim(scene_doc(dim, 0.005, json::array({wall("left", -0.2), wall("right", 0.2), a, b})));
-    sim.scene.world.gravity.setZero();
-    // The walls' faces at x = ±0.1: A spans [−0.12, 0.11]; B's bottom 1 cm below A's top (the
-    // reader refuses a scene that starts this deep).
-    const int ca = 2 * config_size(dim), cb = 3 * config_size(dim);
-    sim.state.q[ca] = -0.005;
-    sim.state.q[cb + dim - 1] = 0.09;
-    const StepReport r = sim.advance();
-    EXPECT_TRUE(r.projection_ran) << dim << "D";
-    EXPECT_TRUE(r.projection_solved) << dim << "D";
-    EXPECT_EQ(r.projection_relaxed_rows, d3 ? 8 : 4) << dim << "D";  // A's corners on the walls
-    EXPECT_NEAR(r.projection_depth, 0.02, 1e-12) << dim << "D";
-    EXPECT_NEAR(sim.state.q[ca], -0.005, 1e-12) << dim << "D";  // not pushed across
-    EXPECT_NEAR(sim.state.q[cb + dim - 1] - sim.state.q[ca + dim - 1], 0.1, 1e-9) << dim << "D";
-    EXPECT_NEAR(r.max_penetration, 0.02, 1e-12) << dim << "D";
-    EXPECT_EQ(r.kinetic_energy, 0) << dim << "D";
+  // B is pushed out of A; the walls' overlaps stay as they were, and nothing gains speed. The
+  // interior point (projection_interior_min_rows = 1) stalls on the infeasible QP, and the dual
+  // active set relaxes it as alone (0).
+  for (const int min_rows : {0, 1})
+    for (const int dim : {2, 3}) {
+      const bool d3 = dim == 3;
+      auto at = [&](Real x, Real up) { return d3 ? json{x, 0.0, up} : json{x, up}; };
+      auto wall = [&](const char* name, Real x) {
+        return json{{"name", name},
+                    {"static", true},
+                    {"shape", {{"box", d3 ? json{0.2, 1.0, 1.0} : json{0.2, 1.0}}}},
+                    {"position", at(x, 0.0)}};
+      };
+      const json a = {{"name", "A"},
+                      {"shape", {{"box", d3 ? json{0.23, 0.2, 0.1} : json{0.23, 0.1}}}},
+                      {"density", 100},
+                      {"position", at(0.0, 0.0)}};
+      const json b = {{"name", "B"},
+                      {"shape", {{"box", d3 ? json{0.1, 0.1, 0.1} : json{0.1, 0.1}}}},
+                      {"density", 100},
+                      {"position", at(0.0, 0.1)}};
+      Sim sim(scene_doc(dim, 0.005, json::array({wall("left", -0.2), wall("right", 0.2), a, b})));
+      sim.scene.world.gravity.setZero();
+      sim.scene.world.solver.diagnostics.projection_interior_min_rows = min_rows;
+      // The walls' faces at x = ±0.1: A spans [−0.12, 0.11]; B's bottom 1 cm below A's top (the
+      // reader refuses a scene that starts this deep).
+      const int ca = 2 * config_size(dim), cb = 3 * config_size(dim);
+      sim.state.q[ca] = -0.005;
+      sim.state.q[cb + dim - 1] = 0.09;
+      const StepReport r = sim.advance();
+      EXPECT_TRUE(r.projection_ran) << dim << "D " << min_rows;
+      EXPECT_TRUE(r.projection_solved) << dim << "D " << min_rows;
+      EXPECT_EQ(r.projection_relaxed_rows, d3 ? 8 : 4)
+          << dim << "D " << min_rows;  // A's corners on the walls
+      EXPECT_NEAR(r.projection_depth, 0.02, 1e-12) << dim << "D " << min_rows;
+      EXPECT_NEAR(sim.state.q[ca], -0.005, 1e-12) << dim << "D " << min_rows;  // not pushed across
+      EXPECT_NEAR(sim.state.q[cb + dim - 1] - sim.state.q[ca + dim - 1], 0.1, 1e-9)
+          << dim << "D " << min_rows;
+      EXPECT_NEAR(r.max_penetration, 0.02, 1e-12) << dim << "D " << min_rows;
+      EXPECT_EQ(r.kinetic_energy, 0) << dim << "D " << min_rows;
+    }
+}
+
+TEST(Robustness, TheInteriorPointProjectionMovesBodiesAsTheDualActiveSetDoes) {
+  // Four boxes stacked with offsets and twists, each sunk 2 mm into the one below (the lowest
+  // into the floor): the position QP is strictly convex in the push-out p, so its solution by the
+  // interior point in body space (every QP, projection_interior_min_rows = 1) moves every body as
+  // the dual active set's does (0: never), within the QP's tolerance (4e-11 m/s here, times h),
+  // and both certify.
+  State ends[2];
+  StepReport reports[2];
+  for (int k = 0; k < 2; ++k) {
+    Sim sim(offset_box_stack_doc());
+    sim.scene.world.solver.diagnostics.projection_interior_min_rows = k;
+    for (int i = 0; i < 4; ++i) sim.state.q[7 * (i + 1) + 2] = 0.15 + 0.3 * i - 0.002 * (i + 1);
+    reports[k] = sim.advance();
+    ends[k] = sim.state;
+    ASSERT_TRUE(reports[k].projection_ran) << k;
+    EXPECT_TRUE(reports[k].projection_solved) << k;
+    EXPECT_EQ(reports[k].status, StepStatus::kOk) << k;
+    EXPECT_GT(reports[k].projection_depth, 0.0015) << k;
   }
+  Real moved = 0;
+  for (int i = 0; i < 4; ++i)
+    moved = std::max(moved, (ends[0].q_of(i + 1) - ends[1].q_of(i + 1)).lpNorm<Eigen::Infinity>());
+  EXPECT_LT(moved, 1e-9);
+  EXPECT_NEAR(reports[0].max_penetration, reports[1].max_penetration, 1e-7);
+  EXPECT_NEAR(reports[0].projection_lift, reports[1].projection_lift,
+              1e-6 * reports[0].projection_lift);
 }
 
 TEST(Robustness, TheProjectionMovesNoBodyFarForASmallOverlap) {

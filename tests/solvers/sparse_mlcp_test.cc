@@ -16,6 +16,7 @@
 #include "exactsim/solvers/sparse_lemke.h"
 #include "exactsim/solvers/sparse_mlcp.h"
 #include "pile_step.h"
+#include "solvers/sparse_lu.h"
 
 namespace exactsim::sparse_mlcp_test {
 namespace {
@@ -263,6 +264,83 @@ TEST(SparseMlcp, ARankDeficientBasisStaysBoundedAndCertifies) {
   EXPECT_NEAR(x.z.sum(), 9.81 * mass * h, 1e-9);
   EXPECT_LT(x.z.maxCoeff(), 9.81 * mass * h);
   EXPECT_LT(x.nu.lpNorm<Eigen::Infinity>(), 1e-12);
+}
+
+TEST(SparseMlcp, SymmetricProblemsFactoriseByCholeskyAndMatchTheDenseSolve) {
+  // Frictionless (H = G, D = 0): the interior point's body-space system M + G Z⁻¹W Gᵀ is
+  // symmetric positive definite and, flagged symmetric, factorised by Cholesky (the position
+  // projection's QP, docs/robustness.md "Stabilisation"). The velocities ν̂ = W (c + G z) of its
+  // multipliers z are within the QP's duality gap of its unique minimiser ν* (the dense solve's,
+  // with z*): ‖ν̂ − ν*‖²_M <= zᵀŵ − z*ᵀŵ, ŵ = Gᵀν̂ + r (strong convexity and optimality of
+  // ν*); and the LU path ends at the same point.
+  PileRng rng(41);
+  MlcpScratch dense_scratch;
+  for (int trial = 0; trial < 20; ++trial) {
+    const int bodies = 5 + 3 * trial;
+    const Mlcp dense_problem = pile_step(bodies, 4 * bodies, 0, rng);
+    const SparseMlcp p = sparse_of(dense_problem);
+    MlcpSolution dense;
+    solve_mlcp(dense_problem, {}, dense_scratch, dense);
+    ASSERT_TRUE(dense.certificate.ok()) << trial;
+    VecX nu[2];
+    for (const bool symmetric : {false, true}) {
+      SparseMlcpScratch s;
+      prepare_sparse_mlcp(p, s);
+      s.symmetric = symmetric;
+      const Real tol = SolverOptions{}.tolerance * std::max<Real>(1, s.b.lpNorm<Eigen::Infinity>());
+      const Real scale = sparse_mlcp_impulse_scale(p, s);
+      VecX z, w;
+      int iterations = 0;
+      ASSERT_TRUE(interior_point(p, tol, scale, 100, s, nu[symmetric], z, w, iterations))
+          << trial << " symmetric " << symmetric;
+      EXPECT_EQ(s.lu->cholesky, symmetric && sparse_lu_available(SparseLuBackend::kKlu)) << trial;
+      EXPECT_TRUE(verify_sparse_mlcp(p, nu[symmetric], z, tol, scale, {}, s, w).ok()) << trial;
+      VecX impulse = p.c, nu_hat, w_hat, error_momentum;
+      p.g.multiply_add(p.M, z, impulse);
+      s.W.apply(impulse, nu_hat);
+      sparse_rows(p, nu_hat, VecX::Zero(z.size()), w_hat);
+      const VecX error = nu_hat - dense.nu;
+      p.M.apply(error, error_momentum);
+      const Real gap = z.dot(w_hat) - dense.z.dot(w_hat);
+      EXPECT_LE(error.dot(error_momentum), gap + 1e-12 * dense.nu.squaredNorm())
+          << trial << " symmetric " << symmetric;
+    }
+    EXPECT_LT((nu[0] - nu[1]).lpNorm<Eigen::Infinity>(),
+              1e-9 * (1 + nu[0].lpNorm<Eigen::Infinity>()))
+        << trial;
+  }
+}
+
+TEST(SparseMlcp, TheCholeskyFactorSolvesAndRefusesAnIndefiniteMatrix) {
+  if (!sparse_lu_available(SparseLuBackend::kKlu))
+    GTEST_SKIP() << "built without SuiteSparse: factor_spd is the LU";
+  std::mt19937 rng(5);
+  std::uniform_real_distribution<Real> u(-1, 1);
+  const int n = 60;
+  MatX a = MatX::Zero(n, n);
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < i; ++j)
+      if (rng() % 8 == 0) a(i, j) = a(j, i) = u(rng);
+  a.diagonal().array() += a.cwiseAbs().rowwise().sum().array() + 0.5;  // diagonally dominant
+  SparseBasisLu lu;
+  lu.matrix = a.sparseView();
+  ASSERT_TRUE(lu.factor_spd());
+  EXPECT_TRUE(lu.cholesky);
+  VecX b(n), x;
+  for (int i = 0; i < n; ++i) b[i] = u(rng);
+  x = b;
+  lu.solve(x);
+  EXPECT_LT((a * x - b).lpNorm<Eigen::Infinity>(), 1e-12);
+  // The same pattern with one negative pivot: not positive definite.
+  a(n / 2, n / 2) = -a(n / 2, n / 2);
+  lu.matrix = a.sparseView();
+  EXPECT_FALSE(lu.factor_spd());
+  // And the LU again on it afterwards.
+  ASSERT_TRUE(lu.factor(SparseLuBackend::kAuto));
+  EXPECT_FALSE(lu.cholesky);
+  x = b;
+  lu.solve(x);
+  EXPECT_LT((a * x - b).lpNorm<Eigen::Infinity>(), 1e-10);
 }
 
 }  // namespace

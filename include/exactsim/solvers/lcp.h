@@ -193,6 +193,11 @@ struct SolverOptions {
     // after this many pivots per unknown of their problem (docs/solvers.md "The working set");
     // 0: the sparse Lemke's own budget, as any other run.
     Real retaken_pivots_per_unknown = 0.02;
+    // Position projection: a QP with at least this many rows is solved by the interior point in
+    // body space first, by the dual active set where that does not certify; 0: by the dual active
+    // set only (docs/robustness.md "Stabilisation": below about 4,000 rows the dual active set is
+    // faster).
+    int projection_interior_min_rows = 4000;
     // Both Lemke and Fischer–Burmeister: re-solve the final complementary basis (active set)
     // exactly with an LU and keep it when it verifies better. Removes the drift of the updated
     // basis inverse / Newton iterate.

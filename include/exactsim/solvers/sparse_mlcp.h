@@ -77,6 +77,9 @@ struct SparseMlcpScratch {
   VecX rhs, x, momentum, impulse;  // the basis system's right-hand side and solution; residuals
   std::vector<bool> active;
   bool basis_solved = false;  // the last answer is active's basis solve (not an interior point's)
+  // The problem is symmetric (H = G, D = 0): the interior point's body-space system is then
+  // positive definite and factorised by Cholesky (SparseBasisLu::factor_spd).
+  bool symmetric = false;
   CoupledRows coupled;
   MlcpSolution crossover;       // the basis solve after the interior point
   VecX z_previous, w_previous;  // the interior point's iterate before its last (Tapia's indicators)

@@ -13,6 +13,7 @@
 #include "exactsim/metrics/penetration_depth.h"
 #include "exactsim/solvers/dual_active_set.h"
 #include "exactsim/solvers/lcp.h"
+#include "exactsim/solvers/sparse_mlcp.h"
 #include "exactsim/stepping/world.h"
 #include "solvers/lcp_scratch.h"
 
@@ -48,6 +49,12 @@ struct PositionProjectionScratch {
   LcpSolution lemke;             // the Lemke fallback's answer
   SolveCertificate certificate;  // of p on (N_p, b_p)
   VecX impulse, nu;              // G_S p and the pseudo-velocity W G_S p
+  // The QP as a body-space MLCP (M p = G_S z, w = G_Sᵀ p + b_p) for the interior point, and
+  // whether s.z is its answer (interior: every z_i > 0, tiny where its row is not tight).
+  SparseMlcp qp;
+  SparseMlcpScratch qp_scratch;
+  VecX qp_nu, qp_w;
+  bool interior = false;
   // stop_approach: the pushed rows that still approach (indices into rows), their LCP
   // (N_A, G_Aᵀν⁺), G_A, and the answer δ, λ (λ empty when no correction was applied).
   // The bodies at the step's end: M, M⁻¹, ν⁺ and W G_A.
