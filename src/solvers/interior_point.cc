@@ -110,6 +110,7 @@ struct Ipm {
   // after the first iteration its values are summed in place instead of sorted from triplets.
   std::vector<int> slot;
   VecX local, local_out;            // one group's rows
+  VecX htdnu;                       // Hᵀ Δν of the last solve_direction
   Real refine_p = 0, refine_r = 0;  // momentum and row residuals of a direction left unrefined
   VecX rp, rd, rc, t, dnu, dz, dw, dz_aff, dw_aff, dnu_aff, y, lambda;
 };
@@ -172,7 +173,8 @@ void invert(Matrix& a, Matrix& inv) {
 
 // kinv = K⁻¹ and contribution = G_g K⁻¹ H_gᵀ for a group of NQ rows on N local velocities (g and
 // h are N × NQ). The usual groups, one cone on one or two bodies, have fixed sizes: there the
-// products are unrolled (docs/solvers.md "Interior point").
+// products are coefficient-based, without the blocked kernel's packing (docs/solvers.md
+// "Interior point").
 template <int NQ, int N>
 void group_product(MatX& k, const MatX& g, const MatX& h, MatX& kinv, MatX& contribution) {
   if constexpr (NQ == Eigen::Dynamic) {
@@ -183,11 +185,17 @@ void group_product(MatX& k, const MatX& g, const MatX& h, MatX& kinv, MatX& cont
     using Columns = Eigen::Matrix<Real, N, NQ>;
     Square a = Eigen::Map<const Square>(k.data()), inv;
     invert(a, inv);
-    kinv = inv;
+    kinv.resize(NQ, NQ);
+    Eigen::Map<Square>(kinv.data()) = inv;
     contribution.resize(N, N);
-    Eigen::Map<Eigen::Matrix<Real, N, N>>(contribution.data()).noalias() =
-        Eigen::Map<const Columns>(g.data()) *
-        (inv * Eigen::Map<const Columns>(h.data()).transpose());
+    const Eigen::Map<const Columns> gm(g.data()), hm(h.data());
+    Eigen::Map<Eigen::Matrix<Real, N, N>> out(contribution.data());
+    if constexpr (NQ == 1) {
+      out.noalias() = (inv(0, 0) * gm) * hm.transpose();
+    } else {
+      const Eigen::Matrix<Real, NQ, N> kinv_ht = inv.lazyProduct(hm.transpose());
+      out.noalias() = gm.lazyProduct(kinv_ht);
+    }
   }
 }
 
@@ -236,6 +244,8 @@ bool factor(const SparseMlcp& p, const CoupledRows& c, const VecX& z, const VecX
       group_product<6, 6>(grp.k, grp.g, grp.h, grp.kinv, contribution);
     else if (nq == 7 && n == 12)
       group_product<7, 12>(grp.k, grp.g, grp.h, grp.kinv, contribution);
+    else if (nq == 7 && n == 6)
+      group_product<7, 6>(grp.k, grp.g, grp.h, grp.kinv, contribution);
     else if (nq == 4 && n == 6)
       group_product<4, 6>(grp.k, grp.g, grp.h, grp.kinv, contribution);
     else if (nq == 4 && n == 3)
@@ -276,18 +286,38 @@ bool factor(const SparseMlcp& p, const CoupledRows& c, const VecX& z, const VecX
                      : s.lu->factor(SparseLuBackend::kAuto, !analyse, 0);
 }
 
+// y_g = K_g⁻¹ v_g for a group of NQ rows, in a fixed size for the usual groups (one cone in 2D or
+// 3D); for these sizes the product adds in the dynamic-size kernel's order.
+template <int NQ>
+void solve_group(const MatX& kinv, const int* rows, const VecX& v, VecX& y) {
+  Eigen::Matrix<Real, NQ, 1> local, out;
+  for (int a = 0; a < NQ; ++a) local[a] = v[rows[a]];
+  out.noalias() = Eigen::Map<const Eigen::Matrix<Real, NQ, NQ>>(kinv.data()) * local;
+  for (int a = 0; a < NQ; ++a) y[rows[a]] = out[a];
+}
+
 // Per group: y_g = K_g⁻¹ v_g.
 void solve_groups(const CoupledRows& c, Ipm& ipm, const VecX& v, VecX& y) {
   y.resize(v.size());
   for (int g = 0; g + 1 < static_cast<int>(c.begin.size()); ++g) {
     const int q0 = c.begin[g], nq = c.begin[g + 1] - q0;
-    if (ipm.local.size() < nq) {
-      ipm.local.resize(nq);
-      ipm.local_out.resize(nq);
+    const int* rows = c.rows.data() + q0;
+    const MatX& kinv = ipm.groups[g].kinv;
+    if (nq == 6) {
+      solve_group<6>(kinv, rows, v, y);
+    } else if (nq == 4) {
+      solve_group<4>(kinv, rows, v, y);
+    } else if (nq == 1) {
+      y[rows[0]] = kinv(0, 0) * v[rows[0]];
+    } else {
+      if (ipm.local.size() < nq) {
+        ipm.local.resize(nq);
+        ipm.local_out.resize(nq);
+      }
+      for (int a = 0; a < nq; ++a) ipm.local[a] = v[rows[a]];
+      ipm.local_out.head(nq).noalias() = kinv * ipm.local.head(nq);
+      for (int a = 0; a < nq; ++a) y[rows[a]] = ipm.local_out[a];
     }
-    for (int a = 0; a < nq; ++a) ipm.local[a] = v[c.rows[q0 + a]];
-    ipm.local_out.head(nq).noalias() = ipm.groups[g].kinv * ipm.local.head(nq);
-    for (int a = 0; a < nq; ++a) y[c.rows[q0 + a]] = ipm.local_out[a];
   }
 }
 
@@ -307,9 +337,8 @@ bool solve_direction(const SparseMlcp& p, const CoupledRows& c, const VecX& z, c
   s.lu->solve(rhs);
   dnu.swap(rhs);
   if (!dnu.allFinite()) return false;
-  VecX htdnu;
-  p.h.transpose_multiply(p.M, dnu, htdnu);
-  solve_groups(c, ipm, ipm.t - htdnu, dz);
+  p.h.transpose_multiply(p.M, dnu, ipm.htdnu);
+  solve_groups(c, ipm, ipm.t - ipm.htdnu, dz);
   dw = (rc - w.cwiseProduct(dz)).cwiseQuotient(z);
   return dz.allFinite() && dw.allFinite();
 }
@@ -318,12 +347,11 @@ bool direction(const SparseMlcp& p, const CoupledRows& c, const VecX& z, const V
                SparseMlcpScratch& s, const VecX& rc, VecX& dnu, VecX& dz, VecX& dw) {
   if (!solve_direction(p, c, z, w, ipm, s, ipm.rp, ipm.rd, rc, dnu, dz, dw)) return false;
   // Residual of the unreduced equations: e1 = M Δν − G Δz + rp, e2 = −Hᵀ Δν − D Δz + Δw + rd.
-  VecX e1, e2, gdz = VecX::Zero(p.M.size());
+  VecX e1, gdz = VecX::Zero(p.M.size());
   p.M.apply(dnu, e1);
   p.g.multiply_add(p.M, dz, gdz);
   e1 += ipm.rp - gdz;
-  p.h.transpose_multiply(p.M, dnu, e2);
-  e2 = dw + ipm.rd - e2 - p.D * dz;
+  VecX e2 = dw + ipm.rd - ipm.htdnu - p.D * dz;
   if (e1.lpNorm<Eigen::Infinity>() <= ipm.refine_p && e2.lpNorm<Eigen::Infinity>() <= ipm.refine_r)
     return true;
   VecX cnu, cz, cw;

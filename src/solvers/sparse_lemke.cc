@@ -81,23 +81,6 @@ constexpr int kRefactorInterval = 200;
 // Polish of the final basic solution: at most this many refinement steps.
 constexpr int kSparsePolishSteps = 3;
 
-// y (n_v) += Σ_j A_j x_j over the blocked columns.
-void add_column(const BlockColumns& a, const BlockDiagonal& layout, int j, Real x_j, VecX& y) {
-  for (int e = a.begin[j]; e < a.begin[j + 1]; ++e) {
-    const int k = a.block[e], nb = static_cast<int>(layout.blocks[k].rows());
-    y.segment(layout.offsets[k], nb) += x_j * a.values[e].head(nb);
-  }
-}
-
-Real column_dot(const BlockColumns& a, const BlockDiagonal& layout, int j, const VecX& v) {
-  Real s = 0;
-  for (int e = a.begin[j]; e < a.begin[j + 1]; ++e) {
-    const int k = a.block[e], nb = static_cast<int>(layout.blocks[k].rows());
-    s += a.values[e].head(nb).dot(v.segment(layout.offsets[k], nb));
-  }
-  return s;
-}
-
 // Basis fingerprints (lemke.cc, CycleDetector): the lexicographic rule never revisits a basis in
 // exact arithmetic, so a repeated one proves that rounding broke it.
 std::uint64_t sparse_variable_hash(int id) {
@@ -172,7 +155,7 @@ struct Run {
       full[nv + id] = 1;
     } else if (id < z0) {
       const int j = id - m;
-      add_column(p.g, p.M, j, -1, full);
+      p.g.add_column(p.M, j, -1, full);
       for (Eigen::SparseMatrix<Real>::InnerIterator e(st.d_columns, j); e; ++e)
         full[nv + e.row()] -= e.value();
     } else {
@@ -311,7 +294,7 @@ struct Run {
       const int id = st.basis[q];
       if (id >= m && id < z0) {
         st.z_work[id - m] = v[q];
-        add_column(p.g, p.M, id - m, v[q], st.impulse);
+        p.g.add_column(p.M, id - m, v[q], st.impulse);
       } else if (id == z0) {
         z0_value = v[q];
       }
@@ -320,7 +303,7 @@ struct Run {
     st.residual = a.tail(m);
     st.residual.noalias() += p.D * st.z_work;
     st.residual += z0_value * st.cover;
-    for (int i = 0; i < m; ++i) st.residual[i] += column_dot(p.h, p.M, i, st.nu_work);
+    for (int i = 0; i < m; ++i) st.residual[i] += p.h.column_dot(p.M, i, st.nu_work);
     for (int q = 0; q < m; ++q)
       if (st.basis[q] < m) st.residual[st.basis[q]] -= v[q];
     st.full.setZero(n);
@@ -616,7 +599,7 @@ struct Run {
       if (st.basis[q] >= m && st.basis[q] < z0) z[st.basis[q] - m] = st.x[q];
     st.impulse = p.c;
     for (int j = 0; j < m; ++j)
-      if (z[j] != 0) add_column(p.g, p.M, j, z[j], st.impulse);
+      if (z[j] != 0) p.g.add_column(p.M, j, z[j], st.impulse);
     s.mlcp.W.apply(st.impulse, nu);
   }
 
@@ -633,12 +616,12 @@ struct Run {
     y /= y_max;
     st.impulse.setZero(nv);
     for (int j = 0; j < m; ++j)
-      if (y[j] != 0) add_column(p.h, p.M, j, y[j], st.impulse);
+      if (y[j] != 0) p.h.add_column(p.M, j, y[j], st.impulse);
     s.mlcp.W.apply(st.impulse, st.nu_work);
     st.residual = p.D.transpose() * y;
     Real nty_max = -std::numeric_limits<Real>::infinity();
     for (int j = 0; j < m; ++j)
-      nty_max = std::max(nty_max, st.residual[j] + column_dot(p.g, p.M, j, st.nu_work));
+      nty_max = std::max(nty_max, st.residual[j] + p.g.column_dot(p.M, j, st.nu_work));
     Real n_scale = 1;
     if (s.mlcp.n_diag.size() > 0) n_scale = std::max(n_scale, s.mlcp.n_diag.cwiseAbs().maxCoeff());
     for (int k = 0; k < p.D.outerSize(); ++k)
@@ -727,13 +710,13 @@ void solve_sparse_lemke(const SparseMlcp& p, const SolverOptions& options, Spars
     st.z_work.setZero(m);
     for (int j = 0; j < m; ++j)
       if ((*from)[j]) {
-        add_column(p.g, p.M, j, 1, st.impulse);
+        p.g.add_column(p.M, j, 1, st.impulse);
         st.z_work[j] = 1;
         st.cover[j] = 0;
       }
     s.mlcp.W.apply(st.impulse, st.nu_work);
     st.cover.noalias() -= p.D * st.z_work;
-    for (int i = 0; i < m; ++i) st.cover[i] -= column_dot(p.h, p.M, i, st.nu_work);
+    for (int i = 0; i < m; ++i) st.cover[i] -= p.h.column_dot(p.M, i, st.nu_work);
   };
   const auto basis_of_state = [&] {
     s.active.assign(m, false);

@@ -60,6 +60,8 @@ struct BlockColumns {
   int cols() const { return static_cast<int>(begin.size()) - 1; }
   // y += A x (y sized layout.size()).
   void multiply_add(const BlockDiagonal& layout, const VecX& x, VecX& y) const;
+  // y += A_j x_j.
+  void add_column(const BlockDiagonal& layout, int j, Real x_j, VecX& y) const;
   // y = Aᵀ v (sized cols()).
   void transpose_multiply(const BlockDiagonal& layout, const VecX& v, VecX& y) const;
   // A_jᵀ v.
