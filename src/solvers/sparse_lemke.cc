@@ -245,6 +245,7 @@ struct Run {
       }
     }
     SparseBasisLu& spare = st.lu[1 - st.current];
+    spare.scale_rows = false;  // unscaled, its pivot ratio still checked (docs/solvers.md)
     spare.matrix.resize(n, n);
     spare.matrix.setFromTriplets(t.begin(), t.end());
     SparseLuBackend backend = s.backend;

@@ -156,6 +156,7 @@ bool SparseBasisLu::factor(SparseLuBackend which, bool same_pattern, Real min_pi
         if (klu_symbolic_ == nullptr) return false;
         analysed = true;
       }
+      klu.scale = scale_rows ? 2 : -1;
       if (refactor) {
         const bool sound =
             klu_refactor(matrix.outerIndexPtr(), matrix.innerIndexPtr(), matrix.valuePtr(),

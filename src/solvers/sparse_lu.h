@@ -28,6 +28,9 @@ struct SparseBasisLu {
   Real factored_pivot_ratio = 0;  // ... of the last factorisation that chose its pivots
   long nonzeros = 0;              // nnz(L + U)
   bool cholesky = false;          // the factor is factor_spd's
+  // KLU divides each row by its largest entry before it chooses pivots (its default). False: no
+  // scaling, and KLU skips its pass over the matrix (docs/solvers.md "Interior point").
+  bool scale_rows = true;
 
   SparseBasisLu();
   SparseBasisLu(const SparseBasisLu&) = delete;
