@@ -50,7 +50,6 @@ bool solve_basis(const SparseMlcp& p, Real delta, SparseMlcpScratch& s) {
   }
   if (!s.lu) s.lu = std::make_shared<SparseBasisLu>();
   SparseBasisLu& lu = *s.lu;
-  lu.scale_rows = true;  // (the interior point shares s.lu and turns scaling off)
   lu.matrix.resize(nv + nb, nv + nb);
   lu.matrix.setFromTriplets(t.begin(), t.end());
   if (!lu.factor(SparseLuBackend::kAuto, false, 0)) return false;

@@ -204,7 +204,6 @@ bool factor(const SparseMlcp& p, const CoupledRows& c, const VecX& z, const VecX
             SparseMlcpScratch& s, bool analyse) {
   const int nv = p.M.size();
   if (!s.lu) s.lu = std::make_shared<SparseBasisLu>();
-  s.lu->scale_rows = false;  // (docs/solvers.md "Interior point")
   Eigen::SparseMatrix<Real>& S = s.lu->matrix;
   // The first iteration collects triplets (zeros too: the pattern is the analysis's at every
   // iteration) and finds where each lands; later ones add into those places.
@@ -284,7 +283,7 @@ bool factor(const SparseMlcp& p, const CoupledRows& c, const VecX& z, const VecX
     }
   }
   return s.symmetric ? s.lu->factor_spd(!analyse, 0)
-                     : s.lu->factor(SparseLuBackend::kAuto, !analyse, 0);
+                     : s.lu->factor(SparseLuBackend::kAuto, !analyse, 0, false);
 }
 
 // y_g = K_g⁻¹ v_g for a group of NQ rows, in a fixed size for the usual groups (one cone in 2D or

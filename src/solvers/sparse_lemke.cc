@@ -245,7 +245,6 @@ struct Run {
       }
     }
     SparseBasisLu& spare = st.lu[1 - st.current];
-    spare.scale_rows = false;  // unscaled, its pivot ratio still checked (docs/solvers.md)
     spare.matrix.resize(n, n);
     spare.matrix.setFromTriplets(t.begin(), t.end());
     SparseLuBackend backend = s.backend;
@@ -253,7 +252,8 @@ struct Run {
       backend = sparse_lu_available(SparseLuBackend::kKlu) ? SparseLuBackend::kKlu
                                                            : SparseLuBackend::kEigen;
     if (!sparse_lu_available(backend)) backend = SparseLuBackend::kEigen;
-    const bool ok = spare.factor(backend);
+    // Unscaled, its pivot ratio checked as ever (docs/solvers.md "Sparse Lemke").
+    const bool ok = spare.factor(backend, false, SparseBasisLu::kMinPivotRatio, false);
     s.stats.backend = spare.backend;
     s.stats.factor_seconds += seconds_since(start);
     if (!ok) {

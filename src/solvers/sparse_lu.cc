@@ -122,7 +122,8 @@ void SparseBasisLu::release() {
   cholesky = false;
 }
 
-bool SparseBasisLu::factor(SparseLuBackend which, bool same_pattern, Real min_pivot_ratio) {
+bool SparseBasisLu::factor(SparseLuBackend which, bool same_pattern, Real min_pivot_ratio,
+                           bool scale_rows) {
   if (which == SparseLuBackend::kAuto || !sparse_lu_available(which))
     which = sparse_lu_available(SparseLuBackend::kKlu) ? SparseLuBackend::kKlu
                                                        : SparseLuBackend::kEigen;

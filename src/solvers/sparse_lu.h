@@ -28,9 +28,7 @@ struct SparseBasisLu {
   Real factored_pivot_ratio = 0;  // ... of the last factorisation that chose its pivots
   long nonzeros = 0;              // nnz(L + U)
   bool cholesky = false;          // the factor is factor_spd's
-  // KLU divides each row by its largest entry before it chooses pivots (its default). False: no
-  // scaling, and KLU skips its pass over the matrix (docs/solvers.md "Interior point").
-  bool scale_rows = true;
+  static constexpr Real kMinPivotRatio = 1e-14;
 
   SparseBasisLu();
   SparseBasisLu(const SparseBasisLu&) = delete;
@@ -42,15 +40,18 @@ struct SparseBasisLu {
   // Factorises `matrix` (kAuto: KLU where SuiteSparse was found, else Eigen's). The analysis of
   // the last factorisation is reused where `matrix` has its pattern (with `same_pattern` the
   // caller promises so, and it is not compared). False when the backend fails or the pivot ratio is
-  // not above `min_pivot_ratio` (numerically singular; 0: any finite ratio).
-  bool factor(SparseLuBackend which, bool same_pattern = false, Real min_pivot_ratio = 1e-14);
+  // not above `min_pivot_ratio` (numerically singular; 0: any finite ratio). With `scale_rows`
+  // KLU divides each row by its largest entry before it chooses pivots (its default); without,
+  // it also skips its checking pass over the matrix (docs/solvers.md "Interior point").
+  bool factor(SparseLuBackend which, bool same_pattern = false,
+              Real min_pivot_ratio = kMinPivotRatio, bool scale_rows = true);
 
   // Factorises the symmetric positive definite `matrix` (both triangles stored; the lower one is
   // read) as L Lᵀ: by CHOLMOD where SuiteSparse was found, else as factor(kAuto) does. The
   // analysis is reused as factor() reuses it. False where `matrix` is not positive definite or
   // the pivot ratio (CHOLMOD's estimate of the reciprocal condition number) is not above
   // `min_pivot_ratio`.
-  bool factor_spd(bool same_pattern = false, Real min_pivot_ratio = 1e-14);
+  bool factor_spd(bool same_pattern = false, Real min_pivot_ratio = kMinPivotRatio);
 
   // x = A⁻¹ x, or A⁻ᵀ x.
   void solve(VecX& x, bool transpose = false);
