@@ -100,6 +100,7 @@ namespace {
 
 struct Group {
   MatX g, h;     // the group's columns of G and H on its bodies (local rows)
+  MatX d;        // D_gg, the same at every iteration
   MatX k, kinv;  // K = D_gg + Λ_g, K⁻¹ (a group has a few rows: one cone or one PEG group)
 };
 
@@ -109,6 +110,7 @@ struct Ipm {
   // them (M's blocks, then each group's contribution): S keeps one pattern within a solve, so
   // after the first iteration its values are summed in place instead of sorted from triplets.
   std::vector<int> slot;
+  std::vector<Real> contribution;   // one group's G_g K⁻¹ H_gᵀ (column-major)
   VecX local, local_out;            // one group's rows
   VecX htdnu;                       // Hᵀ Δν of the last solve_direction
   Real refine_p = 0, refine_r = 0;  // momentum and row residuals of a direction left unrefined
@@ -144,6 +146,18 @@ void gather_columns(const SparseMlcp& p, const CoupledRows& c, int g, const Bloc
   }
 }
 
+// D_gg: the entries of D among group g's rows.
+void gather_coupling(const SparseMlcp& p, const CoupledRows& c, int g, MatX& out) {
+  const int q0 = c.begin[g], nq = c.begin[g + 1] - q0;
+  out.setZero(nq, nq);
+  for (int a = 0; a < nq; ++a)
+    for (SparseRowMatX::InnerIterator e(p.D, c.rows[q0 + a]); e; ++e) {
+      int b = 0;
+      while (c.rows[q0 + b] != e.col()) ++b;
+      out(a, b) = e.value();
+    }
+}
+
 // inv = a⁻¹ by Gauss–Jordan elimination with partial pivoting (a is a group's K: a few rows, where
 // a blocked LU and its triangular solves cost more than the arithmetic). a is overwritten; a
 // singular a gives non-finite entries.
@@ -176,10 +190,11 @@ void invert(Matrix& a, Matrix& inv) {
 // products are coefficient-based, without the blocked kernel's packing (docs/solvers.md
 // "Interior point").
 template <int NQ, int N>
-void group_product(MatX& k, const MatX& g, const MatX& h, MatX& kinv, MatX& contribution) {
+void group_product(MatX& k, const MatX& g, const MatX& h, MatX& kinv, Real* contribution) {
   if constexpr (NQ == Eigen::Dynamic) {
     invert(k, kinv);
-    contribution.noalias() = g.lazyProduct(kinv.lazyProduct(h.transpose()));
+    Eigen::Map<MatX>(contribution, g.rows(), g.rows()).noalias() =
+        g.lazyProduct(kinv.lazyProduct(h.transpose()));
   } else {
     using Square = Eigen::Matrix<Real, NQ, NQ>;
     using Columns = Eigen::Matrix<Real, N, NQ>;
@@ -187,9 +202,8 @@ void group_product(MatX& k, const MatX& g, const MatX& h, MatX& kinv, MatX& cont
     invert(a, inv);
     kinv.resize(NQ, NQ);
     Eigen::Map<Square>(kinv.data()) = inv;
-    contribution.resize(N, N);
     const Eigen::Map<const Columns> gm(g.data()), hm(h.data());
-    Eigen::Map<Eigen::Matrix<Real, N, N>> out(contribution.data());
+    Eigen::Map<Eigen::Matrix<Real, N, N>> out(contribution);
     if constexpr (NQ == 1) {
       out.noalias() = (inv(0, 0) * gm) * hm.transpose();
     } else {
@@ -223,21 +237,16 @@ bool factor(const SparseMlcp& p, const CoupledRows& c, const VecX& z, const VecX
           values[ipm.slot[next++]] += p.M.blocks[k](a, b);
   }
   std::vector<int> local, global;
-  MatX contribution;
+  Real* contribution = ipm.contribution.data();
   for (int g = 0; g + 1 < static_cast<int>(c.begin.size()); ++g) {
     Group& grp = ipm.groups[g];
     const int q0 = c.begin[g], nq = c.begin[g + 1] - q0;
-    grp.k.setZero(nq, nq);
+    grp.k = grp.d;
     for (int a = 0; a < nq; ++a) {
       const int i = c.rows[q0 + a];
-      for (SparseRowMatX::InnerIterator e(p.D, i); e; ++e) {
-        int b = 0;
-        while (c.rows[q0 + b] != e.col()) ++b;
-        grp.k(a, b) = e.value();
-      }
       grp.k(a, a) += w[i] / z[i];
     }
-    const int n = local_size(p, c, g, local);
+    const int n = static_cast<int>(grp.g.rows());
     if (nq == 6 && n == 12)
       group_product<6, 12>(grp.k, grp.g, grp.h, grp.kinv, contribution);
     else if (nq == 6 && n == 6)
@@ -246,6 +255,10 @@ bool factor(const SparseMlcp& p, const CoupledRows& c, const VecX& z, const VecX
       group_product<7, 12>(grp.k, grp.g, grp.h, grp.kinv, contribution);
     else if (nq == 7 && n == 6)
       group_product<7, 6>(grp.k, grp.g, grp.h, grp.kinv, contribution);
+    else if (nq == 8 && n == 12)
+      group_product<8, 12>(grp.k, grp.g, grp.h, grp.kinv, contribution);
+    else if (nq == 5 && n == 6)
+      group_product<5, 6>(grp.k, grp.g, grp.h, grp.kinv, contribution);
     else if (nq == 4 && n == 6)
       group_product<4, 6>(grp.k, grp.g, grp.h, grp.kinv, contribution);
     else if (nq == 4 && n == 3)
@@ -260,16 +273,17 @@ bool factor(const SparseMlcp& p, const CoupledRows& c, const VecX& z, const VecX
       group_product<Eigen::Dynamic, Eigen::Dynamic>(grp.k, grp.g, grp.h, grp.kinv, contribution);
     if (values != nullptr) {
       for (int a = 0; a < n; ++a)
-        for (int b = 0; b < n; ++b) values[ipm.slot[next++]] += contribution(a, b);
+        for (int b = 0; b < n; ++b) values[ipm.slot[next++]] += contribution[a + b * n];
       continue;
     }
+    local_size(p, c, g, local);
     global.resize(n);
     for (int q = c.block_begin[g], slot = 0; q < c.block_begin[g + 1]; ++q, ++slot) {
       const int k = c.blocks[q], nb = static_cast<int>(p.M.blocks[k].rows());
       for (int a = 0; a < nb; ++a) global[local[slot] + a] = p.M.offsets[k] + a;
     }
     for (int a = 0; a < n; ++a)
-      for (int b = 0; b < n; ++b) t.emplace_back(global[a], global[b], contribution(a, b));
+      for (int b = 0; b < n; ++b) t.emplace_back(global[a], global[b], contribution[a + b * n]);
   }
   if (values == nullptr) {
     S.resize(nv, nv);
@@ -380,10 +394,15 @@ bool interior_point(const SparseMlcp& p, Real tol, Real scale, int max_iteration
   Ipm ipm;
   const int n_groups = static_cast<int>(c.begin.size()) - 1;
   ipm.groups.resize(n_groups);
+  std::size_t largest = 0;
   for (int g = 0; g < n_groups; ++g) {
-    gather_columns(p, c, g, p.g, ipm.groups[g].g);
-    gather_columns(p, c, g, p.h, ipm.groups[g].h);
+    Group& grp = ipm.groups[g];
+    gather_columns(p, c, g, p.g, grp.g);
+    gather_columns(p, c, g, p.h, grp.h);
+    gather_coupling(p, c, g, grp.d);
+    largest = std::max<std::size_t>(largest, grp.g.rows() * grp.g.rows());
   }
+  ipm.contribution.resize(largest);
   // Start: w a velocity V, z `start` × the impulse that makes it and ν free; or `near`'s ν and
   // z with its rows, each z_i and w_i at least those.
   const Real v_scale = std::max<Real>(s.b.lpNorm<Eigen::Infinity>(), 1e-3);
