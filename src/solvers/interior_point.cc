@@ -18,6 +18,7 @@
 #include <Eigen/Dense>
 
 #include "exactsim/solvers/sparse_mlcp.h"
+#include "solvers/cone_inverse.h"
 #include "solvers/sparse_lu.h"
 #include "solvers/union_find.h"
 
@@ -102,6 +103,7 @@ struct Group {
   MatX g, h;     // the group's columns of G and H on its bodies (local rows)
   MatX d;        // D_gg, the same at every iteration
   MatX k, kinv;  // K = D_gg + Λ_g, K⁻¹ (a group has a few rows: one cone or one PEG group)
+  bool cone = false;  // D_gg has a cone's shape: K⁻¹ in closed form (cone_inverse.h)
 };
 
 struct Ipm {
@@ -185,23 +187,29 @@ void invert(Matrix& a, Matrix& inv) {
   }
 }
 
-// kinv = K⁻¹ and contribution = G_g K⁻¹ H_gᵀ for a group of NQ rows on N local velocities (g and
-// h are N × NQ). The usual groups, one cone on one or two bodies, have fixed sizes: there the
-// products are coefficient-based, without the blocked kernel's packing (docs/solvers.md
-// "Interior point").
+// contribution = G_g K⁻¹ H_gᵀ for a group of NQ rows on N local velocities (g and h are N × NQ),
+// and grp.kinv = K⁻¹ where it is not there already (`inverted`: a cone's, in closed form). The
+// usual groups, one cone on one or two bodies, have fixed sizes: there the products are
+// coefficient-based, without the blocked kernel's packing (docs/solvers.md "Interior point").
 template <int NQ, int N>
-void group_product(MatX& k, const MatX& g, const MatX& h, MatX& kinv, Real* contribution) {
+void group_product(Group& grp, bool inverted, Real* contribution) {
+  const MatX &g = grp.g, &h = grp.h;
   if constexpr (NQ == Eigen::Dynamic) {
-    invert(k, kinv);
+    if (!inverted) invert(grp.k, grp.kinv);
     Eigen::Map<MatX>(contribution, g.rows(), g.rows()).noalias() =
-        g.lazyProduct(kinv.lazyProduct(h.transpose()));
+        g.lazyProduct(grp.kinv.lazyProduct(h.transpose()));
   } else {
     using Square = Eigen::Matrix<Real, NQ, NQ>;
     using Columns = Eigen::Matrix<Real, N, NQ>;
-    Square a = Eigen::Map<const Square>(k.data()), inv;
-    invert(a, inv);
-    kinv.resize(NQ, NQ);
-    Eigen::Map<Square>(kinv.data()) = inv;
+    Square inv;
+    if (inverted) {
+      inv = Eigen::Map<const Square>(grp.kinv.data());
+    } else {
+      Square a = Eigen::Map<const Square>(grp.k.data());
+      invert(a, inv);
+      grp.kinv.resize(NQ, NQ);
+      Eigen::Map<Square>(grp.kinv.data()) = inv;
+    }
     const Eigen::Map<const Columns> gm(g.data()), hm(h.data());
     Eigen::Map<Eigen::Matrix<Real, N, N>> out(contribution);
     if constexpr (NQ == 1) {
@@ -241,36 +249,41 @@ bool factor(const SparseMlcp& p, const CoupledRows& c, const VecX& z, const VecX
   for (int g = 0; g + 1 < static_cast<int>(c.begin.size()); ++g) {
     Group& grp = ipm.groups[g];
     const int q0 = c.begin[g], nq = c.begin[g + 1] - q0;
-    grp.k = grp.d;
-    for (int a = 0; a < nq; ++a) {
-      const int i = c.rows[q0 + a];
-      grp.k(a, a) += w[i] / z[i];
+    if (grp.cone) {
+      grp.kinv.resize(nq, nq);
+      cone_inverse(grp.d, z.data(), w.data(), c.rows.data() + q0, grp.kinv.data());
+    } else {
+      grp.k = grp.d;
+      for (int a = 0; a < nq; ++a) {
+        const int i = c.rows[q0 + a];
+        grp.k(a, a) += w[i] / z[i];
+      }
     }
     const int n = static_cast<int>(grp.g.rows());
     if (nq == 6 && n == 12)
-      group_product<6, 12>(grp.k, grp.g, grp.h, grp.kinv, contribution);
+      group_product<6, 12>(grp, grp.cone, contribution);
     else if (nq == 6 && n == 6)
-      group_product<6, 6>(grp.k, grp.g, grp.h, grp.kinv, contribution);
+      group_product<6, 6>(grp, grp.cone, contribution);
     else if (nq == 7 && n == 12)
-      group_product<7, 12>(grp.k, grp.g, grp.h, grp.kinv, contribution);
+      group_product<7, 12>(grp, grp.cone, contribution);
     else if (nq == 7 && n == 6)
-      group_product<7, 6>(grp.k, grp.g, grp.h, grp.kinv, contribution);
+      group_product<7, 6>(grp, grp.cone, contribution);
     else if (nq == 8 && n == 12)
-      group_product<8, 12>(grp.k, grp.g, grp.h, grp.kinv, contribution);
+      group_product<8, 12>(grp, grp.cone, contribution);
     else if (nq == 5 && n == 6)
-      group_product<5, 6>(grp.k, grp.g, grp.h, grp.kinv, contribution);
+      group_product<5, 6>(grp, grp.cone, contribution);
     else if (nq == 4 && n == 6)
-      group_product<4, 6>(grp.k, grp.g, grp.h, grp.kinv, contribution);
+      group_product<4, 6>(grp, grp.cone, contribution);
     else if (nq == 4 && n == 3)
-      group_product<4, 3>(grp.k, grp.g, grp.h, grp.kinv, contribution);
+      group_product<4, 3>(grp, grp.cone, contribution);
     else if (nq == 1 && n == 12)
-      group_product<1, 12>(grp.k, grp.g, grp.h, grp.kinv, contribution);
+      group_product<1, 12>(grp, grp.cone, contribution);
     else if (nq == 1 && n == 6)
-      group_product<1, 6>(grp.k, grp.g, grp.h, grp.kinv, contribution);
+      group_product<1, 6>(grp, grp.cone, contribution);
     else if (nq == 1 && n == 3)
-      group_product<1, 3>(grp.k, grp.g, grp.h, grp.kinv, contribution);
+      group_product<1, 3>(grp, grp.cone, contribution);
     else
-      group_product<Eigen::Dynamic, Eigen::Dynamic>(grp.k, grp.g, grp.h, grp.kinv, contribution);
+      group_product<Eigen::Dynamic, Eigen::Dynamic>(grp, grp.cone, contribution);
     if (values != nullptr) {
       for (int a = 0; a < n; ++a)
         for (int b = 0; b < n; ++b) values[ipm.slot[next++]] += contribution[a + b * n];
@@ -400,6 +413,7 @@ bool interior_point(const SparseMlcp& p, Real tol, Real scale, int max_iteration
     gather_columns(p, c, g, p.g, grp.g);
     gather_columns(p, c, g, p.h, grp.h);
     gather_coupling(p, c, g, grp.d);
+    grp.cone = is_cone(grp.d);
     largest = std::max<std::size_t>(largest, grp.g.rows() * grp.g.rows());
   }
   ipm.contribution.resize(largest);
