@@ -108,9 +108,9 @@ struct Group {
 
 struct Ipm {
   std::vector<Group> groups;
-  // Where each entry of S goes in the factorised matrix's values, in the order `factor` emits
-  // them (M's blocks, then each group's contribution): S keeps one pattern within a solve, so
-  // after the first iteration its values are summed in place instead of sorted from triplets.
+  // Where each entry of S goes in the factorised matrix's values, in the order `factor` adds
+  // them (M's blocks, then each group's contribution; pattern_of_s): S keeps one pattern within a
+  // solve, laid out once from the body graph.
   std::vector<int> slot;
   std::vector<Real> contribution;   // one group's G_g K⁻¹ H_gᵀ (column-major)
   VecX local, local_out;            // one group's rows
@@ -221,30 +221,91 @@ void group_product(Group& grp, bool inverted, Real* contribution) {
   }
 }
 
-// Factorises every group's K = D_gg + diag(w/z), and S (assembled in s.lu->matrix).
+// S's pattern from the body graph: M's blocks, and for each group a dense block for every pair of
+// its bodies; each column's rows ascending. `slot` receives where each entry `factor` adds lands in
+// S's values, in its order: M's blocks by columns, then each group's G K⁻¹ Hᵀ by rows.
+void pattern_of_s(const SparseMlcp& p, const CoupledRows& c, Eigen::SparseMatrix<Real>& S,
+                  std::vector<int>& slot) {
+  const BlockDiagonal& M = p.M;
+  const int bodies = static_cast<int>(M.blocks.size()), nv = M.size();
+  const auto rows_of = [&](int k) { return static_cast<int>(M.blocks[k].rows()); };
+  // The nonzero blocks (column body, row body), by columns, rows ascending.
+  std::vector<std::pair<int, int>> pairs;
+  for (int k = 0; k < bodies; ++k) pairs.emplace_back(k, k);
+  for (int g = 0; g + 1 < static_cast<int>(c.block_begin.size()); ++g)
+    for (int q = c.block_begin[g]; q < c.block_begin[g + 1]; ++q)
+      for (int r = c.block_begin[g]; r < c.block_begin[g + 1]; ++r)
+        pairs.emplace_back(c.blocks[q], c.blocks[r]);
+  std::sort(pairs.begin(), pairs.end());
+  pairs.erase(std::unique(pairs.begin(), pairs.end()), pairs.end());
+  std::vector<int> column_begin(bodies + 1, 0), above(pairs.size());  // rows above each block
+  std::vector<int> height(bodies, 0);  // rows of a body's columns
+  for (std::size_t e = 0; e < pairs.size(); ++e) {
+    const int l = pairs[e].first;
+    ++column_begin[l + 1];
+    above[e] = height[l];
+    height[l] += rows_of(pairs[e].second);
+  }
+  for (int l = 0; l < bodies; ++l) column_begin[l + 1] += column_begin[l];
+  long nonzeros = 0;
+  for (int l = 0; l < bodies; ++l) nonzeros += static_cast<long>(height[l]) * rows_of(l);
+  S.resize(nv, nv);
+  S.resizeNonZeros(static_cast<Eigen::Index>(nonzeros));
+  int* outer = S.outerIndexPtr();
+  int* inner = S.innerIndexPtr();
+  int at = 0;
+  for (int l = 0; l < bodies; ++l)
+    for (int b = 0; b < rows_of(l); ++b) {
+      outer[M.offsets[l] + b] = at;
+      for (int e = column_begin[l]; e < column_begin[l + 1]; ++e)
+        for (int a = 0, k = pairs[e].second; a < rows_of(k); ++a) inner[at++] = M.offsets[k] + a;
+    }
+  outer[nv] = at;
+  // Where row a of body k, column b of body l lands.
+  const auto block = [&](int l, int k) {
+    return static_cast<int>(std::lower_bound(pairs.begin() + column_begin[l],
+                                             pairs.begin() + column_begin[l + 1],
+                                             std::make_pair(l, k)) -
+                            pairs.begin());
+  };
+  slot.clear();
+  for (int k = 0; k < bodies; ++k) {
+    const int e = block(k, k);
+    for (int b = 0; b < rows_of(k); ++b)
+      for (int a = 0; a < rows_of(k); ++a) slot.push_back(outer[M.offsets[k] + b] + above[e] + a);
+  }
+  std::vector<int> body, row;  // each local row's body and its row there
+  for (int g = 0; g + 1 < static_cast<int>(c.block_begin.size()); ++g) {
+    body.clear();
+    row.clear();
+    for (int q = c.block_begin[g]; q < c.block_begin[g + 1]; ++q)
+      for (int a = 0; a < rows_of(c.blocks[q]); ++a) {
+        body.push_back(c.blocks[q]);
+        row.push_back(a);
+      }
+    const int n = static_cast<int>(body.size());
+    for (int a = 0; a < n; ++a)
+      for (int b = 0; b < n; ++b)
+        slot.push_back(outer[M.offsets[body[b]] + row[b]] + above[block(body[b], body[a])] +
+                       row[a]);
+  }
+}
+
+// Factorises every group's K = D_gg + diag(w/z), and S (assembled in s.lu->matrix): the first
+// iteration lays out S's pattern (zeros too: it is the analysis's at every iteration), and each
+// iteration sums M's blocks and the groups' G K⁻¹ Hᵀ into it in one order.
 bool factor(const SparseMlcp& p, const CoupledRows& c, const VecX& z, const VecX& w, Ipm& ipm,
             SparseMlcpScratch& s, bool analyse) {
-  const int nv = p.M.size();
   if (!s.lu) s.lu = std::make_shared<SparseBasisLu>();
   Eigen::SparseMatrix<Real>& S = s.lu->matrix;
-  // The first iteration collects triplets (zeros too: the pattern is the analysis's at every
-  // iteration) and finds where each lands; later ones add into those places.
-  auto& t = s.triplets;
-  t.clear();
-  Real* values = nullptr;
+  if (analyse || ipm.slot.empty()) pattern_of_s(p, c, S, ipm.slot);
+  Real* values = S.valuePtr();
+  std::fill(values, values + S.nonZeros(), Real(0));
   std::size_t next = 0;
-  if (analyse || ipm.slot.empty()) {
-    ipm.slot.clear();
-    p.M.append_triplets(t, true);
-  } else {
-    values = S.valuePtr();
-    std::fill(values, values + S.nonZeros(), Real(0));
-    for (std::size_t k = 0; k < p.M.blocks.size(); ++k)
-      for (Eigen::Index b = 0; b < p.M.blocks[k].cols(); ++b)
-        for (Eigen::Index a = 0; a < p.M.blocks[k].rows(); ++a)
-          values[ipm.slot[next++]] += p.M.blocks[k](a, b);
-  }
-  std::vector<int> local, global;
+  for (std::size_t k = 0; k < p.M.blocks.size(); ++k)
+    for (Eigen::Index b = 0; b < p.M.blocks[k].cols(); ++b)
+      for (Eigen::Index a = 0; a < p.M.blocks[k].rows(); ++a)
+        values[ipm.slot[next++]] += p.M.blocks[k](a, b);
   Real* contribution = ipm.contribution.data();
   for (int g = 0; g + 1 < static_cast<int>(c.begin.size()); ++g) {
     Group& grp = ipm.groups[g];
@@ -284,30 +345,8 @@ bool factor(const SparseMlcp& p, const CoupledRows& c, const VecX& z, const VecX
       group_product<1, 3>(grp, grp.cone, contribution);
     else
       group_product<Eigen::Dynamic, Eigen::Dynamic>(grp, grp.cone, contribution);
-    if (values != nullptr) {
-      for (int a = 0; a < n; ++a)
-        for (int b = 0; b < n; ++b) values[ipm.slot[next++]] += contribution[a + b * n];
-      continue;
-    }
-    local_size(p, c, g, local);
-    global.resize(n);
-    for (int q = c.block_begin[g], slot = 0; q < c.block_begin[g + 1]; ++q, ++slot) {
-      const int k = c.blocks[q], nb = static_cast<int>(p.M.blocks[k].rows());
-      for (int a = 0; a < nb; ++a) global[local[slot] + a] = p.M.offsets[k] + a;
-    }
     for (int a = 0; a < n; ++a)
-      for (int b = 0; b < n; ++b) t.emplace_back(global[a], global[b], contribution[a + b * n]);
-  }
-  if (values == nullptr) {
-    S.resize(nv, nv);
-    S.setFromTriplets(t.begin(), t.end());
-    ipm.slot.resize(t.size());
-    for (std::size_t k = 0; k < t.size(); ++k) {
-      const int* rows = S.innerIndexPtr();
-      const int* first = rows + S.outerIndexPtr()[t[k].col()];
-      const int* last = rows + S.outerIndexPtr()[t[k].col() + 1];
-      ipm.slot[k] = static_cast<int>(std::lower_bound(first, last, t[k].row()) - rows);
-    }
+      for (int b = 0; b < n; ++b) values[ipm.slot[next++]] += contribution[a + b * n];
   }
   return s.symmetric ? s.lu->factor_spd(!analyse, 0)
                      : s.lu->factor(SparseLuBackend::kAuto, !analyse, 0, false);
