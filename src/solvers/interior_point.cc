@@ -188,21 +188,21 @@ void invert(Matrix& a, Matrix& inv) {
 }
 
 // contribution = G_g K⁻¹ H_gᵀ for a group of NQ rows on N local velocities (g and h are N × NQ),
-// and grp.kinv = K⁻¹ where it is not there already (`inverted`: a cone's, in closed form). The
+// and grp.kinv = K⁻¹ from grp.k where it is not there already (a cone's is, in closed form). The
 // usual groups, one cone on one or two bodies, have fixed sizes: there the products are
 // coefficient-based, without the blocked kernel's packing (docs/solvers.md "Interior point").
 template <int NQ, int N>
-void group_product(Group& grp, bool inverted, Real* contribution) {
+void group_product(Group& grp, Real* contribution) {
   const MatX &g = grp.g, &h = grp.h;
   if constexpr (NQ == Eigen::Dynamic) {
-    if (!inverted) invert(grp.k, grp.kinv);
+    if (!grp.cone) invert(grp.k, grp.kinv);
     Eigen::Map<MatX>(contribution, g.rows(), g.rows()).noalias() =
         g.lazyProduct(grp.kinv.lazyProduct(h.transpose()));
   } else {
     using Square = Eigen::Matrix<Real, NQ, NQ>;
     using Columns = Eigen::Matrix<Real, N, NQ>;
     Square inv;
-    if (inverted) {
+    if (grp.cone) {
       inv = Eigen::Map<const Square>(grp.kinv.data());
     } else {
       Square a = Eigen::Map<const Square>(grp.k.data());
@@ -322,29 +322,29 @@ bool factor(const SparseMlcp& p, const CoupledRows& c, const VecX& z, const VecX
     }
     const int n = static_cast<int>(grp.g.rows());
     if (nq == 6 && n == 12)
-      group_product<6, 12>(grp, grp.cone, contribution);
+      group_product<6, 12>(grp, contribution);
     else if (nq == 6 && n == 6)
-      group_product<6, 6>(grp, grp.cone, contribution);
+      group_product<6, 6>(grp, contribution);
     else if (nq == 7 && n == 12)
-      group_product<7, 12>(grp, grp.cone, contribution);
+      group_product<7, 12>(grp, contribution);
     else if (nq == 7 && n == 6)
-      group_product<7, 6>(grp, grp.cone, contribution);
+      group_product<7, 6>(grp, contribution);
     else if (nq == 8 && n == 12)
-      group_product<8, 12>(grp, grp.cone, contribution);
+      group_product<8, 12>(grp, contribution);
     else if (nq == 5 && n == 6)
-      group_product<5, 6>(grp, grp.cone, contribution);
+      group_product<5, 6>(grp, contribution);
     else if (nq == 4 && n == 6)
-      group_product<4, 6>(grp, grp.cone, contribution);
+      group_product<4, 6>(grp, contribution);
     else if (nq == 4 && n == 3)
-      group_product<4, 3>(grp, grp.cone, contribution);
+      group_product<4, 3>(grp, contribution);
     else if (nq == 1 && n == 12)
-      group_product<1, 12>(grp, grp.cone, contribution);
+      group_product<1, 12>(grp, contribution);
     else if (nq == 1 && n == 6)
-      group_product<1, 6>(grp, grp.cone, contribution);
+      group_product<1, 6>(grp, contribution);
     else if (nq == 1 && n == 3)
-      group_product<1, 3>(grp, grp.cone, contribution);
+      group_product<1, 3>(grp, contribution);
     else
-      group_product<Eigen::Dynamic, Eigen::Dynamic>(grp, grp.cone, contribution);
+      group_product<Eigen::Dynamic, Eigen::Dynamic>(grp, contribution);
     for (int a = 0; a < n; ++a)
       for (int b = 0; b < n; ++b) values[ipm.slot[next++]] += contribution[a + b * n];
   }
