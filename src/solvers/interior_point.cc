@@ -160,9 +160,9 @@ void gather_coupling(const SparseMlcp& p, const CoupledRows& c, int g, MatX& out
     }
 }
 
-// inv = a⁻¹ by Gauss–Jordan elimination with partial pivoting (a is a group's K: a few rows, where
-// a blocked LU and its triangular solves cost more than the arithmetic). a is overwritten; a
-// singular a gives non-finite entries.
+// inv = a⁻¹ by Gauss–Jordan elimination with partial pivoting (a is the K of a group that is not a
+// cone, a PEG group: a few rows, where a blocked LU and its triangular solves cost more than the
+// arithmetic). a is overwritten; a singular a gives non-finite entries.
 template <class Matrix>
 void invert(Matrix& a, Matrix& inv) {
   const Eigen::Index n = a.rows();
