@@ -6,8 +6,9 @@
 //
 //   S Δν = …,   S = M + G (D + Z⁻¹W)⁻¹ Hᵀ   (n_v × n_v, the pattern of the body graph)
 //
-// with one sparse LU, analysed once per solve (a sparse Cholesky factorisation where the problem is
-// symmetric, SparseMlcpScratch::symmetric: the position projection's QP). It needs no basis and is
+// with one sparse LU, analysed once per solve: by blocks of bodies (block_lu.h), else KLU's, and a
+// sparse Cholesky factorisation where the problem is symmetric (SparseMlcpScratch::symmetric: the
+// position projection's QP). It needs no basis and is
 // indifferent to degenerate rows (coplanar contacts of a patch); where it ends is certified on the
 // whole problem.
 #include <algorithm>
@@ -18,6 +19,7 @@
 #include <Eigen/Dense>
 
 #include "exactsim/solvers/sparse_mlcp.h"
+#include "solvers/block_lu.h"
 #include "solvers/cone_inverse.h"
 #include "solvers/sparse_lu.h"
 #include "solvers/union_find.h"
@@ -112,6 +114,10 @@ struct Ipm {
   // them (M's blocks, then each group's contribution; pattern_of_s): S keeps one pattern within a
   // solve, laid out once from the body graph.
   std::vector<int> slot;
+  // Where each entry goes in s.block_lu's values (empty: S is not factorised by blocks).
+  std::vector<int> block_slot;
+  bool blocked = false;      // the last factor is s.block_lu's (else s.lu's)
+  bool lu_analysed = false;  // s.lu holds an analysis of this run's S
   std::vector<Real> contribution;   // one group's G_g K⁻¹ H_gᵀ (column-major)
   VecX local, local_out;            // one group's rows
   VecX htdnu;                       // Hᵀ Δν of the last solve_direction
@@ -291,21 +297,15 @@ void pattern_of_s(const SparseMlcp& p, const CoupledRows& c, Eigen::SparseMatrix
   }
 }
 
-// Factorises every group's K = D_gg + diag(w/z), and S (assembled in s.lu->matrix): the first
-// iteration lays out S's pattern (zeros too: it is the analysis's at every iteration), and each
-// iteration sums M's blocks and the groups' G K⁻¹ Hᵀ into it in one order.
-bool factor(const SparseMlcp& p, const CoupledRows& c, const VecX& z, const VecX& w, Ipm& ipm,
-            SparseMlcpScratch& s, bool analyse) {
-  if (!s.lu) s.lu = std::make_shared<SparseBasisLu>();
-  Eigen::SparseMatrix<Real>& S = s.lu->matrix;
-  if (analyse || ipm.slot.empty()) pattern_of_s(p, c, S, ipm.slot);
-  Real* values = S.valuePtr();
-  std::fill(values, values + S.nonZeros(), Real(0));
+// Sums S = M + Σ_g G_g K_g⁻¹ H_gᵀ into `values` through `slot` (in the order pattern_of_s lays
+// out: M's blocks, then each group's), with each group's K⁻¹ from K = D_gg + diag(w/z).
+void assemble_s(const SparseMlcp& p, const CoupledRows& c, const VecX& z, const VecX& w, Ipm& ipm,
+                Real* values, const std::vector<int>& slot) {
   std::size_t next = 0;
   for (std::size_t k = 0; k < p.M.blocks.size(); ++k)
     for (Eigen::Index b = 0; b < p.M.blocks[k].cols(); ++b)
       for (Eigen::Index a = 0; a < p.M.blocks[k].rows(); ++a)
-        values[ipm.slot[next++]] += p.M.blocks[k](a, b);
+        values[slot[next++]] += p.M.blocks[k](a, b);
   Real* contribution = ipm.contribution.data();
   for (int g = 0; g + 1 < static_cast<int>(c.begin.size()); ++g) {
     Group& grp = ipm.groups[g];
@@ -346,10 +346,47 @@ bool factor(const SparseMlcp& p, const CoupledRows& c, const VecX& z, const VecX
     else
       group_product<Eigen::Dynamic, Eigen::Dynamic>(grp, contribution);
     for (int a = 0; a < n; ++a)
-      for (int b = 0; b < n; ++b) values[ipm.slot[next++]] += contribution[a + b * n];
+      for (int b = 0; b < n; ++b) values[slot[next++]] += contribution[a + b * n];
   }
-  return s.symmetric ? s.lu->factor_spd(!analyse, 0)
-                     : s.lu->factor(SparseLuBackend::kAuto, !analyse, 0, false);
+}
+
+// Factorises S. The first iteration lays out S's pattern (zeros too: it is the analysis's at every
+// iteration). Where every body has 3 or 6 velocities S is summed into blocks of bodies and
+// factorised by them (block_lu.h); where that declines, and where the problem is symmetric, S is
+// summed into s.lu->matrix and factorised by KLU (pivoting across bodies) or CHOLMOD.
+bool factor(const SparseMlcp& p, const CoupledRows& c, const VecX& z, const VecX& w, Ipm& ipm,
+            SparseMlcpScratch& s, bool analyse) {
+  if (!s.lu) s.lu = std::make_shared<SparseBasisLu>();
+  Eigen::SparseMatrix<Real>& S = s.lu->matrix;
+  if (analyse) {
+    pattern_of_s(p, c, S, ipm.slot);
+    ipm.lu_analysed = false;
+    ipm.block_slot.clear();
+    const int size = p.M.blocks.empty() ? 0 : static_cast<int>(p.M.blocks[0].rows());
+    bool uniform = !s.symmetric;
+    for (const MatX& b : p.M.blocks) uniform = uniform && b.rows() == size;
+    if (!s.block_lu) s.block_lu = std::make_shared<BlockLu>();
+    if (uniform && s.block_lu->analyse(S, size)) {
+      ipm.block_slot.resize(ipm.slot.size());
+      for (std::size_t q = 0; q < ipm.slot.size(); ++q)
+        ipm.block_slot[q] = s.block_lu->slot[ipm.slot[q]];
+    }
+  }
+  ipm.blocked = false;
+  if (!ipm.block_slot.empty()) {
+    BlockLu& f = *s.block_lu;
+    std::fill(f.values.begin(), f.values.end(), Real(0));
+    assemble_s(p, c, z, w, ipm, f.values.data(), ipm.block_slot);
+    ipm.blocked = f.factor();
+    if (ipm.blocked) return true;
+  }
+  Real* values = S.valuePtr();
+  std::fill(values, values + S.nonZeros(), Real(0));
+  assemble_s(p, c, z, w, ipm, values, ipm.slot);
+  if (s.symmetric) return s.lu->factor_spd(!analyse, 0);
+  const bool same_pattern = ipm.lu_analysed;
+  ipm.lu_analysed = true;
+  return s.lu->factor(SparseLuBackend::kAuto, same_pattern, 0, false);
 }
 
 // y_g = K_g⁻¹ v_g for a group of NQ rows, in a fixed size for the usual groups (one cone in 2D or
@@ -400,7 +437,10 @@ bool solve_direction(const SparseMlcp& p, const CoupledRows& c, const VecX& z, c
   solve_groups(c, ipm, ipm.t, ipm.y);
   VecX rhs = -rp;
   p.g.multiply_add(p.M, ipm.y, rhs);
-  s.lu->solve(rhs);
+  if (ipm.blocked)
+    s.block_lu->solve(rhs);
+  else
+    s.lu->solve(rhs);
   dnu.swap(rhs);
   if (!dnu.allFinite()) return false;
   p.h.transpose_multiply(p.M, dnu, ipm.htdnu);

@@ -25,6 +25,7 @@
 namespace exactsim {
 
 struct SparseBasisLu;
+struct BlockLu;
 
 struct SparseMlcp {
   BlockDiagonal M;    // n_v × n_v, SPD blocks
@@ -74,6 +75,8 @@ struct SparseMlcpScratch {
   // The LU of the basis system or the interior point's body-space system, and that matrix
   // (src/solvers/sparse_lu.h; held by pointer: factorisations cannot be copied).
   std::shared_ptr<SparseBasisLu> lu;
+  // The interior point's body-space system by blocks of bodies (src/solvers/block_lu.h).
+  std::shared_ptr<BlockLu> block_lu;
   VecX rhs, x, momentum, impulse;  // the basis system's right-hand side and solution; residuals
   std::vector<bool> active;
   bool basis_solved = false;  // the last answer is active's basis solve (not an interior point's)

@@ -1,0 +1,234 @@
+// Block LU in minimum-degree order (src/solvers/block_lu.h).
+#include "solvers/block_lu.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <set>
+#include <utility>
+
+#include <Eigen/Dense>
+
+namespace exactsim {
+namespace {
+
+// Eliminates the block graph `adjacent` (each list sorted, without itself) in minimum-degree order
+// (ties to the lower index): eliminating v joins its neighbours into a clique, and its neighbours
+// then are L's rows in its column. `adjacent` ends as those rows.
+void minimum_degree(std::vector<std::vector<int>>& adjacent, std::vector<int>& order) {
+  const int n = static_cast<int>(adjacent.size());
+  std::set<std::pair<int, int>> queue;
+  for (int v = 0; v < n; ++v) queue.emplace(static_cast<int>(adjacent[v].size()), v);
+  order.clear();
+  std::vector<int> merged;
+  while (!queue.empty()) {
+    const int v = queue.begin()->second;
+    queue.erase(queue.begin());
+    order.push_back(v);
+    const std::vector<int>& rows = adjacent[v];
+    for (const int u : rows) {
+      std::vector<int>& list = adjacent[u];
+      queue.erase({static_cast<int>(list.size()), u});
+      merged.clear();
+      std::set_union(list.begin(), list.end(), rows.begin(), rows.end(),
+                     std::back_inserter(merged));
+      merged.erase(
+          std::remove_if(merged.begin(), merged.end(), [&](int x) { return x == u || x == v; }),
+          merged.end());
+      list.swap(merged);
+      queue.emplace(static_cast<int>(list.size()), u);
+    }
+  }
+}
+
+template <int B>
+using Block = Eigen::Map<Eigen::Matrix<Real, B, B>>;
+template <int B>
+using Segment = Eigen::Map<Eigen::Matrix<Real, B, 1>>;
+
+// d = P L U in place (L unit lower), the interchanges in `swaps`; false at a zero or non-finite
+// pivot. Tracks the largest |U| entry.
+template <int B>
+bool factor_diagonal(Block<B> d, int* swaps, Real& u_max) {
+  for (int k = 0; k < B; ++k) {
+    int p = k;
+    for (int i = k + 1; i < B; ++i)
+      if (std::abs(d(i, k)) > std::abs(d(p, k))) p = i;
+    swaps[k] = p;
+    if (p != k) d.row(p).swap(d.row(k));
+    const Real pivot = d(k, k);
+    if (!(std::abs(pivot) > 0) || !std::isfinite(pivot)) return false;
+    d.col(k).tail(B - k - 1) /= pivot;
+    d.bottomRightCorner(B - k - 1, B - k - 1).noalias() -=
+        d.col(k).tail(B - k - 1) * d.row(k).tail(B - k - 1);
+  }
+  for (int k = 0; k < B; ++k)
+    for (int i = 0; i <= k; ++i) u_max = std::max(u_max, std::abs(d(i, k)));
+  return true;
+}
+
+template <int B>
+void apply_swaps(const int* swaps, Block<B> x) {
+  for (int k = 0; k < B; ++k)
+    if (swaps[k] != k) x.row(k).swap(x.row(swaps[k]));
+}
+
+template <int B>
+void apply_swaps(const int* swaps, Segment<B> x) {
+  for (int k = 0; k < B; ++k)
+    if (swaps[k] != k) std::swap(x[k], x[swaps[k]]);
+}
+
+template <int B>
+bool factor_blocks(BlockLu& f) {
+  constexpr int B2 = B * B;
+  Real* values = f.values.data();
+  const std::size_t lower0 = static_cast<std::size_t>(f.blocks) * B2;
+  const std::size_t upper0 = lower0 + f.below.size() * B2;
+  Real a_max = 0;
+  for (const Real v : f.values) a_max = std::max(a_max, std::abs(v));
+  const auto lower = [&](int t) { return Block<B>(values + lower0 + t * B2); };
+  const auto upper = [&](int t) { return Block<B>(values + upper0 + t * B2); };
+  f.mark.assign(f.blocks, -1);
+  Real u_max = 0, l_max = 1;
+  for (int j = 0; j < f.blocks; ++j) {
+    Block<B> d(values + j * B2);
+    int* swaps = f.pivots.data() + j * B;
+    if (!factor_diagonal<B>(d, swaps, u_max)) return false;
+    // U's row j: L_j⁻¹ P_j A_ji; L's column j: A_ij U_j⁻¹.
+    for (int t = f.begin[j]; t < f.begin[j + 1]; ++t) {
+      Block<B> u = upper(t), l = lower(t);
+      apply_swaps<B>(swaps, u);
+      d.template triangularView<Eigen::UnitLower>().solveInPlace(u);
+      d.template triangularView<Eigen::Upper>().template solveInPlace<Eigen::OnTheRight>(l);
+      u_max = std::max(u_max, u.cwiseAbs().maxCoeff());
+      l_max = std::max(l_max, l.cwiseAbs().maxCoeff());
+    }
+    // The Schur complement on the rows below: block (i, k) −= L_ij U_jk.
+    for (int ta = f.begin[j]; ta < f.begin[j + 1]; ++ta) {
+      const int i = f.below[ta];
+      const Block<B> l_i = lower(ta), u_i = upper(ta);
+      Block<B>(values + i * B2).noalias() -= l_i * u_i;
+      for (int s = f.begin[i]; s < f.begin[i + 1]; ++s) f.mark[f.below[s]] = s;
+      for (int tb = ta + 1; tb < f.begin[j + 1]; ++tb) {
+        const int s = f.mark[f.below[tb]];  // (k > i: in column i's pattern)
+        lower(s).noalias() -= lower(tb) * u_i;
+        upper(s).noalias() -= l_i * upper(tb);
+      }
+    }
+  }
+  f.growth = l_max * u_max / std::max(a_max, std::numeric_limits<Real>::min());
+  return std::isfinite(f.growth) && f.growth <= BlockLu::kMaxGrowth;
+}
+
+template <int B>
+void solve_blocks(const BlockLu& f, VecX& x) {
+  constexpr int B2 = B * B;
+  const Real* values = f.values.data();
+  const std::size_t lower0 = static_cast<std::size_t>(f.blocks) * B2;
+  const std::size_t upper0 = lower0 + f.below.size() * B2;
+  using ConstBlock = Eigen::Map<const Eigen::Matrix<Real, B, B>>;
+  for (int j = 0; j < f.blocks; ++j) {
+    Segment<B> xj(x.data() + f.order[j] * B);
+    apply_swaps<B>(f.pivots.data() + j * B, xj);
+    ConstBlock(values + j * B2).template triangularView<Eigen::UnitLower>().solveInPlace(xj);
+    for (int t = f.begin[j]; t < f.begin[j + 1]; ++t)
+      Segment<B>(x.data() + f.order[f.below[t]] * B).noalias() -=
+          ConstBlock(values + lower0 + t * B2) * xj;
+  }
+  for (int j = f.blocks - 1; j >= 0; --j) {
+    Segment<B> xj(x.data() + f.order[j] * B);
+    for (int t = f.begin[j]; t < f.begin[j + 1]; ++t)
+      xj.noalias() -=
+          ConstBlock(values + upper0 + t * B2) * Segment<B>(x.data() + f.order[f.below[t]] * B);
+    ConstBlock(values + j * B2).template triangularView<Eigen::Upper>().solveInPlace(xj);
+  }
+}
+
+}  // namespace
+
+bool BlockLu::analyse(const Eigen::SparseMatrix<Real>& a, int block_size) {
+  const int n = static_cast<int>(a.rows());
+  const int* outer = a.outerIndexPtr();
+  const int* inner = a.innerIndexPtr();
+  if (size == block_size && a.isCompressed() && a.cols() == n &&
+      static_cast<int>(analysed_outer.size()) == n + 1 &&
+      std::equal(outer, outer + n + 1, analysed_outer.begin()) &&
+      std::equal(inner, inner + outer[n], analysed_inner.begin()))
+    return true;
+  size = 0;
+  if ((block_size != 3 && block_size != 6) || n % block_size != 0 || a.cols() != n ||
+      !a.isCompressed())
+    return false;
+  const int b = block_size;
+  blocks = n / b;
+  std::vector<std::vector<int>> adjacent(blocks);
+  for (int c = 0; c < n; ++c)
+    for (int e = a.outerIndexPtr()[c]; e < a.outerIndexPtr()[c + 1]; ++e) {
+      const int r = a.innerIndexPtr()[e] / b;
+      if (r == c / b) continue;
+      adjacent[r].push_back(c / b);
+      adjacent[c / b].push_back(r);
+    }
+  for (std::vector<int>& list : adjacent) {
+    std::sort(list.begin(), list.end());
+    list.erase(std::unique(list.begin(), list.end()), list.end());
+  }
+  minimum_degree(adjacent, order);
+  position.assign(blocks, 0);
+  for (int j = 0; j < blocks; ++j) position[order[j]] = j;
+  begin.assign(blocks + 1, 0);
+  below.clear();
+  for (int j = 0; j < blocks; ++j) {
+    const std::size_t first = below.size();
+    for (const int v : adjacent[order[j]]) below.push_back(position[v]);
+    std::sort(below.begin() + static_cast<std::ptrdiff_t>(first), below.end());
+    begin[j + 1] = static_cast<int>(below.size());
+  }
+  // Where a value (row r, column c) goes: the diagonal block, L's block in column min(j_r, j_c),
+  // or U's in row min(j_r, j_c); L's and U's blocks of one pair share an index t.
+  const std::size_t b2 = static_cast<std::size_t>(b) * b;
+  const std::size_t lower0 = blocks * b2, upper0 = lower0 + below.size() * b2;
+  const auto index = [&](int column, int row) {
+    return static_cast<std::size_t>(
+        std::lower_bound(below.begin() + begin[column], below.begin() + begin[column + 1], row) -
+        below.begin());
+  };
+  slot.resize(a.nonZeros());
+  for (int c = 0; c < n; ++c)
+    for (int e = a.outerIndexPtr()[c]; e < a.outerIndexPtr()[c + 1]; ++e) {
+      const int r = a.innerIndexPtr()[e];
+      const int jr = position[r / b], jc = position[c / b];
+      const std::size_t local = static_cast<std::size_t>(r % b + (c % b) * b);
+      if (jr == jc)
+        slot[e] = static_cast<int>(jr * b2 + local);
+      else if (jr > jc)
+        slot[e] = static_cast<int>(lower0 + index(jc, jr) * b2 + local);
+      else
+        slot[e] = static_cast<int>(upper0 + index(jr, jc) * b2 + local);
+    }
+  values.assign(upper0 + below.size() * b2, 0);
+  pivots.assign(n, 0);
+  analysed_outer.assign(outer, outer + n + 1);
+  analysed_inner.assign(inner, inner + outer[n]);
+  size = b;
+  return true;
+}
+
+bool BlockLu::factor(const Eigen::SparseMatrix<Real>& a) {
+  std::fill(values.begin(), values.end(), Real(0));
+  const Real* v = a.valuePtr();
+  for (std::size_t e = 0; e < slot.size(); ++e) values[slot[e]] = v[e];
+  return factor();
+}
+
+bool BlockLu::factor() { return size == 6 ? factor_blocks<6>(*this) : factor_blocks<3>(*this); }
+
+void BlockLu::solve(VecX& x) const {
+  if (size == 6)
+    solve_blocks<6>(*this, x);
+  else
+    solve_blocks<3>(*this, x);
+}
+
+}  // namespace exactsim
