@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <set>
 #include <utility>
 
 #include <Eigen/Dense>
@@ -17,18 +16,19 @@ namespace {
 // then are L's rows in its column. `adjacent` ends as those rows.
 void minimum_degree(std::vector<std::vector<int>>& adjacent, std::vector<int>& order) {
   const int n = static_cast<int>(adjacent.size());
-  std::set<std::pair<int, int>> queue;
-  for (int v = 0; v < n; ++v) queue.emplace(static_cast<int>(adjacent[v].size()), v);
+  std::vector<char> done(n, 0);
   order.clear();
   std::vector<int> merged;
-  while (!queue.empty()) {
-    const int v = queue.begin()->second;
-    queue.erase(queue.begin());
+  for (int step = 0; step < n; ++step) {
+    // (a scan: n is a part's bodies, and the ordering is once a solve)
+    int v = -1;
+    for (int u = 0; u < n; ++u)
+      if (!done[u] && (v < 0 || adjacent[u].size() < adjacent[v].size())) v = u;
+    done[v] = 1;
     order.push_back(v);
     const std::vector<int>& rows = adjacent[v];
     for (const int u : rows) {
       std::vector<int>& list = adjacent[u];
-      queue.erase({static_cast<int>(list.size()), u});
       merged.clear();
       std::set_union(list.begin(), list.end(), rows.begin(), rows.end(),
                      std::back_inserter(merged));
@@ -36,7 +36,6 @@ void minimum_degree(std::vector<std::vector<int>>& adjacent, std::vector<int>& o
           std::remove_if(merged.begin(), merged.end(), [&](int x) { return x == u || x == v; }),
           merged.end());
       list.swap(merged);
-      queue.emplace(static_cast<int>(list.size()), u);
     }
   }
 }
