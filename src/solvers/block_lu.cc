@@ -163,8 +163,8 @@ bool BlockLu::analyse(const Eigen::SparseMatrix<Real>& a, int block_size) {
   blocks = n / b;
   std::vector<std::vector<int>> adjacent(blocks);
   for (int c = 0; c < n; ++c)
-    for (int e = a.outerIndexPtr()[c]; e < a.outerIndexPtr()[c + 1]; ++e) {
-      const int r = a.innerIndexPtr()[e] / b;
+    for (int e = outer[c]; e < outer[c + 1]; ++e) {
+      const int r = inner[e] / b;
       if (r == c / b) continue;
       adjacent[r].push_back(c / b);
       adjacent[c / b].push_back(r);
@@ -195,8 +195,8 @@ bool BlockLu::analyse(const Eigen::SparseMatrix<Real>& a, int block_size) {
   };
   slot.resize(a.nonZeros());
   for (int c = 0; c < n; ++c)
-    for (int e = a.outerIndexPtr()[c]; e < a.outerIndexPtr()[c + 1]; ++e) {
-      const int r = a.innerIndexPtr()[e];
+    for (int e = outer[c]; e < outer[c + 1]; ++e) {
+      const int r = inner[e];
       const int jr = position[r / b], jc = position[c / b];
       const std::size_t local = static_cast<std::size_t>(r % b + (c % b) * b);
       if (jr == jc)
@@ -221,7 +221,10 @@ bool BlockLu::factor(const Eigen::SparseMatrix<Real>& a) {
   return factor();
 }
 
-bool BlockLu::factor() { return size == 6 ? factor_blocks<6>(*this) : factor_blocks<3>(*this); }
+bool BlockLu::factor() {
+  if (size == 0) return false;
+  return size == 6 ? factor_blocks<6>(*this) : factor_blocks<3>(*this);
+}
 
 void BlockLu::solve(VecX& x) const {
   if (size == 6)

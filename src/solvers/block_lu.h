@@ -47,7 +47,8 @@ struct BlockLu {
   // then factor().
   bool factor(const Eigen::SparseMatrix<Real>& a);
   // Factorises the matrix whose values the caller has written into `values` through `slot`.
-  // False where a pivot is zero or not finite or the growth exceeds kMaxGrowth.
+  // False where nothing is analysed, a pivot is zero or not finite, or the growth exceeds
+  // kMaxGrowth.
   bool factor();
   // x = A⁻¹ x.
   void solve(VecX& x) const;
