@@ -82,8 +82,7 @@ template <int B>
 bool factor_blocks(BlockLu& f) {
   constexpr int B2 = B * B;
   Real* values = f.values.data();
-  const std::size_t lower0 = static_cast<std::size_t>(f.blocks) * B2;
-  const std::size_t upper0 = lower0 + f.below.size() * B2;
+  const std::size_t lower0 = f.lower_offset(), upper0 = f.upper_offset();
   Real a_max = 0;
   for (const Real v : f.values) a_max = std::max(a_max, std::abs(v));
   const auto lower = [&](int t) { return Block<B>(values + lower0 + t * B2); };
@@ -124,8 +123,7 @@ template <int B>
 void solve_blocks(const BlockLu& f, VecX& x) {
   constexpr int B2 = B * B;
   const Real* values = f.values.data();
-  const std::size_t lower0 = static_cast<std::size_t>(f.blocks) * B2;
-  const std::size_t upper0 = lower0 + f.below.size() * B2;
+  const std::size_t lower0 = f.lower_offset(), upper0 = f.upper_offset();
   using ConstBlock = Eigen::Map<const Eigen::Matrix<Real, B, B>>;
   for (int j = 0; j < f.blocks; ++j) {
     Segment<B> xj(x.data() + f.order[j] * B);
@@ -186,8 +184,9 @@ bool BlockLu::analyse(const Eigen::SparseMatrix<Real>& a, int block_size) {
   }
   // Where a value (row r, column c) goes: the diagonal block, L's block in column min(j_r, j_c),
   // or U's in row min(j_r, j_c); L's and U's blocks of one pair share an index t.
+  size = b;  // (lower_offset and upper_offset read it)
   const std::size_t b2 = static_cast<std::size_t>(b) * b;
-  const std::size_t lower0 = blocks * b2, upper0 = lower0 + below.size() * b2;
+  const std::size_t lower0 = lower_offset(), upper0 = upper_offset();
   const auto index = [&](int column, int row) {
     return static_cast<std::size_t>(
         std::lower_bound(below.begin() + begin[column], below.begin() + begin[column + 1], row) -
@@ -210,7 +209,6 @@ bool BlockLu::analyse(const Eigen::SparseMatrix<Real>& a, int block_size) {
   pivots.assign(n, 0);
   analysed_outer.assign(outer, outer + n + 1);
   analysed_inner.assign(inner, inner + outer[n]);
-  size = b;
   return true;
 }
 

@@ -54,6 +54,9 @@ struct BlockLu {
   void solve(VecX& x) const;
   // Blocks of L below the diagonal (as many are in U).
   int lower_blocks() const { return static_cast<int>(below.size()); }
+  // Where L's blocks and U's begin in `values` (after the diagonal blocks, then L's).
+  std::size_t lower_offset() const { return static_cast<std::size_t>(blocks) * size * size; }
+  std::size_t upper_offset() const { return lower_offset() + below.size() * size * size; }
 };
 
 }  // namespace exactsim

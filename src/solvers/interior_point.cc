@@ -365,7 +365,7 @@ bool factor(const SparseMlcp& p, const CoupledRows& c, const VecX& z, const VecX
     const int size = p.M.blocks.empty() ? 0 : static_cast<int>(p.M.blocks[0].rows());
     bool uniform = !s.symmetric;
     for (const MatX& b : p.M.blocks) uniform = uniform && b.rows() == size;
-    if (!s.block_lu) s.block_lu = std::make_shared<BlockLu>();
+    if (uniform && !s.block_lu) s.block_lu = std::make_shared<BlockLu>();
     if (uniform && s.block_lu->analyse(S, size)) {
       ipm.block_slot.resize(ipm.slot.size());
       for (std::size_t q = 0; q < ipm.slot.size(); ++q)
