@@ -27,7 +27,8 @@ constexpr const char* kDiagnosticKeys[] = {"pivot_tolerance",
                                            "working_set_parts",
                                            "first_round_from_last_answer",
                                            "retaken_pivots_per_unknown",
-                                           "projection_interior_min_rows"};
+                                           "projection_interior_min_rows",
+                                           "approach_interior_min_rows"};
 
 // The fenced-off constants a scene may set (SolverOptions::Diagnostics), read from `c`: the
 // "diagnostics" object, or "solver" itself where a file gives them there.
@@ -49,6 +50,8 @@ void read_diagnostics(const JsonCursor& c, SolverOptions::Diagnostics& d) {
     d.retaken_pivots_per_unknown = c.at("retaken_pivots_per_unknown").in_range(0, 100000, "");
   if (c.has("projection_interior_min_rows"))
     d.projection_interior_min_rows = c.at("projection_interior_min_rows").integer(0, 1000000000);
+  if (c.has("approach_interior_min_rows"))
+    d.approach_interior_min_rows = c.at("approach_interior_min_rows").integer(0, 1000000000);
 }
 
 }  // namespace
@@ -114,6 +117,8 @@ nlohmann::json solver_options_to_json(const SolverOptions& o) {
       nominal.retaken_pivots_per_unknown);
   put("projection_interior_min_rows", d.projection_interior_min_rows,
       nominal.projection_interior_min_rows);
+  put("approach_interior_min_rows", d.approach_interior_min_rows,
+      nominal.approach_interior_min_rows);
   if (!diagnostics.empty()) out["diagnostics"] = diagnostics;
   return out;
 }

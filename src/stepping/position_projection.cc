@@ -2,6 +2,7 @@
 #include "solvers/lcp_scratch.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <string>
 
 #include "detect.h"
@@ -149,6 +150,17 @@ Real row_mobility(const BlockColumns& g, const BlockDiagonal& w, int j) {
   return diagonal;
 }
 
+// The impulse scale of the QP's LCP (G_Sᵀ W G_S, q) without forming it (lcp_impulse_scale): its
+// largest diagonal entry g_iᵀ W g_i.
+Real qp_impulse_scale(const BlockColumns& g, const BlockDiagonal& w, const std::vector<int>& rows,
+                      const VecX& q, const SolverOptions& options) {
+  if (options.impulse_scale > 0) return options.impulse_scale;
+  Real mobility = 0;
+  for (const int row : rows) mobility = std::max(mobility, row_mobility(g, w, row));
+  return lcp_impulse_scale(static_cast<Eigen::Index>(rows.size()), q.lpNorm<Eigen::Infinity>(),
+                           mobility);
+}
+
 // G_R: the columns `rows` of g as a sparse n_v × |rows| matrix.
 void sparse_columns(const BlockColumns& g, const BlockDiagonal& layout,
                     const std::vector<int>& rows, PositionProjectionScratch& s,
@@ -260,12 +272,12 @@ void solve_projection_set(const World& world, IslandWorkspace& ws, Real floor, S
 
 // The QP  min ½ pᵀ M p  s.t.  G_Sᵀ p + q >= 0  on all its rows by the interior point in body space
 // (interior_point.cc: each iteration one sparse Cholesky factorisation of M + G_S Z⁻¹W G_Sᵀ, n_v
-// unknowns, whatever the number of rows and their dependence). True when it converged; then s.z
+// unknowns, whatever the number of rows and their dependence). True when it converged; then z
 // holds its multipliers, to be certified by the caller. An infeasible QP (a wedge) makes it
 // stall: the dual active set, whose Farkas vector names what to relax, takes it then.
 bool solve_qp_interior(const BlockDiagonal& mass, const BlockColumns& g,
                        const std::vector<int>& rows, const VecX& q, Real tol, Real scale,
-                       PositionProjectionScratch& s) {
+                       PositionProjectionScratch& s, VecX& z) {
   SparseMlcp& p = s.qp;
   const int n = static_cast<int>(rows.size()), blocks = static_cast<int>(mass.blocks.size());
   p.M = mass;
@@ -283,7 +295,7 @@ bool solve_qp_interior(const BlockDiagonal& mass, const BlockColumns& g,
   prepare_sparse_mlcp(p, s.qp_scratch);
   s.qp_scratch.symmetric = true;
   int iterations = 0;
-  return interior_point(p, tol, scale, kInteriorIterations, s.qp_scratch, s.qp_nu, s.z, s.qp_w,
+  return interior_point(p, tol, scale, kInteriorIterations, s.qp_scratch, s.qp_nu, z, s.qp_w,
                         iterations);
 }
 
@@ -306,13 +318,8 @@ bool solve_projection_whole(const World& world, IslandWorkspace& ws, Real floor,
                         "the split projection's QP (" + std::to_string(n) + " rows, " +
                             std::to_string(ws.layout.active_bodies.size()) + " bodies)");
   sparse_columns(mlcp.g, mlcp.M, s.rows, s, s.sparse_g);
-  // The impulse scale of (N_p, b_p) (lcp_impulse_scale): N_p's largest diagonal entry g_iᵀ W g_i.
-  Real mobility = 0;
-  for (int i = 0; i < n; ++i) mobility = std::max(mobility, row_mobility(mlcp.g, w, s.rows[i]));
   const auto impulse_scale = [&] {
-    return world.solver.impulse_scale > 0
-               ? world.solver.impulse_scale
-               : lcp_impulse_scale(n, s.all_q.lpNorm<Eigen::Infinity>(), mobility);
+    return qp_impulse_scale(mlcp.g, w, s.rows, s.all_q, world.solver);
   };
   const auto certify = [&](Real tol) {
     s.impulse.noalias() = s.sparse_g * s.z;
@@ -327,7 +334,7 @@ bool solve_projection_whole(const World& world, IslandWorkspace& ws, Real floor,
   const int min_rows = world.solver.diagnostics.projection_interior_min_rows;
   if (min_rows > 0 && n >= min_rows) {
     const Real tol = projection_tolerance(s.all_q, floor, world.solver);
-    s.interior = solve_qp_interior(mlcp.M, mlcp.g, s.rows, s.all_q, tol, impulse_scale(), s);
+    s.interior = solve_qp_interior(mlcp.M, mlcp.g, s.rows, s.all_q, tol, impulse_scale(), s, s.z);
     if (s.interior) {
       certify(tol);
       if (s.certificate.ok()) return true;
@@ -438,26 +445,45 @@ void stop_approach(const World& world, State& state, Real floor, IslandWorkspace
   }
   sparse_columns(mlcp.g, mlcp.M, s.pushed_rows, s, s.ga);
   const Real tol = projection_tolerance(s.approach.q, floor, world.solver);
-  bool solved = false;
-  if (layout.n_bilateral > 0) {
-    // With joints the impulse moves the bodies as the joints hold them: N_A = G_Aᵀ W_c G_A.
-    joint_held_inverse_mass(mlcp, ws, s);
-    s.approach.M.noalias() = s.ga.transpose() * s.held_inverse_mass * s.ga;
-    s.held = solve_lcp(s.approach, world.solver);
-    solved = s.held.certificate.ok();
-    s.lambda = s.held.z;
-    s.delta.noalias() = s.held_inverse_mass * (s.ga * s.lambda);
-  } else {
-    gram(mlcp.g, s.end_inverse_mass, s.pushed_rows, s.slot, s.approach.M);
-    s.no_force.setZero(mlcp.M.size());
-    solved = solve_dual_active_set(s.end_mass, s.ga, s.no_force, s.approach.q, 0.1 * tol,
-                                   kIndependence, 0, s.dual, s.delta, s.lambda)
-                 .status == SolveStatus::kSolved;
+  // Many rows by the interior point in body space first (the dual active set's cost grows as the
+  // cube of its active rows, the interior point's as its rows; docs/robustness.md
+  // "Stabilisation"), certified on the LCP with w = G_Aᵀ W G_A λ + G_Aᵀν⁺ formed by sparse
+  // products; the dual active set takes what it leaves uncertified.
+  bool certified = false;
+  const int min_rows = world.solver.diagnostics.approach_interior_min_rows;
+  if (layout.n_bilateral == 0 && min_rows > 0 && m >= min_rows) {
+    const Real scale =
+        qp_impulse_scale(mlcp.g, s.end_inverse_mass, s.pushed_rows, s.approach.q, world.solver);
+    if (solve_qp_interior(s.end_mass, mlcp.g, s.pushed_rows, s.approach.q, 0.1 * tol, scale, s,
+                          s.lambda)) {
+      s.impulse.noalias() = s.ga * s.lambda;
+      s.end_inverse_mass.apply(s.impulse, s.delta);
+      s.w.noalias() = s.ga.transpose() * s.delta;
+      s.w += s.approach.q;
+      certified = judge_lcp_point(s.lambda, s.w, tol, scale).ok();
+    }
   }
-  const bool certified =
-      solved && verify_lcp(s.approach, s.lambda, tol,
-                           certificate_impulse_scale(s.approach, world.solver), s.w)
-                    .ok();
+  if (!certified) {
+    bool solved = false;
+    if (layout.n_bilateral > 0) {
+      // With joints the impulse moves the bodies as the joints hold them: N_A = G_Aᵀ W_c G_A.
+      joint_held_inverse_mass(mlcp, ws, s);
+      s.approach.M.noalias() = s.ga.transpose() * s.held_inverse_mass * s.ga;
+      s.held = solve_lcp(s.approach, world.solver);
+      solved = s.held.certificate.ok();
+      s.lambda = s.held.z;
+      s.delta.noalias() = s.held_inverse_mass * (s.ga * s.lambda);
+    } else {
+      gram(mlcp.g, s.end_inverse_mass, s.pushed_rows, s.slot, s.approach.M);
+      s.no_force.setZero(mlcp.M.size());
+      solved = solve_dual_active_set(s.end_mass, s.ga, s.no_force, s.approach.q, 0.1 * tol,
+                                     kIndependence, 0, s.dual, s.delta, s.lambda)
+                   .status == SolveStatus::kSolved;
+    }
+    certified = solved && verify_lcp(s.approach, s.lambda, tol,
+                                     certificate_impulse_scale(s.approach, world.solver), s.w)
+                              .ok();
+  }
   if (!certified) {
     s.lambda.resize(0);
     return;

@@ -10,6 +10,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "checkpoint_capture.h"
+#include "exactsim/dynamics/mass_matrix.h"
 #include "exactsim/io/run.h"
 #include "exactsim/metrics/energy.h"
 #include "experiments/scenarios.h"
@@ -227,6 +229,47 @@ TEST(Robustness, TheInteriorPointProjectionMovesBodiesAsTheDualActiveSetDoes) {
   EXPECT_NEAR(reports[0].max_penetration, reports[1].max_penetration, 1e-7);
   EXPECT_NEAR(reports[0].projection_lift, reports[1].projection_lift,
               1e-6 * reports[0].projection_lift);
+}
+
+TEST(Robustness, TheInteriorPointStopsTheApproachAsTheDualActiveSetDoes) {
+  // The 3D pour of 100 hulls (tests/physics/data/hull-pour3d-n100-seed3-step96) at step 100: the
+  // projection pushes out 94 rows that still approach, and the frictionless impulse that stops
+  // them solves min ½ δᵀMδ s.t. G_Aᵀ(ν⁺ + δ) >= 0, strictly convex in δ = W G_A λ. Solved by the
+  // interior point in body space (every such QP, approach_interior_min_rows = 1) and by the dual
+  // active set (0: never), the step is the same up to it, and the two answers certify on the same
+  // LCP, w = N_A λ + G_Aᵀν⁺, N_A = G_Aᵀ W G_A. So (λa − λb)ᵀ(wa − wb) = ‖δa − δb‖²_M, which the
+  // certificates bound by 2 m tol Z + tol (‖λa‖₁ + ‖λb‖₁) (λ >= 0 in both, each |λ_i w_i| <= tol Z,
+  // and λa_i w_b,i >= −tol λa_i): here m = 94, tol = 1.06e-11 m/s, Z = 1.40 N s and ‖λ‖₁ = 0.42 N
+  // s, so ‖δa − δb‖_M <= 5.3e-5 kg^½ m/s (measured: 3e-7).
+  long steps_done = 0;
+  Simulation pour = simulation_at_checkpoint(
+      std::string(EXACTSIM_SOURCE_DIR) + "/tests/physics/data/hull-pour3d-n100-seed3-step96/",
+      steps_done);
+  pour.step(4);  // (step 96 is taken as two halves)
+  const SimulationState at = pour.get_state();
+  State ends[2];
+  StepReport reports[2];
+  for (int k = 0; k < 2; ++k) {
+    Scene scene = pour.scene();
+    scene.world.solver.diagnostics.approach_interior_min_rows = k;
+    Simulation sim(scene);
+    sim.set_state(at);
+    reports[k] = sim.step();
+    ends[k] = sim.state();
+    EXPECT_EQ(reports[k].status, StepStatus::kOk) << k << " " << to_string(reports[k].status);
+    EXPECT_EQ(reports[k].substeps, 1) << k;
+    EXPECT_EQ(reports[k].approach_stopped_rows, 94) << k << ": another step: see the bound above";
+  }
+  EXPECT_EQ((ends[0].q - ends[1].q).lpNorm<Eigen::Infinity>(), 0);  // positions moved before it
+  const std::vector<Body>& bodies = pour.world().bodies;
+  Real apart = 0;  // ‖δa − δb‖²_M
+  for (int b = 0; b < static_cast<int>(bodies.size()); ++b) {
+    if (bodies[b].is_static) continue;
+    const auto d = ends[0].v_of(b) - ends[1].v_of(b);
+    apart += d.dot(mass_block(bodies[b], ends[0], b) * d);
+  }
+  std::printf("[ approach ] ‖δa − δb‖_M = %.2e kg^½ m/s\n", std::sqrt(apart));
+  EXPECT_LE(std::sqrt(apart), 5.3e-5);
 }
 
 TEST(Robustness, TheProjectionMovesNoBodyFarForASmallOverlap) {

@@ -91,6 +91,30 @@ TEST(Tunnelling, AStandardModelCubeStopsAtTheWall) {
     for (const Shot& shot : kShots) expect_stopped(cube_at_wall(d, shot.h, shot.speed, "standard"), false);
 }
 
+TEST(Tunnelling, CubesMovingSideBySideCloseByNoMoreThanZero) {
+  // Two 2 cm cubes 2 cm apart, moving together at one of 200 velocities without turning: how far
+  // they may close in the step, h(|v_a − v_b| + |ω_a| r_a + |ω_b| r_b) (docs/collision.md, the
+  // reach), is 0. Computed as h|v| + h|ω|r less h|v|, round-off under fused multiply-add
+  // (an aarch64 build, or x86 with -march=native) made it −1e-19, which the contact generation
+  // refused (InputError "reach must be finite and >= 0"). The step gives the pair no contact.
+  for (int k = 0; k < 200; ++k) {
+    const Real speed = 0.01 * (k + 1) * std::sqrt(2.0);
+    const json velocity = {speed, -0.5 * speed, 0.3 * speed};
+    json cube = {{"shape", {{"box", {0.02, 0.02, 0.02}}}}, {"density", 1000},
+                 {"velocity", velocity}};
+    json a = cube, b = cube;
+    a["name"] = "a", a["position"] = {0, 0, 0};
+    b["name"] = "b", b["position"] = {0.04, 0, 0};
+    json doc = scene_doc(3, 0.01, json::array({a, b}));
+    doc["gravity"] = json::array({0, 0, 0});
+    Sim sim(doc);
+    ASSERT_TRUE(sim.scene.world.contact.predict_motion);
+    const StepReport r = sim.advance();
+    ASSERT_EQ(r.status, StepStatus::kOk) << "speed " << speed;
+    EXPECT_TRUE(sim.contacts().empty()) << "speed " << speed;
+  }
+}
+
 // The cube's centre in the plate's frame (3D).
 Vec3 in_plate_frame(const State& s, int plate, int cube) {
   return body_orientation(s, plate).conjugate() * (body_position(s, cube) - body_position(s, plate));

@@ -198,6 +198,10 @@ struct SolverOptions {
     // set only (docs/robustness.md "Stabilisation": below about 4,000 rows the dual active set is
     // faster).
     int projection_interior_min_rows = 4000;
+    // The QP that stops the projected contacts' approach (docs/robustness.md "Stabilisation"):
+    // with at least this many rows, by the interior point in body space first, as above; 0: by
+    // the dual active set only.
+    int approach_interior_min_rows = 1000;
     // Both Lemke and Fischer–Burmeister: re-solve the final complementary basis (active set)
     // exactly with an LU and keep it when it verifies better. Removes the drift of the updated
     // basis inverse / Newton iterate.
