@@ -3,7 +3,7 @@
 "The interior point's runs").
 
 Dump the LCPs whose every interior-point start stalled with EXACTSIM_DUMP_LCP=DIR (lcp_io.h;
-islands of at most 2,000 rows without free rows), then run one of three methods on the smallest:
+islands of at most 2,000 rows without free rows), then run one of four methods on the smallest:
 
   mehrotra       Mehrotra's predictor-corrector with the step rules of src/solvers/interior_point.cc
                  (neighbourhood 1e-5, residual within 10 mu/mu0, the centring step below a step of
@@ -13,6 +13,11 @@ islands of at most 2,000 rows without free rows), then run one of three methods 
   path           path following: each target mu centred to within 10 % (the residual kept in
                  proportion to mu) before the next, targets 0.1-0.95 of the last as the last went,
                  a Newton step to the whole residual after each, certified there
+  arc-length     pseudo-arc-length continuation of the same path, z w = t mu0, w - N z - b =
+                 t r0, in (log z, log t): w = t mu0 / z, so the path is F(x, u) = 0, n equations
+                 in n + 1 unknowns, followed by its tangent and a Newton corrector orthogonal to
+                 it. t is free to rise where the path turns back (a fold, where following mu
+                 stalls), as Lemke's z0 rises and falls
 
 A run certifies where min w >= -tol and max |z_i w_i| <= tol Z on w = N z + b (z > 0 throughout).
 Uses Debian's numpy: run with /usr/bin/python3.
@@ -160,10 +165,71 @@ def path_following(m, band=0.1, max_solves=400):
     return False, m.solves
 
 
+def arc_length(m, max_solves=600):
+    """Pseudo-arc-length continuation of the infeasible central path in y = (log z, log t)
+    from the cold start (t = 1): the tangent from [J; tau_prev] tau = e_{n+1}, a predictor of
+    length s along it, and Newton on [F; tau^T (y - y_p)] = 0 (at most 6 solves; the step halves
+    where that fails, grows by 1.6 where it took at most 2); certified at each point reached.
+    Returns (certified, solves, turns: how often t turned from falling to rising or back again)."""
+    N, b, n = m.N, m.b, m.n
+    z0, w0 = m.cold_start()
+    log_mu0 = np.log(z0 @ w0 / n)
+    r0 = w0 - N @ z0 - b
+    scale = max(np.abs(b).max(), 1e-300)
+
+    def at(y):
+        z, t = np.exp(y[:n]), np.exp(y[n])
+        return z, np.exp(log_mu0 + y[n] - y[:n]), t
+
+    def jacobian(y):
+        z, w, t = at(y)
+        m.solves += 1
+        return np.hstack([-np.diag(w) - N * z[None, :], (w - t * r0)[:, None]])
+
+    y = np.concatenate([np.log(z0), [0.0]])
+    tau_prev = np.zeros(n + 1)
+    tau_prev[n] = -1.0
+    s, turns, last = 0.5, 0, -1.0
+    while m.solves < max_solves:
+        e = np.zeros(n + 1)
+        e[n] = 1.0
+        tau = np.linalg.solve(np.vstack([jacobian(y), tau_prev]), e)
+        tau /= np.linalg.norm(tau)
+        if tau @ tau_prev < 0:
+            tau = -tau
+        if np.sign(tau[n]) != last:
+            turns, last = turns + 1, np.sign(tau[n])
+        while True:
+            yp = y + s * tau
+            yc, done = yp.copy(), False
+            for k in range(6):
+                z, w, t = at(yc)
+                f = w - N @ z - b - t * r0
+                if k > 0 and np.abs(f).max() <= 1e-3 * t * np.abs(r0).max() + 1e-13 * scale:
+                    done = True
+                    break
+                d = np.linalg.solve(np.vstack([jacobian(yc), tau]),
+                                    -np.concatenate([f, [tau @ (yc - yp)]]))
+                if np.abs(d[:n]).max() > 2.0:  # z_i changing by more than e^2: too far
+                    break
+                yc = yc + d
+            if done:
+                break
+            s *= 0.5
+            if s < 1e-8 or m.solves >= max_solves:
+                return False, m.solves, turns
+        y, tau_prev = yc, tau
+        if k <= 2:
+            s = min(1.6 * s, 5.0)
+        if m.certified(np.exp(y[:n])):
+            return True, m.solves, turns
+    return False, m.solves, turns
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("dir", help="a folder of *-stall.lcp files (or one .lcp file)")
-    parser.add_argument("--method", choices=["mehrotra", "keep-residual", "path"],
+    parser.add_argument("--method", choices=["mehrotra", "keep-residual", "path", "arc-length"],
                         default="mehrotra")
     parser.add_argument("--limit", type=int, default=12, help="the smallest this many files")
     parser.add_argument("--no-stall-rule", action="store_true")
@@ -178,14 +244,18 @@ def main():
     certified = 0
     for n, path in sized[: args.limit]:
         m = Model(*load(path))
+        turns = None
         if args.method == "path":
             ok, count = path_following(m)
+        elif args.method == "arc-length":
+            ok, count, turns = arc_length(m)
         else:
             ok, count = mehrotra(m, args.method == "keep-residual", not args.no_stall_rule)
         certified += ok
-        unit = "solves" if args.method == "path" else "iterations"
+        unit = "iterations" if args.method in ("mehrotra", "keep-residual") else "solves"
         print(f"{os.path.basename(path)}  {n} rows  {'certified' if ok else 'not certified'}"
-              f" after {count} {unit}", flush=True)
+              f" after {count} {unit}" + (f", t turned back {turns} times" if turns else ""),
+              flush=True)
     print(f"{args.method}: certified {certified} of {min(args.limit, len(sized))}")
 
 
