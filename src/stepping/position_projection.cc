@@ -2,7 +2,6 @@
 #include "solvers/lcp_scratch.h"
 
 #include <algorithm>
-#include <cstdio>
 #include <string>
 
 #include "detect.h"
