@@ -160,6 +160,18 @@ Real qp_impulse_scale(const BlockColumns& g, const BlockDiagonal& w, const std::
                            mobility);
 }
 
+// The certificate of z on the QP's LCP (G_Sᵀ W G_S, q) without forming it: ν = W G_S z and
+// w = G_Sᵀ ν + q by sparse products.
+SolveCertificate judge_qp_point(const SparseColMatX& g, const BlockDiagonal& w_inv, const VecX& z,
+                                const VecX& q, Real tol, Real scale, VecX& impulse, VecX& nu,
+                                VecX& w) {
+  impulse.noalias() = g * z;
+  w_inv.apply(impulse, nu);
+  w.noalias() = g.transpose() * nu;
+  w += q;
+  return judge_lcp_point(z, w, tol, scale);
+}
+
 // G_R: the columns `rows` of g as a sparse n_v × |rows| matrix.
 void sparse_columns(const BlockColumns& g, const BlockDiagonal& layout,
                     const std::vector<int>& rows, PositionProjectionScratch& s,
@@ -321,11 +333,8 @@ bool solve_projection_whole(const World& world, IslandWorkspace& ws, Real floor,
     return qp_impulse_scale(mlcp.g, w, s.rows, s.all_q, world.solver);
   };
   const auto certify = [&](Real tol) {
-    s.impulse.noalias() = s.sparse_g * s.z;
-    w.apply(s.impulse, s.nu);
-    s.w.noalias() = s.sparse_g.transpose() * s.nu;
-    s.w += s.all_q;
-    s.certificate = judge_lcp_point(s.z, s.w, tol, impulse_scale());
+    s.certificate =
+        judge_qp_point(s.sparse_g, w, s.z, s.all_q, tol, impulse_scale(), s.impulse, s.nu, s.w);
   };
   // Large QPs by the interior point first (docs/robustness.md "Stabilisation": the dual active
   // set's cost grows as the cube of its active rows, the interior point's as its rows).
@@ -454,13 +463,10 @@ void stop_approach(const World& world, State& state, Real floor, IslandWorkspace
     const Real scale =
         qp_impulse_scale(mlcp.g, s.end_inverse_mass, s.pushed_rows, s.approach.q, world.solver);
     if (solve_qp_interior(s.end_mass, mlcp.g, s.pushed_rows, s.approach.q, 0.1 * tol, scale, s,
-                          s.lambda)) {
-      s.impulse.noalias() = s.ga * s.lambda;
-      s.end_inverse_mass.apply(s.impulse, s.delta);
-      s.w.noalias() = s.ga.transpose() * s.delta;
-      s.w += s.approach.q;
-      certified = judge_lcp_point(s.lambda, s.w, tol, scale).ok();
-    }
+                          s.lambda))
+      certified = judge_qp_point(s.ga, s.end_inverse_mass, s.lambda, s.approach.q, tol, scale,
+                                 s.impulse, s.delta, s.w)
+                      .ok();
   }
   if (!certified) {
     bool solved = false;
