@@ -28,7 +28,8 @@ constexpr const char* kDiagnosticKeys[] = {"pivot_tolerance",
                                            "first_round_from_last_answer",
                                            "retaken_pivots_per_unknown",
                                            "projection_interior_min_rows",
-                                           "approach_interior_min_rows"};
+                                           "approach_interior_min_rows",
+                                           "arc_length_min_rows"};
 
 // The fenced-off constants a scene may set (SolverOptions::Diagnostics), read from `c`: the
 // "diagnostics" object, or "solver" itself where a file gives them there.
@@ -52,6 +53,8 @@ void read_diagnostics(const JsonCursor& c, SolverOptions::Diagnostics& d) {
     d.projection_interior_min_rows = c.at("projection_interior_min_rows").integer(0, 1000000000);
   if (c.has("approach_interior_min_rows"))
     d.approach_interior_min_rows = c.at("approach_interior_min_rows").integer(0, 1000000000);
+  if (c.has("arc_length_min_rows"))
+    d.arc_length_min_rows = c.at("arc_length_min_rows").integer(0, 1000000000);
 }
 
 }  // namespace
@@ -119,6 +122,7 @@ nlohmann::json solver_options_to_json(const SolverOptions& o) {
       nominal.projection_interior_min_rows);
   put("approach_interior_min_rows", d.approach_interior_min_rows,
       nominal.approach_interior_min_rows);
+  put("arc_length_min_rows", d.arc_length_min_rows, nominal.arc_length_min_rows);
   if (!diagnostics.empty()) out["diagnostics"] = diagnostics;
   return out;
 }

@@ -21,6 +21,14 @@ constexpr int kInteriorPointIterations = 100;
 // starts certified 17 of 56 stalled runs, and the steps needing the sparse Lemke fell from 26 to
 // 13 on seed 2).
 constexpr Real kInteriorPointStarts[] = {1, 0.1, 10};
+// Factorisations of an arc-length continuation (interior_point.cc, arc_length): on the working
+// sets of 5,000–8,000 rows of the 2D pour of 1,000 polygons those that certify take 190–400
+// (docs/solvers.md "Arc-length continuation").
+constexpr int kArcLengthSolves = 400;
+// Where arc_length_min_rows is −1: the rows from which it runs on planar bodies (spatial: never).
+// On the 2D pour of 1,000 polygons it took 0.72 of the time of three steps; on the 3D pours of 100
+// and 300 hulls 1.157 and 1.061 of the step time (docs/solvers.md "Arc-length continuation").
+constexpr int kArcLengthPlanarMinRows = 2000;
 // From a point near the answer (`near`), the interior point starts with every z_i and row w_i at
 // least this fraction of the cold start's (a point on the boundary takes steps of 10⁻³ and less),
 // and runs at most kNearIterations before the cold starts. On the 3D piles of 100 hulls, whose
@@ -55,6 +63,17 @@ void decide_sigmas(const SparseMlcp& p, const VecX& w, std::vector<bool>& active
     }
     if (!decided && best >= 0) active[best] = true;
   }
+}
+
+// Whether arc-length continuation follows where every start stalled
+// (SolverOptions::Diagnostics::arc_length_min_rows; its −1 by the bodies' velocities).
+bool arc_length_runs(const SparseMlcp& p, const SolverOptions& options) {
+  int min_rows = options.diagnostics.arc_length_min_rows;
+  if (min_rows < 0) {
+    const bool planar = !p.M.blocks.empty() && p.M.blocks[0].rows() == 3;
+    min_rows = planar ? kArcLengthPlanarMinRows : 0;
+  }
+  return min_rows > 0 && p.size() >= min_rows;
 }
 
 // The certificate's tolerance, the impulse scale and the basis system's regularisation δ of p
@@ -176,6 +195,11 @@ void solve_sparse_mlcp(const SparseMlcp& p, const SolverOptions& options, Sparse
   bool interior = near != nullptr && run(kNearFloor, kNearIterations, near);
   for (const Real start : kInteriorPointStarts)
     if (!interior) interior = run(start, kInteriorPointIterations, nullptr);
+  // On a large set where every start stalled: arc-length continuation of the first start's path.
+  if (!interior && arc_length_runs(p, options)) {
+    arc_length(p, c.tol, c.scale, kArcLengthSolves, s, out.nu, out.z, out.w, iterations);
+    interior = certify(p, options, c, s, out, SolveMethod::kInteriorPoint);
+  }
   if (!interior) dump_stalled(p, c);
   if (interior && !crossover) {
     estimate_basis(p, out, s);

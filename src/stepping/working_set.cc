@@ -202,7 +202,11 @@ bool solve_part(const SparseMlcp& p, const SolverOptions& options, const std::ve
       return true;
     }
   }
-  solve_sparse_mlcp(p, options, scratch, solution, start, false, near);
+  // Where the step's halves come next, no arc-length continuation either (docs/solvers.md
+  // "Arc-length continuation": a run that does not certify spends its 400 factorisations).
+  SolverOptions interior = options;
+  if (lemke_pivots_per_unknown > 0) interior.diagnostics.arc_length_min_rows = 0;
+  solve_sparse_mlcp(p, interior, scratch, solution, start, false, near);
   iterations += solution.certificate.iterations;
   active = scratch.active;
   if (solution.certificate.ok()) return scratch.basis_solved;

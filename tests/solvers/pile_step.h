@@ -5,7 +5,9 @@
 #include <random>
 #include <vector>
 
+#include "exactsim/solvers/lcp.h"
 #include "exactsim/solvers/mlcp.h"
+#include "exactsim/solvers/sparse_mlcp.h"
 
 namespace exactsim::solvers_test {
 
@@ -83,6 +85,19 @@ inline Mlcp pile_step(int bodies, int contacts, Real mu, std::mt19937& rng) {
   p.M.apply(nu, p.c);
   p.c += h * f;
   return p;
+}
+
+// An LCP(N, q) as an MLCP with one trivial body unknown: M = (1), G = H = 0, D = N, c = 0, r = q.
+inline SparseMlcp lcp_as_mlcp(const Lcp& lcp) {
+  Mlcp p;
+  p.M.add_block(MatX::Identity(1, 1));
+  const Eigen::Index n = lcp.q.size();
+  p.G = MatX::Zero(1, n);
+  p.H = p.G;
+  p.D = lcp.M.sparseView();
+  p.c = VecX::Zero(1);
+  p.r = lcp.q;
+  return sparse_of(p);
 }
 
 }  // namespace exactsim::solvers_test

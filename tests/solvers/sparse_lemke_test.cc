@@ -17,6 +17,7 @@
 namespace exactsim::sparse_lemke_test {
 namespace {
 
+using solvers_test::lcp_as_mlcp;
 using solvers_test::pile_step;
 using solvers_test::PileRng;
 
@@ -268,19 +269,6 @@ TEST(SparseLemke, WarmStartFromASmallerSetsBasis) {
     cold_pivots += cold.certificate.pivots;
   }
   EXPECT_LT(warm_pivots, cold_pivots);
-}
-
-// An LCP(N, q) as an MLCP with one trivial body unknown: M = (1), G = H = 0, D = N, c = 0, r = q.
-SparseMlcp lcp_as_mlcp(const Lcp& lcp) {
-  Mlcp p;
-  p.M.add_block(MatX::Identity(1, 1));
-  const Eigen::Index n = lcp.q.size();
-  p.G = MatX::Zero(1, n);
-  p.H = p.G;
-  p.D = lcp.M.sparseView();
-  p.c = VecX::Zero(1);
-  p.r = lcp.q;
-  return sparse_of(p);
 }
 
 // LCP(N, q) with N = A Aᵀ + I/10 positive definite (a unique solution) and a third of q's entries

@@ -22,6 +22,7 @@
 namespace exactsim::sparse_mlcp_test {
 namespace {
 
+using solvers_test::lcp_as_mlcp;
 using solvers_test::pile_step;
 using solvers_test::PileRng;
 
@@ -155,6 +156,46 @@ TEST(SparseMlcp, AnInteriorPointRunWithoutProgressEndsOnItsStall) {
         interior_point(p, tol, sparse_mlcp_impulse_scale(p, s), 100, s, nu, z, w, iterations));
     EXPECT_GE(iterations, 12) << mu;
     EXPECT_LT(iterations, 50) << mu;
+  }
+}
+
+TEST(SparseMlcp, ArcLengthContinuationCertifiesWhereEveryInteriorPointStartStalls) {
+  // A working set of the 2D pour of 100 polygons (bench_scaling's scene, seed 1; dumped with
+  // EXACTSIM_DUMP_LCP): 188 rows of PEG contacts with friction, on which Mehrotra's iteration
+  // stalls from each of its starts (docs/solvers.md "Interior point"). Arc-length continuation
+  // of the same central path lets t rise where the path turns back, and the point it reaches
+  // certifies on the whole problem: z >= −tol, w >= −tol, |z_i w_i| <= tol Z with the file's Z.
+  LcpFileInfo info;
+  const Lcp lcp = read_lcp(
+      std::string(EXACTSIM_SOURCE_DIR) + "/tests/solvers/data/stall/peg2d-pour-n100-seed1-188.lcp",
+      &info);
+  const SparseMlcp p = lcp_as_mlcp(lcp);
+  SparseMlcpScratch s;
+  prepare_sparse_mlcp(p, s);
+  SolverOptions o;
+  o.impulse_scale = info.impulse_scale;
+  const Real tol = o.tolerance * std::max<Real>(1, s.b.lpNorm<Eigen::Infinity>());
+  VecX nu, z, w, rows;
+  for (const Real start : {1.0, 0.1, 10.0}) {
+    int iterations = 0;
+    EXPECT_FALSE(interior_point(p, tol, info.impulse_scale, 100, s, nu, z, w, iterations, start))
+        << start;
+    EXPECT_LT(iterations, 100) << start << ": a stall, not the iteration cap";
+    EXPECT_FALSE(verify_sparse_mlcp(p, nu, z, tol, info.impulse_scale, o, s, rows).ok()) << start;
+  }
+  int solves = 0;
+  EXPECT_TRUE(arc_length(p, tol, info.impulse_scale, 400, s, nu, z, w, solves));
+  const SolveCertificate c = verify_sparse_mlcp(p, nu, z, tol, info.impulse_scale, o, s, rows);
+  EXPECT_TRUE(c.ok()) << "min z " << c.min_z << ", min w " << c.min_w << ", |z w| "
+                      << c.complementarity;
+  std::printf("[ arc length ] %d factorisations\n", solves);
+  // The sparse solve runs it where every start stalled on a set of arc_length_min_rows or more
+  // (−1, the default: 2,000 on planar bodies, never on spatial ones; this LCP's one body has 1).
+  for (const int min_rows : {-1, 0, 189, 188}) {
+    o.diagnostics.arc_length_min_rows = min_rows;
+    MlcpSolution out;
+    solve_sparse_mlcp(p, o, s, out, nullptr, false);
+    EXPECT_EQ(out.certificate.ok(), min_rows == 188) << min_rows;
   }
 }
 

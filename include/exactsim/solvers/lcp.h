@@ -202,6 +202,11 @@ struct SolverOptions {
     // with at least this many rows, by the interior point in body space first, as above; 0: by
     // the dual active set only.
     int approach_interior_min_rows = 1000;
+    // A sparse solve of at least this many rows on which every interior-point start stalled
+    // follows the central path by arc-length continuation before the sparse Lemke
+    // (docs/solvers.md "Arc-length continuation"); 0: never; −1: 2,000 where the bodies are
+    // planar (3 velocities), never where they are spatial.
+    int arc_length_min_rows = -1;
     // Both Lemke and Fischer–Burmeister: re-solve the final complementary basis (active set)
     // exactly with an LU and keep it when it verifies better. Removes the drift of the updated
     // basis inverse / Newton iterate.

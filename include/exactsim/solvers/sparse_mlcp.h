@@ -122,6 +122,15 @@ bool interior_point(const SparseMlcp& p, Real tol, Real scale, int max_iteration
                     SparseMlcpScratch& s, VecX& nu, VecX& z, VecX& w, int& iterations,
                     Real start = 1, const MlcpSolution* near = nullptr);
 
+// Pseudo-arc-length continuation of the interior point's infeasible central path from its cold
+// start (interior_point.cc; docs/solvers.md "Arc-length continuation"): the path z∘w = t μ₀,
+// w − (Hᵀν + D z + r) = t rd₀, M ν − G z − c = t rp₀ in (ν, log z, log t), followed with a secant
+// predictor and a Newton corrector orthogonal to it, so that t may rise where the path turns back
+// (a fold, where Mehrotra's iteration stalls). At most max_solves factorisations, each counted in
+// `iterations`. True when the point reached meets interior_point's stop.
+bool arc_length(const SparseMlcp& p, Real tol, Real scale, int max_solves, SparseMlcpScratch& s,
+                VecX& nu, VecX& z, VecX& w, int& iterations);
+
 // The sparse solve (sparse_solve.cc; docs/solvers.md "Large islands: the sparse path"): the guessed
 // basis (`guess`, size m: z_i expected positive, e.g. last step's by contact; null or the wrong
 // size: none) by block pivoting, else the interior-point method and the basis its answer lies on.
