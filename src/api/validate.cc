@@ -119,6 +119,7 @@ void validate_world(const World& w) {
     at("contact.parameters.epsilon", [&] { rules::contact_distance(c.epsilon); });
   if (!std::isnan(c.epsilon_edge))
     at("contact.parameters.epsilon_edge", [&] { rules::contact_distance(c.epsilon_edge); });
+  at("contact.parameters.min_applicability", [&] { rules::applicability(c.min_applicability); });
   if (!(c.max_stabilisation_speed > 0))
     fail("contact.parameters.max_stabilisation_speed",
          "must be > 0 (+inf: off), got " + rules::shown(c.max_stabilisation_speed));

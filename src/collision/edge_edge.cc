@@ -123,7 +123,8 @@ bool edge_edge_contact(const ConvexPolyhedron& shape_a, const WorldPolyhedron& w
 void edge_edge_contacts(const ConvexPolyhedron& shape_a, const WorldPolyhedron& world_a, int body_a,
                         const ConvexPolyhedron& shape_b, const WorldPolyhedron& world_b, int body_b,
                         Real epsilon, Real parallel_sine, std::vector<Contact>& out,
-                        Real flat_crossing_depth, bool flat_ridges, Real reach) {
+                        Real flat_crossing_depth, bool flat_ridges, Real reach,
+                        Real min_applicability) {
   const Aabb3 b_reach = world_b.aabb.inflated(epsilon + reach);
   // A crossing point lies inside both bodies: only where their boxes overlap.
   const bool crossings = std::isfinite(flat_crossing_depth) && world_a.aabb.overlaps(world_b.aabb);
@@ -169,6 +170,7 @@ void edge_edge_contacts(const ConvexPolyhedron& shape_a, const WorldPolyhedron& 
           edge_edge_normal(a1 - a0, world_a.edge_t1[i], world_a.edge_t2[i], b1 - b0,
                            world_b.edge_t1[j], world_b.edge_t2[j], parallel_sine);
       if (n.parallel) continue;  // never a contact from a zero normal (Tricky cases item 4)
+      if (min_applicability > -1 && n.applicability < min_applicability) continue;
       const Contact record = edge_edge_record(body_a, i, body_b, j, cp, n.normal);
       // Beyond ε only for edges apart whose closest points are interior to both segments: there
       // ψ is their distance, the one the step's motion may close.

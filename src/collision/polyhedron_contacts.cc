@@ -43,6 +43,9 @@ void polyhedron_contacts(const ConvexPolyhedron& shape_a, const WorldPolyhedron&
   check_option("epsilon_ee", options.epsilon_ee);
   check_option("parallel_sine", options.parallel_sine);
   check_option("reach", options.reach);
+  if (!(options.min_applicability >= -1 && options.min_applicability <= 1))
+    throw InputError("polyhedron_contacts: min_applicability must be in [-1, 1], got " +
+                     std::to_string(options.min_applicability));
   check_placement(shape_a, world_a, body_a);
   check_placement(shape_b, world_b, body_b);
   // Face to face: the patch's vertices are the pair's contacts (collision/face_patch.h).
@@ -51,12 +54,12 @@ void polyhedron_contacts(const ConvexPolyhedron& shape_a, const WorldPolyhedron&
                           options.reach, out, scratch != nullptr ? *scratch : local))
     return;
   vertex_face_contacts(shape_a, world_a, body_a, shape_b, world_b, body_b, options.epsilon_vf, out,
-                       options.reach);
+                       options.reach, options.min_applicability);
   vertex_face_contacts(shape_b, world_b, body_b, shape_a, world_a, body_a, options.epsilon_vf, out,
-                       options.reach);
+                       options.reach, options.min_applicability);
   edge_edge_contacts(shape_a, world_a, body_a, shape_b, world_b, body_b, options.epsilon_ee,
                      options.parallel_sine, out, kFlatCrossingFraction * options.epsilon_ee,
-                     /*flat_ridges=*/true, options.reach);
+                     /*flat_ridges=*/true, options.reach, options.min_applicability);
 }
 
 }  // namespace exactsim

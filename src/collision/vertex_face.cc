@@ -1,5 +1,6 @@
 #include "exactsim/collision/vertex_face.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -24,10 +25,19 @@ Contact vertex_face_contact(const Vec3& v, int body_a, int vertex, const ConvexP
   return c;
 }
 
+Real vertex_applicability(const ConvexPolyhedron& shape, const WorldPolyhedron& world, int vertex,
+                          const Vec3& face_normal) {
+  const Vec3& v = world.vertices[vertex];
+  Real appl = std::numeric_limits<Real>::infinity();
+  for (const int u : shape.vertex_neighbours[vertex])
+    appl = std::min(appl, face_normal.dot((world.vertices[u] - v).normalized()));
+  return appl;
+}
+
 void vertex_face_contacts(const ConvexPolyhedron& shape_a, const WorldPolyhedron& world_a,
                           int body_a, const ConvexPolyhedron& shape_b,
                           const WorldPolyhedron& world_b, int body_b, Real epsilon,
-                          std::vector<Contact>& out, Real reach) {
+                          std::vector<Contact>& out, Real reach, Real min_applicability) {
   const Aabb3 box = world_b.aabb.inflated(epsilon + reach);
   const int nv = shape_a.num_vertices(), nf = shape_b.num_faces();
   for (int i = 0; i < nv; ++i) {
@@ -44,6 +54,9 @@ void vertex_face_contacts(const ConvexPolyhedron& shape_a, const WorldPolyhedron
       if (std::abs(gap) > within) continue;  // D ≥ |ψ|: cheap rejection
       const Contact c = vertex_face_contact(v, body_a, i, shape_b, world_b, body_b, f);
       if (c.distance > within) continue;
+      if (min_applicability > -1 &&
+          vertex_applicability(shape_a, world_a, i, eta) < min_applicability)
+        continue;
       out.push_back(c);
     }
     // Deeper than ε inside B: no face is within ε, but the vertex must still be pushed out

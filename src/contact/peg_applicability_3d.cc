@@ -1,9 +1,8 @@
 #include "exactsim/contact/peg_applicability_3d.h"
 
-#include <algorithm>
-#include <limits>
 #include <string>
 
+#include "exactsim/collision/vertex_face.h"
 #include "exactsim/math/error.h"
 
 namespace exactsim {
@@ -17,11 +16,7 @@ Real vertex_face_applicability(const ConvexPolyhedron& owner, const WorldPolyhed
                      " out of range for a polyhedron of " + std::to_string(owner.num_vertices()) +
                      " vertices (or a placement of another shape)");
   }
-  const Vec3& v = placed.vertices[vertex];
-  Real appl = std::numeric_limits<Real>::infinity();
-  for (int u : owner.vertex_neighbours[vertex])
-    appl = std::min(appl, face_normal.dot((placed.vertices[u] - v).normalized()));
-  return appl;
+  return vertex_applicability(owner, placed, vertex, face_normal);
 }
 
 }  // namespace exactsim

@@ -417,7 +417,7 @@ void read_contact(const JsonCursor& c, World& w) {
   if (c.has("parameters")) {
     const JsonCursor p = c.at("parameters");
     p.expect_object({"epsilon", "epsilon_edge", "predict_motion", "max_stabilisation_speed",
-                     "stabilisation", "general_form"});
+                     "stabilisation", "general_form", "min_applicability"});
     if (p.has("epsilon")) w.contact.epsilon = p.at("epsilon").rule(rules::contact_distance);
     if (p.has("epsilon_edge"))
       w.contact.epsilon_edge = p.at("epsilon_edge").rule(rules::contact_distance);
@@ -439,6 +439,8 @@ void read_contact(const JsonCursor& c, World& w) {
         st.fail("unknown stabilisation '" + v + "' (expected \"split\" or \"velocity\")");
     }
     if (p.has("general_form")) w.contact.peg.general_form = p.at("general_form").boolean();
+    if (p.has("min_applicability"))
+      w.contact.min_applicability = p.at("min_applicability").rule(rules::applicability);
   }
   if (c.has("impact")) read_impact(c.at("impact"), w);
 }
@@ -620,6 +622,8 @@ nlohmann::json scene_to_json(const Scene& scene) {
   if (std::isfinite(w.contact.max_stabilisation_speed))
     params["max_stabilisation_speed"] = w.contact.max_stabilisation_speed;
   if (w.contact.peg.general_form) params["general_form"] = true;  // written only when set
+  if (w.contact.min_applicability != ContactOptions{}.min_applicability)
+    params["min_applicability"] = w.contact.min_applicability;
   contact["parameters"] = params;
   if (w.contact.impact.model != ImpactModel::kNone)
     contact["impact"] = impact_options_to_json(w.contact.impact);

@@ -311,6 +311,7 @@ int friction_directions(Real k) {
 Real contact_distance(Real eps) {
   return in_range(eps, limits::kMinContactDistance, limits::kMaxContactDistance, "m");
 }
+Real applicability(Real theta) { return in_range(theta, -1, 1, ""); }
 int threads(Real n) { return whole(n, 0, limits::kMaxThreads); }
 void body_count(std::size_t n) {
   if (n == 0) fail("at least one body is required");

@@ -98,6 +98,8 @@ void detect_contacts_3d(const World& world, const State& state, Real h, Real eps
     o.epsilon_vf = eps;
     o.epsilon_ee = eps_edge;
     o.reach = widen;
+    if (world.contact.model == ContactModel::kStandard)
+      o.min_applicability = world.contact.min_applicability;
     polyhedron_contacts(*ws.shapes3[p.a], ws.polyhedra[p.a], p.a, *ws.shapes3[p.b],
                         ws.polyhedra[p.b], p.b, o, ws.constraints.contacts, &ws.patch);
   }

@@ -4,7 +4,9 @@
 // (474) solves an island of about 2,000 unknowns on a working set, where the sparse Lemke certifies
 // a round's answer from an iterate whose run stopped before z₀ left the basis. The basis that comes
 // with a certified answer is the iterate's own (z_i > w_i), which the working set's next round
-// and the next step's warm start read; the step must go on, whatever it certifies.
+// and the next step's warm start read; the step must go on, whatever it certifies. The capture
+// took every pair within ε as a contact (min_applicability −1, docs/collision.md "Applicable
+// pairs"), and is stepped so.
 #include <gtest/gtest.h>
 
 #include "checkpoint_capture.h"
@@ -17,7 +19,7 @@ TEST(SparsePath, AnAnswerCertifiedFromAStoppedRunKeepsItsBasis) {
   long steps_done = 0;
   Simulation sim = simulation_at_checkpoint(
       std::string(EXACTSIM_SOURCE_DIR) + "/tests/api/data/hull-pour3d-standard-step470/",
-      steps_done);
+      steps_done, [](Scene& scene) { scene.world.contact.min_applicability = -1; });
   ASSERT_EQ(steps_done, 470);
   bool sparse = false;  // step 474 has an island beyond dense_max_unknowns
   int lemke_answers = 0;

@@ -391,6 +391,62 @@ TEST(PolyhedronContacts, FrameInvarianceAndDeterminism) {
   EXPECT_GT(total_ee, 10u);
 }
 
+// A domino leaning on the next, their side faces in one plane (docs/collision.md "Applicable
+// pairs"): the leaning domino's top front edge lies on the upright's broad face, 10 µm inside it.
+// Its two top vertices are also within ε of the upright's side faces, and its side edges cross the
+// upright's vertical edges in those planes: records with normals ±ŷ at one point, whose features
+// face away from each other (APPL −1). With min_applicability −0.4 they go, and the records that
+// carry the lean stay, in any frame.
+TEST(PolyhedronContacts, InapplicablePairsOfCoplanarSideFacesAreLeftOut) {
+  const ConvexPolyhedron domino = make_box(Vec3(0.05, 0.25, 0.5));
+  const Real tilt = 0.3;
+  const Quat lean(Eigen::AngleAxisd(tilt, Vec3::UnitY()));
+  const Vec3 corner = lean * Vec3(0.025, 0, 0.25);  // the top front edge's middle, from the centre
+  const Vec3 leaning = Vec3(-0.025 + 1e-5, 0, 0.4) - corner;
+  const Quat frames[] = {Quat::Identity(),
+                         Quat(Eigen::AngleAxisd(1.1, Vec3(0.3, -0.8, 0.52).normalized()))};
+  for (const Quat& frame : frames) {
+    const WorldPolyhedron upright = placed(domino, Pose3{frame * Vec3(0, 0, 0.25), frame});
+    const WorldPolyhedron leaner = placed(domino, Pose3{frame * leaning, frame * lean});
+    const Vec3 side = frame * Vec3::UnitY(), broad = frame * Vec3::UnitX();
+    const auto contacts = [&](Real min_applicability) {
+      PolyhedronContactOptions o{0.01, 0.01, 1e-6};
+      o.min_applicability = min_applicability;
+      std::vector<Contact> cs;
+      polyhedron_contacts(domino, leaner, 0, domino, upright, 1, o, cs);
+      return cs;
+    };
+    const auto along = [](const std::vector<Contact>& cs, ContactType t, const Vec3& d) {
+      int n = 0;
+      for (const Contact& c : cs) n += c.type == t && std::abs(c.normal.dot(d)) > 0.99;
+      return n;
+    };
+    const std::vector<Contact> every = contacts(-1), applicable = contacts(-0.4);
+    EXPECT_GE(along(every, ContactType::kVertexFace, side), 2);
+    EXPECT_GE(along(every, ContactType::kEdgeEdge, side), 2);
+    EXPECT_EQ(along(applicable, ContactType::kVertexFace, side), 0);
+    EXPECT_EQ(along(applicable, ContactType::kEdgeEdge, side), 0);
+    // The two top vertices on the broad face.
+    EXPECT_EQ(along(applicable, ContactType::kVertexFace, broad), 2);
+    EXPECT_EQ(along(applicable, ContactType::kVertexFace, broad),
+              along(every, ContactType::kVertexFace, broad));
+  }
+  // A box corner over a floor, its edges leaving the floor's plane upward: APPL_vf > 0, kept.
+  const ConvexPolyhedron cube = make_box(Vec3(1, 1, 1)), floor = make_box(Vec3(10, 10, 1));
+  const Quat tipped =
+      Quat(Eigen::AngleAxisd(0.6, Vec3::UnitX())) * Quat(Eigen::AngleAxisd(0.5, Vec3::UnitY()));
+  const WorldPolyhedron wc = placed(cube, Pose3{Vec3::Zero(), tipped});
+  Real lowest = std::numeric_limits<Real>::infinity();
+  for (const Vec3& v : wc.vertices) lowest = std::min(lowest, v.z());
+  const WorldPolyhedron lifted = placed(cube, Pose3{Vec3(0, 0, 0.001 - lowest), tipped});
+  PolyhedronContactOptions o{0.01, 0.01, 1e-6};
+  o.min_applicability = -0.4;
+  std::vector<Contact> cs;
+  polyhedron_contacts(cube, lifted, 0, floor, placed(floor, pose(Vec3(0, 0, -0.5))), 1, o, cs);
+  ASSERT_EQ(cs.size(), 1u);
+  EXPECT_NEAR(cs[0].gap, 0.001, 1e-12);
+}
+
 TEST(PolyhedronContacts, RejectsBadOptionsAndMismatchedPlacement) {
   const ConvexPolyhedron box = make_box(Vec3(1, 1, 1));
   const WorldPolyhedron w = placed(box, Pose3{});
@@ -399,6 +455,9 @@ TEST(PolyhedronContacts, RejectsBadOptionsAndMismatchedPlacement) {
   EXPECT_THROW(polyhedron_contacts(box, w, 0, box, w, 1,
                                    {0.1, std::numeric_limits<Real>::infinity(), 1e-6}, cs),
                InputError);
+  PolyhedronContactOptions o;
+  o.min_applicability = -1.5;
+  EXPECT_THROW(polyhedron_contacts(box, w, 0, box, w, 1, o, cs), InputError);
   const ConvexPolyhedron ico = make_icosahedron(0.5);
   EXPECT_THROW(polyhedron_contacts(ico, w, 0, box, w, 1, {}, cs), InputError);
 }

@@ -209,6 +209,11 @@ TEST(HostileInput, AcceptedRangesOfTheScene) {
        "contact.parameters.epsilon: must lie in [1e-12, 1000] m, got 1e+300 "
        "(docs/input-validation.md)"},
       {[](json& d) {
+         d["contact"] = {{"parameters", {{"min_applicability", -2}}}};
+       },
+       "contact.parameters.min_applicability: must lie in [-1, 1], got -2.0 "
+       "(docs/input-validation.md)"},
+      {[](json& d) {
          d["solver"] = {{"tolerance", 10}};
        },
        "solver.tolerance: must lie in [0, 1], got 10.0 (docs/input-validation.md)"},

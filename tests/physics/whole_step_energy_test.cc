@@ -61,13 +61,15 @@ TEST(WholeStepEnergy, FrictionlessRandomPoursStayWithinTheirBudgets) {
   // pour3d-random seed 1: from step ≈ 836 a rock in the container's corner reported a velocity
   // into the corner while the projection moved it out, step after step (238 steps in a row), and
   // T + V rose 16–18 J per step while the certificate saw −2.7 J; every seed of 1–15 had a step
-  // raising T + V by over 1 J (worst 20.5 J). Seeds 1 and 13 (a 188-step streak).
-  for (const std::uint64_t seed : {1, 13}) {
+  // raising T + V by over 1 J (worst 20.5 J), seed 13 in a 188-step streak. A pile settling has
+  // short streaks: the longest over seeds 1–13 is 1–3 steps (seed 13: 4) with the standard model's
+  // applicable pairs, and 1–5 with every pair within ε (docs/collision.md "Applicable pairs").
+  for (std::uint64_t seed = 1; seed <= 13; ++seed) {
     SCOPED_TRACE("seed " + std::to_string(seed));
     const Balance b = run(pour3d_random(seed, {}));
     EXPECT_EQ(b.over_budget, 0);
     EXPECT_LT(b.worst_rise, 1.0);
-    EXPECT_LE(b.longest_off_streak, 3);
+    EXPECT_LE(b.longest_off_streak, 5);
   }
 }
 

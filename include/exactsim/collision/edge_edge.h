@@ -56,11 +56,13 @@ bool edge_edge_contact(const ConvexPolyhedron& shape_a, const WorldPolyhedron& w
 // interior to both segments (ψ is then their distance), the edges a fast pair may close on within
 // the step; any other pair is within epsilon or not at all (as vertex_face_contacts: the far side
 // of a thin body is never a contact).
+// Above −1, `min_applicability` keeps a pair of sharp edges only where its APPL_ee
+// (edge_edge_normal) is at least that (docs/collision.md "Applicable pairs").
 // Order: A's edges ascending, each against B's edges ascending.
 void edge_edge_contacts(const ConvexPolyhedron& shape_a, const WorldPolyhedron& world_a, int body_a,
                         const ConvexPolyhedron& shape_b, const WorldPolyhedron& world_b, int body_b,
                         Real epsilon, Real parallel_sine, std::vector<Contact>& out,
                         Real flat_crossing_depth = std::numeric_limits<Real>::infinity(),
-                        bool flat_ridges = false, Real reach = 0);
+                        bool flat_ridges = false, Real reach = 0, Real min_applicability = -1);
 
 }  // namespace exactsim

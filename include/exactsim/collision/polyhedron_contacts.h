@@ -19,6 +19,10 @@ struct PolyhedronContactOptions {
   // (ψ > 0), never for those behind a face or across an edge (vertex_face_contacts,
   // edge_edge_contacts).
   Real reach = 0;
+  // A vertex–face record within ε_vf and a sharp edge–edge record are kept only where their
+  // applicability (vertex_applicability, edge_edge_normal) is at least this; −1: every one (the
+  // standard model's ContactOptions::min_applicability; PEG takes every record).
+  Real min_applicability = -1;
 };
 
 // A pair that touches face to face gets the contacts of its patch alone (face_patch_contacts).

@@ -89,6 +89,7 @@ void step_in_duration(Real h, Real duration);  // h <= a non-zero duration (time
 void gravity(const Vec3& g);
 int friction_directions(Real k);
 Real contact_distance(Real eps);  // ε, ε_ee
+Real applicability(Real theta);   // the standard model's min_applicability: −1 … 1
 int threads(Real n);
 void body_count(std::size_t n);
 

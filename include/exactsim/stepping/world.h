@@ -89,6 +89,10 @@ struct ContactOptions {
   // 2D: kSwept (default) catches vertices that cross the ±ε band within one step; the authors'
   // kCurrentOrPredicted misses them ("Tricky cases" item 11) and is kept for paper-literal runs.
   ProximityRule proximity = ProximityRule::kSwept;
+  // The standard model in 3D: a vertex–face or edge–edge pair within ε is a contact only where its
+  // applicability (APPL_vf, APPL_ee: docs/peg3d.md "Tests and their definitions") is at least
+  // this, PEG's ε_θ (docs/collision.md "Applicable pairs"); −1: every pair within ε.
+  Real min_applicability = -0.4;
   PegOptions peg;  // used with ContactModel::kPeg
   ImpactStepOptions impact;
 };
