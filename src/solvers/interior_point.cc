@@ -525,6 +525,25 @@ void cold_start(const SparseMlcp& p, const SparseMlcpScratch& s, Real z_start, R
   nu += wgz;
 }
 
+// Where interior_point and arc_length stop: the certificate's bounds (tolerance tol, impulse scale
+// Z) times kMargin, on z∘w (tol Z), the rows (tol) and the momentum (tol max(1, Z)). Each Newton
+// direction is refined above kRefineAbove of the row and momentum bounds.
+struct StopBounds {
+  Real comp, rows, momentum;
+  StopBounds(Real tol, Real scale, Ipm& ipm)
+      : comp(kMargin * tol * scale),
+        rows(kMargin * tol),
+        momentum(kMargin * tol * std::max<Real>(1, scale)) {
+    ipm.refine_p = kRefineAbove * momentum;
+    ipm.refine_r = kRefineAbove * rows;
+  }
+  // At z with the rows' true values `w_true` and the momentum residual rp.
+  bool met(const VecX& z, const VecX& w_true, const VecX& rp) const {
+    return z.cwiseProduct(w_true).cwiseAbs().maxCoeff() <= comp && w_true.minCoeff() >= -rows &&
+           rp.lpNorm<Eigen::Infinity>() <= momentum;
+  }
+};
+
 }  // namespace
 
 bool interior_point(const SparseMlcp& p, Real tol, Real scale, int max_iterations,
@@ -546,10 +565,7 @@ bool interior_point(const SparseMlcp& p, Real tol, Real scale, int max_iteration
   } else {
     cold_start(p, s, z_start, w_start, nu, z, w);
   }
-  const Real stop_c = kMargin * tol * scale, stop_r = kMargin * tol;
-  const Real stop_p = kMargin * tol * std::max<Real>(1, scale);
-  ipm.refine_p = kRefineAbove * stop_p;
-  ipm.refine_r = kRefineAbove * stop_r;
+  const StopBounds stop(tol, scale, ipm);
   Real mu0 = 1, residual0 = 1;
   std::vector<Real> mus, residuals;  // at each iteration
   for (int it = 0; it < max_iterations; ++it, ++iterations) {
@@ -562,14 +578,11 @@ bool interior_point(const SparseMlcp& p, Real tol, Real scale, int max_iteration
     sparse_rows(p, nu, z, wt);
     ipm.rd = w - wt;
     const Real mu = z.dot(w) / m;
-    const Real residual = std::max(ipm.rp.lpNorm<Eigen::Infinity>() / stop_p,
-                                   ipm.rd.lpNorm<Eigen::Infinity>() / stop_r);
+    const Real residual = std::max(ipm.rp.lpNorm<Eigen::Infinity>() / stop.momentum,
+                                   ipm.rd.lpNorm<Eigen::Infinity>() / stop.rows);
     if (it == 0) mu0 = mu, residual0 = std::max<Real>(residual, 1);
     // The certificate's quantities at this iterate: w − rd is the true row value.
-    const Real true_comp = z.cwiseProduct(wt).cwiseAbs().maxCoeff();
-    if (true_comp <= stop_c && wt.minCoeff() >= -stop_r &&
-        ipm.rp.lpNorm<Eigen::Infinity>() <= stop_p)
-      return true;
+    if (stop.met(z, wt, ipm.rp)) return true;
     mus.push_back(mu);
     residuals.push_back(residual);
     if (it >= kIpStallWindow && mu > kStallFactor * mus[it - kIpStallWindow] &&
@@ -629,10 +642,7 @@ bool arc_length(const SparseMlcp& p, Real tol, Real scale, int max_solves, Spars
   start_scales(s, 1, z_start, w_start);
   cold_start(p, s, z_start, w_start, nu, z, w);
   const Real log_mu0 = std::log(z_start * w_start);
-  const Real stop_c = kMargin * tol * scale, stop_r = kMargin * tol;
-  const Real stop_p = kMargin * tol * std::max<Real>(1, scale);
-  ipm.refine_p = kRefineAbove * stop_p;
-  ipm.refine_r = kRefineAbove * stop_r;
+  const StopBounds stop(tol, scale, ipm);
   // F = (M ν − G z − c − t rp₀, w − (Hᵀν + D z + r) − t rd₀) in f1, f2, the rows in `rows`.
   VecX rows, gz, mnu, f1, f2;
   const auto residual = [&](const VecX& nu_, const VecX& z_, const VecX& w_, Real t,
@@ -736,7 +746,7 @@ bool arc_length(const SparseMlcp& p, Real tol, Real scale, int max_solves, Spars
         residual(nu_c, z_c, w_c, t, &rp0, &rd0);
         const Real band = kArcCentring * t * rd0_max;
         if (k > 0 && f2.lpNorm<Eigen::Infinity>() <= band + 1e-13 * v_scale &&
-            f1.lpNorm<Eigen::Infinity>() <= std::max(0.1 * stop_p, band * mass_max)) {
+            f1.lpNorm<Eigen::Infinity>() <= std::max(0.1 * stop.momentum, band * mass_max)) {
           converged = true;
           break;
         }
@@ -766,9 +776,7 @@ bool arc_length(const SparseMlcp& p, Real tol, Real scale, int max_solves, Spars
     if (k <= 2) step = std::min(kArcGrowth * step, kArcLongestStep);
     // interior_point's stop, on the rows at this point.
     residual(nu, z, w, 0, nullptr, nullptr);
-    if (z.cwiseProduct(rows).cwiseAbs().maxCoeff() <= stop_c && rows.minCoeff() >= -stop_r &&
-        f1.lpNorm<Eigen::Infinity>() <= stop_p)
-      return true;
+    if (stop.met(z, rows, f1)) return true;
   }
   return false;
 }
