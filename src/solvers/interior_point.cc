@@ -659,9 +659,9 @@ bool arc_length(const SparseMlcp& p, Real tol, Real scale, int max_solves, Spars
   residual(nu, z, w, 0, nullptr, nullptr);
   const VecX rp0 = f1, rd0 = f2;
   // The corrector's bounds on the rows' and the momentum residual at t (the momentum one in the
-  // units of the rows' times the largest mass), never below the stop's.
+  // units of the rows' times the largest mass), never below the stop's; the rows' floor is a
+  // fraction of the free rows' scale (w_start: the start's w at scale 1).
   const Real rd0_max = rd0.lpNorm<Eigen::Infinity>();
-  const Real v_scale = std::max<Real>(s.b.lpNorm<Eigen::Infinity>(), 1e-3);
   Real mass_max = 0;
   for (const MatX& b : p.M.blocks)
     mass_max = std::max(mass_max, b.diagonal().cwiseAbs().maxCoeff());
@@ -745,7 +745,7 @@ bool arc_length(const SparseMlcp& p, Real tol, Real scale, int max_solves, Spars
         const Real t = std::exp(lt_c);
         residual(nu_c, z_c, w_c, t, &rp0, &rd0);
         const Real band = kArcCentring * t * rd0_max;
-        if (k > 0 && f2.lpNorm<Eigen::Infinity>() <= band + 1e-13 * v_scale &&
+        if (k > 0 && f2.lpNorm<Eigen::Infinity>() <= band + 1e-13 * w_start &&
             f1.lpNorm<Eigen::Infinity>() <= std::max(0.1 * stop.momentum, band * mass_max)) {
           converged = true;
           break;
