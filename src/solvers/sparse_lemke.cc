@@ -62,7 +62,7 @@ constexpr Real kSparseSmallPivot = 1e-8;
 // break ties only between near-exact ratios (1e-15 relative, the dense Lemke's first retry): on the
 // settled 3D pile of 100 hulls the options' ties (1e-12) merge ratios that are not tied and the
 // path cycles (docs/solvers.md "Why Lemke fails on frictional LCPs"; measured in
-// docs/performance.md "The second second is slower").
+// docs/performance.md "The 100-hull pile as a scene file").
 Real near_exact_ties(const SolverOptions& options) {
   return std::min(options.diagnostics.ratio_tie_tolerance, 1e-15);
 }
