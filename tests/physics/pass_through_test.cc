@@ -90,8 +90,9 @@ TEST(PassThrough, ASplitStepNamesItsCause) {
     EXPECT_EQ(r.split.body_b, 2) << "step " << k;  // the puck
     EXPECT_GT(r.split.depth, eps) << "step " << k;
     EXPECT_LE(r.max_penetration, eps) << "step " << k;  // the halves are not that deep
-    if (r.split.kind == SplitCause::Kind::kDeepPair)
+    if (r.split.kind == SplitCause::Kind::kDeepPair) {
       EXPECT_NE(r.split.pair.feature, PenetrationFeature::kNone) << "step " << k;
+    }
   }
   EXPECT_GT(split_steps, 0);  // the case arose
 }

@@ -40,9 +40,10 @@ TEST(WorkingSetParts,
     EXPECT_EQ(sparse.ws.working.parts.count(), 2) << k;
     for (int b = 1; b <= 4; ++b) {
       const VecX v = sparse.state.v_of(b), vd = dense.state.v_of(b);
-      if (b <= 3)
+      if (b <= 3) {
         EXPECT_LT(v.lpNorm<Eigen::Infinity>(), 1e-8)
             << k << " body " << b << " " << v.transpose();  // at rest
+      }
       EXPECT_LT((v - vd).lpNorm<Eigen::Infinity>(), 1e-8)
           << k << " body " << b << " " << (v - vd).transpose();
     }
