@@ -201,7 +201,10 @@ void solve_sparse_mlcp(const SparseMlcp& p, const SolverOptions& options, Sparse
     interior = certify(p, options, c, s, out, SolveMethod::kInteriorPoint);
   }
   if (!interior) dump_stalled(p, c);
-  if (interior && !crossover) {
+  // Without the crossover the interior point's answer is returned as it is, certified or not: after
+  // a stalled run the basis it names is singular on a pile, and the caller's next attempt does
+  // not start from it (docs/solvers.md "Interior point").
+  if (!crossover) {
     estimate_basis(p, out, s);
     return finish(out);
   }

@@ -176,11 +176,13 @@ TEST(SparseMlcp, ArcLengthContinuationCertifiesWhereEveryInteriorPointStartStall
   o.impulse_scale = info.impulse_scale;
   const Real tol = o.tolerance * std::max<Real>(1, s.b.lpNorm<Eigen::Infinity>());
   VecX nu, z, w, rows;
+  int stalled_iterations = 0;
   for (const Real start : {1.0, 0.1, 10.0}) {
     int iterations = 0;
     EXPECT_FALSE(interior_point(p, tol, info.impulse_scale, 100, s, nu, z, w, iterations, start))
         << start;
     EXPECT_LT(iterations, 100) << start << ": a stall, not the iteration cap";
+    stalled_iterations += iterations;
     EXPECT_FALSE(verify_sparse_mlcp(p, nu, z, tol, info.impulse_scale, o, s, rows).ok()) << start;
   }
   int solves = 0;
@@ -191,11 +193,15 @@ TEST(SparseMlcp, ArcLengthContinuationCertifiesWhereEveryInteriorPointStartStall
   std::printf("[ arc length ] %d factorisations\n", solves);
   // The sparse solve runs it where every start stalled on a set of arc_length_min_rows or more
   // (−1, the default: 2,000 on planar bodies, never on spatial ones; this LCP's one body has 1).
+  // Without the crossover nothing else runs after the stalled starts: the solve's effort is
+  // theirs (and the continuation's).
   for (const int min_rows : {-1, 0, 189, 188}) {
     o.diagnostics.arc_length_min_rows = min_rows;
     MlcpSolution out;
     solve_sparse_mlcp(p, o, s, out, nullptr, false);
     EXPECT_EQ(out.certificate.ok(), min_rows == 188) << min_rows;
+    EXPECT_EQ(out.certificate.iterations, stalled_iterations + (min_rows == 188 ? solves : 0))
+        << min_rows;
   }
 }
 
