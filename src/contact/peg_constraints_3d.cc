@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <iterator>
 #include <limits>
 #include <string>
 #include <tuple>
@@ -57,6 +58,8 @@ class Generator3d {
         configurations_(scratch.configurations),
         todo_(scratch.todo),
         done_(scratch.done),
+        fresh_(scratch.fresh),
+        merged_(scratch.merged),
         unilateral_(scratch.unilateral),
         scratch_(scratch.faces),
         faces_copy_(scratch.faces_copy),
@@ -73,9 +76,9 @@ class Generator3d {
     detected_ = static_cast<int>(set.contacts.size());
     for (int i = 0; i < detected_; ++i) {
       validate(set.contacts[i], i);
-      index_.push_back({key_of(set.contacts[i]), i});
+      index_.push_back(i);
     }
-    std::sort(index_.begin(), index_.end());
+    std::sort(index_.begin(), index_.end(), by_key());
   }
 
   void run() {
@@ -134,16 +137,36 @@ class Generator3d {
     if (!ok) throw InputError(which() + " names a feature outside its polyhedron");
   }
 
+  // The contacts in index_ order: by key, then by index. The index holds contact indices, not
+  // keys: a contact built now is inserted into it, and moving 4 bytes an entry instead of 24 keeps
+  // the insertions' copies small on a pile of 1,000 hulls (docs/performance.md "PEG's constraints
+  // on the pour of 1,000 hulls").
+  struct ByKey {
+    const std::vector<Contact>& contacts;
+    bool operator()(int a, int b) const {
+      const ContactKey ka = key_of(contacts[a]), kb = key_of(contacts[b]);
+      return ka < kb || (ka == kb && a < b);
+    }
+    bool operator()(int a, const ContactKey& k) const { return key_of(contacts[a]) < k; }
+  };
+  ByKey by_key() const { return {set_.contacts}; }
+  ContactKey key_at(std::vector<int>::const_iterator it) const {
+    return key_of(set_.contacts[*it]);
+  }
+  // The first entry of index_ whose key is at least k.
+  std::vector<int>::const_iterator first_at_least(const ContactKey& k) const {
+    return std::lower_bound(index_.cbegin(), index_.cend(), k, by_key());
+  }
+
   int find(const ContactKey& k) const {
-    const auto it = std::lower_bound(index_.begin(), index_.end(), std::make_pair(k, -1));
-    return it != index_.end() && it->first == k ? it->second : -1;
+    const auto it = first_at_least(k);
+    return it != index_.end() && key_at(it) == k ? *it : -1;
   }
 
   int add_contact(const Contact& c) {
     const int i = static_cast<int>(set_.contacts.size());
     set_.contacts.push_back(c);
-    const std::pair<ContactKey, int> entry{key_of(c), i};
-    index_.insert(std::lower_bound(index_.begin(), index_.end(), entry), entry);
+    index_.insert(std::lower_bound(index_.begin(), index_.end(), i, by_key()), i);
     return i;
   }
 
@@ -238,13 +261,26 @@ class Generator3d {
         todo_.push_back({c.body_b, eb.head, c.body_a});
       }
     }
+    // Each (body, vertex, other) once, in rounds (a vertex–vertex configuration adds its partner's
+    // to the next): a round's new ones sorted and merged into done_, O(n log n) where inserting
+    // each into the sorted done_ took O(n) (docs/performance.md "PEG's constraints on the pour of
+    // 1,000 hulls"). classify() depends on its vertex alone: any order gives these configurations.
     while (!todo_.empty()) {
-      const auto [body, v, other] = todo_.back();
-      todo_.pop_back();
-      if (!insert_sorted(done_, {body, v, other})) continue;
-      const Configuration c = classify(body, v, other);
-      configurations_.push_back(c);
-      if (c.near == Near::kVertex) todo_.push_back({other, c.feature, body});
+      std::sort(todo_.begin(), todo_.end());
+      todo_.erase(std::unique(todo_.begin(), todo_.end()), todo_.end());
+      fresh_.clear();
+      std::set_difference(todo_.begin(), todo_.end(), done_.begin(), done_.end(),
+                          std::back_inserter(fresh_));
+      merged_.clear();
+      std::merge(done_.begin(), done_.end(), fresh_.begin(), fresh_.end(),
+                 std::back_inserter(merged_));
+      done_.swap(merged_);
+      todo_.clear();
+      for (const auto& [body, v, other] : fresh_) {
+        const Configuration c = classify(body, v, other);
+        configurations_.push_back(c);
+        if (c.near == Near::kVertex) todo_.push_back({other, c.feature, body});
+      }
     }
     std::sort(configurations_.begin(), configurations_.end());  // deterministic emission order
   }
@@ -391,18 +427,17 @@ class Generator3d {
   void emit_vertex_faces(const Configuration& c) {
     scratch_.clear();
     const int vf = static_cast<int>(ContactType::kVertexFace);
-    auto it = std::lower_bound(index_.begin(), index_.end(),
-                               std::make_pair(ContactKey{vf, c.body, c.vertex, c.other, -1}, -1));
-    for (; it != index_.end() && it->first.type == vf && it->first.body_a == c.body &&
-           it->first.feature_a == c.vertex && it->first.body_b == c.other;
-         ++it) {
-      const int f = it->first.feature_b;
+    for (auto it = first_at_least({vf, c.body, c.vertex, c.other, -1}); it != index_.end(); ++it) {
+      const ContactKey k = key_at(it);
+      if (k.type != vf || k.body_a != c.body || k.feature_a != c.vertex || k.body_b != c.other)
+        break;
+      const int f = k.feature_b;
       if (!feasibility(c.body, c.vertex, c.other, f).feasible) continue;
       if (!(vertex_face_applicability(shape(c.body), placed_[c.body], c.vertex,
                                       placed_[c.other].face_normals[f]) >
             o_.epsilon_theta_lone_vertex))
         continue;
-      scratch_.push_back(it->second);
+      scratch_.push_back(*it);
     }
     if (scratch_.empty()) return;
     unilateral_.push_back(
@@ -554,14 +589,12 @@ class Generator3d {
   // constraint.
   bool vertex_constrained(int body, int v, int other, const std::vector<std::uint8_t>& used) const {
     const int vf = static_cast<int>(ContactType::kVertexFace);
-    auto it = std::lower_bound(index_.begin(), index_.end(),
-                               std::make_pair(ContactKey{vf, body, v, other, -1}, -1));
-    for (; it != index_.end() && it->first.type == vf && it->first.body_a == body &&
-           it->first.feature_a == v && it->first.body_b == other;
-         ++it)
-      if (it->second < static_cast<int>(used.size()) && used[it->second] &&
-          pushes_out(set_.contacts[it->second]))
+    for (auto it = first_at_least({vf, body, v, other, -1}); it != index_.end(); ++it) {
+      const ContactKey k = key_at(it);
+      if (k.type != vf || k.body_a != body || k.feature_a != v || k.body_b != other) break;
+      if (*it < static_cast<int>(used.size()) && used[*it] && pushes_out(set_.contacts[*it]))
         return true;
+    }
     return false;
   }
 
@@ -583,9 +616,9 @@ class Generator3d {
   bool cross_impulse_;
   ConstraintSet& set_;
   int detected_ = 0;
-  std::vector<std::pair<ContactKey, int>>& index_;
+  std::vector<int>& index_;
   std::vector<Configuration>& configurations_;
-  std::vector<std::array<int, 3>>&todo_, &done_;
+  std::vector<std::array<int, 3>>&todo_, &done_, &fresh_, &merged_;
   std::vector<int>&unilateral_, &scratch_, &faces_copy_;
   std::vector<std::pair<int, int>>& crosses_;
   std::vector<std::uint8_t>& in_intercontact_;

@@ -32,9 +32,10 @@ struct PegVertexConfiguration {
 };
 
 struct PegScratch3d {
-  std::vector<std::pair<PegContactKey3d, int>> index;  // sorted contact keys → contact
+  std::vector<int> index;  // contacts sorted by (PegContactKey3d, index)
   std::vector<PegVertexConfiguration> configurations;  // sorted by (body, vertex, other)
   std::vector<std::array<int, 3>> todo, done;          // (body, vertex, other) to classify / seen
+  std::vector<std::array<int, 3>> fresh, merged;       // a round's new ones; done with them
   std::vector<int> unilateral, faces, faces_copy;      // U's so far, one vertex's faces
   std::vector<std::pair<int, int>> crosses;            // X pairs already made, sorted
   std::vector<std::uint8_t> in_intercontact;           // per contact
