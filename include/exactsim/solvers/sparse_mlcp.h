@@ -137,8 +137,9 @@ bool arc_length(const SparseMlcp& p, Real tol, Real scale, int max_solves, Spars
 // The answer in out (ν, z, w) is certified on the whole problem whatever its status (method: the
 // attempt that produced it); s.active is its basis (the interior point's estimate of one where
 // no basis was solved).
-// Without `crossover`, the interior point's answer is returned as it is, certified or not, with
-// the estimate of its basis in s.active (the working set's rounds take it so). `near` (ν, z; null:
+// Without `crossover`, a certified interior-point answer is returned as it is, with the estimate
+// of its basis in s.active (the working set's rounds take it so), and so is an uncertified one on
+// a problem of more than 1,000 rows (below that the crossover runs). `near` (ν, z; null:
 // none), a point near the answer, is the interior point's first start.
 void solve_sparse_mlcp(const SparseMlcp& p, const SolverOptions& options, SparseMlcpScratch& s,
                        MlcpSolution& out, const std::vector<bool>* guess = nullptr,
