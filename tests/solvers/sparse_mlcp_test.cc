@@ -213,6 +213,7 @@ TEST(SparseMlcp, WhereEveryStartStallsTheCrossoverRunsOnSmallSetsOnly) {
   for (const int contacts : {20, 200}) {
     PileRng rng(41);
     const SparseMlcp p = sparse_of(pile_with_an_unclosable_row(contacts / 3, contacts, 0.5, rng));
+    ASSERT_EQ(p.size() > 1000, contacts == 200) << p.size() << ": one set on each side";
     SparseMlcpScratch s;
     prepare_sparse_mlcp(p, s);
     const Real tol = SolverOptions{}.tolerance * std::max<Real>(1, s.b.lpNorm<Eigen::Infinity>());
