@@ -146,6 +146,8 @@ nlohmann::json report_to_json(const StepReport& r) {
   if (r.projection_depth > 0) j["projection"]["predicted_depth"] = r.projection_depth;
   if (r.projection_ran) {
     j["projection"]["solved"] = r.projection_solved;
+    j["projection"]["rows"] = r.projection_rows;
+    j["projection"]["set_rows"] = r.projection_set_rows;
     if (r.projection_relaxed_rows > 0) j["projection"]["relaxed_rows"] = r.projection_relaxed_rows;
     if (r.projection_scale < 1) j["projection"]["scale"] = r.projection_scale;
   }

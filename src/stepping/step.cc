@@ -474,6 +474,8 @@ void add_island(const StepReport& i, int k, StepReport& r, IslandTotals& t) {
   r.general_form_failed = r.general_form_failed || i.general_form_failed;
   r.projection_depth = std::max(r.projection_depth, i.projection_depth);
   r.projection_relaxed_rows += i.projection_relaxed_rows;
+  r.projection_rows += i.projection_rows;
+  r.projection_set_rows += i.projection_set_rows;
   r.projection_scale = std::min(r.projection_scale, i.projection_scale);
   r.projection_lift += i.projection_lift;
   r.approach_joint_work += i.approach_joint_work;

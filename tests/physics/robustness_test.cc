@@ -231,6 +231,128 @@ TEST(Robustness, TheInteriorPointProjectionMovesBodiesAsTheDualActiveSetDoes) {
               1e-6 * reports[0].projection_lift);
 }
 
+// Step 100 of the 3D pour of 100 hulls (tests/physics/data/hull-pour3d-n100-seed3-step96; step 96
+// is taken as two halves), from the same state with each of two settings: set(diagnostics, k) for
+// k = 0 and 1. The pour's bodies, and each setting's report and state after the step.
+struct PourStep100 {
+  std::vector<Body> bodies;
+  StepReport reports[2];
+  State ends[2];
+};
+template <class Set>
+PourStep100 pour_step_100(Set set) {
+  long steps_done = 0;
+  Simulation pour = simulation_at_checkpoint(
+      std::string(EXACTSIM_SOURCE_DIR) + "/tests/physics/data/hull-pour3d-n100-seed3-step96/",
+      steps_done);
+  pour.step(4);
+  const SimulationState at = pour.get_state();
+  PourStep100 out{pour.world().bodies, {}, {}};
+  for (int k = 0; k < 2; ++k) {
+    Scene scene = pour.scene();
+    set(scene.world.solver.diagnostics, k);
+    Simulation sim(scene);
+    sim.set_state(at);
+    out.reports[k] = sim.step();
+    out.ends[k] = sim.state();
+  }
+  return out;
+}
+
+TEST(Robustness, TheProjectionsWorkingSetMovesBodiesAsTheWholeQpDoes) {
+  // The 3D pour of 100 hulls (tests/physics/data/hull-pour3d-n100-seed3-step96) at step 100. With
+  // projection_interior_min_rows = 1 the interior point solves the position QP on a working set
+  // (the rows a push-out can close, then those the move brings near closing) and certifies it on
+  // all the rows, the left-out ones at p_i = 0; with 0 the dual active set solves it on all of
+  // them. Both certify on the same LCP (N_p p + b_p ⊥ p, N_p = G_Sᵀ W G_S), strictly convex in the
+  // move δ = W G_S p, so as in the test below ‖δa − δb‖²_M <= 2 m tol Z + tol (‖pa‖₁ + ‖pb‖₁):
+  // here m = 1,212 rows, tol = 1.01e-11 m/s, Z = 766 and ‖p‖₁ = 0.48 and 0.58, so ‖δa − δb‖_M
+  // <= 4.3e-3 kg^½ m/s, and the bodies' centres, moved by h δ (h = 0.01 s), differ by at most
+  // 4.3e-5 kg^½ m in the M norm (measured: see the output).
+  const PourStep100 run = pour_step_100(
+      [](SolverOptions::Diagnostics& d, int k) { d.projection_interior_min_rows = k; });
+  const StepReport* reports = run.reports;
+  const State* ends = run.ends;
+  for (int k = 0; k < 2; ++k) {
+    EXPECT_EQ(reports[k].status, StepStatus::kOk) << k << " " << to_string(reports[k].status);
+    ASSERT_TRUE(reports[k].projection_ran) << k;
+    EXPECT_TRUE(reports[k].projection_solved) << k;
+    EXPECT_EQ(reports[k].projection_rows, 1212) << k << ": another step: see the bound above";
+    EXPECT_EQ(reports[k].projection_scale, 1) << k;
+  }
+  EXPECT_EQ(reports[0].projection_set_rows, reports[0].projection_rows);
+  EXPECT_LT(reports[1].projection_set_rows, reports[1].projection_rows / 2);
+  const std::vector<Body>& bodies = run.bodies;
+  Real apart = 0;  // Σ m |Δx|² of the centres
+  for (int b = 0; b < static_cast<int>(bodies.size()); ++b)
+    if (!bodies[b].is_static)
+      apart +=
+          bodies[b].mass * (ends[0].q_of(b).head<3>() - ends[1].q_of(b).head<3>()).squaredNorm();
+  std::printf("[ working set ] %d of %d rows; centres apart by %.2e kg^½ m in the M norm\n",
+              reports[1].projection_set_rows, reports[1].projection_rows, std::sqrt(apart));
+  EXPECT_LE(std::sqrt(apart), 4.3e-5);
+}
+
+TEST(Robustness, ARowTheProjectionsMoveClosesJoinsItsWorkingSet) {
+  // A 1 m plank 2 mm (d) into a narrow static post under it, 0.25 m from its centre, a box 2.4 mm
+  // (1.2 d) above the plank's far end and a static wall 4 mm beside the box, without gravity
+  // (contact distance 1 cm, so the box's and the wall's rows exist). The working set's first rows
+  // are those whose gap rate is below the largest push-out rate (the plank's, d/h): not the box's.
+  // But the push lifts the plank by d at the post and turns it, lifting its far end by
+  // (1 + 12·¼·½) / (1 + 12·(¼)²) = 1.43 d, past the box's gap: that row joins the set, and the box
+  // is pushed up; the wall's rows stay out. The dual active set on all the rows (0) moves every
+  // body alike, within the certificates' bound (see the test above: m = 16 rows, tol = 4e-11 m/s,
+  // Z <= 1.53, ‖p‖₁ <= 0.52: ‖δa − δb‖_M <= 4.5e-5 kg^½ m/s, so the centres, moved by h δ with
+  // h = 5 ms, differ by at most 2.2e-7 kg^½ m in the M norm).
+  for (const int dim : {2, 3}) {
+    const bool d3 = dim == 3;
+    const Real d = 0.002;
+    auto at = [&](Real x, Real up) { return d3 ? json{x, 0.0, up} : json{x, up}; };
+    auto size = [&](Real x, Real up) { return d3 ? json{x, 0.2, up} : json{x, up}; };
+    const json bodies = json::array({{{"name", "post"},
+                                      {"static", true},
+                                      {"shape", {{"box", size(0.02, 0.2)}}},
+                                      {"position", at(0.25, -0.1)}},
+                                     {{"name", "wall"},
+                                      {"static", true},
+                                      {"shape", {{"box", size(0.02, 0.2)}}},
+                                      {"position", at(0.509, 0.125)}},
+                                     {{"name", "plank"},
+                                      {"shape", {{"box", size(1.0, 0.02)}}},
+                                      {"density", 100},
+                                      {"position", at(0.0, 0.01 - d)}},
+                                     {{"name", "box"},
+                                      {"shape", {{"box", size(0.05, 0.05)}}},
+                                      {"density", 100},
+                                      {"position", at(0.47, 0.02 - d + 1.2 * d + 0.025)}}});
+    State ends[2];
+    StepReport reports[2];
+    Real mass[4] = {};
+    for (int k = 0; k < 2; ++k) {
+      Sim sim(scene_doc(dim, 0.005, bodies));
+      for (int b = 0; b < 4; ++b) mass[b] = sim.scene.world.bodies[b].mass;
+      sim.scene.world.gravity.setZero();
+      sim.scene.world.contact.epsilon = 0.01;
+      sim.scene.world.solver.diagnostics.projection_interior_min_rows = k;
+      reports[k] = sim.advance();
+      ends[k] = sim.state;
+      EXPECT_TRUE(reports[k].projection_ran) << dim << "D " << k;
+      EXPECT_TRUE(reports[k].projection_solved) << dim << "D " << k;
+      EXPECT_EQ(reports[k].projection_scale, 1) << dim << "D " << k;
+      const Real up = ends[k].q_of(3)[dim - 1] - sim.scene.initial.q_of(3)[dim - 1];
+      EXPECT_GT(up, 0.1 * d) << dim << "D " << k;  // the box's row acted
+    }
+    EXPECT_EQ(reports[0].projection_set_rows, reports[0].projection_rows) << dim;
+    EXPECT_LT(reports[1].projection_set_rows, reports[1].projection_rows) << dim;
+    Real apart = 0;  // Σ m |Δx|² of the centres
+    for (int b = 2; b < 4; ++b)
+      apart += mass[b] * (ends[0].q_of(b).head(dim) - ends[1].q_of(b).head(dim)).squaredNorm();
+    std::printf("[ working set ] %dD: %d of %d rows; centres apart by %.2e kg^½ m in the M norm\n",
+                dim, reports[1].projection_set_rows, reports[1].projection_rows, std::sqrt(apart));
+    EXPECT_LE(std::sqrt(apart), 2.2e-7) << dim;
+  }
+}
+
 TEST(Robustness, TheInteriorPointStopsTheApproachAsTheDualActiveSetDoes) {
   // The 3D pour of 100 hulls (tests/physics/data/hull-pour3d-n100-seed3-step96) at step 100: the
   // projection pushes out 94 rows that still approach, and the frictionless impulse that stops
@@ -241,27 +363,17 @@ TEST(Robustness, TheInteriorPointStopsTheApproachAsTheDualActiveSetDoes) {
   // certificates bound by 2 m tol Z + tol (‖λa‖₁ + ‖λb‖₁) (λ >= 0 in both, each |λ_i w_i| <= tol Z,
   // and λa_i w_b,i >= −tol λa_i): here m = 94, tol = 1.06e-11 m/s, Z = 1.40 N s and ‖λ‖₁ = 0.42 N
   // s, so ‖δa − δb‖_M <= 5.3e-5 kg^½ m/s (measured: 3e-7).
-  long steps_done = 0;
-  Simulation pour = simulation_at_checkpoint(
-      std::string(EXACTSIM_SOURCE_DIR) + "/tests/physics/data/hull-pour3d-n100-seed3-step96/",
-      steps_done);
-  pour.step(4);  // (step 96 is taken as two halves)
-  const SimulationState at = pour.get_state();
-  State ends[2];
-  StepReport reports[2];
+  const PourStep100 run =
+      pour_step_100([](SolverOptions::Diagnostics& d, int k) { d.approach_interior_min_rows = k; });
+  const StepReport* reports = run.reports;
+  const State* ends = run.ends;
   for (int k = 0; k < 2; ++k) {
-    Scene scene = pour.scene();
-    scene.world.solver.diagnostics.approach_interior_min_rows = k;
-    Simulation sim(scene);
-    sim.set_state(at);
-    reports[k] = sim.step();
-    ends[k] = sim.state();
     EXPECT_EQ(reports[k].status, StepStatus::kOk) << k << " " << to_string(reports[k].status);
     EXPECT_EQ(reports[k].substeps, 1) << k;
     EXPECT_EQ(reports[k].approach_stopped_rows, 94) << k << ": another step: see the bound above";
   }
   EXPECT_EQ((ends[0].q - ends[1].q).lpNorm<Eigen::Infinity>(), 0);  // positions moved before it
-  const std::vector<Body>& bodies = pour.world().bodies;
+  const std::vector<Body>& bodies = run.bodies;
   Real apart = 0;  // ‖δa − δb‖²_M
   for (int b = 0; b < static_cast<int>(bodies.size()); ++b) {
     if (bodies[b].is_static) continue;

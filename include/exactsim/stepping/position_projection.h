@@ -36,6 +36,9 @@ struct PositionProjectionScratch {
   VecX all_q;                  // their b_p (relaxed push-outs at 0)
   std::vector<char> in_set;    // (all_rows) in the working set of the position LCP
   std::vector<int> set_index;  // (rows) the index into all_rows of each set row
+  // The interior point's working set: its rows' z indices, b_p and answer.
+  std::vector<int> set_rows;
+  VecX set_q, set_z;
   std::vector<int> rows;       // z indices of the set's rows
   std::vector<int> slot;       // z index → its row of the position LCP (−1: none)
   Lcp lcp;                     // N_p = G_Sᵀ W G_S, b_p = predicted gap rates

@@ -219,6 +219,9 @@ struct StepReport {
   bool projection_solved = false;
   int projection_relaxed_rows = 0;
   Real projection_scale = 1;  // α < 1 when the push-out was scaled down to its move bound
+  // The position LCP's rows, and those its certified answer was solved on (a working set: the
+  // rows left out have p_i = 0).
+  int projection_rows = 0, projection_set_rows = 0;
   Real projection_lift =
       0;  // J: Σ m |g| |Δx| of the projection's moves (EnergyBalance::projection)
   int approach_stopped_rows = 0;  // pushed-out rows whose approach the projection then stopped
