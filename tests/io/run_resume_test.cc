@@ -13,8 +13,6 @@
 #include <set>
 #include <sstream>
 
-#include <unistd.h>
-
 #include <nlohmann/json.hpp>
 
 #include "exactsim/io/checkpoint.h"
@@ -23,6 +21,7 @@
 #include "experiments/scenarios.h"
 #include "experiments/stress_scenes.h"
 #include "input_error.h"
+#include "temp_folder.h"
 
 namespace exactsim::run_resume_test {
 namespace {
@@ -31,12 +30,7 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 using ::testing::HasSubstr;
 
-std::string folder(const std::string& name) {
-  const fs::path dir =
-      fs::temp_directory_path() / ("exactsim-resume-" + name + "-" + std::to_string(::getpid()));
-  fs::remove_all(dir);
-  return dir.string();
-}
+std::string folder(const std::string& name) { return fresh_temp_folder("exactsim-resume-" + name); }
 
 std::string slurp(const fs::path& path) {
   std::ifstream in(path, std::ios::binary);

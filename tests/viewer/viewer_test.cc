@@ -10,8 +10,6 @@
 #include <fstream>
 #include <sstream>
 
-#include <unistd.h>
-
 #include "exactsim/io/run.h"
 #include "exactsim/io/scene_json.h"
 #include "exactsim/viewer/final_picture.h"
@@ -19,6 +17,7 @@
 #include "exactsim/viewer/replay.h"
 #include "exactsim/viewer/view_camera.h"
 #include "input_error.h"
+#include "temp_folder.h"
 
 namespace exactsim {
 namespace {
@@ -31,10 +30,7 @@ const std::string kScene3d = std::string(EXACTSIM_SOURCE_DIR) + "/scenes/cube-dr
 
 // A fresh results folder of a short run of `scene_file` (`steps` steps).
 std::string make_run(const std::string& scene_file, int steps, const std::string& name) {
-  const std::string dir = (fs::temp_directory_path() /
-                           ("exactsim-viewer-test-" + name + "-" + std::to_string(::getpid())))
-                              .string();
-  fs::remove_all(dir);
+  const std::string dir = fresh_temp_folder("exactsim-viewer-test-" + name);
   Scene scene = read_scene_file(scene_file);
   scene.duration = steps * scene.step;
   RunOptions o;
