@@ -37,10 +37,11 @@ constexpr Real kInfeasibility = 10;
 // whole problem). Stopping at 1/2 of the certificate's bounds instead of 1/5 took 0.88–0.94 of
 // the solve time on the 3D piles of 100 hulls (docs/solvers.md "Interior point").
 constexpr Real kMargin = 0.5;
-// Where the predictor–corrector's step is shorter than this, the iteration takes the centring
-// direction (σ = 1, no second-order term) instead. On the non-monotone LCPs of friction the
-// corrector can point out of the orthant near its boundary, and the steps then shrink to
-// 10⁻³–10⁻¹⁰ for the rest of the run (docs/solvers.md "Large islands: the sparse path").
+// Where the predictor–corrector's step is shorter than this, a run with `recentre` takes the
+// centring direction (σ = 1, no second-order term) instead. On the non-monotone LCPs of friction
+// the corrector can point out of the orthant near its boundary, and the steps then shrink to
+// 10⁻³–10⁻¹⁰ for the rest of the run; but at a fold of the central path the centring direction
+// holds the run there (docs/solvers.md "Interior point").
 constexpr Real kRecentreBelow = 0.1;
 // A Newton direction is refined unless the first solve's residual of the unreduced equations is
 // already below this fraction of the stopping bounds.
@@ -548,7 +549,7 @@ struct StopBounds {
 
 bool interior_point(const SparseMlcp& p, Real tol, Real scale, int max_iterations,
                     SparseMlcpScratch& s, VecX& nu, VecX& z, VecX& w, int& iterations, Real start,
-                    const MlcpSolution* near) {
+                    const MlcpSolution* near, bool recentre) {
   const int m = p.size(), nv = p.M.size();
   CoupledRows& c = s.coupled;
   Ipm ipm;
@@ -615,7 +616,7 @@ bool interior_point(const SparseMlcp& p, Real tol, Real scale, int max_iteration
       return a;
     };
     Real alpha = step_length();
-    if (alpha < kRecentreBelow) {  // the centring direction instead
+    if (recentre && alpha < kRecentreBelow) {  // the centring direction instead
       rc = -z.cwiseProduct(w);
       rc.array() += mu;
       if (!direction(p, c, z, w, ipm, s, rc, ipm.dnu, ipm.dz, ipm.dw)) return false;

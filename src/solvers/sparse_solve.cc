@@ -15,12 +15,20 @@ namespace {
 constexpr int kGuessIterations = 3;
 // Interior-point iterations (the 100-hull pile's working sets take 20–50).
 constexpr int kInteriorPointIterations = 100;
-// Its starting impulses, relative to the free motion's scale, one run after another while none
-// certifies: on the non-monotone LCPs of friction a run can stall (interior_point.cc), and another
-// start often avoids that (on the 3D piles of 100 hulls, seeds 1 and 2, the second and third
-// starts certified 17 of 56 stalled runs, and the steps needing the sparse Lemke fell from 26 to
-// 13 on seed 2).
-constexpr Real kInteriorPointStarts[] = {1, 0.1, 10};
+// Its starts, one run after another while none certifies: the starting impulses relative to the
+// free motion's scale, and whether the run takes the centring step where its steps grow short. On
+// the non-monotone LCPs of friction a run can stall (interior_point.cc), and another start often
+// avoids that (on the 3D piles of 100 hulls, seeds 1 and 2, the second and third starts
+// certified 17 of 56 stalled runs, and the steps needing the sparse Lemke fell from 26 to 13 on
+// seed 2). The centring step keeps a run whose steps a few cones hold short going, but holds one
+// at a fold of the central path, so the later starts go without it (docs/solvers.md "Interior
+// point": 0.84–0.92 of the step time on the 2D pours of 100 polygons, 0.91–0.98 on the 3D ones
+// of 100 hulls).
+struct InteriorPointStart {
+  Real scale;
+  bool recentre;
+};
+constexpr InteriorPointStart kInteriorPointStarts[] = {{1, true}, {0.1, false}, {10, false}};
 // Factorisations of an arc-length continuation (interior_point.cc, arc_length): on the working
 // sets of 5,000–8,000 rows of the 2D pour of 1,000 polygons those that certify take 190–400
 // (docs/solvers.md "Arc-length continuation").
@@ -191,15 +199,15 @@ void solve_sparse_mlcp(const SparseMlcp& p, const SolverOptions& options, Sparse
   // 2. The interior point (from `near`, then from each start while none certifies), then the basis
   // its answer lies on: exact where that basis is regular and its solution certifies; otherwise the
   // interior point's own answer.
-  const auto run = [&](Real start, int max_iterations, const MlcpSolution* from) {
+  const auto run = [&](InteriorPointStart start, int max_iterations, const MlcpSolution* from) {
     const int before = iterations;
-    interior_point(p, c.tol, c.scale, max_iterations, s, out.nu, out.z, out.w, iterations, start,
-                   from);
+    interior_point(p, c.tol, c.scale, max_iterations, s, out.nu, out.z, out.w, iterations,
+                   start.scale, from, start.recentre);
     if (iterations == before) s.z_previous.resize(0);  // (no step: no indicators)
     return certify(p, options, c, s, out, SolveMethod::kInteriorPoint);
   };
-  bool interior = near != nullptr && run(kNearFloor, kNearIterations, near);
-  for (const Real start : kInteriorPointStarts)
+  bool interior = near != nullptr && run({kNearFloor, true}, kNearIterations, near);
+  for (const InteriorPointStart start : kInteriorPointStarts)
     if (!interior) interior = run(start, kInteriorPointIterations, nullptr);
   // On a large set where every start stalled: arc-length continuation of the first start's path.
   if (!interior && arc_length_runs(p, options)) {

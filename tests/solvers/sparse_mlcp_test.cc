@@ -165,26 +165,37 @@ TEST(SparseMlcp, AnInteriorPointRunWithoutProgressEndsOnItsStall) {
   }
 }
 
+// A dumped set on which the interior point stalled (tests/solvers/data/stall/), as a one-body
+// MLCP with its solver options, impulse scale and the certificate's tolerance.
+struct StallSet {
+  explicit StallSet(const std::string& name)
+      : p(lcp_as_mlcp(read_lcp(
+            std::string(EXACTSIM_SOURCE_DIR) + "/tests/solvers/data/stall/" + name, &info))) {
+    prepare_sparse_mlcp(p, s);
+    o.impulse_scale = info.impulse_scale;
+    tol = o.tolerance * std::max<Real>(1, s.b.lpNorm<Eigen::Infinity>());
+  }
+  LcpFileInfo info;
+  SparseMlcp p;
+  SparseMlcpScratch s;
+  SolverOptions o;
+  Real tol = 0;
+};
+
 TEST(SparseMlcp, ArcLengthContinuationCertifiesWhereEveryInteriorPointStartStalls) {
   // A working set of the 2D pour of 100 polygons (bench_scaling's scene, seed 1; dumped with
   // EXACTSIM_DUMP_LCP): 188 rows of PEG contacts with friction, on which Mehrotra's iteration
-  // stalls from each of its starts (docs/solvers.md "Interior point"). Arc-length continuation
-  // of the same central path lets t rise where the path turns back, and the point it reaches
-  // certifies on the whole problem: z >= −tol, w >= −tol, |z_i w_i| <= tol Z with the file's Z.
-  LcpFileInfo info;
-  const Lcp lcp = read_lcp(
-      std::string(EXACTSIM_SOURCE_DIR) + "/tests/solvers/data/stall/peg2d-pour-n100-seed1-188.lcp",
-      &info);
-  const SparseMlcp p = lcp_as_mlcp(lcp);
-  SparseMlcpScratch s;
-  prepare_sparse_mlcp(p, s);
-  SolverOptions o;
-  o.impulse_scale = info.impulse_scale;
-  const Real tol = o.tolerance * std::max<Real>(1, s.b.lpNorm<Eigen::Infinity>());
+  // stalls from each of the sparse solve's starts (docs/solvers.md "Interior point"). Arc-length
+  // continuation of the same central path lets t rise where the path turns back, and the point it
+  // reaches certifies on the whole problem: z >= −tol, w >= −tol, |z_i w_i| <= tol Z with the
+  // file's Z.
+  StallSet set("peg2d-pour-n100-seed1-188.lcp");
+  auto& [info, p, s, o, tol] = set;
   VecX nu, z, w, rows;
-  for (const Real start : {1.0, 0.1, 10.0}) {
+  for (const auto& [start, recentre] : {std::pair{1.0, true}, {0.1, false}, {10.0, false}}) {
     int iterations = 0;
-    EXPECT_FALSE(interior_point(p, tol, info.impulse_scale, 100, s, nu, z, w, iterations, start))
+    EXPECT_FALSE(interior_point(p, tol, info.impulse_scale, 100, s, nu, z, w, iterations, start,
+                                nullptr, recentre))
         << start;
     EXPECT_LT(iterations, 100) << start << ": a stall, not the iteration cap";
     EXPECT_FALSE(verify_sparse_mlcp(p, nu, z, tol, info.impulse_scale, o, s, rows).ok()) << start;
@@ -203,6 +214,37 @@ TEST(SparseMlcp, ArcLengthContinuationCertifiesWhereEveryInteriorPointStartStall
     solve_sparse_mlcp(p, o, s, out, nullptr, false);
     EXPECT_EQ(out.certificate.ok(), min_rows == 188) << min_rows;
   }
+}
+
+TEST(SparseMlcp, TheLaterStartsWithoutTheCentringStepPassWhereTheCentredRunsStall) {
+  // Another working set of the 2D pour of 100 polygons (seed 1, dumped with EXACTSIM_DUMP_LCP
+  // when every start took the centring step): 233 rows on which Mehrotra's iteration with the
+  // centring step stalls from each of the three starts, held at a fold of the central path
+  // (docs/solvers.md "Interior point"). Without it, the run from the second start (0.1) goes on
+  // and certifies, and so does the sparse solve, whose later starts go without it; arc-length
+  // continuation does not run on a set this small.
+  StallSet set("peg2d-pour-n100-seed1-233.lcp");
+  auto& [info, p, s, o, tol] = set;
+  VecX nu, z, w, rows;
+  for (const Real start : {1.0, 0.1, 10.0}) {
+    int iterations = 0;
+    EXPECT_FALSE(interior_point(p, tol, info.impulse_scale, 100, s, nu, z, w, iterations, start,
+                                nullptr, true))
+        << start;
+    EXPECT_LT(iterations, 100) << start << ": a stall, not the iteration cap";
+  }
+  int iterations = 0;
+  EXPECT_TRUE(interior_point(p, tol, info.impulse_scale, 100, s, nu, z, w, iterations, 0.1, nullptr,
+                             false));
+  SolveCertificate c = verify_sparse_mlcp(p, nu, z, tol, info.impulse_scale, o, s, rows);
+  EXPECT_TRUE(c.ok()) << "min z " << c.min_z << ", min w " << c.min_w << ", |z w| "
+                      << c.complementarity;
+  MlcpSolution out;
+  solve_sparse_mlcp(p, o, s, out, nullptr, false);
+  EXPECT_TRUE(out.certificate.ok());
+  EXPECT_EQ(out.certificate.method, SolveMethod::kInteriorPoint);
+  std::printf("[ later start ] %d iterations alone, %d in the sparse solve\n", iterations,
+              out.certificate.iterations);
 }
 
 TEST(SparseMlcp, WhereEveryStartStallsTheCrossoverRunsOnSmallSetsOnly) {

@@ -117,10 +117,11 @@ bool block_pivoting(const SparseMlcp& p, Real tol, Real delta, int max_iteration
 // `start` × those of the free motion's start); true when z∘w, the
 // row and the momentum residuals fell below 1/2 of the certificate's bounds (tolerance tol,
 // impulse scale `scale`). (ν, z, w) is where it ended either way: converged, stalled (neither μ
-// nor the residual halved in its last 12 iterations) or out of iterations.
+// nor the residual halved in its last 12 iterations) or out of iterations. With `recentre`, an
+// iteration whose step would be short takes the centring direction instead.
 bool interior_point(const SparseMlcp& p, Real tol, Real scale, int max_iterations,
                     SparseMlcpScratch& s, VecX& nu, VecX& z, VecX& w, int& iterations,
-                    Real start = 1, const MlcpSolution* near = nullptr);
+                    Real start = 1, const MlcpSolution* near = nullptr, bool recentre = true);
 
 // Pseudo-arc-length continuation of the interior point's infeasible central path from its cold
 // start (interior_point.cc; docs/solvers.md "Arc-length continuation"): the path z∘w = t μ₀,
