@@ -293,8 +293,11 @@ SweepRecord parse_record(const JsonCursor& root, bool engines) {
                           engines ? "engine sweep" : "summary", false);
   if (engines && c.has("series"))
     c.at("series").fail("an engine sweep records no per-step series (only its runs' scores)");
-  if (c.has("series"))
-    r.series = fields_of(c.at("series"), report_to_json(StepReport{}), "step report", true);
+  if (c.has("series")) {
+    json example = json::object();
+    for (const ReportScalar& f : report_scalars()) example[f.name] = f.get(StepReport{});
+    r.series = fields_of(c.at("series"), example, "step report", true);
+  }
   if (c.has("trajectory")) r.trajectory = c.at("trajectory").boolean();
   return r;
 }

@@ -19,15 +19,18 @@ json run_sweep_point(const SweepSpec& spec, const SweepPoint& point, const std::
     o.progress = false;
     if (spec.record.trajectory) o.out_dir = run_dir;
     o.stop = spec.stop;
-    json series = json::object();
-    for (const std::string& f : spec.record.series) series[f] = json::array();
+    // The series' fields (checked when the sweep file was read) and their values, step by step.
+    std::vector<const ReportScalar*> fields;
+    for (const std::string& f : spec.record.series) fields.push_back(find_report_scalar(f));
+    std::vector<json> values(fields.size(), json::array());
     const RunDeadline deadline(spec.run_timeout_seconds);
     const json all = summary_to_json(run_scene(scene, o, [&](const State&, const StepReport& r) {
       deadline.check();
-      if (spec.record.series.empty()) return;
-      const json line = report_to_json(r);
-      for (const std::string& f : spec.record.series) series[f].push_back(line[f]);
+      for (std::size_t k = 0; k < fields.size(); ++k) values[k].push_back(fields[k]->get(r));
     }));
+    json series = json::object();
+    for (std::size_t k = 0; k < fields.size(); ++k)
+      series[spec.record.series[k]] = std::move(values[k]);
     json summary = json::object();
     for (const std::string& f : spec.record.summary) summary[f] = all[f];
     summary["failed"] = all["failed"];

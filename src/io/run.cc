@@ -37,32 +37,49 @@ double peak_memory_mb() {
   return static_cast<double>(u.ru_maxrss) / 1024.0;  // ru_maxrss is in KiB on Linux
 }
 
+namespace {
+template <auto Member>
+nlohmann::json field(const StepReport& r) {
+  return r.*Member;
+}
+nlohmann::json status_field(const StepReport& r) { return to_string(r.status); }
+constexpr ReportScalar kReportScalars[] = {
+    {"step", field<&StepReport::step>},
+    {"time", field<&StepReport::time>},
+    {"status", status_field},
+    {"bodies", field<&StepReport::bodies_present>},
+    {"contacts", field<&StepReport::potential_contacts>},
+    {"U", field<&StepReport::unilateral>},
+    {"I", field<&StepReport::intercontact>},
+    {"X", field<&StepReport::cross>},
+    {"unused_contacts", field<&StepReport::unused_contacts>},
+    {"peg_changed", field<&StepReport::peg_changed>},
+    {"active_bodies", field<&StepReport::active_bodies>},
+    {"lcp_size", field<&StepReport::lcp_size>},
+    {"solved_unknowns", field<&StepReport::solved_unknowns>},
+    {"islands", field<&StepReport::islands>},
+    {"largest_island_lcp", field<&StepReport::largest_island_lcp>},
+    {"overlap", field<&StepReport::overlap>},
+    {"kinetic_energy", field<&StepReport::kinetic_energy>},
+    {"potential_energy", field<&StepReport::potential_energy>},
+    {"max_penetration", field<&StepReport::max_penetration>},
+};
+}  // namespace
+
+std::span<const ReportScalar> report_scalars() { return kReportScalars; }
+
+const ReportScalar* find_report_scalar(std::string_view name) {
+  for (const ReportScalar& f : kReportScalars)
+    if (name == f.name) return &f;
+  return nullptr;
+}
+
 nlohmann::json report_to_json(const StepReport& r) {
-  nlohmann::json j = {{"step", r.step},
-                      {"time", r.time},
-                      {"status", to_string(r.status)},
-                      {"bodies", r.bodies_present},
-                      {"contacts", r.potential_contacts},
-                      {"U", r.unilateral},
-                      {"I", r.intercontact},
-                      {"X", r.cross},
-                      {"unused_contacts", r.unused_contacts},
-                      {"peg_changed", r.peg_changed},
-                      {"active_bodies", r.active_bodies},
-                      {"lcp_size", r.lcp_size},
-                      {"solved_unknowns", r.solved_unknowns},
-                      {"islands", r.islands},
-                      {"largest_island_lcp", r.largest_island_lcp},
-                      {"overlap", r.overlap},
-                      {"kinetic_energy", r.kinetic_energy},
-                      {"potential_energy", r.potential_energy},
-                      {"seconds",
-                       {{"detect", r.seconds.detect},
-                        {"constraints", r.seconds.constraints},
-                        {"assemble", r.seconds.assemble},
-                        {"solve", r.seconds.solve},
-                        {"integrate", r.seconds.integrate},
-                        {"metrics", r.seconds.metrics}}}};
+  nlohmann::json j = nlohmann::json::object();
+  for (const ReportScalar& f : kReportScalars) j[f.name] = f.get(r);
+  j["seconds"] = {{"detect", r.seconds.detect},       {"constraints", r.seconds.constraints},
+                  {"assemble", r.seconds.assemble},   {"solve", r.seconds.solve},
+                  {"integrate", r.seconds.integrate}, {"metrics", r.seconds.metrics}};
   if (r.bodies_asleep > 0 || r.islands_asleep > 0) {  // sleeping (docs/stepping.md "Sleeping")
     j["bodies_asleep"] = r.bodies_asleep;
     j["islands_asleep"] = r.islands_asleep;
@@ -111,7 +128,6 @@ nlohmann::json report_to_json(const StepReport& r) {
   if (r.energy.checked && r.energy.kinematic_work != 0)
     j["energy"]["kinematic_work"] = r.energy.kinematic_work;
   if (r.diverged_body >= 0) j["diverged_body"] = r.diverged_body;
-  j["max_penetration"] = r.max_penetration;
   if (r.substeps > 1) j["substeps"] = r.substeps;
   if (r.retaken_failed_solves > 0) j["retaken_failed_solves"] = r.retaken_failed_solves;
   if (const SplitCause& c = r.split; c.kind != SplitCause::Kind::kNone) {

@@ -1,7 +1,12 @@
 // A step report's line in steps.jsonl (docs/scene-format.md "steps.jsonl"): the attempts of the
 // solve policy (docs/solvers.md "The solve policy") under solver.attempts, in order, with every
-// field; none when every island certified at its first attempt.
+// field; none when every island certified at its first attempt. The fields a sweep's series may
+// record (docs/sweeps.md "record") are the line's first-level numbers and strings that every step
+// has.
 #include <gtest/gtest.h>
+
+#include <map>
+#include <string>
 
 #include <nlohmann/json.hpp>
 
@@ -63,6 +68,48 @@ TEST(StepReportJson, EveryAttemptKindHasItsName) {
   EXPECT_STREQ(to_string(SolveAttemptKind::kDense), "dense");
   EXPECT_STREQ(to_string(SolveAttemptKind::kWorkingSet), "working_set");
   EXPECT_STREQ(to_string(SolveAttemptKind::kSparseLemke), "sparse_lemke");
+}
+
+// Every first-level number, boolean or string of a line with every optional record, with the
+// value report_to_json writes, against the scalars' table (report_scalars): the same names and
+// values, and no optional field among them.
+TEST(StepReportJson, TheSeriesFieldsAreTheLinesFirstLevelScalarsThatEveryStepHas) {
+  StepReport plain;
+  plain.step = 7;
+  plain.time = 0.07;
+  plain.status = StepStatus::kSolverFailed;
+  plain.potential_contacts = 12;
+  plain.unilateral = 9;
+  plain.intercontact = 3;
+  plain.lcp_size = 48;
+  plain.overlap = 2.5e-9;
+  plain.kinetic_energy = 1.25;
+  plain.max_penetration = 1e-4;
+  StepReport full = plain;  // with the optional first-level fields too
+  full.bodies_asleep = 2;
+  full.islands_asleep = 1;
+  full.diverged_body = 3;
+  full.substeps = 4;
+  full.retaken_failed_solves = 1;
+  const auto scalars = [](const nlohmann::json& line) {
+    std::map<std::string, nlohmann::json> out;
+    for (const auto& item : line.items())
+      if (item.value().is_primitive() && !item.value().is_null()) out[item.key()] = item.value();
+    return out;
+  };
+  std::map<std::string, nlohmann::json> table;
+  for (const ReportScalar& f : report_scalars()) {
+    EXPECT_EQ(find_report_scalar(f.name), &f) << f.name;
+    table[f.name] = f.get(plain);
+  }
+  EXPECT_EQ(table, scalars(report_to_json(plain)));
+  const std::map<std::string, nlohmann::json> with_optional = scalars(report_to_json(full));
+  EXPECT_GT(with_optional.size(), table.size());
+  for (const auto& [name, value] : with_optional)
+    if (!table.contains(name)) EXPECT_EQ(find_report_scalar(name), nullptr) << name;
+  EXPECT_EQ(table.at("status"), to_string(StepStatus::kSolverFailed));
+  EXPECT_EQ(find_report_scalar("seconds"), nullptr);
+  EXPECT_EQ(find_report_scalar("solver"), nullptr);
 }
 
 }  // namespace

@@ -7,7 +7,9 @@
 #include <fstream>
 #include <functional>
 #include <limits>
+#include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json_fwd.hpp>
@@ -130,6 +132,15 @@ RunTally start_tally(const Scene& scene);
 void tally_step(const StepReport& r, std::size_t overlap_cap, RunTally& tally);
 
 nlohmann::json summary_to_json(const RunSummary& s);
+// A field of the step report that every step has, holding a number, a boolean or a string (the
+// first level of its line of steps.jsonl without the nested records): what a sweep's series
+// records.
+struct ReportScalar {
+  const char* name;
+  nlohmann::json (*get)(const StepReport&);
+};
+std::span<const ReportScalar> report_scalars();
+const ReportScalar* find_report_scalar(std::string_view name);  // null: no such field
 nlohmann::json report_to_json(const StepReport& r);
 // The contacts of the step just taken in ws (the last sub-step's, when it was split), one object
 // each: "a", "b" (body indices; the normal points from a to b), "point" (on a, world frame, at the
