@@ -5,6 +5,7 @@
 #include <filesystem>
 
 #include "exactsim/io/run.h"
+#include "exactsim/math/error.h"
 #include "experiments/sweep_engine.h"
 
 namespace exactsim {
@@ -21,7 +22,10 @@ json run_sweep_point(const SweepSpec& spec, const SweepPoint& point, const std::
     o.stop = spec.stop;
     // The series' fields (checked when the sweep file was read) and their values, step by step.
     std::vector<const ReportScalar*> fields;
-    for (const std::string& f : spec.record.series) fields.push_back(find_report_scalar(f));
+    for (const std::string& f : spec.record.series) {
+      fields.push_back(find_report_scalar(f));
+      if (fields.back() == nullptr) throw InputError("record.series: '" + f + "' is not a field");
+    }
     std::vector<json> values(fields.size(), json::array());
     const RunDeadline deadline(spec.run_timeout_seconds);
     const json all = summary_to_json(run_scene(scene, o, [&](const State&, const StepReport& r) {

@@ -168,6 +168,17 @@ TEST(SweepFileTest, StopRulesEndRunsAndTheTableCountsThem) {
       << sweep_table_csv(t);
 }
 
+// A spec built in code with a series the step report does not have ends its run with an error
+// naming the field, before any step (the file reader refuses it: MalformedFiles… below).
+TEST(SweepFileTest, ASeriesFieldTheReportDoesNotHaveIsAnError) {
+  SweepSpec spec = parse(base_doc());
+  spec.record.series = {"overlap", "solver"};
+  const json result = run_sweep_point(spec, expand_sweep(spec)[0], "");
+  ASSERT_TRUE(result.contains("error")) << result.dump();
+  EXPECT_NE(result["error"].get<std::string>().find("record.series: 'solver'"), std::string::npos)
+      << result.dump();
+}
+
 // A scenario's run is the scenario as built, stepped: its scene goes through the scene document
 // only to take the sweep's values (docs/sweeps.md "The PEG paper's 3D pour as sweep files"), and
 // a written shape reads back bit for bit (translated(): rebuilt from the moved vertices).
