@@ -53,6 +53,7 @@ constexpr ReportScalar kReportScalars[] = {
     {"I", field<&StepReport::intercontact>},
     {"X", field<&StepReport::cross>},
     {"unused_contacts", field<&StepReport::unused_contacts>},
+    {"depth_witnesses", field<&StepReport::depth_witnesses>},
     {"peg_changed", field<&StepReport::peg_changed>},
     {"active_bodies", field<&StepReport::active_bodies>},
     {"lcp_size", field<&StepReport::lcp_size>},

@@ -10,6 +10,7 @@
 #include <numeric>
 #include <thread>
 
+#include "depth_witness.h"
 #include "detect.h"
 #include "exactsim/contact/peg.h"
 #include "exactsim/contact/standard_model.h"
@@ -773,6 +774,8 @@ StepReport step(const World& world, State& state, Workspace& ws, Real h, long st
   report.seconds.detect = seconds_since(clock);
 
   build_constraints(world, ws);
+  if (world.contact.model == ContactModel::kPeg)
+    report.depth_witnesses = add_depth_witnesses(world, eps, ws);
   map_contacts_to_bodies(world, ws.constraints.contacts);
   add_joints(world, state, ws.constraints);
   ws.constraints.joint_time = ws.user_step;

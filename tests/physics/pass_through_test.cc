@@ -346,6 +346,68 @@ TEST(PassThrough, APairCreepingAcrossEpsilonIsSplit) {
   expect_nothing_passes(scene);
 }
 
+// A pair deeper than its constraints see (docs/penetration.md "The depth witness"): two polygons
+// of the penetration sweep's 2D pour of seed 4 at h = 0.05 (bodies 20 and 22 after step 95, the
+// second spawned into the first), each with a corner inside the other, 13 mm and 8 mm behind the
+// edges PEG holds them to, while the pair is 82 mm deep along a third edge. Both vertex rows can
+// hold with the pair still overlapping; the row on the depth's own feature pair separates it in
+// the first step. Zero gravity, at rest.
+TEST(PassThrough, InterlockedCornersAreSeparatedByTheDepthsWitness) {
+  json doc = scene_doc(2, 0.05,
+                       json::array({{{"name", "a"},
+                                     {"shape",
+                                      {{"polygon",
+                                        {{0.28977, 0.61038},
+                                         {0.26840, 0.55400},
+                                         {0.44305, 0.49092},
+                                         {0.50117, 0.51788},
+                                         {0.55319, 0.68662},
+                                         {0.38031, 0.71395}}}}},
+                                     {"density", 1},
+                                     {"position", {0, 0}}},
+                                    {{"name", "b"},
+                                     {"shape",
+                                      {{"polygon",
+                                        {{0.62095, 0.77823},
+                                         {0.49856, 0.83782},
+                                         {0.43907, 0.81763},
+                                         {0.41919, 0.79006},
+                                         {0.40259, 0.76046},
+                                         {0.51638, 0.59565}}}}},
+                                     {"density", 1},
+                                     {"position", {0, 0}}}}));
+  doc["gravity"] = {0, 0};
+  Sim sim(doc);
+  sim.scene.world.contact.model = ContactModel::kPeg;
+  const World& w = sim.scene.world;
+  const StepReport first = step(w, sim.state, sim.ws, sim.scene.step, 0);
+  EXPECT_EQ(first.depth_witnesses, 1);
+  EXPECT_EQ(first.status, StepStatus::kOk);
+  EXPECT_LT(first.max_penetration, 1e-6);
+  for (long k = 1; k < 10; ++k) {
+    const StepReport r = step(w, sim.state, sim.ws, sim.scene.step, k);
+    EXPECT_EQ(r.status, StepStatus::kOk) << "step " << k;
+    EXPECT_LT(r.max_penetration, 1e-6) << "step " << k;
+  }
+}
+
+// The penetration sweep's two runs that ended deeper than ε before the depth witness: the 3D pour
+// of seed 24 (a rock's vertex slid under a neighbour's bottom face, both resting on the floor,
+// and on into the neighbour: 0.160 m against ε = 0.1 m) and the 2D pour of seed 4 (the pair
+// above: 0.098 m against ε = 0.025 m), both at h = 0.05.
+TEST(PassThrough, PairsDeeperThanTheirConstraintsSeeInThePenetrationSweep) {
+  Pour3dOptions o3;
+  o3.step = 0.05;
+  Scene rocks = pour3d_random(24, o3);
+  rocks.world.contact.model = ContactModel::kPeg;
+  expect_nothing_passes(rocks);
+  Pour2dOptions o2;
+  o2.step = 0.05;
+  Scene polygons = pour2d_random(4, o2);
+  polygons.world.contact.model = ContactModel::kPeg;
+  expect_nothing_passes(polygons);
+}
+
 TEST(PassThrough, StepsWithoutAnEventAreBitIdenticalToStep) {
   Pour2dOptions o;
   o.step = 0.005;

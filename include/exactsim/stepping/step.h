@@ -71,6 +71,13 @@ struct IslandWorkspace {
 const BlockDiagonal& inverse_mass(const IslandWorkspace& ws);
 const VecX& free_velocity(const IslandWorkspace& ws);
 
+// A pair of colliders with a candidate contact more than 0.01 ε deep (docs/penetration.md "The
+// depth witness").
+struct WitnessPair {
+  int a = -1, b = -1;  // colliders, a < b
+  Real row = 0;  // the deepest constraint's overlap: a U's −ψ, an I's −max ψ of its members
+};
+
 // Per-step scratch, reused between steps (docs/stepping.md "Memory": no reallocation in the steady
 // state). Its IslandWorkspace part is the calling thread's; `lanes` are the other threads'.
 struct Workspace : IslandWorkspace {
@@ -89,6 +96,7 @@ struct Workspace : IslandWorkspace {
   BroadPhaseScratch broad_phase;
   PatchScratch patch;  // 3D detection's face patches
   ConstraintSet constraints;
+  std::vector<WitnessPair> witness_pairs;  // PEG: the pairs the depth witness rows measured
   std::vector<Contact> sphere_contacts;  // PEG 3D: the spheres' contacts, set aside while it runs
   PegScratch2d peg2d;
   PegScratch3d peg3d;

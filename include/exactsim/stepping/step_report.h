@@ -163,6 +163,9 @@ struct StepReport {
   int potential_contacts = 0;
   int unilateral = 0, intercontact = 0, cross = 0;  // constraint counts (U, I incl. X, X)
   int unused_contacts = 0;  // potential contacts in no constraint (PEG: inapplicable ones)
+  // PEG: U's added for pairs deeper than their constraints see (docs/penetration.md "The depth
+  // witness").
+  int depth_witnesses = 0;
   // PEG's constraints differ from the standard model's on the same contacts (an I/X constraint
   // or a dropped contact): the step had an SM trap to remove (docs/stepping.md "The step
   // report", PEG paper Fig. 22).
