@@ -200,18 +200,22 @@ bool dense_path_fits(const World& world, const IslandWorkspace& ws) {
 
 // Whether an attempt after the first runs. Nothing runs after the exact Lemke proved the problem
 // infeasible (proven_infeasible); the working set has no equality rows (an island with joints
-// stays on the dense path); the sparse Lemke on the whole island does not run where a failed
-// solve is taken again as halves (`retaken`; docs/stepping.md "When a solve fails": on the 3D
-// pour of 100 hulls, seed 4, step 93, it took 10.0 s to fail where the halves certified in
-// 0.12 s); the dense path runs after a sparse attempt only where its Lemke may take the n/2
-// pivots a pile's step takes (max_pivot_work >= n³/2; docs/solvers.md "The solve policy") and
-// its copy of the MLCP fits the memory budget.
+// stays on the dense path); neither the sparse Lemke on the whole island nor the whole dense
+// stack runs after another attempt where a failed solve is taken again as halves (`retaken`;
+// docs/stepping.md "When a solve fails": on the 3D pour of 100 hulls, seed 4, step 93, the
+// sparse Lemke took 10.0 s to fail where the halves certified in 0.12 s; on the 3D hull pour of
+// seed 2 at h = 0.05, step 97, the whole stack took 18.2 s on 854 unknowns, the halves 0.17 s);
+// the dense path runs after a sparse attempt only where its Lemke may take the n/2 pivots a
+// pile's step takes (max_pivot_work >= n³/2; docs/solvers.md "The solve policy") and its copy of
+// the MLCP fits the memory budget.
 bool attempt_runs(Kind kind, const World& world, const IslandWorkspace& ws, bool retaken) {
   if (proven_infeasible(ws.solution.certificate)) return false;
   if (kind == Kind::kWorkingSet) return ws.layout.n_bilateral == 0;
-  if (kind == Kind::kSparseLemke) return !retaken;
-  if (kind != Kind::kDense || ws.dense) return true;
-  return dense_path_fits(world, ws);
+  if (kind == Kind::kSparseLemke || kind == Kind::kDense) {
+    if (retaken) return false;
+    return kind == Kind::kSparseLemke || ws.dense || dense_path_fits(world, ws);
+  }
+  return true;
 }
 
 // One attempt: its answer in ws.solution; returns the basis the warm start remembers (null: the
@@ -231,10 +235,6 @@ const std::vector<bool>* run_attempt(Kind kind, const World& world, IslandWorksp
       ws.dense = true;
       return solve_dense(world, world.solver, ws, warm, report);
     case Kind::kWorkingSet: {
-      // On a sparse island that neither the sparse Lemke on the whole island nor the dense path
-      // would answer after it (a failed solve taken again as halves, the dense path beyond its
-      // work cap or memory budget), a sparse Lemke run that has not ended within
-      // retaken_pivots_per_unknown pivots per unknown gives the step to its halves.
       const bool halves_next = retaken && !ws.dense && !dense_path_fits(world, ws);
       solve_on_working_set(ws.problem, ws.layout, ws.island, world.solver,
                            warm ? &ws.warm.guess : nullptr, warm ? &ws.warm.z : nullptr,

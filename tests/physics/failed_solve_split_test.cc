@@ -14,6 +14,7 @@
 #include "checkpoint_capture.h"
 #include "exactsim/exactsim.h"
 #include "exactsim/stepping/adaptive_step.h"
+#include "experiments/stress_scenes.h"
 #include "physics/physics_scene.h"
 
 namespace exactsim::failed_solve_split_test {
@@ -118,6 +119,39 @@ TEST(FailedSolve, ASolveThatFailsAtEverySizeIsRetakenDownToQuarterSteps) {
       EXPECT_EQ(whole.substeps, 1) << "watch " << watch;
     }
   }
+}
+
+// A large dense island (200 unknowns or more) of a step that a failed solve will take again as
+// halves runs its brief Lemke and its working set, not the dense path's whole stack
+// (docs/solvers.md "The solve policy"): the 3D hull pour of seed 2 at h = 0.05, step 94, an
+// island of about 800 unknowns that neither certifies. Taken on its own (nothing retaken), the
+// whole stack runs after them and certifies it.
+TEST(FailedSolve, ALargeDenseIslandOfAStepThatWillBeRetakenSkipsTheWholeStack) {
+  HullPourOptions o;
+  o.step = 0.05;
+  const Scene scene = hull_pour3d(2, o);
+  const World& w = scene.world;
+  State state = scene.initial;
+  Workspace ws;
+  for (long k = 0; k < 94; ++k) advance(w, state, ws, scene.step, k);
+  auto kinds = [](const StepReport& r) {
+    std::vector<SolveAttemptKind> k;
+    for (const SolveAttempt& a : r.attempts) k.push_back(a.kind);
+    return k;
+  };
+  using K = SolveAttemptKind;
+  State retaken_state = state;
+  Workspace retaken_ws = ws;
+  retaken_ws.retakes_failed_solve = true;
+  const StepReport retaken = step(w, retaken_state, retaken_ws, scene.step, 94);
+  ASSERT_GE(retaken.largest_island_lcp, 200);
+  EXPECT_TRUE(is_failed_solve(retaken.status)) << "the step certified: pick another";
+  EXPECT_EQ(kinds(retaken), (std::vector<K>{K::kDenseBrief, K::kWorkingSet}));
+
+  const StepReport whole = step(w, state, ws, scene.step, 94);
+  EXPECT_EQ(kinds(whole), (std::vector<K>{K::kDenseBrief, K::kWorkingSet, K::kDense}));
+  EXPECT_EQ(whole.status, StepStatus::kOk) << to_string(whole.status);
+  EXPECT_TRUE(whole.solver.ok());
 }
 
 }  // namespace
