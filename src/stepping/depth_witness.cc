@@ -22,8 +22,6 @@ constexpr Real kLook = 0.01;
 // r + kMargin ε: a vertex inside by its own row's depth (d = r) changes nothing.
 constexpr Real kMargin = 0.01;
 
-using PairDepth = WitnessPair;
-
 std::pair<int, int> key(const Contact& c) { return std::minmax(c.body_a, c.body_b); }
 
 // The vertex of `owner` deepest behind the plane n·x = offset (2D: a line).
@@ -92,19 +90,19 @@ bool witness_3d(const Workspace& ws, int a, int b, const PenetrationResult& r, C
 
 int add_depth_witnesses(const World& world, Real eps, Workspace& ws) {
   ConstraintSet& set = ws.constraints;
-  std::vector<PairDepth>& pairs = ws.witness_pairs;
+  std::vector<WitnessPair>& pairs = ws.witness_pairs;
   pairs.clear();
   for (const Contact& c : set.contacts)
     if (c.type != ContactType::kSphere && c.gap < -kLook * eps) {
       const auto [a, b] = key(c);
-      pairs.push_back(PairDepth{a, b});
+      pairs.push_back(WitnessPair{a, b});
     }
   if (pairs.empty()) return 0;
-  auto order = [](const PairDepth& p) { return std::pair(p.a, p.b); };
+  auto order = [](const WitnessPair& p) { return std::pair(p.a, p.b); };
   std::ranges::sort(pairs, {}, order);
   pairs.erase(
       std::unique(pairs.begin(), pairs.end(),
-                  [&](const PairDepth& x, const PairDepth& y) { return order(x) == order(y); }),
+                  [&](const WitnessPair& x, const WitnessPair& y) { return order(x) == order(y); }),
       pairs.end());
   auto deepen = [&](const Contact& c, Real overlap) {
     const auto it = std::ranges::lower_bound(pairs, key(c), {}, order);
@@ -118,7 +116,7 @@ int add_depth_witnesses(const World& world, Real eps, Workspace& ws) {
     deepen(set.contacts[ic.primary], -gap);
   }
   int added = 0;
-  for (const PairDepth& p : pairs) {
+  for (const WitnessPair& p : pairs) {
     if (world.collider_kind(p.a) != ShapeKind::kPolytope ||
         world.collider_kind(p.b) != ShapeKind::kPolytope)
       continue;
