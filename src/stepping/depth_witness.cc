@@ -140,7 +140,7 @@ int add_depth_witnesses(const World& world, Real eps, Workspace& ws) {
                                               return ic.primary == index;
                                             }) ||
                         std::ranges::find(set.secondaries, index) != set.secondaries.end();
-      if (in_i || std::ranges::find(set.unilateral, index) != set.unilateral.end()) continue;
+      if (in_i || std::ranges::binary_search(set.unilateral, index)) continue;
     } else {
       set.contacts.push_back(w);
     }

@@ -33,6 +33,24 @@ Watch watch(const Scene& scene) {
   return w;
 }
 
+// The stress campaign's random pours (docs/penetration.md "The penetration sweep") at step h
+// under PEG.
+Scene peg_pour2d(unsigned seed, Real h) {
+  Pour2dOptions o;
+  o.step = h;
+  Scene scene = pour2d_random(seed, o);
+  scene.world.contact.model = ContactModel::kPeg;
+  return scene;
+}
+
+Scene peg_pour3d(unsigned seed, Real h) {
+  Pour3dOptions o;
+  o.step = h;
+  Scene scene = pour3d_random(seed, o);
+  scene.world.contact.model = ContactModel::kPeg;
+  return scene;
+}
+
 void expect_nothing_passes(const Scene& scene) {
   const Watch w = watch(scene);
   EXPECT_FALSE(w.summary.failed) << w.summary.failure;
@@ -227,13 +245,7 @@ TEST(PassThrough, CrossingEdgesOfTwoHullsInAPile3d) {
   EXPECT_LT(run_crossing_edges("scaling3d-seed13-crossing-edges.json").max_penetration, 2e-3);
 }
 
-TEST(PassThrough, RandomPour2dSeed4) {
-  Pour2dOptions o;
-  o.step = 0.005;
-  Scene scene = pour2d_random(4, o);
-  scene.world.contact.model = ContactModel::kPeg;
-  expect_nothing_passes(scene);
-}
+TEST(PassThrough, RandomPour2dSeed4) { expect_nothing_passes(peg_pour2d(4, 0.005)); }
 
 // The penetration sweep (docs/penetration.md "The sub-steps' contact band (2D)"): runs of the
 // random 2D pour that end with pairs 0.14-0.32 m deep, a centre inside the container's wall and a
@@ -244,11 +256,7 @@ TEST(PassThrough, RandomPour2dAtLargeSteps) {
   for (const auto& [seed, h] :
        {std::pair{73, 0.01}, {34, 0.016}, {90, 0.03}, {91, 0.05}, {92, 0.05}}) {
     SCOPED_TRACE("seed " + std::to_string(seed) + ", h = " + std::to_string(h));
-    Pour2dOptions o;
-    o.step = h;
-    Scene scene = pour2d_random(seed, o);
-    scene.world.contact.model = ContactModel::kPeg;
-    expect_nothing_passes(scene);
+    expect_nothing_passes(peg_pour2d(seed, h));
   }
 }
 
@@ -284,10 +292,7 @@ TEST(PassThrough, ArchivedSetJAtH012) {
 // every vertex outside, where no contact was detected (docs/collision.md "Narrow phase", "Crossed
 // flat edges"). Measured since: 6.4 mm.
 TEST(PassThrough, EdgeAcrossANearlyFlatRidgeInARandomPour3d) {
-  Pour3dOptions o;
-  o.step = 0.005;
-  Scene scene = pour3d_random(20, o);
-  scene.world.contact.model = ContactModel::kPeg;
+  Scene scene = peg_pour3d(20, 0.005);
   scene.world.contact.epsilon = 0.01;
   expect_nothing_passes(scene);
 }
@@ -339,11 +344,7 @@ TEST(PassThrough, AVertexWithNoApplicableFaceAtItsNearestVertexIsHeldByTheFaceIt
 // step would not be split and ends 0.1007 m deep (docs/penetration.md "Any step size"). A step
 // that newly crosses ε is always split: 0.0998 m.
 TEST(PassThrough, APairCreepingAcrossEpsilonIsSplit) {
-  Pour3dOptions o;
-  o.step = 0.05;
-  Scene scene = pour3d_random(92, o);
-  scene.world.contact.model = ContactModel::kPeg;
-  expect_nothing_passes(scene);
+  expect_nothing_passes(peg_pour3d(92, 0.05));
 }
 
 // A pair deeper than its constraints see (docs/penetration.md "The depth witness"): two polygons
@@ -391,21 +392,14 @@ TEST(PassThrough, InterlockedCornersAreSeparatedByTheDepthsWitness) {
   }
 }
 
-// The penetration sweep's two runs that ended deeper than ε before the depth witness: the 3D pour
-// of seed 24 (a rock's vertex slid under a neighbour's bottom face, both resting on the floor,
-// and on into the neighbour: 0.160 m against ε = 0.1 m) and the 2D pour of seed 4 (the pair
-// above: 0.098 m against ε = 0.025 m), both at h = 0.05.
+// The penetration sweep's two runs that go deeper than ε without the depth witness
+// (docs/penetration.md "The depth witness"): the 3D pour of seed 24 (a rock's vertex slides under
+// a neighbour's bottom face, both resting on the floor, and on into the neighbour: 0.160 m
+// against ε = 0.1 m) and the 2D pour of seed 4 (the pair above: 0.098 m against ε = 0.025 m),
+// both at h = 0.05.
 TEST(PassThrough, PairsDeeperThanTheirConstraintsSeeInThePenetrationSweep) {
-  Pour3dOptions o3;
-  o3.step = 0.05;
-  Scene rocks = pour3d_random(24, o3);
-  rocks.world.contact.model = ContactModel::kPeg;
-  expect_nothing_passes(rocks);
-  Pour2dOptions o2;
-  o2.step = 0.05;
-  Scene polygons = pour2d_random(4, o2);
-  polygons.world.contact.model = ContactModel::kPeg;
-  expect_nothing_passes(polygons);
+  expect_nothing_passes(peg_pour3d(24, 0.05));
+  expect_nothing_passes(peg_pour2d(4, 0.05));
 }
 
 TEST(PassThrough, StepsWithoutAnEventAreBitIdenticalToStep) {
