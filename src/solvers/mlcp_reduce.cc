@@ -269,8 +269,8 @@ void solve_reduced_mlcp(const Mlcp& mlcp, const SolverOptions& options, MlcpScra
     out.certificate = cert;
   };
   // A frictionless problem whose Lemke path fails goes to the dual active-set method first
-  // (docs/solvers.md "Dual active set"); the stack's Fischer–Burmeister run and Lemke retries,
-  // which before it made the standard model's 3D pours take 4–8× the CPU, come only after.
+  // (docs/solvers.md "Dual active set"); the stack's Fischer–Burmeister run, which before it made
+  // the standard model's 3D pours take 4–8× the CPU, comes only after.
   const bool qp = options.fallback && f == 0 && is_frictionless_qp(mlcp);
   SolverOptions first = physical;
   if (qp) {
@@ -285,24 +285,33 @@ void solve_reduced_mlcp(const Mlcp& mlcp, const SolverOptions& options, MlcpScra
   }
   const SolveCertificate lemke = out.certificate;
   const Real tol = red.certificate.tolerance;
-  const DualActiveSetResult by_qp = solve_dual_active_set(
-      mlcp.M, mlcp.G, mlcp.c, mlcp.r, 0.1 * tol, kQpIndependence, 0, s.dual, s.qp_nu, s.qp_z);
-  if (by_qp.status == SolveStatus::kSolved) {
+  // The Gram form first; where its answer does not certify, the orthogonal form, which does not
+  // square the rows' condition number (docs/solvers.md "Dual active set").
+  for (const DualActiveSetForm form : {DualActiveSetForm::kGram, DualActiveSetForm::kOrthogonal}) {
+    const DualActiveSetResult by_qp =
+        solve_dual_active_set(mlcp.M, mlcp.G, mlcp.c, mlcp.r, 0.1 * tol, kQpIndependence, 0, s.dual,
+                              s.qp_nu, s.qp_z, form);
+    if (by_qp.status != SolveStatus::kSolved) continue;
     SolveCertificate c = certify(mlcp, s.qp_nu, s.qp_z, tol, physical.impulse_scale, options,
                                  s.qp_w, s.momentum, s.impulse);
-    if (c.ok()) {
-      c.method = SolveMethod::kDualActiveSet;
-      c.pivots = lemke.pivots;
-      c.iterations = by_qp.iterations;
-      c.primary_status = lemke.primary_status;
-      out.nu = s.qp_nu;
-      out.z = s.qp_z;
-      out.w = s.qp_w;
-      out.certificate = c;
-    }
+    if (!c.ok()) continue;
+    c.method = SolveMethod::kDualActiveSet;
+    c.pivots = lemke.pivots;
+    c.iterations = by_qp.iterations;
+    c.primary_status = lemke.primary_status;
+    out.nu = s.qp_nu;
+    out.z = s.qp_z;
+    out.w = s.qp_w;
+    out.certificate = c;
+    break;
   }
-  if (!out.certificate.ok()) {  // the stack's fallbacks, from a cold start
-    solve_lcp(lcp, physical, s.lcp, red, WarmGuess{});
+  // Then the stack's fallbacks from a cold start, Fischer–Burmeister and the regularisation path,
+  // without Lemke's retries in double and long double: after the dual active set's two forms
+  // they rescue few QPs at most of a failed solve's cost (docs/solvers.md "Dual active set").
+  if (!out.certificate.ok()) {
+    SolverOptions stack = physical;
+    stack.diagnostics.extended_precision_retry = false;
+    solve_lcp(lcp, stack, s.lcp, red, WarmGuess{});
     if (red.certificate.ok()) {
       adopt_reduced();
       out.certificate.primary_status = lemke.primary_status;

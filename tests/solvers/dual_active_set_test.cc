@@ -5,7 +5,10 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <fstream>
 #include <random>
+#include <sstream>
+#include <string>
 
 #include "exactsim/solvers/dual_active_set.h"
 #include "exactsim/solvers/mlcp.h"
@@ -124,6 +127,79 @@ TEST(DualActiveSet, SolvesABoxOnManyCoplanarContactsWithBoundedImpulses) {
   int support = 0;
   for (int j = 0; j < m; ++j) support += z[j] > 0;
   EXPECT_LE(support, 3);  // only independent rows carry impulse
+}
+
+// A frictionless MLCP written with hex floats (tests/solvers/data/qp/): "blocks K", then per
+// block its size and entries row by row; "G rows cols nnz" and one "i j value" line per nonzero;
+// "c" and "r" with their entries; "tol" and "scale": the certificate's tolerance and impulse
+// scale where the stepper met it.
+Mlcp read_qp(const std::string& name, Real& tol, Real& scale) {
+  std::ifstream in(std::string(EXACTSIM_SOURCE_DIR "/tests/solvers/data/qp/") + name);
+  EXPECT_TRUE(in.good()) << name;
+  std::string word;
+  auto number = [&in, &word] {
+    in >> word;
+    return std::strtod(word.c_str(), nullptr);  // (reads hex floats, as operator>> does not)
+  };
+  Mlcp p;
+  std::size_t blocks = 0;
+  in >> word >> blocks;
+  for (std::size_t k = 0; k < blocks; ++k) {
+    Eigen::Index b = 0;
+    in >> b;
+    MatX block(b, b);
+    for (Eigen::Index i = 0; i < b * b; ++i) block(i / b, i % b) = number();
+    p.M.add_block(block);
+  }
+  Eigen::Index rows = 0, cols = 0, nnz = 0;
+  in >> word >> rows >> cols >> nnz;
+  p.G = MatX::Zero(rows, cols);
+  for (Eigen::Index e = 0; e < nnz; ++e) {
+    Eigen::Index i = 0, j = 0;
+    in >> i >> j;
+    p.G(i, j) = number();
+  }
+  in >> word;
+  p.c.resize(rows);
+  for (Eigen::Index i = 0; i < rows; ++i) p.c[i] = number();
+  in >> word;
+  p.r.resize(cols);
+  for (Eigen::Index i = 0; i < cols; ++i) p.r[i] = number();
+  in >> word;
+  tol = number();
+  in >> word;
+  scale = number();
+  p.H = p.G;
+  p.D.resize(cols, cols);
+  return p;
+}
+
+// A step of the standard model's 2D pour (set b, h = 5 ms, ψ/h stabilisation) whose Lemke path
+// failed: two overlapping polygons, one on the floor and a wall, with two rows between them whose
+// normals are opposite to within 0.01° and two more 22° apart; five of the six rows end active on
+// the six velocities. The Gram matrix of such rows has the square of their condition number: the
+// Gram form's active rows hold to z∘w = 3.6e-7 (the bound is 1e-10 Z), the orthogonal form's to
+// 2e-13, and the stack takes the latter.
+TEST(DualActiveSet, TheOrthogonalFormCertifiesWhereTheGramFormsAnswerDoesNot) {
+  Real tol = 0, scale = 0;
+  const Mlcp p = read_qp("std2d-pour-b-h005-two-bodies.qp", tol, scale);
+  ASSERT_EQ(p.G.cols(), 6);
+  SolverOptions options;
+  options.impulse_scale = scale;
+  bool certified[2] = {false, false};
+  for (const DualActiveSetForm form : {DualActiveSetForm::kGram, DualActiveSetForm::kOrthogonal}) {
+    DualActiveSetScratch s;
+    VecX nu, z, w;
+    const DualActiveSetResult res =
+        solve_dual_active_set(p.M, p.G, p.c, p.r, 0.1 * tol, 1e-8, 0, s, nu, z, form);
+    certified[form == DualActiveSetForm::kOrthogonal] =
+        res.status == SolveStatus::kSolved && verify_mlcp(p, nu, z, tol, options, w).ok();
+  }
+  EXPECT_FALSE(certified[0]) << "the Gram form certifies: the capture no longer tests the fallback";
+  EXPECT_TRUE(certified[1]);
+  const MlcpSolution stack = solve_mlcp(p, SolverOptions{});
+  EXPECT_TRUE(stack.certificate.ok()) << to_string(stack.certificate.status);
+  EXPECT_EQ(stack.certificate.method, SolveMethod::kDualActiveSet);
 }
 
 // Rows that ask for x >= 1 and x <= −1 of one body: the Farkas vector weighs both.

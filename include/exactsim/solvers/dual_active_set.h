@@ -24,9 +24,18 @@ namespace exactsim {
 // G of the program: a column per row, its nonzeros on the blocks the row touches.
 using SparseColMatX = Eigen::SparseMatrix<Real>;
 
+// How the active rows' factor is kept (docs/solvers.md "Dual active set"):
+//  kGram        the Cholesky factor of their Gram matrix G_Aᵀ M⁻¹ G_A: O(q²) a row added or
+//               dropped on q active rows, but the Gram matrix squares the rows' condition number;
+//  kOrthogonal  Goldfarb and Idnani's J = L⁻ᵀ Q and R with Jᵀ G_A = [R; 0], updated by Givens
+//               rotations: O(n_v²) a row, and no squaring.
+enum class DualActiveSetForm { kGram, kOrthogonal };
+
 // Buffers reused across solves.
 struct DualActiveSetScratch {
   MatX L;  // L Lᵀ = G_Aᵀ M⁻¹ G_A over the active rows (lower triangle of the top-left q × q)
+  MatX J, R;  // the orthogonal form's J = L_M⁻ᵀ Q (n_v × n_v) and R (upper triangular)
+  VecX d;     // the orthogonal form's Jᵀ n_p
   SparseColMatX dense_g;      // a dense G's nonzeros (the overload taking MatX)
   BlockDiagonal inverse;      // M⁻¹
   std::vector<int> block_of;  // per velocity: its block
@@ -57,15 +66,17 @@ struct DualActiveSetResult {
 // it would take multipliers up to 1 / independence² of the problem's scale. At most
 // max_iterations additions and drops (0: 10 (n_v + m) + 100). The program separates over the
 // groups of M's blocks that rows join, and each group is solved on its own. Its work is
-// O(nnz(G)) per row added or dropped besides the O(q²) of the factor's solves on q active rows.
+// O(nnz(G)) per row added or dropped besides the factor's work (DualActiveSetForm).
 DualActiveSetResult solve_dual_active_set(const BlockDiagonal& M, const SparseColMatX& G,
                                           const VecX& c, const VecX& r, Real tolerance,
                                           Real independence, int max_iterations,
-                                          DualActiveSetScratch& scratch, VecX& nu, VecX& z);
+                                          DualActiveSetScratch& scratch, VecX& nu, VecX& z,
+                                          DualActiveSetForm form = DualActiveSetForm::kGram);
 // The same with a dense G (its exact zeros left out).
 DualActiveSetResult solve_dual_active_set(const BlockDiagonal& M, const MatX& G, const VecX& c,
                                           const VecX& r, Real tolerance, Real independence,
                                           int max_iterations, DualActiveSetScratch& scratch,
-                                          VecX& nu, VecX& z);
+                                          VecX& nu, VecX& z,
+                                          DualActiveSetForm form = DualActiveSetForm::kGram);
 
 }  // namespace exactsim
