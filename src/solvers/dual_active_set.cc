@@ -63,8 +63,8 @@ class GramForm {
     // L grows with the active set (at most min(n, m) rows); only the lower triangle of its first
     // q rows is read, always written first.
     rank_ = std::min(n, G_.cols());
-    if (s_.L.rows() == 0)
-      s_.L.resize(std::min<Eigen::Index>(rank_, 64), std::min<Eigen::Index>(rank_, 64));
+    const Eigen::Index first = std::min<Eigen::Index>(rank_, 64);
+    if (s_.L.rows() == 0) s_.L.resize(first, first);
     s_.downdate.resize(n);
     s_.a.resize(n);
     return true;
