@@ -200,8 +200,9 @@ void sparse_columns(const BlockColumns& g, const BlockDiagonal& layout,
 // The QP's fallback: Lemke on (N_p, b_p), relaxing the support of the ray it ends on (a Farkas
 // vector, or one that fails that test only to round-off: on the PSD N_p a secondary ray means
 // infeasible in exact arithmetic, or feasible only with push-outs beyond the problem's scale), at
-// most kMaxLemkeRounds rounds. Lemke alone, without the stack's fallbacks: a Fischer–Burmeister
-// run costs ~100 n³. Returns the rows relaxed.
+// most kMaxLemkeRounds rounds; then, on an LCP of at most exact_max_size rows, the exact Lemke.
+// Without the stack's other fallbacks: a Fischer–Burmeister run costs ~100 n³. Returns the rows
+// relaxed.
 int solve_by_lemke(const World& world, PositionProjectionScratch& s) {
   SolverOptions lemke = world.solver;
   lemke.fallback = false;
@@ -217,6 +218,10 @@ int solve_by_lemke(const World& world, PositionProjectionScratch& s) {
     if (r == 0) break;
     relaxed += r;
   }
+  // Gaps at round-off on rows dependent to round-off can leave Lemke in double short of the
+  // certificate: where the LCP is small, the exact Lemke on it (relaxed as it is now).
+  if (!s.lemke.certificate.ok() && s.lcp.q.size() <= world.solver.exact_max_size)
+    solve_lemke_exact(s.lcp, lemke, s.lemke);
   if (s.lemke.certificate.ok()) {
     s.z = s.lemke.z;
     s.certificate = s.lemke.certificate;
