@@ -540,8 +540,11 @@ struct StopBounds {
   }
   // At z with the rows' true values `w_true` and the momentum residual rp.
   bool met(const VecX& z, const VecX& w_true, const VecX& rp) const {
-    return z.cwiseProduct(w_true).cwiseAbs().maxCoeff() <= comp && w_true.minCoeff() >= -rows &&
-           rp.lpNorm<Eigen::Infinity>() <= momentum;
+    return met(z, w_true) && rp.lpNorm<Eigen::Infinity>() <= momentum;
+  }
+  // At z with the rows' values at a ν that balances momentum exactly.
+  bool met(const VecX& z, const VecX& w_true) const {
+    return z.cwiseProduct(w_true).cwiseAbs().maxCoeff() <= comp && w_true.minCoeff() >= -rows;
   }
 };
 
@@ -567,6 +570,7 @@ bool interior_point(const SparseMlcp& p, Real tol, Real scale, int max_iteration
     cold_start(p, s, z_start, w_start, nu, z, w);
   }
   const StopBounds stop(tol, scale, ipm);
+  if (s.symmetric) ipm.refine_p = 0;
   Real mu0 = 1, residual0 = 1;
   std::vector<Real> mus, residuals;  // at each iteration
   for (int it = 0; it < max_iterations; ++it, ++iterations) {
@@ -583,7 +587,22 @@ bool interior_point(const SparseMlcp& p, Real tol, Real scale, int max_iteration
                                    ipm.rd.lpNorm<Eigen::Infinity>() / stop.rows);
     if (it == 0) mu0 = mu, residual0 = std::max<Real>(residual, 1);
     // The certificate's quantities at this iterate: w − rd is the true row value.
-    if (stop.met(z, wt, ipm.rp)) return true;
+    if (s.symmetric) {
+      // A QP's answer is its multipliers z, certified at ν̂ = W (c + G z) (the position
+      // projection's judge_qp_point): a momentum residual rp within its bound moves the rows by
+      // Hᵀ W rp, beyond their bound where W is large (light bodies, long lever arms), so the run
+      // stops on the rows at ν̂, and refines every direction (below).
+      s.W.apply(gz, mnu);
+      mnu += s.Wc;
+      sparse_rows(p, mnu, z, wt);
+      if (stop.met(z, wt)) {
+        nu = mnu;
+        w = wt;
+        return true;
+      }
+    } else if (stop.met(z, wt, ipm.rp)) {
+      return true;
+    }
     mus.push_back(mu);
     residuals.push_back(residual);
     if (it >= kIpStallWindow && mu > kStallFactor * mus[it - kIpStallWindow] &&
