@@ -591,7 +591,7 @@ bool interior_point(const SparseMlcp& p, Real tol, Real scale, int max_iteration
       // A QP's answer is its multipliers z, certified at ν̂ = W (c + G z) (the position
       // projection's judge_qp_point): a momentum residual rp within its bound moves the rows by
       // Hᵀ W rp, beyond their bound where W is large (light bodies, long lever arms), so the run
-      // stops on the rows at ν̂, and refines every direction (below).
+      // stops on the rows at ν̂, and refines every direction (refine_p = 0 above).
       s.W.apply(gz, mnu);
       mnu += s.Wc;
       sparse_rows(p, mnu, z, wt);
