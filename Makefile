@@ -4,6 +4,14 @@ ASAN_BUILD ?= build-asan
 JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?=
 EXACTSIM = $(BUILD)/apps/exactsim
+# OpenBLAS picks its kernels for the CPU at run time (docs/solvers.md "Dense factorisations"), and
+# the tests replay captured states and trajectories to the bit: where the CPU has AVX2, every
+# target runs with OpenBLAS's AVX2 kernels, on AVX-512 machines too, as the captures were made
+# (docs/stepping.md "Determinism"). Set OPENBLAS_CORETYPE to choose another.
+OPENBLAS_CORETYPE ?= $(shell grep -qw avx2 /proc/cpuinfo 2>/dev/null && echo Haswell)
+ifneq ($(OPENBLAS_CORETYPE),)
+export OPENBLAS_CORETYPE
+endif
 # No "Entering directory" lines from the recursive makes of the CMake build.
 MAKEFLAGS += --no-print-directory
 

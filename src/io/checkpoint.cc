@@ -19,9 +19,12 @@ namespace {
 namespace fs = std::filesystem;
 
 constexpr std::string_view kMagic = "exactsim-checkpoint\n";
-constexpr std::uint32_t kStateVersion = 1;  // of saved states (encode_state)
-// Checkpoints are format 2; a format-1 checkpoint (without retaken_failed_solves) still reads.
-constexpr std::uint32_t kCheckpointVersion = 2;
+// Saved states (encode_state) are format 2; a format-1 state (without the halves' memory) still
+// reads.
+constexpr std::uint32_t kStateVersion = 2;
+// Checkpoints are format 3; a format-2 checkpoint (without the halves' memory) or format 1 (nor
+// retaken_failed_solves) still reads.
+constexpr std::uint32_t kCheckpointVersion = 3;
 constexpr std::uintmax_t kMaxCheckpointBytes = std::uintmax_t{16} << 30;
 
 std::uint64_t fnv1a(std::string_view bytes) {
@@ -48,7 +51,9 @@ void for_each_checkpoint_field(IO& io, C& c, std::uint32_t version) {
   io("state.present", c.state.present);
   io("state.rest_time", c.state.rest_time);
   io("state.asleep", c.state.asleep);
-  for_each_memory_field([&](const char* name, auto field, auto) { io(name, c.memory.*field); });
+  for_each_memory_field([&](const char* name, auto field, auto) {
+    if (version >= 3 || !memory_field_since_halves(name)) io(name, c.memory.*field);
+  });
   auto& s = c.tally.summary;
   io("steps_done", s.steps_done);
   io("solver_calls", s.solver_calls);
@@ -226,7 +231,7 @@ constexpr std::string_view kStateMagic = "exactsim-state\n";
 
 // The fields of a saved state, in order (encode_state, decode_state).
 template <class IO, class S, class N, class M>
-void for_each_state_field(IO& io, S& state, N& steps, M& memory) {
+void for_each_state_field(IO& io, S& state, N& steps, M& memory, std::uint32_t version) {
   io("steps", steps);
   io("state.dimension", state.dimension);
   io("state.time", state.time);
@@ -236,7 +241,9 @@ void for_each_state_field(IO& io, S& state, N& steps, M& memory) {
   io("state.rest_time", state.rest_time);
   io("state.asleep", state.asleep);
   io("state.force", state.force);
-  for_each_memory_field([&](const char* name, auto field, auto) { io(name, memory.*field); });
+  for_each_memory_field([&](const char* name, auto field, auto) {
+    if (version >= 2 || !memory_field_since_halves(name)) io(name, memory.*field);
+  });
 }
 
 }  // namespace
@@ -245,7 +252,7 @@ std::string encode_state(const State& state, long steps, const StepperMemory& me
   Writer w;
   w.bytes.append(kStateMagic);
   w.put_bytes(kStateVersion, 4);
-  for_each_state_field(w, state, steps, memory);
+  for_each_state_field(w, state, steps, memory, kStateVersion);
   w.put_bytes(fnv1a(w.bytes), 8);
   return w.bytes;
 }
@@ -260,10 +267,11 @@ void decode_state(std::string_view bytes, State& state, long& steps, StepperMemo
   Reader r(bytes.substr(0, bytes.size() - 8), who);
   r.take(kStateMagic.size());
   const auto version = static_cast<std::uint32_t>(r.get_bytes(4));
-  if (version != kStateVersion)
-    throw InputError(who + ": format " + std::to_string(version) + ", but this exactsim reads " +
-                     std::to_string(kStateVersion));
-  for_each_state_field(r, state, steps, memory);
+  if (version < 1 || version > kStateVersion)
+    throw InputError(who + ": format " + std::to_string(version) +
+                     ", but this exactsim reads formats 1 to " + std::to_string(kStateVersion));
+  memory = StepperMemory{};
+  for_each_state_field(r, state, steps, memory, version);
   if (!r.at_end()) r.fail("bytes after the last field");
 }
 

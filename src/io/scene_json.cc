@@ -449,7 +449,8 @@ void read_stepping(const JsonCursor& c, World& w) {
   c.expect_object({"rotation_update", "continue_on_solver_failure", "measure_overlap",
                    "memory_budget_gib", "gauss_seidel_min_unknowns", "gauss_seidel_sweeps",
                    "friction_on_demand_min_unknowns", "dense_max_unknowns", "threads", "sleep",
-                   "sleep_speed", "sleep_time", "islands", "warm_start", "watch_penetration"});
+                   "sleep_speed", "sleep_time", "islands", "warm_start", "watch_penetration",
+                   "halves_after_failed_solve"});
   if (c.has("rotation_update")) {
     const JsonCursor r = c.at("rotation_update");
     const std::string s = r.string();
@@ -465,6 +466,8 @@ void read_stepping(const JsonCursor& c, World& w) {
   if (c.has("measure_overlap")) w.stepping.measure_overlap = c.at("measure_overlap").boolean();
   if (c.has("watch_penetration"))
     w.stepping.watch_penetration = c.at("watch_penetration").boolean();
+  if (c.has("halves_after_failed_solve"))
+    w.stepping.halves_after_failed_solve = c.at("halves_after_failed_solve").integer(0, 1000000);
   if (c.has("memory_budget_gib"))
     w.stepping.memory_budget_bytes = memory_budget_from_gib(
         c.at("memory_budget_gib")
@@ -652,6 +655,8 @@ nlohmann::json scene_to_json(const Scene& scene) {
   if (!w.stepping.islands) doc["stepping"]["islands"] = false;  // written only when off
   if (!w.stepping.warm_start) doc["stepping"]["warm_start"] = false;
   if (!w.stepping.watch_penetration) doc["stepping"]["watch_penetration"] = false;  // when off
+  if (w.stepping.halves_after_failed_solve != defaults.halves_after_failed_solve)
+    doc["stepping"]["halves_after_failed_solve"] = w.stepping.halves_after_failed_solve;
   if (w.stepping.memory_budget_bytes != kDefaultMemoryBudgetBytes)  // written only when set
     doc["stepping"]["memory_budget_gib"] =
         static_cast<double>(w.stepping.memory_budget_bytes) / 1073741824.0;

@@ -24,6 +24,10 @@ constexpr Real kSplitMargin = 0.01;
 // past failures). Without the watchdog the step is the fixed h, as the papers' experiments ran.
 constexpr int kFailedSolveSplits = 2;
 
+// The most steps taken as halves from their start after a failed whole step
+// (StepOptions::halves_after_failed_solve doubles up to this).
+constexpr int kMaxHalvesAfterFailedSolve = 64;
+
 // Why the step of report r is taken again as halves; kind kNone when it is not. `failed`: its
 // solve failed where a failed solve is retaken.
 SplitCause split_cause(const StepReport& r, bool failed, Real before, Real eps) {
@@ -118,6 +122,10 @@ void follow(StepReport& second, const StepReport& first) {
   }
 }
 
+StepReport advance_as_halves(const World& world, State& state, Workspace& ws, Real h, long k,
+                             int depth, Real before, Real eps0, const SplitCause& cause,
+                             bool failed);
+
 // Step index k at depth d covers [k h, (k + 1) h] with h = h0 / 2^d. Every sub-step detects and
 // is judged with the contact distance of the user's step, eps0: a sub-step's own ε (max(h/2, 0.8
 // mm) in 2D) would be narrower, and an overlap that the step left within eps0 would then be
@@ -145,9 +153,17 @@ StepReport advance_at(const World& world, State& state, Workspace& ws, Real h, l
   cause.seconds = r.seconds.total();
   state = ws.saved_states[depth];
   ws.joint_impulses = ws.saved_joint_impulses[depth];
+  return advance_as_halves(world, state, ws, h, k, depth, before, eps0, cause, failed);
+}
+
+// The step of size h as two halves at depth + 1, from `state`. `cause` (and `failed`, a failed
+// solve of the whole step retaken) is what made the step be taken so.
+StepReport advance_as_halves(const World& world, State& state, Workspace& ws, Real h, long k,
+                             int depth, Real before, Real eps0, const SplitCause& cause,
+                             bool failed) {
   StepReport first = advance_at(world, state, ws, 0.5 * h, 2 * k, depth + 1, before, eps0);
   first.retaken_failed_solves += failed;
-  first.split = cause;
+  if (cause.kind != SplitCause::Kind::kNone) first.split = cause;
   // A failed first half ends the step, unless the run goes on past failures: then the step is
   // finished, and reports the failure (follow()).
   if (first.status == StepStatus::kDiverged ||
@@ -157,6 +173,32 @@ StepReport advance_at(const World& world, State& state, Workspace& ws, Real h, l
       advance_at(world, state, ws, 0.5 * h, 2 * k + 1, depth + 1, first.max_penetration, eps0);
   follow(second, first);
   return second;
+}
+
+// advance_at for the user's step (depth 0), taken as halves from its start while
+// Workspace::halves_left counts down after a whole step whose solve failed, and as a whole step
+// otherwise (docs/stepping.md "Halves after a failed solve"). A whole step that fails its solve
+// sets the count to the span and doubles the span; one that does not halves the span, down to
+// StepOptions::halves_after_failed_solve.
+StepReport advance_step(const World& world, State& state, Workspace& ws, Real h, long k,
+                        Real before, Real eps0) {
+  const int first_span = world.stepping.halves_after_failed_solve;
+  const bool halves =
+      world.stepping.watch_penetration && world.stepping.max_step_splits >= 1 && first_span > 0;
+  if (!halves) return advance_at(world, state, ws, h, k, 0, before, eps0);
+  if (ws.halves_left > 0) {
+    --ws.halves_left;
+    return advance_as_halves(world, state, ws, h, k, 0, before, eps0, SplitCause{}, false);
+  }
+  StepReport r = advance_at(world, state, ws, h, k, 0, before, eps0);
+  const int span = std::max(ws.halves_span, first_span);
+  if (r.split.kind == SplitCause::Kind::kFailedSolve) {  // the whole step's own cause
+    ws.halves_left = span;
+    ws.halves_span = std::min(2 * span, std::max(kMaxHalvesAfterFailedSolve, first_span));
+  } else {
+    ws.halves_span = std::max(span / 2, first_span);
+  }
+  return r;
 }
 
 // A step with located impacts (docs/impacts.md "The step"): locate the first impact in what is
@@ -247,7 +289,7 @@ StepReport advance(const World& world, State& state, Workspace& ws, Real h, long
   start_joint_impulses(world, state, ws);
   StepReport r = world.contact.impact.model == ImpactModel::kPlus
                      ? advance_with_impacts(world, state, ws, h, k, before, eps0)
-                     : advance_at(world, state, ws, h, k, 0, before, eps0);
+                     : advance_step(world, state, ws, h, k, before, eps0);
   r.step = k;
   return r;
 }

@@ -10,6 +10,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <vector>
 
 #include "checkpoint_capture.h"
 #include "exactsim/exactsim.h"
@@ -19,6 +20,23 @@
 
 namespace exactsim::failed_solve_split_test {
 namespace {
+
+// A 20 cm box on a floor (μ = 0.5, h = 0.01), moving at `velocity` (m/s) and `spin` (rad/s).
+physics_test::json box_on_floor(const std::vector<double>& velocity,
+                                const std::vector<double>& spin) {
+  using physics_test::json;
+  const json bodies = json::array({{{"name", "floor"},
+                                    {"static", true},
+                                    {"shape", {{"box", {4.0, 4.0, 0.2}}}},
+                                    {"position", {0.0, 0.0, -0.1}}},
+                                   {{"name", "box"},
+                                    {"shape", {{"box", {0.2, 0.2, 0.2}}}},
+                                    {"density", 1000},
+                                    {"position", {0.0, 0.0, 0.1}},
+                                    {"velocity", velocity},
+                                    {"angular_velocity", spin}}});
+  return physics_test::scene_doc(3, 0.01, bodies, {{"friction", 0.5}});
+}
 
 TEST(FailedSolve, AStepWhoseSolveFailsIsCertifiedAsTwoHalves) {
   long steps_done = 0;
@@ -86,19 +104,8 @@ TEST(FailedSolve, AWholeStepToBeRetakenStopsItsSparseLemkeRunsEarly) {
 // failed solves retaken (the whole step's and both halves'), and it reports the failure; without,
 // the step ends at its first failed quarter, after 2 retakes.
 TEST(FailedSolve, ASolveThatFailsAtEverySizeIsRetakenDownToQuarterSteps) {
-  using physics_test::json;
-  const json bodies = json::array({{{"name", "floor"},
-                                    {"static", true},
-                                    {"shape", {{"box", {4.0, 4.0, 0.2}}}},
-                                    {"position", {0.0, 0.0, -0.1}}},
-                                   {{"name", "box"},
-                                    {"shape", {{"box", {0.2, 0.2, 0.2}}}},
-                                    {"density", 1000},
-                                    {"position", {0.0, 0.0, 0.1}},
-                                    {"velocity", {1.0, 0.3, -0.5}},
-                                    {"angular_velocity", {0.2, 0.1, 0.3}}}});
   for (const bool go_on : {true, false}) {
-    physics_test::Sim sim(physics_test::scene_doc(3, 0.01, bodies, {{"friction", 0.5}}));
+    physics_test::Sim sim(box_on_floor({1.0, 0.3, -0.5}, {0.2, 0.1, 0.3}));
     World& w = sim.scene.world;
     w.stepping.continue_on_solver_failure = go_on;
     w.solver.tolerance = 1e-300;  // no solve certifies
@@ -121,6 +128,50 @@ TEST(FailedSolve, ASolveThatFailsAtEverySizeIsRetakenDownToQuarterSteps) {
   }
 }
 
+// After a whole step whose solve failed, the next StepOptions::halves_after_failed_solve steps are
+// taken as halves from their start, without the whole step first; a whole step that fails again
+// doubles that count, one that certifies halves it back (docs/stepping.md "Halves after a failed
+// solve"). 0: every step whole first. A tolerance no answer meets makes a chosen step fail.
+TEST(FailedSolve, TheStepsAfterAFailedWholeStepAreTakenAsHalves) {
+  for (const int first_span : {4, 0}) {
+    physics_test::Sim sim(box_on_floor({0.5, 0.3, 0.0}, {0.0, 0.0, 0.0}));
+    World& w = sim.scene.world;
+    w.stepping.continue_on_solver_failure = true;
+    w.stepping.halves_after_failed_solve = first_span;
+    const Real tolerance = w.solver.tolerance;
+    long k = 0;
+    // Takes step k, failing its solves where `fail`; returns its sub-steps.
+    const auto take = [&](bool fail) {
+      w.solver.tolerance = fail ? 1e-300 : tolerance;
+      const StepReport r = advance(w, sim.state, sim.ws, sim.scene.step, k);
+      EXPECT_EQ(is_failed_solve(r.status), fail) << "step " << k << ": " << to_string(r.status);
+      EXPECT_NEAR(sim.state.time, (k + 1) * sim.scene.step, 1e-12) << "step " << k;
+      ++k;
+      return r.substeps;
+    };
+    // Whole, its halves, its quarters: every one fails.
+    EXPECT_EQ(take(true), 4);
+    if (first_span == 0) {
+      for (int i = 0; i < 3; ++i) EXPECT_EQ(take(false), 1) << "step " << k;
+      continue;
+    }
+    for (int i = 0; i < 4; ++i) EXPECT_EQ(take(false), 2) << "step " << k;
+    // The whole step again. Failing: the next 8 steps are halves (the count doubled to 16).
+    EXPECT_EQ(take(true), 4);
+    for (int i = 0; i < 8; ++i) EXPECT_EQ(take(false), 2) << "step " << k;
+    // Certified: the count halves (8), and failing again gives 8 halves (the count 16).
+    EXPECT_EQ(take(false), 1);
+    EXPECT_EQ(take(true), 4);
+    for (int i = 0; i < 8; ++i) EXPECT_EQ(take(false), 2) << "step " << k;
+    // Two whole steps certified bring the count back to 4.
+    EXPECT_EQ(take(false), 1);
+    EXPECT_EQ(take(false), 1);
+    EXPECT_EQ(take(true), 4);
+    for (int i = 0; i < 4; ++i) EXPECT_EQ(take(false), 2) << "step " << k;
+    EXPECT_EQ(take(false), 1);
+  }
+}
+
 // A large dense island (200 unknowns or more) of a step that a failed solve will take again as
 // halves runs its brief Lemke and its working set, not the dense path's whole stack
 // (docs/solvers.md "The solve policy"): the 3D hull pour of seed 2 at h = 0.05, step 94, an
@@ -129,7 +180,10 @@ TEST(FailedSolve, ASolveThatFailsAtEverySizeIsRetakenDownToQuarterSteps) {
 TEST(FailedSolve, ALargeDenseIslandOfAStepThatWillBeRetakenSkipsTheWholeStack) {
   HullPourOptions o;
   o.step = 0.05;
-  const Scene scene = hull_pour3d(2, o);
+  Scene scene = hull_pour3d(2, o);
+  // Every step whole first, as in the run this state was found in (docs/stepping.md "Halves
+  // after a failed solve").
+  scene.world.stepping.halves_after_failed_solve = 0;
   const World& w = scene.world;
   State state = scene.initial;
   Workspace ws;

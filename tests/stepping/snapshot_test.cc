@@ -95,6 +95,8 @@ TEST(StepperMemory, EveryFieldIsCapturedAndRestored) {
   Workspace ws;
   ws.warm.previous = {{3, true, 0.25}, {7, false, 0}};
   ws.penetration_scan.max_depth = 0.125;
+  ws.halves_left = 5;
+  ws.halves_span = 16;
   const StepperMemory m = capture(ws);
   Workspace other;
   restore(m, other);
@@ -104,6 +106,8 @@ TEST(StepperMemory, EveryFieldIsCapturedAndRestored) {
   EXPECT_EQ(other.warm.previous[0].z, 0.25);
   EXPECT_EQ(other.warm.previous[1].name, 7u);
   EXPECT_EQ(other.penetration_scan.max_depth, 0.125);
+  EXPECT_EQ(other.halves_left, 5);
+  EXPECT_EQ(other.halves_span, 16);
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 // been: what a checkpoint saves (docs/stepping.md "Resuming a run").
 #pragma once
 
+#include <string_view>
 #include <vector>
 
 #include "exactsim/stepping/step.h"
@@ -22,6 +23,9 @@ struct StepperMemory {
   // The last step's friction directions by patch (friction_directions.h), which turn the cones
   // of contacts at rest.
   std::vector<FrictionDirection> friction;
+  // advance()'s halves after a failed solve (Workspace::halves_left, halves_span).
+  int halves_left = 0;
+  int halves_span = 0;
 };
 
 // The one list of the stepper's cross-step memory: f(name, member of StepperMemory, place in the
@@ -36,6 +40,17 @@ void for_each_memory_field(F&& f) {
       [](auto& ws) -> auto& { return ws.penetration_scan.max_depth; });
   f(
       "friction", &StepperMemory::friction, [](auto& ws) -> auto& { return ws.friction_previous; });
+  f(
+      "halves_left", &StepperMemory::halves_left, [](auto& ws) -> auto& { return ws.halves_left; });
+  f(
+      "halves_span", &StepperMemory::halves_span, [](auto& ws) -> auto& { return ws.halves_span; });
+}
+
+// Whether a memory field is in files of an earlier format (checkpoints before format 3, saved
+// states before format 2), which read it as its initial value.
+inline bool memory_field_since_halves(const char* name) {
+  const std::string_view n(name);
+  return n == "halves_left" || n == "halves_span";
 }
 
 // The memory of `ws` after a step (or of a fresh Workspace: the start of a run).

@@ -143,6 +143,11 @@ struct Workspace : IslandWorkspace {
   // (docs/stepping.md "When a solve fails"), so a sparse island skips its costliest attempt
   // (docs/solvers.md "The solve policy").
   bool retakes_failed_solve = false;
+  // advance(): the steps still to be taken as halves from their start after a whole step whose
+  // solve failed, and how many the next such failure sets (0: StepOptions::
+  // halves_after_failed_solve); docs/stepping.md "Halves after a failed solve".
+  int halves_left = 0;
+  int halves_span = 0;
   VecX start_q;                     // the configuration at the start of the step, after spawning
   std::vector<FrictionDirection> friction_previous;  // the last step's, sorted by contact
   CrossingScratch crossing;

@@ -120,6 +120,11 @@ struct StepOptions {
   // sub-steps (docs/penetration.md "Any step size"), and a step whose solve fails down to
   // quarter steps (docs/stepping.md "When a solve fails"); 0 never splits.
   int max_step_splits = 5;
+  // After a whole step whose solve failed and was taken again as halves, advance() takes this many
+  // steps as halves from their start, without the whole step first; each whole step that fails
+  // again doubles the count (at most 64), each that certifies halves it, down to this
+  // (docs/stepping.md "Halves after a failed solve"). 0: every step tries the whole step first.
+  int halves_after_failed_solve = 4;
   // Solve each island of the step (bodies linked by constraints) as its own MLCP (docs/stepping.md
   // "Islands"); false: one MLCP over all constrained bodies, as the papers did.
   bool islands = true;
