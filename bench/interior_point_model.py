@@ -18,6 +18,14 @@ islands of at most 2,000 rows without free rows), then run one of four methods o
                  in n + 1 unknowns, followed by its tangent and a Newton corrector orthogonal to
                  it. t is free to rise where the path turns back (a fold, where following mu
                  stalls), as Lemke's z0 rises and falls
+  plain          Mehrotra's predictor-corrector with no neighbourhood, no residual rule and no
+                 centring step: each step 0.995 of the way to the orthant's boundary (the stall
+                 rule unless --no-stall-rule)
+  relaxed        Anitescu's convex relaxation first: each friction cone's normal row gets -mu
+                 sigma (its sliding speed times mu), which makes the cones' coupling skew and the
+                 LCP monotone but for PEG's slack rows; `plain` on it (no stall rule), then block
+                 pivoting (Judice & Pires, at most 30 basis solves, a basis system regularised by
+                 1e-10 of N's largest diagonal entry) on the true LCP from the basis of its answer
 
 A run certifies where min w >= -tol and max |z_i w_i| <= tol Z on w = N z + b (z > 0 throughout).
 Uses Debian's numpy: run with /usr/bin/python3.
@@ -88,8 +96,10 @@ def to_boundary(x, dx):
     return min(1.0, (-x[neg] / dx[neg]).min()) if neg.any() else 1.0
 
 
-def mehrotra(m, keep_residual, stall_rule, max_iterations=100):
+def mehrotra(m, keep_residual, stall_rule, max_iterations=100, plain=False):
+    """(certified, iterations); the last point in m.z, m.w."""
     z, w = m.cold_start()
+    m.z, m.w = z, w
     stop_c, stop_r = 0.5 * m.tol * m.Z, 0.5 * m.tol
     mus, residuals = [], []
     for it in range(max_iterations):
@@ -97,6 +107,7 @@ def mehrotra(m, keep_residual, stall_rule, max_iterations=100):
         mu, res = z @ w / m.n, np.abs(r).max() / stop_r
         if it == 0:
             mu0, res0 = mu, max(res, 1.0)
+        m.z, m.w = z, w
         if m.certified(z, 0.5):
             return True, it
         mus.append(mu)
@@ -121,12 +132,79 @@ def mehrotra(m, keep_residual, stall_rule, max_iterations=100):
                 a *= 0.8
             return a
 
+        if plain:
+            a = min(1.0, 0.995 * min(to_boundary(z, dz), to_boundary(w, dw)))
+            z, w = np.maximum(z + a * dz, 1e-300), np.maximum(w + a * dw, 1e-300)
+            continue
         a = step(dz, dw)
         if a < 0.1 and not keep_residual:
             dz, dw = m.direction(z, w, r, -z * w + mu)
             a = step(dz, dw)
         z, w = np.maximum(z + a * dz, 1e-300), np.maximum(w + a * dw, 1e-300)
+    m.z, m.w = z, w
     return False, max_iterations
+
+
+def cones(N, b):
+    """The friction cones of (N, b): (sigma row, impulse column p, beta columns, mu), from each
+    sigma row's shape, w_sigma = mu p - sum beta (b_sigma = 0, no diagonal)."""
+    out = []
+    for i in range(len(b)):
+        if N[i, i] != 0 or b[i] != 0:
+            continue
+        nz = np.nonzero(N[i])[0]
+        beta = [j for j in nz if abs(N[i, j] + 1) < 1e-12]
+        p = [j for j in nz if N[i, j] > 0]
+        if len(beta) >= 2 and len(p) == 1 and len(beta) + 1 == len(nz):
+            out.append((i, p[0], beta, N[i, p[0]]))
+    return out
+
+
+def block_pivoting(m, active, max_solves=30, regularisation=1e-10):
+    """Judice & Pires's block principal pivoting from the basic set `active`: every index with
+    the wrong sign moves while their count falls (three chances), else the last one alone."""
+    N, b, n = m.N, m.b, m.n
+    delta = regularisation * np.abs(np.diag(N)).max()
+    best, chances = None, 3
+    for solves in range(1, max_solves + 1):
+        z = np.zeros(n)
+        basic = np.nonzero(active)[0]
+        if len(basic):
+            z[basic] = np.linalg.solve(N[np.ix_(basic, basic)] + delta * np.eye(len(basic)),
+                                       -b[basic])
+        if z.min() >= -m.tol * m.Z and m.certified(z):
+            return True, solves
+        w = N @ z + b
+        wrong = (active & (z < -m.tol * m.Z)) | (~active & (w < -m.tol))
+        count = wrong.sum()
+        if count == 0:
+            return False, solves  # right signs, but the regularised basis is not complementary
+        if best is None or count < best:
+            best, chances = count, 3
+        elif chances > 0:
+            chances -= 1
+        else:
+            last = np.nonzero(wrong)[0].max()
+            wrong = np.zeros(n, dtype=bool)
+            wrong[last] = True
+        active = active ^ wrong
+    return False, max_solves
+
+
+def relaxed(m):
+    """(relaxed certified, its iterations, cones, cones sliding in its answer, true certified,
+    basis solves)."""
+    found = cones(m.N, m.b)
+    R = m.N.copy()
+    for sigma, p, _, mu in found:
+        R[p, sigma] -= mu
+    r = Model(R, m.b, m.Z, m.tol)
+    ok, it = mehrotra(r, False, False, 150, plain=True)
+    z = r.z
+    w = R @ z + m.b
+    sliding = sum(1 for sigma, _, _, _ in found if z[sigma] > w[sigma])
+    true_ok, solves = block_pivoting(m, z > w)
+    return ok, it, len(found), sliding, true_ok, solves
 
 
 def path_following(m, band=0.1, max_solves=400):
@@ -229,8 +307,8 @@ def arc_length(m, max_solves=600):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("dir", help="a folder of *-stall.lcp files (or one .lcp file)")
-    parser.add_argument("--method", choices=["mehrotra", "keep-residual", "path", "arc-length"],
-                        default="mehrotra")
+    parser.add_argument("--method", choices=["mehrotra", "keep-residual", "path", "arc-length",
+                                             "plain", "relaxed"], default="mehrotra")
     parser.add_argument("--limit", type=int, default=12, help="the smallest this many files")
     parser.add_argument("--no-stall-rule", action="store_true")
     args = parser.parse_args()
@@ -241,21 +319,33 @@ def main():
     if not files:
         sys.exit(f"{args.dir}: no *-stall.lcp files")
     sized = sorted((int(open(f).read().split("\nn ", 1)[1].split()[0]), f) for f in files)
-    certified = 0
+    certified = relaxed_certified = 0
     for n, path in sized[: args.limit]:
         m = Model(*load(path))
         turns = None
+        if args.method == "relaxed":
+            ok_r, it, count, sliding, ok, solves = relaxed(m)
+            relaxed_certified += ok_r
+            certified += ok
+            print(f"{os.path.basename(path)}  {n} rows  relaxed {'certified' if ok_r else 'not certified'}"
+                  f" after {it} iterations, {sliding} of {count} cones sliding; block pivoting on the"
+                  f" true LCP {'certified' if ok else 'not certified'} after {solves} basis solves",
+                  flush=True)
+            continue
         if args.method == "path":
             ok, count = path_following(m)
         elif args.method == "arc-length":
             ok, count, turns = arc_length(m)
         else:
-            ok, count = mehrotra(m, args.method == "keep-residual", not args.no_stall_rule)
+            ok, count = mehrotra(m, args.method == "keep-residual", not args.no_stall_rule,
+                                 plain=args.method == "plain")
         certified += ok
-        unit = "iterations" if args.method in ("mehrotra", "keep-residual") else "solves"
+        unit = "iterations" if args.method in ("mehrotra", "keep-residual", "plain") else "solves"
         print(f"{os.path.basename(path)}  {n} rows  {'certified' if ok else 'not certified'}"
               f" after {count} {unit}" + (f", t turned back {turns} times" if turns else ""),
               flush=True)
+    if args.method == "relaxed":
+        print(f"relaxed: the relaxation certified {relaxed_certified} of {min(args.limit, len(sized))}")
     print(f"{args.method}: certified {certified} of {min(args.limit, len(sized))}")
 
 

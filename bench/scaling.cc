@@ -93,10 +93,10 @@ void emit(int fd, const char* fmt, ...) {
 }
 
 void emit_step(int fd, const StepSample& s) {
-  emit(fd, "S %.9g %.9g %.9g %.9g %.9g %.9g %.9g %d %d %d %d %d %d %d %d %d\n", s.wall,
+  emit(fd, "S %.9g %.9g %.9g %.9g %.9g %.9g %.9g %d %d %d %d %d %d %d %d %d %d\n", s.wall,
        s.stages.detect, s.stages.constraints, s.stages.assemble, s.stages.solve, s.stages.integrate,
        s.stages.metrics, s.contacts, s.lcp, s.solved, s.failed_solve ? 1 : 0, s.substeps, s.status,
-       s.pivots, s.fallback ? 1 : 0, s.extended_precision ? 1 : 0);
+       s.pivots, s.fallback ? 1 : 0, s.extended_precision ? 1 : 0, s.halves_from_start ? 1 : 0);
 }
 
 EndSample exactsim_end(const Scene& scene, const State& state) {
@@ -166,6 +166,7 @@ void child_main(int fd, const std::string& engine, int dims, int n, const Option
       s.solved = r.solved_unknowns;
       s.failed_solve = is_failed_solve(r.status);
       s.substeps = r.substeps;
+      s.halves_from_start = r.halves_from_start;
       s.status = static_cast<int>(r.status);
       if (r.solver_called) {
         s.pivots = r.solver.pivots;
@@ -211,11 +212,13 @@ void parse_line(const std::string& line, RunResult& r) {
       break;
     case 'S': {
       StepSample s;
-      int failed = 0, fallback = 0, extended = 0;
+      int failed = 0, fallback = 0, extended = 0, halves = 0;
       in >> s.wall >> s.stages.detect >> s.stages.constraints >> s.stages.assemble >>
           s.stages.solve >> s.stages.integrate >> s.stages.metrics >> s.contacts >> s.lcp >>
-          s.solved >> failed >> s.substeps >> s.status >> s.pivots >> fallback >> extended;
+          s.solved >> failed >> s.substeps >> s.status >> s.pivots >> fallback >> extended >>
+          halves;
       s.failed_solve = failed != 0;
+      s.halves_from_start = halves != 0;
       s.fallback = fallback != 0;
       s.extended_precision = extended != 0;
       if (in) r.steps.push_back(s);
@@ -344,7 +347,7 @@ Stat stat(const std::vector<StepSample>& v, F f, std::size_t count = SIZE_MAX) {
 struct Summary {
   Stat wall, detect, constraints, assemble, solve, integrate, metrics, other, contacts, lcp, solved,
       pivots;
-  int failed = 0, split = 0, deep = 0, odd_substeps = 0, fallback = 0, extended = 0;
+  int failed = 0, split = 0, halves = 0, deep = 0, odd_substeps = 0, fallback = 0, extended = 0;
 };
 
 Summary summarise(const RunResult& r) {
@@ -367,7 +370,9 @@ Summary summarise(const RunResult& r) {
   s.pivots = stat(v, [](const StepSample& x) { return x.pivots; });
   for (const StepSample& x : v) {
     s.failed += x.failed_solve;
-    s.split += x.substeps > 1;
+    // A step taken as halves from its start is not split (though one of its halves may be).
+    s.split += x.substeps > 1 && !x.halves_from_start;
+    s.halves += x.halves_from_start;
     s.deep += x.status == static_cast<int>(StepStatus::kDeepPenetration);
     s.odd_substeps += x.substeps != 1;
     s.fallback += x.fallback;
@@ -447,8 +452,10 @@ void print_block(const RunResult& ex, const RunResult* bu) {
       "  Lemke pivots per solve: mean %.0f, max %.0f; answers from Fischer–Burmeister %d, "
       "from the long-double retry %d\n",
       s.pivots.mean, s.pivots.max, s.fallback, s.extended);
-  std::printf("  failed solves %d, split steps %d, steps still deep after splitting %d", s.failed,
-              s.split, s.deep);
+  std::printf(
+      "  failed solves %d, split steps %d, steps taken as halves from their start %d, steps "
+      "still deep after splitting %d",
+      s.failed, s.split, s.halves, s.deep);
   if (ex.have_end)
     std::printf("; at the end: mean height %.3f m, max speed %.2f m/s, escaped %d",
                 ex.end.mean_height, ex.end.max_speed, ex.end.escaped);
@@ -502,9 +509,9 @@ void print_summary(const std::vector<RunResult>& all, const Options& o) {
   std::printf(
       "| D | N | engine | steps | mean step (ms) | max step (ms) | detect | constraints | assemble "
       "| solve | integrate | watchdog | other | contacts/body | LCP/body | solved/body | failed "
-      "solves | split steps | peak RSS (MiB) | exactsim / Bullet |\n");
+      "solves | split steps | halves from start | peak RSS (MiB) | exactsim / Bullet |\n");
   std::printf(
-      "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+      "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
   for (const RunResult& r : all) {
     const Summary s = summarise(r);
     const RunResult* bu = nullptr;
@@ -514,7 +521,7 @@ void print_summary(const std::vector<RunResult>& all, const Options& o) {
     const bool ex = r.engine == "exactsim";
     std::printf(
         "| %d | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s "
-        "| %s | %s | %.0f | %s |\n",
+        "| %s | %s | %s | %.0f | %s |\n",
         r.dims, r.n, ex ? "exactsim" : (std::string("Bullet (") + bullet_precision() + ")").c_str(),
         steps_text(r).c_str(), ms(s.wall.mean).c_str(), ms(s.wall.max).c_str(),
         ex ? ms(s.detect.mean).c_str() : "", ex ? ms(s.constraints.mean).c_str() : "",
@@ -523,11 +530,14 @@ void print_summary(const std::vector<RunResult>& all, const Options& o) {
         ex ? ms(s.other.mean).c_str() : "", num(s.contacts.mean).c_str(),
         ex ? num(s.lcp.mean).c_str() : "", ex ? num(s.solved.mean).c_str() : "",
         ex ? std::to_string(s.failed).c_str() : "", ex ? std::to_string(s.split).c_str() : "",
-        r.peak_mib, ex ? ratio_text(r, bu).c_str() : "");
+        ex ? std::to_string(s.halves).c_str() : "", r.peak_mib,
+        ex ? ratio_text(r, bu).c_str() : "");
   }
   std::printf(
       "\nStage columns: mean ms per step; other = wall − stages (the discarded first "
-      "attempts of split steps). contacts/body: exactsim's potential contacts, Bullet's "
+      "attempts of split steps). split steps: steps retaken as halves after a failed solve or a "
+      "deep pair; halves from start: steps taken as halves from their start after a failed whole "
+      "step. contacts/body: exactsim's potential contacts, Bullet's "
       "contact-manifold points. exactsim / Bullet: mean step over the steps both ran.\n");
   for (int d : o.dims)
     for (const char* engine : {"exactsim", "bullet"}) {
@@ -578,6 +588,7 @@ nlohmann::json to_json(const RunResult& r) {
     j["solved_unknowns_per_body"] = st(s.solved);
     j["failed_solves"] = s.failed;
     j["split_steps"] = s.split;
+    j["halves_from_start_steps"] = s.halves;
     j["deep_penetration_steps"] = s.deep;
     j["lemke_pivots"] = st(s.pivots);
     j["fischer_burmeister_answers"] = s.fallback;
@@ -600,8 +611,8 @@ void write_out(const std::vector<RunResult>& all, const Options& o) {
   if (csv) {
     out << "dimension,bodies,engine,steps_planned,steps_done,stop,mean_step_s,max_step_s,"
            "detect_s,constraints_s,assemble_s,solve_s,integrate_s,metrics_s,other_s,"
-           "contacts_per_body,lcp_per_body,solved_per_body,failed_solves,split_steps,peak_rss_"
-           "mib\n";
+           "contacts_per_body,lcp_per_body,solved_per_body,failed_solves,split_steps,"
+           "halves_from_start_steps,peak_rss_mib\n";
     for (const RunResult& r : all) {
       const Summary s = summarise(r);
       std::string stop = r.stop;
@@ -611,7 +622,7 @@ void write_out(const std::vector<RunResult>& all, const Options& o) {
           << s.detect.mean << ',' << s.constraints.mean << ',' << s.assemble.mean << ','
           << s.solve.mean << ',' << s.integrate.mean << ',' << s.metrics.mean << ',' << s.other.mean
           << ',' << s.contacts.mean << ',' << s.lcp.mean << ',' << s.solved.mean << ',' << s.failed
-          << ',' << s.split << ',' << r.peak_mib << '\n';
+          << ',' << s.split << ',' << s.halves << ',' << r.peak_mib << '\n';
     }
     return;
   }

@@ -17,6 +17,9 @@ struct StepSample {
   int solved = 0;      // exactsim: those the solves worked on (StepReport::solved_unknowns)
   bool failed_solve = false;
   int substeps = 1;  // exactsim: advance()'s sub-steps; Bullet: internal steps taken
+  // exactsim: taken as halves from its start after a failed whole step (StepReport's
+  // halves_from_start), not split
+  bool halves_from_start = false;
   int status = 0;    // exactsim: StepStatus
   // exactsim's MLCP solve (of the sub-step reported): Lemke pivots, whether Fischer–Burmeister
   // or the long-double Lemke retry produced the answer.

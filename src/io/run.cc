@@ -131,6 +131,7 @@ nlohmann::json report_to_json(const StepReport& r) {
   if (r.diverged_body >= 0) j["diverged_body"] = r.diverged_body;
   if (r.substeps > 1) j["substeps"] = r.substeps;
   if (r.retaken_failed_solves > 0) j["retaken_failed_solves"] = r.retaken_failed_solves;
+  if (r.halves_from_start) j["halves_from_start"] = true;
   if (const SplitCause& c = r.split; c.kind != SplitCause::Kind::kNone) {
     nlohmann::json& split = j["split"];
     split["cause"] = to_string(c.kind);

@@ -188,7 +188,9 @@ StepReport advance_step(const World& world, State& state, Workspace& ws, Real h,
   if (!halves) return advance_at(world, state, ws, h, k, 0, before, eps0);
   if (ws.halves_left > 0) {
     --ws.halves_left;
-    return advance_as_halves(world, state, ws, h, k, 0, before, eps0, SplitCause{}, false);
+    StepReport r = advance_as_halves(world, state, ws, h, k, 0, before, eps0, SplitCause{}, false);
+    r.halves_from_start = true;
+    return r;
   }
   StepReport r = advance_at(world, state, ws, h, k, 0, before, eps0);
   const int span = std::max(ws.halves_span, first_span);

@@ -91,6 +91,7 @@ TEST(StepReportJson, TheSeriesFieldsAreTheLinesFirstLevelScalarsThatEveryStepHas
   full.diverged_body = 3;
   full.substeps = 4;
   full.retaken_failed_solves = 1;
+  full.halves_from_start = true;
   const auto scalars = [](const nlohmann::json& line) {
     std::map<std::string, nlohmann::json> out;
     for (const auto& item : line.items())

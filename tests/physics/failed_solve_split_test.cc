@@ -147,6 +147,10 @@ TEST(FailedSolve, TheStepsAfterAFailedWholeStepAreTakenAsHalves) {
       EXPECT_EQ(is_failed_solve(r.status), fail) << "step " << k << ": " << to_string(r.status);
       EXPECT_NEAR(sim.state.time, (k + 1) * sim.scene.step, 1e-12) << "step " << k;
       ++k;
+      // Taken as halves from its start exactly where the whole step was not tried: 2 sub-steps
+      // that this step's own failed whole attempt did not cause.
+      EXPECT_EQ(r.halves_from_start, r.substeps == 2 && r.split.kind == SplitCause::Kind::kNone)
+          << "step " << k - 1;
       return r.substeps;
     };
     // Whole, its halves, its quarters: every one fails.

@@ -233,6 +233,9 @@ struct StepReport {
   Real approach_joint_work = 0;
   int substeps = 1;               // advance(): sub-steps the step was split into (adaptive_step.h)
   int retaken_failed_solves = 0;  // advance(): (sub-)steps whose failed solve was taken as halves
+  // advance(): taken as halves from its start, after a whole step whose solve failed
+  // (StepOptions::halves_after_failed_solve; docs/stepping.md "Halves after a failed solve")
+  bool halves_from_start = false;
   SplitCause split;  // advance(): why the step was split (the first split of a step in parts)
   ImpactReport impacts;           // ImpactModel::kPlus: the step's located impacts
   Real overlap = 0;               // total exact overlap area (m²) / volume (m³) after the step
