@@ -3,7 +3,7 @@
 "The interior point's runs").
 
 Dump the LCPs whose every interior-point start stalled with EXACTSIM_DUMP_LCP=DIR (lcp_io.h;
-islands of at most 2,000 rows without free rows), then run one of four methods on the smallest:
+islands of at most 2,000 rows without free rows), then run one of six methods on the smallest:
 
   mehrotra       Mehrotra's predictor-corrector with the step rules of src/solvers/interior_point.cc
                  (neighbourhood 1e-5, residual within 10 mu/mu0, the centring step below a step of
