@@ -15,7 +15,7 @@ endif
 # No "Entering directory" lines from the recursive makes of the CMake build.
 MAKEFLAGS += --no-print-directory
 
-.PHONY: setup configure build run test asan bench bench-scaling format check-format clean
+.PHONY: setup configure build install run test asan bench bench-scaling format check-format clean
 
 setup:
 	@bash scripts/setup.sh
@@ -25,6 +25,14 @@ configure: setup
 
 build: configure
 	@cmake --build $(BUILD) -j $(JOBS)
+
+# The command as `exactsim` on the PATH (PREFIX/bin; /usr/local/bin by default), beside the
+# library, its headers, the archived body sets and the Python module (docs/python.md "Installing").
+# As a user without write access to /usr/local: make install PREFIX=~/.local
+PREFIX ?= /usr/local
+install: build
+	@cmake --install $(BUILD) --prefix $(PREFIX) >$(BUILD)/install.log
+	@echo "installed $(PREFIX)/bin/exactsim (the list: $(BUILD)/install_manifest.txt)"
 
 # The main job: two scenes where the standard model fails and PEG does not, each run with both;
 # then a die thrown onto a floor with located PLUS impacts and without (docs/impacts.md).
