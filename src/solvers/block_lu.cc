@@ -7,6 +7,9 @@
 #include <utility>
 
 #include <Eigen/Dense>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 namespace exactsim {
 namespace {
@@ -66,6 +69,17 @@ bool factor_diagonal(Block<B> d, int* swaps, Real& u_max) {
   return true;
 }
 
+// c −= a b for B × B blocks (6 × 6: subtract_product_6x6).
+template <int B>
+void subtract_product(Real* c, const Real* a, const Real* b) {
+  if constexpr (B == 6) {
+    subtract_product_6x6(c, a, b);
+  } else {
+    using ConstBlock = Eigen::Map<const Eigen::Matrix<Real, B, B>>;
+    Block<B>(c).noalias() -= ConstBlock(a) * ConstBlock(b);
+  }
+}
+
 template <int B>
 void apply_swaps(const int* swaps, Block<B> x) {
   for (int k = 0; k < B; ++k)
@@ -83,10 +97,17 @@ bool factor_blocks(BlockLu& f) {
   constexpr int B2 = B * B;
   Real* values = f.values.data();
   const std::size_t lower0 = f.lower_offset(), upper0 = f.upper_offset();
-  Real a_max = 0;
-  for (const Real v : f.values) a_max = std::max(a_max, std::abs(v));
-  const auto lower = [&](int t) { return Block<B>(values + lower0 + t * B2); };
-  const auto upper = [&](int t) { return Block<B>(values + upper0 + t * B2); };
+  // max |a| over S's entries, four running maxima (one chain of dependent maxima took 3 % of a
+  // large pile's run); as std::max, a NaN is passed over.
+  Real a_max4[4] = {0, 0, 0, 0};
+  const std::size_t count = f.values.size();
+  for (std::size_t e = 0; e + 4 <= count; e += 4)
+    for (int q = 0; q < 4; ++q) a_max4[q] = std::max(a_max4[q], std::abs(values[e + q]));
+  for (std::size_t e = count - count % 4; e < count; ++e)
+    a_max4[0] = std::max(a_max4[0], std::abs(values[e]));
+  const Real a_max = std::max(std::max(a_max4[0], a_max4[1]), std::max(a_max4[2], a_max4[3]));
+  const auto lower = [&](int t) { return values + lower0 + t * B2; };
+  const auto upper = [&](int t) { return values + upper0 + t * B2; };
   f.mark.assign(f.blocks, -1);
   Real u_max = 0, l_max = 1;
   for (int j = 0; j < f.blocks; ++j) {
@@ -95,7 +116,7 @@ bool factor_blocks(BlockLu& f) {
     if (!factor_diagonal<B>(d, swaps, u_max)) return false;
     // U's row j: L_j⁻¹ P_j A_ji; L's column j: A_ij U_j⁻¹.
     for (int t = f.begin[j]; t < f.begin[j + 1]; ++t) {
-      Block<B> u = upper(t), l = lower(t);
+      Block<B> u(upper(t)), l(lower(t));
       apply_swaps<B>(swaps, u);
       d.template triangularView<Eigen::UnitLower>().solveInPlace(u);
       d.template triangularView<Eigen::Upper>().template solveInPlace<Eigen::OnTheRight>(l);
@@ -105,13 +126,13 @@ bool factor_blocks(BlockLu& f) {
     // The Schur complement on the rows below: block (i, k) −= L_ij U_jk.
     for (int ta = f.begin[j]; ta < f.begin[j + 1]; ++ta) {
       const int i = f.below[ta];
-      const Block<B> l_i = lower(ta), u_i = upper(ta);
-      Block<B>(values + i * B2).noalias() -= l_i * u_i;
+      const Real *l_i = lower(ta), *u_i = upper(ta);
+      subtract_product<B>(values + i * B2, l_i, u_i);
       for (int s = f.begin[i]; s < f.begin[i + 1]; ++s) f.mark[f.below[s]] = s;
       for (int tb = ta + 1; tb < f.begin[j + 1]; ++tb) {
         const int s = f.mark[f.below[tb]];  // (k > i: in column i's pattern)
-        lower(s).noalias() -= lower(tb) * u_i;
-        upper(s).noalias() -= l_i * upper(tb);
+        subtract_product<B>(lower(s), lower(tb), u_i);
+        subtract_product<B>(upper(s), l_i, upper(tb));
       }
     }
   }
@@ -143,6 +164,37 @@ void solve_blocks(const BlockLu& f, VecX& x) {
 }
 
 }  // namespace
+
+// With SSE2, a's three row pairs held in registers over the six columns: 39 ns an update against
+// 64 ns for Eigen's product on the 2-core machine (docs/solvers.md "Interior point").
+void subtract_product_6x6(Real* c, const Real* a, const Real* b) {
+#if defined(__SSE2__)
+  __m128d a0[6], a1[6], a2[6];
+  for (int k = 0; k < 6; ++k) {
+    a0[k] = _mm_loadu_pd(a + 6 * k);
+    a1[k] = _mm_loadu_pd(a + 6 * k + 2);
+    a2[k] = _mm_loadu_pd(a + 6 * k + 4);
+  }
+  for (int j = 0; j < 6; ++j) {
+    const Real* bj = b + 6 * j;
+    __m128d s = _mm_set1_pd(bj[0]);
+    __m128d r0 = _mm_mul_pd(a0[0], s), r1 = _mm_mul_pd(a1[0], s), r2 = _mm_mul_pd(a2[0], s);
+    for (int k = 1; k < 6; ++k) {
+      s = _mm_set1_pd(bj[k]);
+      r0 = _mm_add_pd(_mm_mul_pd(a0[k], s), r0);
+      r1 = _mm_add_pd(_mm_mul_pd(a1[k], s), r1);
+      r2 = _mm_add_pd(_mm_mul_pd(a2[k], s), r2);
+    }
+    Real* cj = c + 6 * j;
+    _mm_storeu_pd(cj, _mm_sub_pd(_mm_loadu_pd(cj), r0));
+    _mm_storeu_pd(cj + 2, _mm_sub_pd(_mm_loadu_pd(cj + 2), r1));
+    _mm_storeu_pd(cj + 4, _mm_sub_pd(_mm_loadu_pd(cj + 4), r2));
+  }
+#else
+  using ConstBlock = Eigen::Map<const Eigen::Matrix<Real, 6, 6>>;
+  Block<6>(c).noalias() -= ConstBlock(a) * ConstBlock(b);
+#endif
+}
 
 bool BlockLu::analyse(const Eigen::SparseMatrix<Real>& a, int block_size) {
   const int n = static_cast<int>(a.rows());

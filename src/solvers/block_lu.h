@@ -59,4 +59,9 @@ struct BlockLu {
   std::size_t upper_offset() const { return lower_offset() + below.size() * size * size; }
 };
 
+// c −= a b for 6 × 6 column-major blocks, the Schur update that takes most of a large pile's
+// factorisation: each entry's products added in the order of k, then subtracted, as Eigen's
+// product of fixed-size blocks adds them, so the factor is the same to the bit.
+void subtract_product_6x6(Real* c, const Real* a, const Real* b);
+
 }  // namespace exactsim

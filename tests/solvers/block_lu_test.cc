@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <cstring>
 #include <random>
 #include <utility>
 #include <vector>
@@ -88,6 +90,22 @@ TEST(BlockLu, SolvesAgainstFullPivotingLu) {
           << "b " << b << ", blocks " << blocks << ", cond " << cond;
       EXPECT_LE((dense * x - rhs).norm(), 1e-12 * dense.norm() * x.norm());
     }
+}
+
+// The written-out 6 × 6 Schur update gives Eigen's fixed-size product to the bit, entries spanning
+// 30 decades included, so the factor (and every trajectory through it) is what Eigen's gives.
+TEST(BlockLu, TheSixBySixUpdateIsEigensProductToTheBit) {
+  std::mt19937 rng(11);
+  std::normal_distribution<Real> n(0, 1);
+  const auto entry = [&] { return n(rng) * std::pow(10.0, 15 * std::tanh(n(rng))); };
+  using Six = Eigen::Matrix<Real, 6, 6>;
+  for (int trial = 0; trial < 1000; ++trial) {
+    const Six a = Six::NullaryExpr(entry), b = Six::NullaryExpr(entry), c = Six::NullaryExpr(entry);
+    Six eigen = c, written = c;
+    eigen.noalias() -= a * b;
+    subtract_product_6x6(written.data(), a.data(), b.data());
+    ASSERT_EQ(0, std::memcmp(eigen.data(), written.data(), sizeof(Six))) << "trial " << trial;
+  }
 }
 
 // Every pair of L's rows in one column is joined later (the elimination's clique), which the
