@@ -6,9 +6,9 @@
 //
 //   S Δν = …,   S = M + G (D + Z⁻¹W)⁻¹ Hᵀ   (n_v × n_v, the pattern of the body graph)
 //
-// with one sparse LU, analysed once per solve: by blocks of bodies (block_lu.h), else KLU's, and a
-// sparse Cholesky factorisation where the problem is symmetric (SparseMlcpScratch::symmetric: the
-// position projection's QP). It needs no basis and is
+// with one sparse LU, analysed once per solve: by blocks of bodies (block_lu.h), symmetric problems
+// too (SparseMlcpScratch::symmetric: the position projection's QP), else KLU's, or a sparse
+// Cholesky factorisation where the problem is symmetric. It needs no basis and is
 // indifferent to degenerate rows (coplanar contacts of a patch); where it ends is certified on the
 // whole problem.
 #include <algorithm>
@@ -363,8 +363,10 @@ void assemble_s(const SparseMlcp& p, const CoupledRows& c, const VecX& z, const 
 
 // Factorises S. The first iteration lays out S's pattern (zeros too: it is the analysis's at every
 // iteration). Where every body has 3 or 6 velocities S is summed into blocks of bodies and
-// factorised by them (block_lu.h); where that declines, and where the problem is symmetric, S is
-// summed into s.lu->matrix and factorised by KLU (pivoting across bodies) or CHOLMOD.
+// factorised by them (block_lu.h), a symmetric S too: on the position projection's QPs of the 3D
+// pours of 300 and 1,000 hulls that took 0.78 and 0.54 of CHOLMOD's integrate time
+// (docs/solvers.md "Interior point"). Where that declines, or s.by_blocks is off, S is summed
+// into s.lu->matrix and factorised by KLU (pivoting across bodies) or, symmetric, by CHOLMOD.
 bool factor(const SparseMlcp& p, const CoupledRows& c, const VecX& z, const VecX& w, Ipm& ipm,
             SparseMlcpScratch& s, bool analyse) {
   if (!s.lu) s.lu = std::make_shared<SparseBasisLu>();
@@ -374,7 +376,7 @@ bool factor(const SparseMlcp& p, const CoupledRows& c, const VecX& z, const VecX
     ipm.lu_analysed = false;
     ipm.block_slot.clear();
     const int size = p.M.blocks.empty() ? 0 : static_cast<int>(p.M.blocks[0].rows());
-    bool uniform = !s.symmetric;
+    bool uniform = s.by_blocks;
     for (const MatX& b : p.M.blocks) uniform = uniform && b.rows() == size;
     if (uniform && !s.block_lu) s.block_lu = std::make_shared<BlockLu>();
     if (uniform && s.block_lu->analyse(S, size)) {

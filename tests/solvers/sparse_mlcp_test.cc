@@ -412,13 +412,14 @@ TEST(SparseMlcp, ASymmetricProblemStopsWhereItsMultipliersCertifyAsAQp) {
   }
 }
 
-TEST(SparseMlcp, SymmetricProblemsFactoriseByCholeskyAndMatchTheDenseSolve) {
+TEST(SparseMlcp, SymmetricProblemsFactoriseByBlocksOrCholeskyAndMatchTheDenseSolve) {
   // Frictionless (H = G, D = 0): the interior point's body-space system M + G Z⁻¹W Gᵀ is
-  // symmetric positive definite and, flagged symmetric, factorised by Cholesky (the position
-  // projection's QP, docs/robustness.md "Stabilisation"). The velocities ν̂ = W (c + G z) of its
-  // multipliers z are within the QP's duality gap of its unique minimiser ν* (the dense solve's,
-  // with z*): ‖ν̂ − ν*‖²_M <= zᵀŵ − z*ᵀŵ, ŵ = Gᵀν̂ + r (strong convexity and optimality of
-  // ν*); and the LU path ends at the same point.
+  // symmetric positive definite and, flagged symmetric, factorised by blocks of bodies or, with
+  // by_blocks off, by Cholesky (the position projection's QP, docs/robustness.md
+  // "Stabilisation"). The velocities ν̂ = W (c + G z) of its multipliers z are within the QP's
+  // duality gap of its unique minimiser ν* (the dense solve's, with z*): ‖ν̂ − ν*‖²_M <= zᵀŵ −
+  // z*ᵀŵ, ŵ = Gᵀν̂ + r (strong convexity and optimality of ν*); and every path ends at the same
+  // point.
   PileRng rng(41);
   MlcpScratch dense_scratch;
   for (int trial = 0; trial < 20; ++trial) {
@@ -428,19 +429,22 @@ TEST(SparseMlcp, SymmetricProblemsFactoriseByCholeskyAndMatchTheDenseSolve) {
     MlcpSolution dense;
     solve_mlcp(dense_problem, {}, dense_scratch, dense);
     ASSERT_TRUE(dense.certificate.ok()) << trial;
-    VecX nu[2];
-    for (const bool symmetric : {false, true}) {
+    VecX nu[3];
+    for (const int path : {0, 1, 2}) {  // LU by blocks; symmetric by blocks; Cholesky
+      const bool symmetric = path > 0;
       SparseMlcpScratch s;
       prepare_sparse_mlcp(p, s);
       s.symmetric = symmetric;
+      s.by_blocks = path < 2;
       const Real tol = SolverOptions{}.tolerance * std::max<Real>(1, s.b.lpNorm<Eigen::Infinity>());
       const Real scale = sparse_mlcp_impulse_scale(p, s);
       VecX z, w;
       int iterations = 0;
-      ASSERT_TRUE(interior_point(p, tol, scale, 100, s, nu[symmetric], z, w, iterations))
-          << trial << " symmetric " << symmetric;
-      EXPECT_EQ(s.lu->cholesky, symmetric && sparse_lu_available(SparseLuBackend::kKlu)) << trial;
-      EXPECT_TRUE(verify_sparse_mlcp(p, nu[symmetric], z, tol, scale, {}, s, w).ok()) << trial;
+      ASSERT_TRUE(interior_point(p, tol, scale, 100, s, nu[path], z, w, iterations))
+          << trial << " path " << path;
+      EXPECT_EQ(s.block_lu != nullptr && s.block_lu->size > 0, path < 2) << trial;
+      EXPECT_EQ(s.lu->cholesky, path == 2 && sparse_lu_available(SparseLuBackend::kKlu)) << trial;
+      EXPECT_TRUE(verify_sparse_mlcp(p, nu[path], z, tol, scale, {}, s, w).ok()) << trial;
       VecX impulse = p.c, nu_hat, w_hat, error_momentum;
       p.g.multiply_add(p.M, z, impulse);
       s.W.apply(impulse, nu_hat);
@@ -449,11 +453,12 @@ TEST(SparseMlcp, SymmetricProblemsFactoriseByCholeskyAndMatchTheDenseSolve) {
       p.M.apply(error, error_momentum);
       const Real gap = z.dot(w_hat) - dense.z.dot(w_hat);
       EXPECT_LE(error.dot(error_momentum), gap + 1e-12 * dense.nu.squaredNorm())
-          << trial << " symmetric " << symmetric;
+          << trial << " path " << path;
     }
-    EXPECT_LT((nu[0] - nu[1]).lpNorm<Eigen::Infinity>(),
-              1e-9 * (1 + nu[0].lpNorm<Eigen::Infinity>()))
-        << trial;
+    for (const int path : {1, 2})
+      EXPECT_LT((nu[0] - nu[path]).lpNorm<Eigen::Infinity>(),
+                1e-9 * (1 + nu[0].lpNorm<Eigen::Infinity>()))
+          << trial << " path " << path;
   }
 }
 

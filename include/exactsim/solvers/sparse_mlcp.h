@@ -81,8 +81,12 @@ struct SparseMlcpScratch {
   std::vector<bool> active;
   bool basis_solved = false;  // the last answer is active's basis solve (not an interior point's)
   // The problem is symmetric (H = G, D = 0): the interior point's body-space system is then
-  // positive definite and factorised by Cholesky (SparseBasisLu::factor_spd).
+  // positive definite, and where it is not factorised by blocks, by Cholesky
+  // (SparseBasisLu::factor_spd).
   bool symmetric = false;
+  // The interior point factorises its body-space system by blocks of bodies where every body has
+  // 3 or 6 velocities (false: by the sparse LU or Cholesky only; for tests).
+  bool by_blocks = true;
   CoupledRows coupled;
   MlcpSolution crossover;       // the basis solve after the interior point
   VecX z_previous, w_previous;  // the interior point's iterate before its last (Tapia's indicators)
