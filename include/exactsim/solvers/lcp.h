@@ -195,9 +195,9 @@ struct SolverOptions {
     Real retaken_pivots_per_unknown = 0.02;
     // Position projection: a QP with at least this many rows is solved by the interior point in
     // body space first, by the dual active set where that does not certify; 0: by the dual active
-    // set only (docs/robustness.md "Stabilisation": below about 4,000 rows the dual active set is
+    // set only (docs/robustness.md "Stabilisation": below about 1,000 rows the dual active set is
     // faster).
-    int projection_interior_min_rows = 4000;
+    int projection_interior_min_rows = 1000;
     // The QP that stops the projected contacts' approach (docs/robustness.md "Stabilisation"):
     // with at least this many rows, by the interior point in body space first, as above; 0: by
     // the dual active set only.
