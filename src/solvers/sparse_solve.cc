@@ -167,7 +167,7 @@ bool cross_over(const SparseMlcp& p, const SolverOptions& options, const Scales&
 
 void solve_sparse_mlcp(const SparseMlcp& p, const SolverOptions& options, SparseMlcpScratch& s,
                        MlcpSolution& out, const std::vector<bool>* guess, bool crossover,
-                       const MlcpSolution* near) {
+                       const MlcpSolution* near, const MlcpSolution* rescue) {
   const int m = p.size();
   prepare_sparse_mlcp(p, s);
   const Scales c = scales_of(p, options, s);
@@ -209,6 +209,7 @@ void solve_sparse_mlcp(const SparseMlcp& p, const SolverOptions& options, Sparse
   bool interior = near != nullptr && run({kNearFloor, true}, kNearIterations, near);
   for (const InteriorPointStart start : kInteriorPointStarts)
     if (!interior) interior = run(start, kInteriorPointIterations, nullptr);
+  if (!interior && rescue != nullptr) interior = run({kNearFloor, true}, kNearIterations, rescue);
   // On a large set where every start stalled: arc-length continuation of the first start's path.
   if (!interior && arc_length_runs(p, options)) {
     arc_length(p, c.tol, c.scale, kArcLengthSolves, s, out.nu, out.z, out.w, iterations);

@@ -187,9 +187,9 @@ void scatter_bodies(const BlockDiagonal& layout, const MlcpParts& parts, int k, 
 // per unknown (0: its own budget). True where the answer is a solved basis, `active` its basis.
 bool solve_part(const SparseMlcp& p, const SolverOptions& options, const std::vector<bool>* from,
                 const std::vector<bool>* start, const MlcpSolution* near,
-                Real lemke_pivots_per_unknown, SparseMlcpScratch& scratch,
-                SparseLemkeScratch& lemke, MlcpSolution& solution, std::vector<bool>& active,
-                int& pivots, int& iterations) {
+                const MlcpSolution* rescue, Real lemke_pivots_per_unknown,
+                SparseMlcpScratch& scratch, SparseLemkeScratch& lemke, MlcpSolution& solution,
+                std::vector<bool>& active, int& pivots, int& iterations) {
   const int max_pivots =
       lemke_pivots_per_unknown > 0
           ? std::max(1, static_cast<int>(std::ceil(lemke_pivots_per_unknown * p.size())))
@@ -206,7 +206,7 @@ bool solve_part(const SparseMlcp& p, const SolverOptions& options, const std::ve
   // "Arc-length continuation": a run that does not certify spends its 400 factorisations).
   SolverOptions interior = options;
   if (lemke_pivots_per_unknown > 0) interior.diagnostics.arc_length_min_rows = 0;
-  solve_sparse_mlcp(p, interior, scratch, solution, start, false, near);
+  solve_sparse_mlcp(p, interior, scratch, solution, start, false, near, rescue);
   iterations += solution.certificate.iterations;
   active = scratch.active;
   if (solution.certificate.ok()) return scratch.basis_solved;
@@ -225,8 +225,9 @@ void solve_on_working_set(const SparseMlcp& full, const MlcpLayout& layout,
                           Real lemke_pivots_per_unknown, WorkingSet& s, SparseMlcpScratch& scratch,
                           SparseLemkeScratch& lemke, MlcpSolution& out) {
   const int m = full.size();
-  const bool from_last =
-      options.diagnostics.first_round_from_last_answer && last_z != nullptr && last_z->size() == m;
+  const bool has_last = last_z != nullptr && last_z->size() == m;
+  const bool from_last = options.diagnostics.first_round_from_last_answer && has_last;
+  const bool rescue = options.diagnostics.rescue_from_last_answer && has_last;
   map_rows(layout, set, s);
   prepare_sparse_mlcp(full, scratch);
   s.b = scratch.b;
@@ -286,13 +287,16 @@ void solve_on_working_set(const SparseMlcp& full, const MlcpLayout& layout,
         s.from[q] = s.joined[i] ? out.z[i] > 0 : static_cast<bool>(s.basis[i]);
         s.near.z[q] = out.z[i];
       }
-    } else if (from_last) {  // last step's impulses on the set, and the ν they give
-      s.near.z.resize(n);
-      for (int q = 0; q < n; ++q) s.near.z[q] = (*last_z)[s.columns[q]];
-      VecX impulse = s.problem.c;
-      s.problem.g.multiply_add(s.problem.M, s.near.z, impulse);
-      scratch.W.apply(impulse, s.near.nu);
     }
+    if (from_last || rescue) {  // last step's impulses on the set, and the ν they give
+      s.last.z.resize(n);
+      for (int q = 0; q < n; ++q) s.last.z[q] = (*last_z)[s.columns[q]];
+      VecX impulse = s.problem.c;
+      s.problem.g.multiply_add(s.problem.M, s.last.z, impulse);
+      scratch.W.apply(impulse, s.last.nu);
+      if (s.rounds == 1 && from_last) s.near = s.last;
+    }
+    const bool rescue_here = rescue && !(s.rounds == 1 && from_last);
     const bool near = s.rounds > 1 || from_last;
     // A part starts from the last round's basis where that round solved a basis for every row
     // of it that was in the set.
@@ -335,8 +339,9 @@ void solve_on_working_set(const SparseMlcp& full, const MlcpLayout& layout,
       const bool from = warm(s.parts.rows.data(), n);
       const auto solve = [&] {
         return solve_part(s.problem, sub, from ? &s.from : nullptr, from ? &s.guess : nullptr,
-                          near ? &s.near : nullptr, lemke_pivots_per_unknown, scratch, lemke,
-                          s.solution, s.active, pivots, iterations);
+                          near ? &s.near : nullptr, rescue_here ? &s.last : nullptr,
+                          lemke_pivots_per_unknown, scratch, lemke, s.solution, s.active, pivots,
+                          iterations);
       };
       s.part_solved[0] = solve_within_bounds(solve, s.solution, s.parts.rows.data(), n);
     } else {
@@ -376,11 +381,17 @@ void solve_on_working_set(const SparseMlcp& full, const MlcpLayout& layout,
           for (int q = 0; q < count; ++q) s.part_near.z[q] = s.near.z[rows[q]];
           gather_bodies(s.problem.M, s.parts, k, s.near.nu, s.part_near.nu);
         }
+        if (rescue_here) {
+          s.part_last.z.resize(count);
+          for (int q = 0; q < count; ++q) s.part_last.z[q] = s.last.z[rows[q]];
+          gather_bodies(s.problem.M, s.parts, k, s.last.nu, s.part_last.nu);
+        }
         const auto solve = [&] {
           return solve_part(s.part, sub, from ? &s.part_from : nullptr,
                             from ? &s.part_guess : nullptr, near ? &s.part_near : nullptr,
-                            lemke_pivots_per_unknown, s.part_scratch, lemke, s.part_solution,
-                            s.part_active, pivots, iterations);
+                            rescue_here ? &s.part_last : nullptr, lemke_pivots_per_unknown,
+                            s.part_scratch, lemke, s.part_solution, s.part_active, pivots,
+                            iterations);
         };
         s.part_solved[k] = solve_within_bounds(solve, s.part_solution, rows, count);
         scatter_bodies(s.problem.M, s.parts, k, s.part_solution.nu, s.solution.nu);

@@ -5,7 +5,9 @@
 // on its island of about 8,200 unknowns, the working set solved as one problem, the interior
 // point stalls from every start and the sparse Lemke, held because the halves come next, stops
 // uncertified; its two halves certify. By its parts (docs/solvers.md "The working set's parts")
-// the whole step certifies.
+// the whole step certifies, and so it does as one problem from the interior point's start at last
+// step's answer after the stalled ones (SolverOptions::Diagnostics::rescue_from_last_answer), which
+// the tests of the retake turn off.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -40,10 +42,13 @@ physics_test::json box_on_floor(const std::vector<double>& velocity,
 
 TEST(FailedSolve, AStepWhoseSolveFailsIsCertifiedAsTwoHalves) {
   long steps_done = 0;
-  Simulation sim = simulation_at_checkpoint(
-      std::string(EXACTSIM_SOURCE_DIR) +
-          "/tests/physics/data/hull-pour3d-n100-seed3-parts-off-step98/",
-      steps_done, [](Scene& s) { s.world.solver.diagnostics.working_set_parts = false; });
+  Simulation sim =
+      simulation_at_checkpoint(std::string(EXACTSIM_SOURCE_DIR) +
+                                   "/tests/physics/data/hull-pour3d-n100-seed3-parts-off-step98/",
+                               steps_done, [](Scene& s) {
+                                 s.world.solver.diagnostics.working_set_parts = false;
+                                 s.world.solver.diagnostics.rescue_from_last_answer = false;
+                               });
   ASSERT_EQ(steps_done, 98);
   ASSERT_GE(sim.world().stepping.max_step_splits, 1);
   const StepReport& r = sim.step();
@@ -55,6 +60,30 @@ TEST(FailedSolve, AStepWhoseSolveFailsIsCertifiedAsTwoHalves) {
   EXPECT_EQ(r.split.kind, SplitCause::Kind::kFailedSolve) << to_string(r.split.kind);
   EXPECT_EQ(r.status, StepStatus::kOk) << to_string(r.status);
   EXPECT_TRUE(r.solver.ok());
+  ASSERT_TRUE(r.energy.checked);
+  EXPECT_LE(r.energy.total_excess(), r.energy.total_tolerance);
+  EXPECT_NEAR(sim.time(), 99 * sim.step_size(), 1e-12);
+}
+
+// The same whole step with the interior point's last start at last step's answer, mapped by
+// contact (docs/solvers.md "The working set": after the cold starts stalled): the whole step
+// certifies on its whole problem and within its energy budget, and nothing is retaken (without
+// that start it is: AStepWhoseSolveFailsIsCertifiedAsTwoHalves).
+TEST(FailedSolve, LastStepsAnswerAfterTheStalledStartsCertifiesTheWholeStep) {
+  long steps_done = 0;
+  Simulation sim = simulation_at_checkpoint(
+      std::string(EXACTSIM_SOURCE_DIR) +
+          "/tests/physics/data/hull-pour3d-n100-seed3-parts-off-step98/",
+      steps_done, [](Scene& s) { s.world.solver.diagnostics.working_set_parts = false; });
+  ASSERT_EQ(steps_done, 98);
+  ASSERT_TRUE(sim.world().solver.diagnostics.rescue_from_last_answer);  // the default
+  const StepReport& r = sim.step();
+  EXPECT_EQ(r.retaken_failed_solves, 0);
+  EXPECT_EQ(r.substeps, 1);
+  EXPECT_EQ(r.split.kind, SplitCause::Kind::kNone) << to_string(r.split.kind);
+  EXPECT_EQ(r.status, StepStatus::kOk) << to_string(r.status);
+  EXPECT_TRUE(r.solver.ok());
+  EXPECT_EQ(r.solver.method, SolveMethod::kInteriorPoint);
   ASSERT_TRUE(r.energy.checked);
   EXPECT_LE(r.energy.total_excess(), r.energy.total_tolerance);
   EXPECT_NEAR(sim.time(), 99 * sim.step_size(), 1e-12);
@@ -79,6 +108,7 @@ TEST(FailedSolve, AWholeStepToBeRetakenStopsItsSparseLemkeRunsEarly) {
             "/tests/physics/data/hull-pour3d-n100-seed3-parts-off-step98/",
         steps_done, [&](Scene& s) {
           s.world.solver.diagnostics.working_set_parts = false;
+          s.world.solver.diagnostics.rescue_from_last_answer = false;
           s.world.solver.diagnostics.retaken_pivots_per_unknown = own_budget ? 0 : kPerUnknown;
         });
     const StepReport& r = sim.step();

@@ -189,6 +189,9 @@ struct SolverOptions {
     // Working set: the first round's interior point starts near last step's answer, mapped by
     // contact (docs/solvers.md "The working set"); false: from its cold starts only.
     bool first_round_from_last_answer = false;
+    // Working set: where every start of the interior point stalled, one more start near last
+    // step's answer, mapped by contact (docs/solvers.md "The working set").
+    bool rescue_from_last_answer = true;
     // Working set of a step that a failed solve takes again as halves: its sparse Lemke runs stop
     // after this many pivots per unknown of their problem (docs/solvers.md "The working set");
     // 0: the sparse Lemke's own budget, as any other run.

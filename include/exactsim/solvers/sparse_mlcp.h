@@ -145,9 +145,11 @@ bool arc_length(const SparseMlcp& p, Real tol, Real scale, int max_solves, Spars
 // Without `crossover`, a certified interior-point answer is returned as it is, with the estimate
 // of its basis in s.active (the working set's rounds take it so), and so is an uncertified one on
 // a problem of more than 1,000 rows (below that the crossover runs). `near` (ν, z; null:
-// none), a point near the answer, is the interior point's first start.
+// none), a point near the answer, is the interior point's first start; `rescue` (ν, z; null:
+// none), another point that may be near it, its start after the cold starts stalled.
 void solve_sparse_mlcp(const SparseMlcp& p, const SolverOptions& options, SparseMlcpScratch& s,
                        MlcpSolution& out, const std::vector<bool>* guess = nullptr,
-                       bool crossover = true, const MlcpSolution* near = nullptr);
+                       bool crossover = true, const MlcpSolution* near = nullptr,
+                       const MlcpSolution* rescue = nullptr);
 
 }  // namespace exactsim

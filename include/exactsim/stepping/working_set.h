@@ -31,6 +31,7 @@ struct WorkingSet {
   SparseMlcp problem;                  // the MLCP on the set
   MlcpSolution solution;               // of the set's problem
   MlcpSolution near;                   // the last round's answer on this round's set (ν, z)
+  MlcpSolution last;                   // last step's answer on this round's set (ν, z)
   std::vector<bool> guess;    // the last round's solved basis mapped to the set (block pivoting)
   std::vector<bool> basis;    // the last round's basis, full size
   std::vector<bool> from;     // that basis mapped to the set (the start of Lemke's pivoting)
@@ -40,7 +41,7 @@ struct WorkingSet {
   MlcpParts parts;
   SparseMlcp part;
   SparseMlcpScratch part_scratch;  // (the caller's scratch stays the whole problem's: W c)
-  MlcpSolution part_solution, part_near;
+  MlcpSolution part_solution, part_near, part_last;
   std::vector<bool> part_from, part_guess, part_active, active;
   std::vector<char> part_solved;
   VecX free_motion;           // W c: ν of the bodies no row of the set touches
@@ -52,11 +53,11 @@ struct WorkingSet {
 // Solves the island's MLCP `full` (layout, constraints `set`) on a working set: first the units
 // that `guess` (full size, last step's basis by contact; null: none) names or that the free
 // motion closes (b_i < 0), then rounds that add what the whole problem's rows reject. `last_z`
-// (full size, last step's impulses by contact; null: none) is the first round's interior-point
-// start where SolverOptions::diagnostics.first_round_from_last_answer is set. Its sparse Lemke
-// runs stop after lemke_pivots_per_unknown pivots per unknown of their problem (0: the sparse
-// Lemke's own budget). out
-// holds the whole problem's (ν, z, w) and its certificate; s its basis (full size).
+// (full size, last step's impulses by contact; null: none) is the interior point's start after
+// its stalled starts (SolverOptions::diagnostics.rescue_from_last_answer), and the first round's
+// first start where diagnostics.first_round_from_last_answer is set. Its sparse Lemke runs stop
+// after lemke_pivots_per_unknown pivots per unknown of their problem (0: the sparse Lemke's own
+// budget). out holds the whole problem's (ν, z, w) and its certificate; s its basis (full size).
 void solve_on_working_set(const SparseMlcp& full, const MlcpLayout& layout,
                           const ConstraintSet& set, const SolverOptions& options,
                           const std::vector<bool>* guess, const VecX* last_z,
