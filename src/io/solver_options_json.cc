@@ -27,6 +27,7 @@ constexpr const char* kDiagnosticKeys[] = {"pivot_tolerance",
                                            "working_set_parts",
                                            "first_round_from_last_answer",
                                            "rescue_from_last_answer",
+                                           "working_set_margin",
                                            "retaken_pivots_per_unknown",
                                            "projection_interior_min_rows",
                                            "approach_interior_min_rows",
@@ -50,6 +51,8 @@ void read_diagnostics(const JsonCursor& c, SolverOptions::Diagnostics& d) {
     d.first_round_from_last_answer = c.at("first_round_from_last_answer").boolean();
   if (c.has("rescue_from_last_answer"))
     d.rescue_from_last_answer = c.at("rescue_from_last_answer").boolean();
+  if (c.has("working_set_margin"))
+    d.working_set_margin = c.at("working_set_margin").in_range(0, 1e6, "");
   if (c.has("retaken_pivots_per_unknown"))
     d.retaken_pivots_per_unknown = c.at("retaken_pivots_per_unknown").in_range(0, 100000, "");
   if (c.has("projection_interior_min_rows"))
@@ -120,6 +123,7 @@ nlohmann::json solver_options_to_json(const SolverOptions& o) {
   put("first_round_from_last_answer", d.first_round_from_last_answer,
       nominal.first_round_from_last_answer);
   put("rescue_from_last_answer", d.rescue_from_last_answer, nominal.rescue_from_last_answer);
+  put("working_set_margin", d.working_set_margin, nominal.working_set_margin);
   put("retaken_pivots_per_unknown", d.retaken_pivots_per_unknown,
       nominal.retaken_pivots_per_unknown);
   put("projection_interior_min_rows", d.projection_interior_min_rows,

@@ -220,8 +220,8 @@ bool attempt_runs(Kind kind, const World& world, const IslandWorkspace& ws, bool
 
 // One attempt: its answer in ws.solution; returns the basis the warm start remembers (null: the
 // answer's active set) and the unknowns it worked on.
-const std::vector<bool>* run_attempt(Kind kind, const World& world, IslandWorkspace& ws, bool warm,
-                                     bool retaken, int& unknowns, StepReport& report) {
+const std::vector<bool>* run_attempt(Kind kind, const World& world, Real h, IslandWorkspace& ws,
+                                     bool warm, bool retaken, int& unknowns, StepReport& report) {
   unknowns = static_cast<int>(ws.layout.size());
   switch (kind) {
     case Kind::kDenseBrief: {
@@ -236,8 +236,9 @@ const std::vector<bool>* run_attempt(Kind kind, const World& world, IslandWorksp
       return solve_dense(world, world.solver, ws, warm, report);
     case Kind::kWorkingSet: {
       const bool halves_next = retaken && !ws.dense && !dense_path_fits(world, ws);
+      const Real margin = world.solver.diagnostics.working_set_margin * world.gravity.norm() * h;
       solve_on_working_set(ws.problem, ws.layout, ws.island, world.solver,
-                           warm ? &ws.warm.guess : nullptr, warm ? &ws.warm.z : nullptr,
+                           warm ? &ws.warm.guess : nullptr, warm ? &ws.warm.z : nullptr, margin,
                            halves_next ? world.solver.diagnostics.retaken_pivots_per_unknown : 0,
                            ws.working, ws.sparse, ws.lemke, ws.solution);
       unknowns = static_cast<int>(ws.working.columns.size());
@@ -269,8 +270,8 @@ const char* to_string(SolveAttemptKind kind) {
   return "?";
 }
 
-const std::vector<bool>* solve_island_policy(const World& world, IslandWorkspace& ws, bool warm,
-                                             bool retaken, StepReport& report) {
+const std::vector<bool>* solve_island_policy(const World& world, Real h, IslandWorkspace& ws,
+                                             bool warm, bool retaken, StepReport& report) {
   const std::span<const Kind> policy = island_policy(ws, report.lcp_size);
   std::array<SolveAttempt, kMostAttempts> attempts;  // (no allocation unless kept)
   int count = 0;
@@ -291,7 +292,7 @@ const std::vector<bool>* solve_island_policy(const World& world, IslandWorkspace
     const auto start = std::chrono::steady_clock::now();
     int unknowns = 0;
     const std::vector<bool>* attempt_basis =
-        run_attempt(kind, world, ws, warm, retaken, unknowns, report);
+        run_attempt(kind, world, h, ws, warm, retaken, unknowns, report);
     SolveCertificate& c = ws.solution.certificate;
     attempts[count] = {
         .kind = kind,

@@ -16,8 +16,8 @@ namespace exactsim {
 // report.attempts gets every attempt of an island whose first did not certify. Returns the basis
 // the warm start remembers (null: the answer's active set). `retaken`: a failed solve will be
 // taken again as halves (Workspace::retakes_failed_solve), which replaces the sparse Lemke on
-// the whole island.
-const std::vector<bool>* solve_island_policy(const World& world, IslandWorkspace& ws, bool warm,
-                                             bool retaken, StepReport& report);
+// the whole island. `h`: the step's length.
+const std::vector<bool>* solve_island_policy(const World& world, Real h, IslandWorkspace& ws,
+                                             bool warm, bool retaken, StepReport& report);
 
 }  // namespace exactsim

@@ -374,7 +374,7 @@ void solve_island(const World& world, State& state, Real h, const IslandInputs& 
   // Islands with joints are solved dense: the sparse path has no equality rows (docs/joints.md).
   ws.dense = report.lcp_size <= dense_max_unknowns(world) || ws.layout.n_bilateral > 0;
   const std::vector<bool>* basis =
-      solve_island_policy(world, ws, warm, in.retakes_failed_solve, report);
+      solve_island_policy(world, h, ws, warm, in.retakes_failed_solve, report);
   report.solver_called = true;
   report.solver = ws.solution.certificate;
   report.ray_restarts = static_cast<int>(ws.solver.lcp.ray_restarts - ray_restarts);

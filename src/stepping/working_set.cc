@@ -105,12 +105,16 @@ void complete(const SparseMlcp& full, const MlcpLayout& layout, const WorkingSet
   }
 }
 
-// Adds the left-out units whose row closes (w < −tol), with their cones; returns how many.
-int add_rejected(const MlcpLayout& layout, const VecX& w, Real tol, WorkingSet& s) {
+// Adds the left-out units whose row closes (w < −tol), with their cones, and where any does,
+// those open by less than `margin`; returns how many.
+int add_rejected(const MlcpLayout& layout, const VecX& w, Real tol, Real margin, WorkingSet& s) {
   int added = 0;
   const int units = layout.n_unilateral + layout.n_intercontact;
   for (int u = 0; u < units; ++u)
     if (!s.unit_in[u] && w[impulse_row(layout, u)] < -tol) s.unit_in[u] = 1, ++added;
+  if (added > 0 && margin > 0)
+    for (int u = 0; u < units; ++u)
+      if (!s.unit_in[u] && w[impulse_row(layout, u)] < margin) s.unit_in[u] = 1, ++added;
   return added;
 }
 
@@ -221,7 +225,7 @@ bool solve_part(const SparseMlcp& p, const SolverOptions& options, const std::ve
 
 void solve_on_working_set(const SparseMlcp& full, const MlcpLayout& layout,
                           const ConstraintSet& set, const SolverOptions& options,
-                          const std::vector<bool>* guess, const VecX* last_z,
+                          const std::vector<bool>* guess, const VecX* last_z, Real margin,
                           Real lemke_pivots_per_unknown, WorkingSet& s, SparseMlcpScratch& scratch,
                           SparseLemkeScratch& lemke, MlcpSolution& out) {
   const int m = full.size();
@@ -253,7 +257,7 @@ void solve_on_working_set(const SparseMlcp& full, const MlcpLayout& layout,
   out.z.setZero(m);
   complete(full, layout, s, out.nu, out.z);
   sparse_rows(full, out.nu, out.z, out.w);
-  add_rejected(layout, out.w, tol, s);
+  add_rejected(layout, out.w, tol, margin, s);
   // The rounds' effort: the sparse Lemke's pivots, and the other methods' iterations.
   int pivots = 0, iterations = 0;
   // The set's answer in full coordinates, certified on the whole problem, and its basis.
@@ -412,7 +416,7 @@ void solve_on_working_set(const SparseMlcp& full, const MlcpLayout& layout,
       s.solved[s.columns[q]] = s.part_solved[parts <= 1 ? 0 : s.parts.part_of_row[q]];
     adopt(s.active);
     if (!s.solution.certificate.ok() || s.rounds == kMaxRounds) break;
-    const int added = add_rejected(layout, out.w, tol, s);
+    const int added = add_rejected(layout, out.w, tol, margin, s);
     if (added == 0) break;
   }
 }

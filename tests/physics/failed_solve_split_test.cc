@@ -7,7 +7,8 @@
 // uncertified; its two halves certify. By its parts (docs/solvers.md "The working set's parts")
 // the whole step certifies, and so it does as one problem from the interior point's start at last
 // step's answer after the stalled ones (SolverOptions::Diagnostics::rescue_from_last_answer), which
-// the tests of the retake turn off.
+// the tests of the retake turn off, or with the working set's margin (working_set_margin; the
+// capture's run took none).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -47,6 +48,7 @@ TEST(FailedSolve, AStepWhoseSolveFailsIsCertifiedAsTwoHalves) {
                                    "/tests/physics/data/hull-pour3d-n100-seed3-parts-off-step98/",
                                steps_done, [](Scene& s) {
                                  s.world.solver.diagnostics.working_set_parts = false;
+                                 s.world.solver.diagnostics.working_set_margin = 0;
                                  s.world.solver.diagnostics.rescue_from_last_answer = false;
                                });
   ASSERT_EQ(steps_done, 98);
@@ -71,10 +73,13 @@ TEST(FailedSolve, AStepWhoseSolveFailsIsCertifiedAsTwoHalves) {
 // that start it is: AStepWhoseSolveFailsIsCertifiedAsTwoHalves).
 TEST(FailedSolve, LastStepsAnswerAfterTheStalledStartsCertifiesTheWholeStep) {
   long steps_done = 0;
-  Simulation sim = simulation_at_checkpoint(
-      std::string(EXACTSIM_SOURCE_DIR) +
-          "/tests/physics/data/hull-pour3d-n100-seed3-parts-off-step98/",
-      steps_done, [](Scene& s) { s.world.solver.diagnostics.working_set_parts = false; });
+  Simulation sim =
+      simulation_at_checkpoint(std::string(EXACTSIM_SOURCE_DIR) +
+                                   "/tests/physics/data/hull-pour3d-n100-seed3-parts-off-step98/",
+                               steps_done, [](Scene& s) {
+                                 s.world.solver.diagnostics.working_set_parts = false;
+                                 s.world.solver.diagnostics.working_set_margin = 0;
+                               });
   ASSERT_EQ(steps_done, 98);
   ASSERT_TRUE(sim.world().solver.diagnostics.rescue_from_last_answer);  // the default
   const StepReport& r = sim.step();
@@ -108,6 +113,7 @@ TEST(FailedSolve, AWholeStepToBeRetakenStopsItsSparseLemkeRunsEarly) {
             "/tests/physics/data/hull-pour3d-n100-seed3-parts-off-step98/",
         steps_done, [&](Scene& s) {
           s.world.solver.diagnostics.working_set_parts = false;
+          s.world.solver.diagnostics.working_set_margin = 0;
           s.world.solver.diagnostics.rescue_from_last_answer = false;
           s.world.solver.diagnostics.retaken_pivots_per_unknown = own_budget ? 0 : kPerUnknown;
         });

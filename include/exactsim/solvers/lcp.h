@@ -192,6 +192,10 @@ struct SolverOptions {
     // Working set: where every start of the interior point stalled, one more start near last
     // step's answer, mapped by contact (docs/solvers.md "The working set").
     bool rescue_from_last_answer = true;
+    // Working set: once a round's answer leaves a row closed, the left-out units whose row is
+    // open by less than this many times |g| h (the speed gravity gives in one step) join with
+    // it (docs/solvers.md "The working set"); 0: only the closed ones.
+    Real working_set_margin = 0.3;
     // Working set of a step that a failed solve takes again as halves: its sparse Lemke runs stop
     // after this many pivots per unknown of their problem (docs/solvers.md "The working set");
     // 0: the sparse Lemke's own budget, as any other run.
