@@ -54,12 +54,12 @@ struct WorkingSet {
 // that `guess` (full size, last step's basis by contact; null: none) names or that the free
 // motion closes (b_i < 0), then rounds that add what the whole problem's rows reject, and with
 // them the units whose row is open by less than `margin` (a speed; docs/solvers.md "The working
-// set"). `last_z`
-// (full size, last step's impulses by contact; null: none) is the interior point's start after
-// its stalled starts (SolverOptions::diagnostics.rescue_from_last_answer), and the first round's
-// first start where diagnostics.first_round_from_last_answer is set. Its sparse Lemke runs stop
-// after lemke_pivots_per_unknown pivots per unknown of their problem (0: the sparse Lemke's own
-// budget). out holds the whole problem's (ν, z, w) and its certificate; s its basis (full size).
+// set"). `last_z` (full size, last step's impulses by contact; null: none) is the interior
+// point's start after its stalled starts (SolverOptions::diagnostics.rescue_from_last_answer),
+// and the first round's first start where diagnostics.first_round_from_last_answer is set. Its
+// sparse Lemke runs stop after lemke_pivots_per_unknown pivots per unknown of their problem (0:
+// the sparse Lemke's own budget). out holds the whole problem's (ν, z, w) and its certificate; s
+// its basis (full size).
 void solve_on_working_set(const SparseMlcp& full, const MlcpLayout& layout,
                           const ConstraintSet& set, const SolverOptions& options,
                           const std::vector<bool>* guess, const VecX* last_z, Real margin,
