@@ -41,17 +41,28 @@ physics_test::json box_on_floor(const std::vector<double>& velocity,
   return physics_test::scene_doc(3, 0.01, bodies, {{"friction", 0.5}});
 }
 
-TEST(FailedSolve, AStepWhoseSolveFailsIsCertifiedAsTwoHalves) {
+// The capture at step 98 as its run took it (the working set as one problem, no margin), with the
+// interior point's start at last step's answer after stalled starts where `rescue`, and the
+// retaken step's sparse Lemke cap `retaken_pivots_per_unknown` where it is >= 0.
+Simulation capture_step98(bool rescue, Real retaken_pivots_per_unknown = -1) {
   long steps_done = 0;
   Simulation sim =
       simulation_at_checkpoint(std::string(EXACTSIM_SOURCE_DIR) +
                                    "/tests/physics/data/hull-pour3d-n100-seed3-parts-off-step98/",
-                               steps_done, [](Scene& s) {
-                                 s.world.solver.diagnostics.working_set_parts = false;
-                                 s.world.solver.diagnostics.working_set_margin = 0;
-                                 s.world.solver.diagnostics.rescue_from_last_answer = false;
+                               steps_done, [&](Scene& s) {
+                                 SolverOptions::Diagnostics& d = s.world.solver.diagnostics;
+                                 d.working_set_parts = false;
+                                 d.working_set_margin = 0;
+                                 d.rescue_from_last_answer = rescue;
+                                 if (retaken_pivots_per_unknown >= 0)
+                                   d.retaken_pivots_per_unknown = retaken_pivots_per_unknown;
                                });
-  ASSERT_EQ(steps_done, 98);
+  EXPECT_EQ(steps_done, 98);
+  return sim;
+}
+
+TEST(FailedSolve, AStepWhoseSolveFailsIsCertifiedAsTwoHalves) {
+  Simulation sim = capture_step98(false);
   ASSERT_GE(sim.world().stepping.max_step_splits, 1);
   const StepReport& r = sim.step();
   // The whole step's solve failed (else nothing was retaken, and the capture no longer tests
@@ -72,16 +83,8 @@ TEST(FailedSolve, AStepWhoseSolveFailsIsCertifiedAsTwoHalves) {
 // certifies on its whole problem and within its energy budget, and nothing is retaken (without
 // that start it is: AStepWhoseSolveFailsIsCertifiedAsTwoHalves).
 TEST(FailedSolve, LastStepsAnswerAfterTheStalledStartsCertifiesTheWholeStep) {
-  long steps_done = 0;
-  Simulation sim =
-      simulation_at_checkpoint(std::string(EXACTSIM_SOURCE_DIR) +
-                                   "/tests/physics/data/hull-pour3d-n100-seed3-parts-off-step98/",
-                               steps_done, [](Scene& s) {
-                                 s.world.solver.diagnostics.working_set_parts = false;
-                                 s.world.solver.diagnostics.working_set_margin = 0;
-                               });
-  ASSERT_EQ(steps_done, 98);
-  ASSERT_TRUE(sim.world().solver.diagnostics.rescue_from_last_answer);  // the default
+  ASSERT_TRUE(SolverOptions{}.diagnostics.rescue_from_last_answer);  // the default
+  Simulation sim = capture_step98(true);
   const StepReport& r = sim.step();
   EXPECT_EQ(r.retaken_failed_solves, 0);
   EXPECT_EQ(r.substeps, 1);
@@ -107,16 +110,7 @@ TEST(FailedSolve, AWholeStepToBeRetakenStopsItsSparseLemkeRunsEarly) {
   const int bound = 8 * 4 * static_cast<int>(std::ceil(kPerUnknown * kIslandUnknowns));
   int pivots[2] = {0, 0};
   for (const int own_budget : {0, 1}) {
-    long steps_done = 0;
-    Simulation sim = simulation_at_checkpoint(
-        std::string(EXACTSIM_SOURCE_DIR) +
-            "/tests/physics/data/hull-pour3d-n100-seed3-parts-off-step98/",
-        steps_done, [&](Scene& s) {
-          s.world.solver.diagnostics.working_set_parts = false;
-          s.world.solver.diagnostics.working_set_margin = 0;
-          s.world.solver.diagnostics.rescue_from_last_answer = false;
-          s.world.solver.diagnostics.retaken_pivots_per_unknown = own_budget ? 0 : kPerUnknown;
-        });
+    Simulation sim = capture_step98(false, own_budget ? 0 : kPerUnknown);
     const StepReport& r = sim.step();
     ASSERT_LE(r.largest_island_lcp, kIslandUnknowns);
     EXPECT_EQ(r.status, StepStatus::kOk) << to_string(r.status);
