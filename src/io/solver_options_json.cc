@@ -27,6 +27,7 @@ constexpr const char* kDiagnosticKeys[] = {"pivot_tolerance",
                                            "working_set_parts",
                                            "first_round_from_last_answer",
                                            "rescue_from_last_answer",
+                                           "interior_point_best",
                                            "working_set_margin",
                                            "retaken_pivots_per_unknown",
                                            "projection_interior_min_rows",
@@ -51,6 +52,7 @@ void read_diagnostics(const JsonCursor& c, SolverOptions::Diagnostics& d) {
     d.first_round_from_last_answer = c.at("first_round_from_last_answer").boolean();
   if (c.has("rescue_from_last_answer"))
     d.rescue_from_last_answer = c.at("rescue_from_last_answer").boolean();
+  if (c.has("interior_point_best")) d.interior_point_best = c.at("interior_point_best").boolean();
   if (c.has("working_set_margin"))
     d.working_set_margin = c.at("working_set_margin").in_range(0, 1e6, "");
   if (c.has("retaken_pivots_per_unknown"))
@@ -123,6 +125,7 @@ nlohmann::json solver_options_to_json(const SolverOptions& o) {
   put("first_round_from_last_answer", d.first_round_from_last_answer,
       nominal.first_round_from_last_answer);
   put("rescue_from_last_answer", d.rescue_from_last_answer, nominal.rescue_from_last_answer);
+  put("interior_point_best", d.interior_point_best, nominal.interior_point_best);
   put("working_set_margin", d.working_set_margin, nominal.working_set_margin);
   put("retaken_pivots_per_unknown", d.retaken_pivots_per_unknown,
       nominal.retaken_pivots_per_unknown);

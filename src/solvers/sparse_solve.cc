@@ -170,6 +170,7 @@ void solve_sparse_mlcp(const SparseMlcp& p, const SolverOptions& options, Sparse
                        const MlcpSolution* near, const MlcpSolution* rescue) {
   const int m = p.size();
   prepare_sparse_mlcp(p, s);
+  s.best_iterate = options.diagnostics.interior_point_best;
   const Scales c = scales_of(p, options, s);
   int iterations = 0;
   auto finish = [&](MlcpSolution& x) {

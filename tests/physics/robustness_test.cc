@@ -248,11 +248,12 @@ PourStep100 pour_step_100(Set set) {
       std::string(EXACTSIM_SOURCE_DIR) + "/tests/physics/data/hull-pour3d-n100-seed3-step96/",
       steps_done);
   // The capture's position QPs of 1,000–4,000 rows went to the dual active set (the interior
-  // point's threshold then), and its working sets took no margin: so they do here, and step 100
-  // is the captured pour's.
+  // point's threshold then), its working sets took no margin, and its interior-point runs ended at
+  // their last iterates: so they do here, and step 100 is the captured pour's.
   Scene captured_scene = captured.scene();
   captured_scene.world.solver.diagnostics.projection_interior_min_rows = 4000;
   captured_scene.world.solver.diagnostics.working_set_margin = 0;
+  captured_scene.world.solver.diagnostics.interior_point_best = false;
   Simulation pour(captured_scene);
   pour.set_state(captured.get_state());
   pour.step(4);

@@ -185,12 +185,15 @@ struct StallSet {
 TEST(SparseMlcp, ArcLengthContinuationCertifiesWhereEveryInteriorPointStartStalls) {
   // A working set of the 2D pour of 100 polygons (bench_scaling's scene, seed 1; dumped with
   // EXACTSIM_DUMP_LCP): 188 rows of PEG contacts with friction, on which Mehrotra's iteration
-  // stalls from each of the sparse solve's starts (docs/solvers.md "Interior point"). Arc-length
-  // continuation of the same central path lets t rise where the path turns back, and the point it
-  // reaches certifies on the whole problem: z >= −tol, w >= −tol, |z_i w_i| <= tol Z with the
-  // file's Z.
+  // stalls from each of the sparse solve's starts (docs/solvers.md "Interior point"), each run
+  // ending at its last iterate (the best one it met certifies from the third start:
+  // AStalledRunEndsAtItsBestIterate). Arc-length continuation of the same central path lets t rise
+  // where the path turns back, and the point it reaches certifies on the whole problem: z >= −tol,
+  // w >= −tol, |z_i w_i| <= tol Z with the file's Z.
   StallSet set("peg2d-pour-n100-seed1-188.lcp");
   auto& [info, p, s, o, tol] = set;
+  s.best_iterate = false;
+  o.diagnostics.interior_point_best = false;
   VecX nu, z, w, rows;
   for (const auto& [start, recentre] : {std::pair{1.0, true}, {0.1, false}, {10.0, false}}) {
     int iterations = 0;
@@ -214,6 +217,36 @@ TEST(SparseMlcp, ArcLengthContinuationCertifiesWhereEveryInteriorPointStartStall
     solve_sparse_mlcp(p, o, s, out, nullptr, false);
     EXPECT_EQ(out.certificate.ok(), min_rows == 188) << min_rows;
   }
+}
+
+TEST(SparseMlcp, AStalledRunEndsAtItsBestIterate) {
+  // The 188-row set above: from each of the sparse solve's starts the run ends uncertified before
+  // its cap. Where a run ends at its last iterate, no start's answer certifies; where it ends at
+  // the best iterate it met within 3/4 of the certificate's bounds (SparseMlcpScratch::
+  // best_iterate, on by default; docs/solvers.md "Interior point"), the third start's does, on the
+  // whole problem, and so the sparse solve certifies without arc-length continuation.
+  StallSet set("peg2d-pour-n100-seed1-188.lcp");
+  auto& [info, p, s, o, tol] = set;
+  ASSERT_TRUE(o.diagnostics.interior_point_best);
+  VecX nu, z, w, rows;
+  for (const bool best : {false, true}) {
+    s.best_iterate = best;
+    for (const auto& [start, recentre] : {std::pair{1.0, true}, {0.1, false}, {10.0, false}}) {
+      int iterations = 0;
+      EXPECT_FALSE(interior_point(p, tol, info.impulse_scale, 100, s, nu, z, w, iterations, start,
+                                  nullptr, recentre));
+      EXPECT_LT(iterations, 100) << start << ": not the iteration cap";
+      const SolveCertificate c = verify_sparse_mlcp(p, nu, z, tol, info.impulse_scale, o, s, rows);
+      EXPECT_EQ(c.ok(), best && start == 10.0)
+          << best << " " << start << ": min z " << c.min_z << ", min w " << c.min_w << ", |z w| "
+          << c.complementarity;
+    }
+  }
+  o.diagnostics.arc_length_min_rows = 0;
+  MlcpSolution out;
+  solve_sparse_mlcp(p, o, s, out, nullptr, false);
+  EXPECT_TRUE(out.certificate.ok());
+  EXPECT_EQ(out.certificate.method, SolveMethod::kInteriorPoint);
 }
 
 TEST(SparseMlcp, TheLaterStartsWithoutTheCentringStepPassWhereTheCentredRunsStall) {

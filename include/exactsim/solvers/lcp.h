@@ -192,6 +192,10 @@ struct SolverOptions {
     // Working set: where every start of the interior point stalled, one more start near last
     // step's answer, mapped by contact (docs/solvers.md "The working set").
     bool rescue_from_last_answer = true;
+    // Sparse interior point: a run that has met an iterate within 3/4 of the certificate's bounds
+    // ends at the best such iterate once μ has not halved in 4 iterations, or where it stalls or
+    // runs out of iterations (docs/solvers.md "Interior point"); false: at its last iterate.
+    bool interior_point_best = true;
     // Working set: once a round's answer leaves a row closed, the left-out units whose row is
     // open by less than this many times |g| h (the speed gravity gives in one step) join with
     // it (docs/solvers.md "The working set"); 0: only the closed ones.

@@ -87,6 +87,9 @@ struct SparseMlcpScratch {
   // The interior point factorises its body-space system by blocks of bodies where every body has
   // 3 or 6 velocities (false: by the sparse LU or Cholesky only; for tests).
   bool by_blocks = true;
+  // A run ends at its best iterate within 3/4 of the certificate's bounds where it met one and
+  // then slows, stalls or runs out of iterations (SolverOptions::Diagnostics::interior_point_best).
+  bool best_iterate = true;
   CoupledRows coupled;
   MlcpSolution crossover;       // the basis solve after the interior point
   VecX z_previous, w_previous;  // the interior point's iterate before its last (Tapia's indicators)
@@ -121,8 +124,10 @@ bool block_pivoting(const SparseMlcp& p, Real tol, Real delta, int max_iteration
 // `start` × those of the free motion's start); true when z∘w, the
 // row and the momentum residuals fell below 1/2 of the certificate's bounds (tolerance tol,
 // impulse scale `scale`). (ν, z, w) is where it ended either way: converged, stalled (neither μ
-// nor the residual halved in its last 12 iterations) or out of iterations. With `recentre`, an
-// iteration whose step would be short takes the centring direction instead.
+// nor the residual halved in its last 12 iterations) or out of iterations; with s.best_iterate,
+// at its best iterate within 3/4 of the certificate's bounds where it met one (there once μ has
+// not halved in 4 iterations). With `recentre`, an iteration whose step would be short takes the
+// centring direction instead.
 bool interior_point(const SparseMlcp& p, Real tol, Real scale, int max_iterations,
                     SparseMlcpScratch& s, VecX& nu, VecX& z, VecX& w, int& iterations,
                     Real start = 1, const MlcpSolution* near = nullptr, bool recentre = true);
