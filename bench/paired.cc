@@ -11,10 +11,12 @@
 // {"max_ray_restarts": 0}}}'; each setting is validated like any scene file. Per step and in total:
 // the solve stage's seconds (wall, as `steps.jsonl` reports it), the whole step's wall seconds
 // (with the discarded attempts of a split or retaken step, which no stage holds), Lemke pivots,
-// failed solves, and whether the two steps' certified solutions moved the bodies differently. A
-// scenario program: `make bench` skips it.
+// failed solves, split projections left unsolved, the deepest penetration, and whether the two
+// steps' certified solutions moved the bodies differently. A scenario program: `make bench` skips
+// it.
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <fstream>
@@ -49,6 +51,8 @@ struct Side {
   double integrate_seconds = 0;  // the velocities, positions and the split projection
   long pivots = 0;
   int failed = 0;
+  int projections_unsolved = 0;  // split projections that ran and did not certify
+  double max_penetration = 0;    // m, the watchdog's deepest pair after a step
 };
 
 int pivots(const StepReport& r) { return r.solver_called ? r.solver.pivots : 0; }
@@ -59,6 +63,8 @@ void add(const StepReport& r, Side& s) {
   s.integrate_seconds += r.seconds.integrate;
   s.pivots += pivots(r);
   s.failed += failed(r);
+  s.projections_unsolved += r.projection_ran && !r.projection_solved;
+  s.max_penetration = std::max(s.max_penetration, r.max_penetration);
 }
 
 }  // namespace
@@ -134,13 +140,15 @@ int main(int argc, char** argv) {
     }
     const auto ratio = [](double b, double a) { return a > 0 ? b / a : 1.0; };
     std::printf(
-        "\n| setting | solve (s) | integrate (s) | step, wall (s) | Lemke pivots | failed solves |"
-        "\n|---|---|---|---|---|---|\n| A | %.3f | %.3f | %.3f | %ld | %d |\n"
-        "| B | %.3f | %.3f | %.3f | %ld | %d |\n\n"
+        "\n| setting | solve (s) | integrate (s) | step, wall (s) | Lemke pivots | failed solves | "
+        "unsolved projections | max penetration (m) |"
+        "\n|---|---|---|---|---|---|---|---|\n| A | %.3f | %.3f | %.3f | %ld | %d | %d | %.3g |\n"
+        "| B | %.3f | %.3f | %.3f | %ld | %d | %d | %.3g |\n\n"
         "B / A solve time %.3f, integrate time %.3f, step wall time %.3f; steps with fewer pivots "
         "in B %ld, more %ld; steps whose positions differ after the step %ld of %ld\n",
         ta.solve_seconds, ta.integrate_seconds, ta.step_seconds, ta.pivots, ta.failed,
-        tb.solve_seconds, tb.integrate_seconds, tb.step_seconds, tb.pivots, tb.failed,
+        ta.projections_unsolved, ta.max_penetration, tb.solve_seconds, tb.integrate_seconds,
+        tb.step_seconds, tb.pivots, tb.failed, tb.projections_unsolved, tb.max_penetration,
         ratio(tb.solve_seconds, ta.solve_seconds),
         ratio(tb.integrate_seconds, ta.integrate_seconds), ratio(tb.step_seconds, ta.step_seconds),
         fewer, more, differ, steps);

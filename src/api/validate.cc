@@ -124,8 +124,8 @@ void validate_world(const World& w) {
     fail("contact.parameters.max_stabilisation_speed",
          "must be > 0 (+inf: off), got " + rules::shown(c.max_stabilisation_speed));
   at("stepping.threads", [&] { rules::threads(w.stepping.threads); });
-  if (w.stepping.dense_max_unknowns < -1)  // (−1: by dimension, dense_max_unknowns(World))
-    fail("stepping.dense_max_unknowns", "must be >= 0, or -1 for the default by dimension, got " +
+  if (w.stepping.dense_max_unknowns < -1)  // (−1: the default, dense_max_unknowns(World))
+    fail("stepping.dense_max_unknowns", "must be >= 0, or -1 for the default, got " +
                                             std::to_string(w.stepping.dense_max_unknowns));
   at("bodies", [&] { rules::body_count(w.bodies.size()); });
   std::size_t parts = 0;

@@ -356,6 +356,20 @@ bool carries_no_impulse(const MlcpLayout& layout, const VecX& z) {
          z.tail(layout.n_bilateral).isZero(0);
 }
 
+// Whether a body of the island moves faster than one step of gravity gives it, |g| h (a point of
+// body b at |v| + |ω| r): the island is not at rest, and its answer need not be a vertex of the
+// LCP (docs/solvers.md "The threshold").
+bool island_moving(const World& world, const State& state, const MlcpLayout& layout, Real h) {
+  const Real rest = world.gravity.norm() * h;
+  const int d = world.dimension;
+  for (const int b : layout.active_bodies) {
+    const auto v = state.v_of(b);
+    if (v.head(d).norm() + v.tail(v.size() - d).norm() * bounding_radius(world, b) > rest)
+      return true;
+  }
+  return false;
+}
+
 // One island (ws.island): assemble → solve + verify → certify energy → (recover) → velocities →
 // positions → split projection → the whole step's energy balance. Fills the island's own report.
 void solve_island(const World& world, State& state, Real h, const IslandInputs& in,
@@ -372,7 +386,9 @@ void solve_island(const World& world, State& state, Real h, const IslandInputs& 
   const bool warm =
       world.stepping.warm_start && guess_active_set(ws.island, ws.layout, previous, ws.warm);
   // Islands with joints are solved dense: the sparse path has no equality rows (docs/joints.md).
-  ws.dense = report.lcp_size <= dense_max_unknowns(world) || ws.layout.n_bilateral > 0;
+  ws.dense =
+      report.lcp_size <= dense_max_unknowns(world, island_moving(world, state, ws.layout, h)) ||
+      ws.layout.n_bilateral > 0;
   const std::vector<bool>* basis =
       solve_island_policy(world, h, ws, warm, in.retakes_failed_solve, report);
   report.solver_called = true;

@@ -21,8 +21,9 @@ const char* to_string(ImpactModel m) { return m == ImpactModel::kPlus ? "plus" :
 
 const char* to_string(Stabilisation s) { return s == Stabilisation::kSplit ? "split" : "velocity"; }
 
-int dense_max_unknowns(const World& world) {
+int dense_max_unknowns(const World& world, bool moving) {
   if (world.stepping.dense_max_unknowns >= 0) return world.stepping.dense_max_unknowns;
+  if (moving && world.contact.model == ContactModel::kPeg) return world.dimension == 3 ? 50 : 70;
   return world.dimension == 3 ? 1000 : 300;
 }
 

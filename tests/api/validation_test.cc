@@ -163,10 +163,9 @@ TEST(Validation, SimulationChecksAWorldBuiltByHandByTheSameRules) {
   EXPECT_EQ(ErrorOf([&] { Simulation sim(bad); }),
             "contact.friction_directions: must be between 3 and 64, got 1000000");
   bad = s;
-  bad.world.stepping.dense_max_unknowns = -2;  // (−1 is the default by dimension)
+  bad.world.stepping.dense_max_unknowns = -2;  // (−1 is the default)
   EXPECT_EQ(ErrorOf([&] { Simulation sim(bad); }),
-            "stepping.dense_max_unknowns: must be >= 0, or -1 for the default by dimension, got "
-            "-2");
+            "stepping.dense_max_unknowns: must be >= 0, or -1 for the default, got -2");
   bad = s;
   bad.world.bodies[0].mass = 1e12;
   EXPECT_EQ(ErrorOf([&] { Simulation sim(bad); }),

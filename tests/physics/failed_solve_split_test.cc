@@ -218,6 +218,9 @@ TEST(FailedSolve, ALargeDenseIslandOfAStepThatWillBeRetakenSkipsTheWholeStack) {
   // Every step whole first, as in the run this state was found in (docs/stepping.md "Halves
   // after a failed solve").
   scene.world.stepping.halves_after_failed_solve = 0;
+  // Dense islands up to 1,000 unknowns, moving or not, as in that run (docs/solvers.md "The
+  // threshold").
+  scene.world.stepping.dense_max_unknowns = 1000;
   const World& w = scene.world;
   State state = scene.initial;
   Workspace ws;

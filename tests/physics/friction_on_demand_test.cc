@@ -158,6 +158,7 @@ TEST(FrictionOnDemand, EveryStepOfAFrictionalHullPourCertifiesOnTheWholeProblem)
   Scene scene = build_stress_scene(StressRun{"hull-pour3d", "peg", 0.01, 3.0, 1});
   scene.world.stepping.islands = false;
   scene.world.stepping.friction_on_demand_min_unknowns = 1;
+  scene.world.stepping.dense_max_unknowns = 1000;  // friction on demand is the dense path's
   State state = scene.initial;
   Workspace ws;
   int checked = 0;

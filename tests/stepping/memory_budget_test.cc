@@ -122,14 +122,22 @@ TEST(MemoryBudget, AStepOverTheBudgetThrowsBeforeAllocatingAndOneWithinItRuns) {
 }
 
 TEST(DenseThreshold, ByDefaultA2DIslandAbove300UnknownsIsSolvedSparse) {
-  // docs/solvers.md "The threshold": 1,000 unknowns in 3D, 300 in 2D, unless the field is set.
+  // docs/solvers.md "The threshold": 1,000 unknowns in 3D, 300 in 2D, and under PEG 50 and 70
+  // for an island in motion, unless the field is set (then for every island).
   World w;
-  w.dimension = 3;
-  EXPECT_EQ(dense_max_unknowns(w), 1000);
-  w.dimension = 2;
-  EXPECT_EQ(dense_max_unknowns(w), 300);
+  for (const ContactModel model : {ContactModel::kStandard, ContactModel::kPeg}) {
+    w.contact.model = model;
+    const bool peg = model == ContactModel::kPeg;
+    w.dimension = 3;
+    EXPECT_EQ(dense_max_unknowns(w), 1000);
+    EXPECT_EQ(dense_max_unknowns(w, true), peg ? 50 : 1000);
+    w.dimension = 2;
+    EXPECT_EQ(dense_max_unknowns(w), 300);
+    EXPECT_EQ(dense_max_unknowns(w, true), peg ? 70 : 300);
+  }
   w.stepping.dense_max_unknowns = 0;
   EXPECT_EQ(dense_max_unknowns(w), 0);
+  EXPECT_EQ(dense_max_unknowns(w, true), 0);
   // The row of twelve boxes (one island of more than 300 unknowns): no dense MLCP by default,
   // the dense one with the field at 2,000; certified either way.
   for (const int field : {-1, 2000}) {
@@ -139,6 +147,25 @@ TEST(DenseThreshold, ByDefaultA2DIslandAbove300UnknownsIsSolvedSparse) {
     ASSERT_GT(r.lcp_size, 300);
     EXPECT_TRUE(r.solver.ok()) << field;
     EXPECT_EQ(s.ws.mlcp.D.nonZeros() > 0, field == 2000) << field;
+  }
+}
+
+TEST(DenseThreshold, APegIslandInMotionAboveItsCrossoverIsSolvedSparse) {
+  // Three PEG boxes on a floor, one island of 70–300 unknowns: at rest it is solved dense (no
+  // basis of its resting contacts is left to the interior point); with the last box sliding at
+  // 1 m/s, faster than |g| h, sparse. Both certified.
+  for (const bool moving : {false, true}) {
+    Sim s;
+    s.world.contact.model = ContactModel::kPeg;
+    s.world.contact.friction = 0.5;
+    s.add(box(-1, -1, 4, 0), true);
+    for (int i = 0; i < 3; ++i)
+      s.add(box(1.001 * i, 0, 1.001 * i + 1, 1), false, Vec2(i == 2 && moving ? 1.0 : 0.0, 0));
+    const StepReport r = s.step(0.005);
+    ASSERT_GT(r.lcp_size, dense_max_unknowns(s.world, true)) << moving;
+    ASSERT_LE(r.lcp_size, dense_max_unknowns(s.world)) << moving;
+    EXPECT_TRUE(r.solver.ok()) << moving;
+    EXPECT_EQ(s.ws.mlcp.D.nonZeros() > 0, !moving) << moving;
   }
 }
 
