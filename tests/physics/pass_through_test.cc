@@ -264,8 +264,9 @@ TEST(PassThrough, RandomPour2dAtLargeSteps) {
 // uncapped, steps never split): two polygons went through each other after X-code dropped
 // X(C2, C3) and the vertex ended deeper than ε, undetected (max overlap 1.9e-2 m², depths to
 // 0.145 m). Deep vertices are now detected against their exit edge and covered by a U
-// (docs/peg.md "Algorithm" step 7). Measured: max overlap 7.1e-5 m², max depth 7.9 mm (ε = 6 mm)
-// in 2 steps, then pushed out. With the default stepping (split steps) it stays within ε.
+// (docs/peg.md "Algorithm" step 7): its largest overlap is 1.8e-4 m² (docs/reproductions/peg2d.md),
+// its deepest vertex under 1 cm (ε = 6 mm), then pushed out. With the default stepping (split
+// steps) it stays within ε.
 TEST(PassThrough, ArchivedSetJAtH012) {
   Pour2dOptions o;
   o.step = 0.012;
