@@ -466,7 +466,8 @@ TEST(Robustness, AFrictionalHullPoursProjectionPushesNoHullIntoANeighbour) {
   // push-out the hulls' overlap does not have (rows behind a line beside the edge): with push-outs
   // no deeper than each pair's overlap, and no move beyond twice the deepest predicted one, the
   // step stays within ε.
-  // (On the dense path, as in that run; the sparse path's answer asks for no push-out that deep.)
+  // (On the dense path, as in that run: from the sparse path's answer no overlap is predicted and
+  // the projection does not run.)
   Sim sim(repro("hull-pour2d-projection-push"));
   sim.scene.world.stepping.dense_max_unknowns = 300;
   const StepReport r = sim.advance();
