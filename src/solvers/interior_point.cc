@@ -121,15 +121,29 @@ void couple_rows(const SparseMlcp& p, CoupledRows& out) {
 
 namespace {
 
+// A group's G_g and H_g (n × nq, its columns on its bodies' local rows) and K⁻¹ (nq × nq) are
+// kept column-major one after the other in Ipm::store, every group's in turn: the products of an
+// iteration read them group by group, in the order they lie in memory. H_g is not kept where it
+// equals G_g (a contact's cone: 7 of 8 groups on the 3D pours).
 struct Group {
-  MatX g, h;     // the group's columns of G and H on its bodies (local rows)
-  MatX d;        // D_gg, the same at every iteration
-  MatX k, kinv;  // K = D_gg + Λ_g, K⁻¹ (a group has a few rows: one cone or one PEG group)
-  bool cone = false;  // D_gg has a cone's shape: K⁻¹ in closed form (cone_inverse.h)
+  int n = 0, nq = 0;    // local velocities, rows
+  std::size_t at = 0;   // where G_g begins in Ipm::store (H_g, unless h_is_g, and K⁻¹ follow)
+  bool h_is_g = false;  // H_g = G_g
+  MatX d;               // D_gg, the same at every iteration
+  MatX k;               // K = D_gg + Λ_g (a group has a few rows: one cone or one PEG group)
+  bool cone = false;    // D_gg has a cone's shape: K⁻¹ in closed form (cone_inverse.h)
+  std::size_t columns() const { return static_cast<std::size_t>(n) * nq; }
+  std::size_t size() const {
+    return (h_is_g ? 1 : 2) * columns() + static_cast<std::size_t>(nq) * nq;
+  }
 };
 
 struct Ipm {
   std::vector<Group> groups;
+  std::vector<Real> store;  // each group's G_g, H_g, K⁻¹ (Group)
+  Real* g_of(const Group& grp) { return store.data() + grp.at; }
+  Real* h_of(const Group& grp) { return grp.h_is_g ? g_of(grp) : g_of(grp) + grp.columns(); }
+  Real* kinv_of(const Group& grp) { return g_of(grp) + grp.size() - grp.nq * grp.nq; }
   // Where each entry of S goes in the factorised matrix's values, in the order `factor` adds
   // them (M's blocks, then each group's contribution; pattern_of_s): S keeps one pattern within a
   // solve, laid out once from the body graph.
@@ -138,6 +152,9 @@ struct Ipm {
   std::vector<int> block_slot;
   bool blocked = false;      // the last factor is s.block_lu's (else s.lu's)
   bool lu_analysed = false;  // s.lu holds an analysis of this run's S
+  // Each group's velocities: the indices in ν of its local rows (its bodies' blocks stacked),
+  // velocity[velocity_begin[g] ..].
+  std::vector<int> velocity, velocity_begin;
   std::vector<Real> contribution;   // one group's G_g K⁻¹ H_gᵀ (column-major)
   VecX local, local_out;            // one group's rows
   VecX htdnu;                       // Hᵀ Δν of the last solve_direction
@@ -214,29 +231,33 @@ void invert(Matrix& a, Matrix& inv) {
 }
 
 // contribution = G_g K⁻¹ H_gᵀ for a group of NQ rows on N local velocities (g and h are N × NQ),
-// and grp.kinv = K⁻¹ from grp.k where it is not there already (a cone's is, in closed form). The
-// usual groups, one cone on one or two bodies, have fixed sizes: there the products are
+// and K⁻¹ from grp.k where it is not there already (a cone's is, in closed form). The usual
+// groups, one cone on one or two bodies, have fixed sizes: there the products are
 // coefficient-based, without the blocked kernel's packing (docs/solvers.md "Interior point").
 template <int NQ, int N>
-void group_product(Group& grp, Real* contribution) {
-  const MatX &g = grp.g, &h = grp.h;
+void group_product(Ipm& ipm, Group& grp, Real* contribution) {
   if constexpr (NQ == Eigen::Dynamic) {
-    if (!grp.cone) invert(grp.k, grp.kinv);
-    Eigen::Map<MatX>(contribution, g.rows(), g.rows()).noalias() =
-        g.lazyProduct(grp.kinv.lazyProduct(h.transpose()));
+    const Eigen::Map<const MatX> g(ipm.g_of(grp), grp.n, grp.nq), h(ipm.h_of(grp), grp.n, grp.nq);
+    Eigen::Map<MatX> kinv(ipm.kinv_of(grp), grp.nq, grp.nq);
+    if (!grp.cone) {
+      MatX inv;
+      invert(grp.k, inv);
+      kinv = inv;
+    }
+    Eigen::Map<MatX>(contribution, grp.n, grp.n).noalias() =
+        g.lazyProduct(kinv.lazyProduct(h.transpose()));
   } else {
     using Square = Eigen::Matrix<Real, NQ, NQ>;
     using Columns = Eigen::Matrix<Real, N, NQ>;
     Square inv;
     if (grp.cone) {
-      inv = Eigen::Map<const Square>(grp.kinv.data());
+      inv = Eigen::Map<const Square>(ipm.kinv_of(grp));
     } else {
       Square a = Eigen::Map<const Square>(grp.k.data());
       invert(a, inv);
-      grp.kinv.resize(NQ, NQ);
-      Eigen::Map<Square>(grp.kinv.data()) = inv;
+      Eigen::Map<Square>(ipm.kinv_of(grp)) = inv;
     }
-    const Eigen::Map<const Columns> gm(g.data()), hm(h.data());
+    const Eigen::Map<const Columns> gm(ipm.g_of(grp)), hm(ipm.h_of(grp));
     Eigen::Map<Eigen::Matrix<Real, N, N>> out(contribution);
     if constexpr (NQ == 1) {
       out.noalias() = (inv(0, 0) * gm) * hm.transpose();
@@ -245,6 +266,98 @@ void group_product(Group& grp, Real* contribution) {
       out.noalias() = gm.lazyProduct(kinv_ht);
     }
   }
+}
+
+// Calls f.template operator()<NQ, N>() for a group of nq rows on n local velocities: fixed sizes
+// for the usual groups (one cone on one or two bodies, 3D and 2D), else Eigen::Dynamic.
+template <class F>
+void by_size(int nq, int n, F&& f) {
+  if (nq == 6 && n == 12)
+    f.template operator()<6, 12>();
+  else if (nq == 6 && n == 6)
+    f.template operator()<6, 6>();
+  else if (nq == 7 && n == 12)
+    f.template operator()<7, 12>();
+  else if (nq == 7 && n == 6)
+    f.template operator()<7, 6>();
+  else if (nq == 8 && n == 12)
+    f.template operator()<8, 12>();
+  else if (nq == 5 && n == 6)
+    f.template operator()<5, 6>();
+  else if (nq == 4 && n == 6)
+    f.template operator()<4, 6>();
+  else if (nq == 4 && n == 3)
+    f.template operator()<4, 3>();
+  else if (nq == 1 && n == 12)
+    f.template operator()<1, 12>();
+  else if (nq == 1 && n == 6)
+    f.template operator()<1, 6>();
+  else if (nq == 1 && n == 3)
+    f.template operator()<1, 3>();
+  else
+    f.template operator()<Eigen::Dynamic, Eigen::Dynamic>();
+}
+
+// y += G x, group by group: G_g x_g (the group's dense columns, grp.g) added on its velocities.
+// The groups hold every row once, so this is G x with each group's product in fixed sizes.
+void multiply_g(const CoupledRows& c, Ipm& ipm, const VecX& x, VecX& y) {
+  for (int g = 0; g + 1 < static_cast<int>(c.begin.size()); ++g) {
+    const Group& grp = ipm.groups[g];
+    const int* rows = c.rows.data() + c.begin[g];
+    const int* velocity = ipm.velocity.data() + ipm.velocity_begin[g];
+    const int nq = grp.nq, n = grp.n;
+    const Real* gg = ipm.g_of(grp);
+    by_size(nq, n, [&]<int NQ, int N>() {
+      using Local = Eigen::Matrix<Real, NQ, 1>;
+      using Out = Eigen::Matrix<Real, N, 1>;
+      if constexpr (NQ == Eigen::Dynamic) {
+        ipm.local.resize(nq);
+        for (int a = 0; a < nq; ++a) ipm.local[a] = x[rows[a]];
+        ipm.local_out.noalias() = Eigen::Map<const MatX>(gg, n, nq) * ipm.local;
+        for (int a = 0; a < n; ++a) y[velocity[a]] += ipm.local_out[a];
+      } else {
+        Local local;
+        for (int a = 0; a < NQ; ++a) local[a] = x[rows[a]];
+        const Out out = Eigen::Map<const Eigen::Matrix<Real, N, NQ>>(gg) * local;
+        for (int a = 0; a < N; ++a) y[velocity[a]] += out[a];
+      }
+    });
+  }
+}
+
+// y = Hᵀ v (m rows), group by group: H_gᵀ v_g from the group's velocities.
+void multiply_ht(const CoupledRows& c, Ipm& ipm, const VecX& v, VecX& y) {
+  y.resize(static_cast<Eigen::Index>(c.rows.size()));
+  for (int g = 0; g + 1 < static_cast<int>(c.begin.size()); ++g) {
+    const Group& grp = ipm.groups[g];
+    const int* rows = c.rows.data() + c.begin[g];
+    const int* velocity = ipm.velocity.data() + ipm.velocity_begin[g];
+    const int nq = grp.nq, n = grp.n;
+    const Real* h = ipm.h_of(grp);
+    by_size(nq, n, [&]<int NQ, int N>() {
+      using Local = Eigen::Matrix<Real, N, 1>;
+      using Out = Eigen::Matrix<Real, NQ, 1>;
+      if constexpr (NQ == Eigen::Dynamic) {
+        ipm.local.resize(n);
+        for (int a = 0; a < n; ++a) ipm.local[a] = v[velocity[a]];
+        ipm.local_out.noalias() = Eigen::Map<const MatX>(h, n, nq).transpose() * ipm.local;
+        for (int a = 0; a < nq; ++a) y[rows[a]] = ipm.local_out[a];
+      } else {
+        Local local;
+        for (int a = 0; a < N; ++a) local[a] = v[velocity[a]];
+        const Out out = Eigen::Map<const Eigen::Matrix<Real, N, NQ>>(h).transpose() * local;
+        for (int a = 0; a < NQ; ++a) y[rows[a]] = out[a];
+      }
+    });
+  }
+}
+
+// The rows' values w = Hᵀ ν + D z + r (sparse_rows, through the groups).
+void group_rows(const SparseMlcp& p, const CoupledRows& c, Ipm& ipm, const VecX& nu, const VecX& z,
+                VecX& w) {
+  multiply_ht(c, ipm, nu, w);
+  w += p.r;
+  w.noalias() += p.D * z;
 }
 
 // S's pattern from the body graph: M's blocks, and for each group a dense block for every pair of
@@ -300,39 +413,67 @@ void pattern_of_s(const SparseMlcp& p, const CoupledRows& c, Eigen::SparseMatrix
     for (int b = 0; b < rows_of(k); ++b)
       for (int a = 0; a < rows_of(k); ++a) slot.push_back(outer[M.offsets[k] + b] + above[e] + a);
   }
-  std::vector<int> body, row;  // each local row's body and its row there
+  // Each local row's body (its index among the group's), its row there, and for each pair of the
+  // group's bodies where its block's rows begin within a column.
+  std::vector<int> local_body, row, pair_above;
   for (int g = 0; g + 1 < static_cast<int>(c.block_begin.size()); ++g) {
-    body.clear();
+    const int q0 = c.block_begin[g], count = c.block_begin[g + 1] - q0;
+    local_body.clear();
     row.clear();
-    for (int q = c.block_begin[g]; q < c.block_begin[g + 1]; ++q)
-      for (int a = 0; a < rows_of(c.blocks[q]); ++a) {
-        body.push_back(c.blocks[q]);
+    for (int q = 0; q < count; ++q)
+      for (int a = 0; a < rows_of(c.blocks[q0 + q]); ++a) {
+        local_body.push_back(q);
         row.push_back(a);
       }
-    const int n = static_cast<int>(body.size());
+    pair_above.resize(static_cast<std::size_t>(count) * count);
+    for (int qa = 0; qa < count; ++qa)
+      for (int qb = 0; qb < count; ++qb)
+        pair_above[qa * count + qb] = above[block(c.blocks[q0 + qb], c.blocks[q0 + qa])];
+    const int n = static_cast<int>(row.size());
     for (int a = 0; a < n; ++a)
       for (int b = 0; b < n; ++b)
-        slot.push_back(outer[M.offsets[body[b]] + row[b]] + above[block(body[b], body[a])] +
-                       row[a]);
+        slot.push_back(outer[M.offsets[c.blocks[q0 + local_body[b]]] + row[b]] +
+                       pair_above[local_body[a] * count + local_body[b]] + row[a]);
   }
 }
 
+// Adds the n × n column-major `a` into S's values, its entries' slots from slot[next] on (row by
+// row: pattern_of_s's order) or, for M's blocks, column by column (`by_columns`). Where S is
+// factorised by blocks of `b` rows (b > 0) each b × b block of `a` goes whole: BlockLu keeps a
+// block's values column-major and contiguous from the slot of its first entry.
+void add_into(const Real* a, int n, bool by_columns, Real* values, const std::vector<int>& slot,
+              std::size_t& next, int b) {
+  const auto at = [&](int row, int col) {
+    return slot[next + (by_columns ? row + col * n : row * n + col)];
+  };
+  if (b > 0) {
+    for (int cb = 0; cb < n; cb += b)
+      for (int rb = 0; rb < n; rb += b) {
+        Real* out = values + at(rb, cb);
+        for (int col = 0; col < b; ++col)
+          for (int row = 0; row < b; ++row) out[row + col * b] += a[rb + row + (cb + col) * n];
+      }
+  } else {
+    for (int row = 0; row < n; ++row)
+      for (int col = 0; col < n; ++col) values[at(row, col)] += a[row + col * n];
+  }
+  next += static_cast<std::size_t>(n) * n;
+}
+
 // Sums S = M + Σ_g G_g K_g⁻¹ H_gᵀ into `values` through `slot` (in the order pattern_of_s lays
-// out: M's blocks, then each group's), with each group's K⁻¹ from K = D_gg + diag(w/z).
+// out: M's blocks, then each group's; blocks of `block` rows as add_into), with each group's K⁻¹
+// from K = D_gg + diag(w/z).
 void assemble_s(const SparseMlcp& p, const CoupledRows& c, const VecX& z, const VecX& w, Ipm& ipm,
-                Real* values, const std::vector<int>& slot) {
+                Real* values, const std::vector<int>& slot, int block) {
   std::size_t next = 0;
-  for (std::size_t k = 0; k < p.M.blocks.size(); ++k)
-    for (Eigen::Index b = 0; b < p.M.blocks[k].cols(); ++b)
-      for (Eigen::Index a = 0; a < p.M.blocks[k].rows(); ++a)
-        values[slot[next++]] += p.M.blocks[k](a, b);
+  for (const MatX& m : p.M.blocks)
+    add_into(m.data(), static_cast<int>(m.rows()), true, values, slot, next, block);
   Real* contribution = ipm.contribution.data();
   for (int g = 0; g + 1 < static_cast<int>(c.begin.size()); ++g) {
     Group& grp = ipm.groups[g];
     const int q0 = c.begin[g], nq = c.begin[g + 1] - q0;
     if (grp.cone) {
-      grp.kinv.resize(nq, nq);
-      cone_inverse(grp.d, z.data(), w.data(), c.rows.data() + q0, grp.kinv.data());
+      cone_inverse(grp.d, z.data(), w.data(), c.rows.data() + q0, ipm.kinv_of(grp));
     } else {
       grp.k = grp.d;
       for (int a = 0; a < nq; ++a) {
@@ -340,33 +481,9 @@ void assemble_s(const SparseMlcp& p, const CoupledRows& c, const VecX& z, const 
         grp.k(a, a) += w[i] / z[i];
       }
     }
-    const int n = static_cast<int>(grp.g.rows());
-    if (nq == 6 && n == 12)
-      group_product<6, 12>(grp, contribution);
-    else if (nq == 6 && n == 6)
-      group_product<6, 6>(grp, contribution);
-    else if (nq == 7 && n == 12)
-      group_product<7, 12>(grp, contribution);
-    else if (nq == 7 && n == 6)
-      group_product<7, 6>(grp, contribution);
-    else if (nq == 8 && n == 12)
-      group_product<8, 12>(grp, contribution);
-    else if (nq == 5 && n == 6)
-      group_product<5, 6>(grp, contribution);
-    else if (nq == 4 && n == 6)
-      group_product<4, 6>(grp, contribution);
-    else if (nq == 4 && n == 3)
-      group_product<4, 3>(grp, contribution);
-    else if (nq == 1 && n == 12)
-      group_product<1, 12>(grp, contribution);
-    else if (nq == 1 && n == 6)
-      group_product<1, 6>(grp, contribution);
-    else if (nq == 1 && n == 3)
-      group_product<1, 3>(grp, contribution);
-    else
-      group_product<Eigen::Dynamic, Eigen::Dynamic>(grp, contribution);
-    for (int a = 0; a < n; ++a)
-      for (int b = 0; b < n; ++b) values[slot[next++]] += contribution[a + b * n];
+    const int n = grp.n;
+    by_size(nq, n, [&]<int NQ, int N>() { group_product<NQ, N>(ipm, grp, contribution); });
+    add_into(contribution, n, false, values, slot, next, block);
   }
 }
 
@@ -398,13 +515,13 @@ bool factor(const SparseMlcp& p, const CoupledRows& c, const VecX& z, const VecX
   if (!ipm.block_slot.empty()) {
     BlockLu& f = *s.block_lu;
     std::fill(f.values.begin(), f.values.end(), Real(0));
-    assemble_s(p, c, z, w, ipm, f.values.data(), ipm.block_slot);
+    assemble_s(p, c, z, w, ipm, f.values.data(), ipm.block_slot, f.size);
     ipm.blocked = f.factor();
     if (ipm.blocked) return true;
   }
   Real* values = S.valuePtr();
   std::fill(values, values + S.nonZeros(), Real(0));
-  assemble_s(p, c, z, w, ipm, values, ipm.slot);
+  assemble_s(p, c, z, w, ipm, values, ipm.slot, 0);
   if (s.symmetric) return s.lu->factor_spd(!analyse, 0);
   const bool same_pattern = ipm.lu_analysed;
   ipm.lu_analysed = true;
@@ -414,10 +531,10 @@ bool factor(const SparseMlcp& p, const CoupledRows& c, const VecX& z, const VecX
 // y_g = K_g⁻¹ v_g for a group of NQ rows, in a fixed size for the usual groups (one cone in 2D or
 // 3D); for these sizes the product adds in the dynamic-size kernel's order.
 template <int NQ>
-void solve_group(const MatX& kinv, const int* rows, const VecX& v, VecX& y) {
+void solve_group(const Real* kinv, const int* rows, const VecX& v, VecX& y) {
   Eigen::Matrix<Real, NQ, 1> local, out;
   for (int a = 0; a < NQ; ++a) local[a] = v[rows[a]];
-  out.noalias() = Eigen::Map<const Eigen::Matrix<Real, NQ, NQ>>(kinv.data()) * local;
+  out.noalias() = Eigen::Map<const Eigen::Matrix<Real, NQ, NQ>>(kinv) * local;
   for (int a = 0; a < NQ; ++a) y[rows[a]] = out[a];
 }
 
@@ -427,20 +544,17 @@ void solve_groups(const CoupledRows& c, Ipm& ipm, const VecX& v, VecX& y) {
   for (int g = 0; g + 1 < static_cast<int>(c.begin.size()); ++g) {
     const int q0 = c.begin[g], nq = c.begin[g + 1] - q0;
     const int* rows = c.rows.data() + q0;
-    const MatX& kinv = ipm.groups[g].kinv;
+    const Real* kinv = ipm.kinv_of(ipm.groups[g]);
     if (nq == 6) {
       solve_group<6>(kinv, rows, v, y);
     } else if (nq == 4) {
       solve_group<4>(kinv, rows, v, y);
     } else if (nq == 1) {
-      y[rows[0]] = kinv(0, 0) * v[rows[0]];
+      y[rows[0]] = kinv[0] * v[rows[0]];
     } else {
-      if (ipm.local.size() < nq) {
-        ipm.local.resize(nq);
-        ipm.local_out.resize(nq);
-      }
+      ipm.local.resize(nq);
       for (int a = 0; a < nq; ++a) ipm.local[a] = v[rows[a]];
-      ipm.local_out.head(nq).noalias() = kinv * ipm.local.head(nq);
+      ipm.local_out.noalias() = Eigen::Map<const MatX>(kinv, nq, nq) * ipm.local;
       for (int a = 0; a < nq; ++a) y[rows[a]] = ipm.local_out[a];
     }
   }
@@ -452,20 +566,20 @@ void solve_groups(const CoupledRows& c, Ipm& ipm, const VecX& v, VecX& y) {
 // Δw = Z⁻¹ (rc − W Δz); then one step of iterative refinement on the unreduced equations (S is
 // ill-conditioned once z_i/w_i spans many orders of magnitude) where their residual is not already
 // far below the stopping bounds.
-bool solve_direction(const SparseMlcp& p, const CoupledRows& c, const VecX& z, const VecX& w,
-                     Ipm& ipm, SparseMlcpScratch& s, const VecX& rp, const VecX& rd, const VecX& rc,
+bool solve_direction(const CoupledRows& c, const VecX& z, const VecX& w, Ipm& ipm,
+                     SparseMlcpScratch& s, const VecX& rp, const VecX& rd, const VecX& rc,
                      VecX& dnu, VecX& dz, VecX& dw) {
   ipm.t = rd + rc.cwiseQuotient(z);
   solve_groups(c, ipm, ipm.t, ipm.y);
   VecX rhs = -rp;
-  p.g.multiply_add(p.M, ipm.y, rhs);
+  multiply_g(c, ipm, ipm.y, rhs);
   if (ipm.blocked)
     s.block_lu->solve(rhs);
   else
     s.lu->solve(rhs);
   dnu.swap(rhs);
   if (!dnu.allFinite()) return false;
-  p.h.transpose_multiply(p.M, dnu, ipm.htdnu);
+  multiply_ht(c, ipm, dnu, ipm.htdnu);
   solve_groups(c, ipm, ipm.t - ipm.htdnu, dz);
   dw = (rc - w.cwiseProduct(dz)).cwiseQuotient(z);
   return dz.allFinite() && dw.allFinite();
@@ -473,17 +587,17 @@ bool solve_direction(const SparseMlcp& p, const CoupledRows& c, const VecX& z, c
 
 bool direction(const SparseMlcp& p, const CoupledRows& c, const VecX& z, const VecX& w, Ipm& ipm,
                SparseMlcpScratch& s, const VecX& rc, VecX& dnu, VecX& dz, VecX& dw) {
-  if (!solve_direction(p, c, z, w, ipm, s, ipm.rp, ipm.rd, rc, dnu, dz, dw)) return false;
+  if (!solve_direction(c, z, w, ipm, s, ipm.rp, ipm.rd, rc, dnu, dz, dw)) return false;
   // Residual of the unreduced equations: e1 = M Δν − G Δz + rp, e2 = −Hᵀ Δν − D Δz + Δw + rd.
   VecX e1, gdz = VecX::Zero(p.M.size());
   p.M.apply(dnu, e1);
-  p.g.multiply_add(p.M, dz, gdz);
+  multiply_g(c, ipm, dz, gdz);
   e1 += ipm.rp - gdz;
   VecX e2 = dw + ipm.rd - ipm.htdnu - p.D * dz;
   if (e1.lpNorm<Eigen::Infinity>() <= ipm.refine_p && e2.lpNorm<Eigen::Infinity>() <= ipm.refine_r)
     return true;
   VecX cnu, cz, cw;
-  if (!solve_direction(p, c, z, w, ipm, s, e1, e2, VecX::Zero(z.size()), cnu, cz, cw)) return false;
+  if (!solve_direction(c, z, w, ipm, s, e1, e2, VecX::Zero(z.size()), cnu, cz, cw)) return false;
   dnu += cnu;
   dz += cz;
   dw += cw;
@@ -502,14 +616,30 @@ void prepare_groups(const SparseMlcp& p, CoupledRows& c, Ipm& ipm) {
   couple_rows(p, c);
   const int n_groups = static_cast<int>(c.begin.size()) - 1;
   ipm.groups.resize(n_groups);
+  ipm.store.clear();
+  MatX columns_g, columns_h;
+  ipm.velocity.clear();
+  ipm.velocity_begin.assign(1, 0);
   std::size_t largest = 0;
   for (int g = 0; g < n_groups; ++g) {
+    for (int q = c.block_begin[g]; q < c.block_begin[g + 1]; ++q) {
+      const int k = c.blocks[q], nb = static_cast<int>(p.M.blocks[k].rows());
+      for (int a = 0; a < nb; ++a) ipm.velocity.push_back(p.M.offsets[k] + a);
+    }
+    ipm.velocity_begin.push_back(static_cast<int>(ipm.velocity.size()));
     Group& grp = ipm.groups[g];
-    gather_columns(p, c, g, p.g, grp.g);
-    gather_columns(p, c, g, p.h, grp.h);
+    gather_columns(p, c, g, p.g, columns_g);
+    gather_columns(p, c, g, p.h, columns_h);
     gather_coupling(p, c, g, grp.d);
     grp.cone = is_cone(grp.d);
-    largest = std::max<std::size_t>(largest, grp.g.rows() * grp.g.rows());
+    grp.n = static_cast<int>(columns_g.rows());
+    grp.nq = static_cast<int>(columns_g.cols());
+    grp.h_is_g = columns_h == columns_g;
+    grp.at = ipm.store.size();
+    ipm.store.resize(grp.at + grp.size());
+    std::copy_n(columns_g.data(), columns_g.size(), ipm.g_of(grp));
+    if (!grp.h_is_g) std::copy_n(columns_h.data(), columns_h.size(), ipm.h_of(grp));
+    largest = std::max<std::size_t>(largest, static_cast<std::size_t>(grp.n) * grp.n);
   }
   ipm.contribution.resize(largest);
 }
@@ -608,11 +738,11 @@ bool interior_point(const SparseMlcp& p, Real tol, Real scale, int max_iteration
   for (int it = 0; it < max_iterations; ++it, ++iterations) {
     // Residuals.
     VecX gz = VecX::Zero(nv), mnu;
-    p.g.multiply_add(p.M, z, gz);
+    multiply_g(c, ipm, z, gz);
     p.M.apply(nu, mnu);
     ipm.rp = mnu - gz - p.c;
     VecX wt;
-    sparse_rows(p, nu, z, wt);
+    group_rows(p, c, ipm, nu, z, wt);
     ipm.rd = w - wt;
     const Real mu = z.dot(w) / m;
     const Real residual = std::max(ipm.rp.lpNorm<Eigen::Infinity>() / stop.momentum,
@@ -626,7 +756,7 @@ bool interior_point(const SparseMlcp& p, Real tol, Real scale, int max_iteration
       // stops on the rows at ν̂, and refines every direction (refine_p = 0 above).
       s.W.apply(gz, mnu);
       mnu += s.Wc;
-      sparse_rows(p, mnu, z, wt);
+      group_rows(p, c, ipm, mnu, z, wt);
       if (stop.met(z, wt)) {
         nu = mnu;
         w = wt;
@@ -670,11 +800,18 @@ bool interior_point(const SparseMlcp& p, Real tol, Real scale, int max_iteration
     const auto step_length = [&] {
       Real a = std::min<Real>(
           1, 0.995 * std::min(step_to_boundary(z, ipm.dz), step_to_boundary(w, ipm.dw)));
+      // μ(α) = (z + α Δz)ᵀ(w + α Δw)/m from three products; the smallest z_i w_i(α) row by row.
+      const Real zw = z.dot(w), cross = z.dot(ipm.dw) + ipm.dz.dot(w), dd = ipm.dz.dot(ipm.dw);
+      const auto smallest_product = [&](Real at) {
+        Real low = std::numeric_limits<Real>::infinity();
+        for (int i = 0; i < m; ++i)
+          low = std::min(low, (z[i] + at * ipm.dz[i]) * (w[i] + at * ipm.dw[i]));
+        return low;
+      };
       for (; a > 1e-10; a *= 0.8) {
-        const VecX zt = z + a * ipm.dz, wt2 = w + a * ipm.dw;
-        const Real mu_t = zt.dot(wt2) / m;
-        if (zt.cwiseProduct(wt2).minCoeff() < kCentrality * mu_t) continue;
+        const Real mu_t = (zw + a * cross + a * a * dd) / m;
         if ((1 - a) * residual > kInfeasibility * mu_t / mu0 * residual0) continue;
+        if (smallest_product(a) < kCentrality * mu_t) continue;
         break;
       }
       return a;
@@ -713,10 +850,10 @@ bool arc_length(const SparseMlcp& p, Real tol, Real scale, int max_solves, Spars
   const auto residual = [&](const VecX& nu_, const VecX& z_, const VecX& w_, Real t,
                             const VecX* rp0, const VecX* rd0) {
     gz.setZero(nv);
-    p.g.multiply_add(p.M, z_, gz);
+    multiply_g(c, ipm, z_, gz);
     p.M.apply(nu_, mnu);
     f1 = mnu - gz - p.c;
-    sparse_rows(p, nu_, z_, rows);
+    group_rows(p, c, ipm, nu_, z_, rows);
     f2 = w_ - rows;
     if (rp0 != nullptr) f1 -= t * *rp0;
     if (rd0 != nullptr) f2 -= t * *rd0;

@@ -1,6 +1,7 @@
 #include "exactsim/stepping/warm_start.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace exactsim {
 namespace {
@@ -24,6 +25,31 @@ std::uint64_t contact_name(const Contact& c) {
   h = mix(h, static_cast<std::uint64_t>(c.type));
   h = mix(h, static_cast<std::uint64_t>(c.feature_a));
   return mix(h, static_cast<std::uint64_t>(c.feature_b));
+}
+
+// Names are splitmix64 hashes, uniform over 64 bits, so the search starts where the name's
+// fraction of 2⁶⁴ falls in the rows and widens from there (a few probes instead of a binary
+// search's log₂ of a pile's rows).
+const WarmStart::Row* find_row(const std::vector<WarmStart::Row>& rows, std::uint64_t name) {
+  const std::size_t n = rows.size();
+  if (n == 0) return nullptr;
+  std::size_t lo =
+      std::min(n - 1, static_cast<std::size_t>(std::ldexp(static_cast<double>(name), -64) *
+                                               static_cast<double>(n)));
+  std::size_t hi = lo + 1, width = 1;
+  while (lo > 0 && rows[lo].name >= name) {  // widen down until rows[lo].name < name
+    lo = lo > width ? lo - width : 0;
+    width *= 2;
+  }
+  width = 1;
+  while (hi < n && rows[hi - 1].name < name) {  // widen up until rows[hi - 1].name >= name
+    hi = std::min(n, hi + width);
+    width *= 2;
+  }
+  const auto it = std::lower_bound(rows.begin() + static_cast<std::ptrdiff_t>(lo),
+                                   rows.begin() + static_cast<std::ptrdiff_t>(hi),
+                                   WarmStart::Row{name, false, 0});
+  return it != rows.end() && it->name == name ? &*it : nullptr;
 }
 
 bool guess_active_set(const ConstraintSet& set, const MlcpLayout& layout,
@@ -59,9 +85,7 @@ bool guess_active_set(const ConstraintSet& set, const MlcpLayout& layout,
   warm.z.setZero(m);
   bool found = false;
   for (int i = 0; i < m; ++i) {
-    const auto it =
-        std::lower_bound(previous.begin(), previous.end(), WarmStart::Row{warm.names[i], false, 0});
-    if (it != previous.end() && it->name == warm.names[i]) {
+    if (const WarmStart::Row* it = find_row(previous, warm.names[i])) {
       warm.guess[i] = it->basic;
       warm.z[i] = it->z;
       found = true;

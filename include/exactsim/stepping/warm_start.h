@@ -33,6 +33,9 @@ struct WarmStart {
 // A contact's name across steps: a hash of its bodies, type and features.
 std::uint64_t contact_name(const Contact& c);
 
+// The first row of `rows` (sorted by name) named `name`, or nullptr.
+const WarmStart::Row* find_row(const std::vector<WarmStart::Row>& rows, std::uint64_t name);
+
 // Names the rows of an island's MLCP (layout order) into warm.names; fills warm.guess and warm.z
 // from the previous step's rows (`previous`: the step's WarmStart::previous, which may be another
 // lane's) and returns whether any row was found there (otherwise a cold start is better).
