@@ -298,7 +298,7 @@ void by_size(int nq, int n, F&& f) {
     f.template operator()<Eigen::Dynamic, Eigen::Dynamic>();
 }
 
-// y += G x, group by group: G_g x_g (the group's dense columns, grp.g) added on its velocities.
+// y += G x, group by group: G_g x_g (its dense columns, Ipm::g_of) added on its velocities.
 // The groups hold every row once, so this is G x with each group's product in fixed sizes.
 void multiply_g(const CoupledRows& c, Ipm& ipm, const VecX& x, VecX& y) {
   for (int g = 0; g + 1 < static_cast<int>(c.begin.size()); ++g) {
