@@ -124,7 +124,7 @@ namespace {
 // A group's G_g and H_g (n × nq, its columns on its bodies' local rows) and K⁻¹ (nq × nq) are
 // kept column-major one after the other in Ipm::store, every group's in turn: the products of an
 // iteration read them group by group, in the order they lie in memory. H_g is not kept where it
-// equals G_g (a contact's cone: 7 of 8 groups on the 3D pours).
+// equals G_g (7 of 8 groups on the 3D pours of 100 hulls).
 struct Group {
   int n = 0, nq = 0;    // local velocities, rows
   std::size_t at = 0;   // where G_g begins in Ipm::store (H_g, unless h_is_g, and K⁻¹ follow)
@@ -156,6 +156,7 @@ struct Ipm {
   // velocity[velocity_begin[g] ..].
   std::vector<int> velocity, velocity_begin;
   std::vector<Real> contribution;   // one group's G_g K⁻¹ H_gᵀ (column-major)
+  MatX inverse;                     // one group's K⁻¹ as Gauss–Jordan leaves it (dynamic sizes)
   VecX local, local_out;            // one group's rows
   VecX htdnu;                       // Hᵀ Δν of the last solve_direction
   Real refine_p = 0, refine_r = 0;  // momentum and row residuals of a direction left unrefined
@@ -240,9 +241,8 @@ void group_product(Ipm& ipm, Group& grp, Real* contribution) {
     const Eigen::Map<const MatX> g(ipm.g_of(grp), grp.n, grp.nq), h(ipm.h_of(grp), grp.n, grp.nq);
     Eigen::Map<MatX> kinv(ipm.kinv_of(grp), grp.nq, grp.nq);
     if (!grp.cone) {
-      MatX inv;
-      invert(grp.k, inv);
-      kinv = inv;
+      invert(grp.k, ipm.inverse);
+      kinv = ipm.inverse;
     }
     Eigen::Map<MatX>(contribution, grp.n, grp.n).noalias() =
         g.lazyProduct(kinv.lazyProduct(h.transpose()));
