@@ -1,6 +1,7 @@
-// `exactsim lcp FILE...`: solve captured LCP files (EXACTSIM_DUMP_LCP, docs/solvers.md "LCP
-// files") with the default stack, or with one method, and print one line per file: the verdict,
-// the method that gave it, pivots, seconds and the largest impulse over the problem's scale Z.
+// `exactsim lcp FILE...`: solve captured LCP files (EXACTSIM_DUMP_LCP, docs/solvers.md "The LCP
+// regression suite") with the default stack, or with one method, and print one line per file: the
+// verdict, the method that gave it, pivots, seconds and the largest impulse over the problem's
+// scale Z.
 // `--regularisation-path` instead prints max z / Z of the solutions of M + δI as δ falls
 // (regularisation_path.h; '!' marks a δ whose regularised problem was not solved); with
 // `--extended`, continued in long double to δ = 1e-14, each with a second line: the violation of

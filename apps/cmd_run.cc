@@ -184,7 +184,7 @@ void warn_if_step_is_large(const Scene& scene) {
   std::fprintf(stderr,
                "exactsim run: warning: h = %g s is large for the thinnest body, '%s' (%.3g m "
                "across): the contact distance h/2 = %.3g m would reach past its middle, so it is "
-               "capped at %.3g m (docs/collision.md \"eps parameters and defaults\"); h <= %.3g "
+               "capped at %.3g m (docs/collision.md \"ε parameters and defaults\"); h <= %.3g "
                "s keeps eps = h/2\n",
                scene.step, w.bodies[body].name.c_str(), thinnest, scene.step / 2, thinnest / 2,
                thinnest);
@@ -362,7 +362,7 @@ Action register_run(CLI::App& app) {
                 "general_form");
   sub->add_option("--epsilon", a->epsilon,
                   "Contact distance eps in m (overrides the scene's contact.parameters.epsilon; "
-                  "docs/collision.md \"eps parameters and defaults\")");
+                  "docs/collision.md \"ε parameters and defaults\")");
   sub->add_option("--stabilisation", a->stabilisation,
                   "How overlap is pushed out: split (default: positions only) or velocity (the "
                   "paper's psi/h); docs/robustness.md");

@@ -384,7 +384,7 @@ ContactModel read_model(const JsonCursor& c) {
   c.fail("unknown contact model '" + m + "' (expected \"peg\", \"standard\" or \"corrective\")");
 }
 
-// contact.impact (docs/impacts.md "Scene options").
+// contact.impact (docs/impacts.md "Using it").
 void read_impact(const JsonCursor& c, World& w) {
   c.expect_object({"model", "restitution", "capture_velocity", "plastic_velocity",
                    "transition_velocity", "theta_max", "induced", "mixed_rounds", "proximity",

@@ -141,8 +141,8 @@ TEST(EventSimulation, CradleSimulationEndsWithTheLastBallMoving) {
 // intermediate axis: the contact force passes through the centre, so the spin is torque-free and
 // keeps its kinetic energy and |L| exactly (Euler's equations). Every step is a persistent-contact
 // step, whose velocity update is the time stepper's (implicit midpoint, docs/dynamics.md
-// "Gyroscopic term"); the explicit term −h ω × Jω would add ½ Δωᵀ J Δω ≈ 1e-7 J a step here,
-// of order 1e-4 J (1e-4 relative) over the second.
+// "The external impulse of a step"); the explicit term −h ω × Jω would add ½ Δωᵀ J Δω ≈ 1e-7 J a
+// step here, of order 1e-4 J (1e-4 relative) over the second.
 TEST(EventSimulation, PersistentContactKeepsATorqueFreeSpin) {
   EventSimulation sim;
   const Mat3 J = Vec3(0.01, 0.02, 0.03).asDiagonal();

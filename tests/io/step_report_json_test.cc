@@ -1,8 +1,8 @@
 // A step report's line in steps.jsonl (docs/scene-format.md "steps.jsonl"): the attempts of the
 // solve policy (docs/solvers.md "The solve policy") under solver.attempts, in order, with every
 // field; none when every island certified at its first attempt. The fields a sweep's series may
-// record (docs/sweeps.md "record") are the line's first-level numbers and strings that every step
-// has.
+// record (docs/sweeps.md "What each run records") are the line's first-level numbers and strings
+// that every step has.
 #include <gtest/gtest.h>
 
 #include <map>

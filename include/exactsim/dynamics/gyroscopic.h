@@ -1,5 +1,5 @@
 // The gyroscopic term of a free spatial body, integrated so that it conserves what it should
-// (docs/dynamics.md "Gyroscopic term").
+// (docs/dynamics.md "The external impulse of a step").
 //
 // Torque-free rotation obeys Euler's equation in body axes, J ω̇ = −ω × (J ω). Its quadratic
 // invariants are the kinetic energy ½ ωᵀJω and |L|² = |Jω|². The implicit midpoint rule

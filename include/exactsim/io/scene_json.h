@@ -22,7 +22,7 @@ nlohmann::json read_scene_document(const std::string& path);
 // (mesh files) against its folder.
 Scene parse_scene(const nlohmann::json& doc, const std::string& origin);
 
-// contact.impact of a scene file (docs/impacts.md "Scene options"): the options `impact` gives,
+// contact.impact of a scene file (docs/impacts.md "Using it"): the options `impact` gives,
 // on top of the defaults, for a world of contact model `model`; InputError
 // "ORIGIN: contact.impact.FIELD: reason". And back: null for the model "none".
 ImpactStepOptions read_impact_options(const nlohmann::json& impact, ContactModel model,
