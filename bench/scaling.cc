@@ -12,6 +12,12 @@
 // not fatal). The penetration watchdog stays on (advance() needs it to decide splits; off with
 // --no-watchdog); its time is the "metrics" stage, shown separately. "integrate" includes the split
 // stabilisation's position projection (a second, frictionless LCP).
+//
+// With --out, the results file is rewritten as the runs go: after each (engine, N), and every 10 s
+// with the running one's steps so far (its stop "running"), each time whole or not at all (written
+// beside it, then renamed). A killed bench_scaling keeps what it had measured, and --resume takes
+// the (engine, N) runs that file holds as finished, with the same settings, instead of running
+// them again; a run that was still running starts again from its first step.
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
@@ -25,11 +31,13 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include <poll.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -69,6 +77,7 @@ struct Options {
   int revised_min_size = -1;    // SolverOptions::diagnostics.revised_min_size; −1: the default
   double bullet_margin = 0.001;
   std::string out;
+  bool resume = false;       // reuse the finished runs of `out` (same settings)
   std::string write_scenes;  // folder: write each scene as scene-file JSON (exactsim run --scene)
 };
 
@@ -234,7 +243,9 @@ void parse_line(const std::string& line, RunResult& r) {
   }
 }
 
-RunResult run_child(const std::string& engine, int dims, int n, const Options& o) {
+// `progress` is called every 10 s with the steps so far (the results file's running run).
+RunResult run_child(const std::string& engine, int dims, int n, const Options& o,
+                    const std::function<void(const RunResult&)>& progress) {
   RunResult r;
   r.engine = engine;
   r.dims = dims;
@@ -245,10 +256,14 @@ RunResult run_child(const std::string& engine, int dims, int n, const Options& o
   std::fflush(stdout);
   std::fflush(stderr);
   const auto start = Clock::now();
+  const pid_t parent = ::getpid();
   const pid_t pid = ::fork();
   if (pid < 0) throw std::runtime_error("fork failed");
   if (pid == 0) {
     ::close(fds[0]);
+    // A killed bench_scaling takes its child with it.
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (::getppid() != parent) _exit(1);
     if (o.max_memory_gib > 0) {
       const auto bytes = static_cast<rlim_t>(o.max_memory_gib * 1024 * 1024 * 1024);
       const rlimit lim{bytes, bytes};
@@ -300,6 +315,10 @@ RunResult run_child(const std::string& engine, int dims, int n, const Options& o
       last_note = Clock::now();
       std::fprintf(stderr, "  %s %dD N=%d: %zu steps, %.0f s\n", engine.c_str(), dims, n,
                    r.steps.size(), std::chrono::duration<double>(last_note - start).count());
+      RunResult so_far = r;
+      so_far.stop = "running";
+      so_far.elapsed = std::chrono::duration<double>(last_note - start).count();
+      progress(so_far);
     }
   }
   ::close(fds[0]);
@@ -597,6 +616,25 @@ nlohmann::json to_json(const RunResult& r) {
     j["precision"] = bullet_precision();
   }
   for (const StepSample& x : r.steps) j["step_seconds_each"].push_back(x.wall);
+  j["step_samples"] = nlohmann::json::array();  // every step as the child reported it (--resume)
+  for (const StepSample& x : r.steps)
+    j["step_samples"].push_back({{"wall", x.wall},
+                                 {"detect", x.stages.detect},
+                                 {"constraints", x.stages.constraints},
+                                 {"assemble", x.stages.assemble},
+                                 {"solve", x.stages.solve},
+                                 {"integrate", x.stages.integrate},
+                                 {"metrics", x.stages.metrics},
+                                 {"contacts", x.contacts},
+                                 {"lcp", x.lcp},
+                                 {"solved", x.solved},
+                                 {"failed_solve", x.failed_solve},
+                                 {"substeps", x.substeps},
+                                 {"halves_from_start", x.halves_from_start},
+                                 {"status", x.status},
+                                 {"pivots", x.pivots},
+                                 {"fallback", x.fallback},
+                                 {"extended_precision", x.extended_precision}});
   if (r.have_end)
     j["end"] = {{"mean_height", r.end.mean_height},
                 {"max_speed", r.end.max_speed},
@@ -604,9 +642,96 @@ nlohmann::json to_json(const RunResult& r) {
   return j;
 }
 
-void write_out(const std::vector<RunResult>& all, const Options& o) {
-  std::ofstream out(o.out);
-  if (!out) throw std::runtime_error(o.out + ": cannot write");
+// A finished run of a results file, as to_json wrote it (json's own errors name the field).
+RunResult from_json(const nlohmann::json& j) {
+  RunResult r;
+  r.engine = j.at("engine").get<std::string>();
+  r.dims = j.at("dimension").get<int>();
+  r.n = j.at("bodies").get<int>();
+  r.steps_planned = j.at("steps_planned").get<int>();
+  r.stop = j.at("stop").get<std::string>();
+  r.setup = j.at("setup_seconds").get<double>();
+  r.elapsed = j.at("elapsed_seconds").get<double>();
+  r.peak_mib = j.at("peak_rss_mib").get<double>();
+  for (const nlohmann::json& x : j.at("step_samples")) {
+    StepSample t;
+    t.wall = x.at("wall").get<double>();
+    t.stages.detect = x.at("detect").get<double>();
+    t.stages.constraints = x.at("constraints").get<double>();
+    t.stages.assemble = x.at("assemble").get<double>();
+    t.stages.solve = x.at("solve").get<double>();
+    t.stages.integrate = x.at("integrate").get<double>();
+    t.stages.metrics = x.at("metrics").get<double>();
+    t.contacts = x.at("contacts").get<int>();
+    t.lcp = x.at("lcp").get<int>();
+    t.solved = x.at("solved").get<int>();
+    t.failed_solve = x.at("failed_solve").get<bool>();
+    t.substeps = x.at("substeps").get<int>();
+    t.halves_from_start = x.at("halves_from_start").get<bool>();
+    t.status = x.at("status").get<int>();
+    t.pivots = x.at("pivots").get<int>();
+    t.fallback = x.at("fallback").get<bool>();
+    t.extended_precision = x.at("extended_precision").get<bool>();
+    r.steps.push_back(t);
+  }
+  if (j.contains("end")) {
+    r.end.mean_height = j["end"].at("mean_height").get<double>();
+    r.end.max_speed = j["end"].at("max_speed").get<double>();
+    r.end.escaped = j["end"].at("escaped").get<int>();
+    r.have_end = true;
+  }
+  return r;
+}
+
+// The settings a results file's runs depend on (--resume reuses them only where all agree).
+nlohmann::json settings_json(const Options& o) {
+  return {{"seed", o.seed},
+          {"steps", o.steps},
+          {"budget_seconds", o.budget},
+          {"bullet_precision", bullet_precision()},
+          {"bullet_margin", o.bullet_margin},
+          {"sleep", o.sleep},
+          {"threads", o.threads},
+          {"watchdog", o.watchdog},
+          {"friction_on_demand", o.friction_on_demand},
+          {"revised_min_size", o.revised_min_size}};
+}
+
+// The finished runs of o.out for --resume; none when the file does not exist. A file that is not
+// a results file of these settings is an error naming the file, the field and the reason.
+std::vector<RunResult> finished_runs(const Options& o) {
+  std::vector<RunResult> runs;
+  if (!std::filesystem::exists(o.out)) return runs;
+  const auto fail = [&](const std::string& why) {
+    throw std::runtime_error(o.out + ": " + why + " (--resume)");
+  };
+  std::ifstream in(o.out);
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(in);
+  } catch (const std::exception& e) {
+    fail(std::string("not JSON: ") + e.what());
+  }
+  if (!j.is_object() || !j.contains("runs")) fail("no \"runs\": not a bench_scaling results file");
+  const nlohmann::json settings = settings_json(o);
+  for (const auto& [key, value] : settings.items())
+    if (!j.contains(key) || j[key] != value)
+      fail("field \"" + key + "\" is " + (j.contains(key) ? j[key].dump() : "missing") +
+           ", this run's is " + value.dump());
+  for (const nlohmann::json& r : j["runs"]) {
+    if (r.value("stop", "") == "running") continue;  // started again from its first step
+    try {
+      runs.push_back(from_json(r));
+    } catch (const std::exception& e) {
+      fail(std::string("a run: ") + e.what());
+    }
+  }
+  return runs;
+}
+
+void write_to(const std::vector<RunResult>& all, const Options& o, const std::string& path) {
+  std::ofstream out(path);
+  if (!out) throw std::runtime_error(path + ": cannot write");
   const bool csv = o.out.size() >= 4 && o.out.compare(o.out.size() - 4, 4, ".csv") == 0;
   if (csv) {
     out << "dimension,bodies,engine,steps_planned,steps_done,stop,mean_step_s,max_step_s,"
@@ -626,16 +751,17 @@ void write_out(const std::vector<RunResult>& all, const Options& o) {
     }
     return;
   }
-  nlohmann::json j = {{"seed", o.seed},
-                      {"steps", o.steps},
-                      {"budget_seconds", o.budget},
-                      {"bullet_precision", bullet_precision()},
-                      {"bullet_margin", o.bullet_margin},
-                      {"sleep", o.sleep},
-                      {"threads", o.threads},
-                      {"runs", nlohmann::json::array()}};
+  nlohmann::json j = settings_json(o);
+  j["runs"] = nlohmann::json::array();
   for (const RunResult& r : all) j["runs"].push_back(to_json(r));
   out << j.dump(2) << '\n';
+}
+
+// Rewrites o.out with `all`: written beside it, then renamed, so the file is always whole.
+void write_out(const std::vector<RunResult>& all, const Options& o) {
+  const std::string part = o.out + ".part";
+  write_to(all, o, part);
+  std::filesystem::rename(part, o.out);
 }
 
 }  // namespace
@@ -678,7 +804,12 @@ int main(int argc, char** argv) {
   app.add_option("--max-memory-gib", o.max_memory_gib,
                  "address-space limit of each child (0: none); beyond it the run ends as an error");
   app.add_option("--bullet-margin", o.bullet_margin, "Bullet's hull collision margin, m");
-  app.add_option("--out", o.out, "write the results as JSON (or CSV if the name ends in .csv)");
+  app.add_option("--out", o.out,
+                 "write the results as JSON (or CSV if the name ends in .csv), rewritten after "
+                 "each (engine, N) and every 10 s while one runs");
+  app.add_flag("--resume", o.resume,
+               "take the finished (engine, N) runs of the --out JSON file, measured with the same "
+               "settings, instead of running them again (a run it holds as running starts again)");
   app.add_option("--write-scenes", o.write_scenes,
                  "also write every scene to this folder as a scene file (for exactsim run/view)");
   CLI11_PARSE(app, argc, argv);
@@ -699,6 +830,34 @@ int main(int argc, char** argv) {
              : (o.bullet ? "not built in" : "off"));
   std::vector<RunResult> all;
   try {
+    std::vector<RunResult> done;
+    if (o.resume) {
+      if (o.out.empty()) throw std::runtime_error("--resume needs --out, the results file");
+      if (o.out.size() >= 4 && o.out.compare(o.out.size() - 4, 4, ".csv") == 0)
+        throw std::runtime_error(o.out + ": --resume reads a JSON results file, not CSV");
+      done = finished_runs(o);
+    }
+    // The finished run of (engine, d, n) from the results file, or a new one.
+    const auto run = [&](const std::string& engine, int d, int n) {
+      for (const RunResult& r : done)
+        if (r.engine == engine && r.dims == d && r.n == n) {
+          std::fprintf(stderr, "%dD N=%d: %s: finished in %s, not run again\n", d, n,
+                       engine.c_str(), o.out.c_str());
+          return r;
+        }
+      std::fprintf(stderr, "%dD N=%d: %s\n", d, n, engine.c_str());
+      RunResult r = run_child(engine, d, n, o, [&](const RunResult& so_far) {
+        if (o.out.empty()) return;
+        std::vector<RunResult> with = all;
+        with.push_back(so_far);
+        write_out(with, o);
+      });
+      return r;
+    };
+    const auto record = [&](RunResult r) {
+      all.push_back(std::move(r));
+      if (!o.out.empty()) write_out(all, o);
+    };
     for (int d : o.dims)
       for (int n : o.n) {
         if (!o.write_scenes.empty()) {
@@ -710,19 +869,16 @@ int main(int argc, char** argv) {
           std::filesystem::create_directories(o.write_scenes);
           exactsim::write_scene_file(scene, o.write_scenes + "/" + scene.name + ".json");
         }
-        std::fprintf(stderr, "%dD N=%d: exactsim\n", d, n);
-        all.push_back(run_child("exactsim", d, n, o));
+        record(run("exactsim", d, n));
         const RunResult* bu = nullptr;
         if (bullet) {
-          std::fprintf(stderr, "%dD N=%d: Bullet\n", d, n);
-          all.push_back(run_child("bullet", d, n, o));
+          record(run("bullet", d, n));
           bu = &all.back();
         }
         print_block(all[all.size() - (bu ? 2 : 1)], bu);
         std::fflush(stdout);
       }
     print_summary(all, o);
-    if (!o.out.empty()) write_out(all, o);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "bench_scaling: %s\n", e.what());
     return 1;

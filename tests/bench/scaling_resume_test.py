@@ -1,0 +1,86 @@
+"""bench_scaling keeps what it measured when it is killed, and --resume does not measure it again.
+
+Usage: scaling_resume_test.py BENCH_SCALING WORK_DIR
+
+docs/performance.md "Scaling": the --out file is rewritten after each (engine, N) run, whole or
+not at all; --resume takes the finished runs of a file measured with the same settings, and
+refuses a file of other settings or one that is not a results file, naming the file and field.
+"""
+
+import json
+import os
+import pathlib
+import shutil
+import signal
+import subprocess
+import sys
+import time
+
+BENCH = sys.argv[1]
+WORK = pathlib.Path(sys.argv[2])
+COMMON = ["--dims", "2", "--steps", "5", "--budget-seconds", "600", "--no-bullet"]
+ENV = dict(os.environ, OPENBLAS_CORETYPE="Haswell")
+
+
+def bench(out, *args):
+    return subprocess.run([BENCH, *COMMON, "--out", str(out), *args], capture_output=True,
+                          text=True, env=ENV, timeout=120)
+
+
+def runs(path):
+    return [(r["bodies"], r["stop"], len(r["step_samples"]))
+            for r in json.loads(path.read_text())["runs"]]
+
+
+def test_a_killed_run_keeps_its_finished_runs_and_resumes_without_them():
+    out = WORK / "killed.json"
+    slow = [BENCH, "--dims", "2", "--steps", "60", "--budget-seconds", "600", "--no-bullet",
+            "--out", str(out)]
+    # N = 3 takes milliseconds, N = 2,000 seconds (its first 40 steps alone take 1.8 s on the
+    # 2-core machine): kill the whole process group once N = 3 is written.
+    proc = subprocess.Popen(slow + ["--n", "3,2000"], stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL, env=ENV, start_new_session=True)
+    deadline = time.time() + 60
+    while time.time() < deadline and not (out.exists() and runs(out)):
+        time.sleep(0.02)
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
+    assert runs(out) == [(3, "completed", 60)], runs(out)
+    kept = json.loads(out.read_text())["runs"][0]
+
+    again = subprocess.run(slow + ["--n", "3,4", "--resume"], capture_output=True, text=True,
+                           env=ENV, timeout=120)
+    assert again.returncode == 0, again.stderr
+    assert "2D N=3: exactsim: finished in" in again.stderr, again.stderr
+    assert "2D N=4: exactsim\n" in again.stderr, again.stderr
+    after = json.loads(out.read_text())["runs"]
+    assert [r["bodies"] for r in after] == [3, 4]
+    assert after[0] == kept  # taken as it was, not measured again
+    row = [l for l in again.stdout.splitlines() if l.startswith("| 2 | 3 | exactsim |")]
+    assert len(row) == 1 and "60/60 (completed)" in row[0], again.stdout
+
+
+def test_resume_refuses_a_file_of_other_settings_or_no_results_file():
+    out = WORK / "settings.json"
+    assert bench(out, "--n", "3").returncode == 0
+    other = subprocess.run([BENCH, "--dims", "2", "--steps", "6", "--budget-seconds", "600",
+                            "--no-bullet", "--n", "3", "--out", str(out), "--resume"],
+                           capture_output=True, text=True, env=ENV, timeout=120)
+    assert other.returncode != 0
+    assert f'{out}: field "steps" is 5, this run\'s is 6 (--resume)' in other.stderr, other.stderr
+    bad = WORK / "bad.json"
+    bad.write_text("[1, 2")
+    broken = bench(bad, "--n", "3", "--resume")
+    assert broken.returncode != 0 and f"{bad}: not JSON" in broken.stderr, broken.stderr
+    assert bad.read_text() == "[1, 2"  # left as it was
+    csv = bench(WORK / "r.csv", "--n", "3", "--resume")
+    assert csv.returncode != 0 and "reads a JSON results file" in csv.stderr, csv.stderr
+
+
+if __name__ == "__main__":
+    shutil.rmtree(WORK, ignore_errors=True)
+    WORK.mkdir(parents=True)
+    for name, test in list(globals().items()):
+        if name.startswith("test_"):
+            test()
+            print("passed:", name)
