@@ -16,8 +16,8 @@
 // With --out, the results file is rewritten as the runs go: after each (engine, N), and every 10 s
 // with the running one's steps so far (its stop "running"), each time whole or not at all (written
 // beside it, then renamed). A killed bench_scaling keeps what it had measured, and --resume takes
-// the (engine, N) runs that file holds as finished, with the same settings, instead of running
-// them again; a run that was still running starts again from its first step.
+// the (engine, N) runs that file holds as finished, by the same build with the same settings,
+// instead of running them again; a run that was still running starts again from its first step.
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
@@ -27,6 +27,7 @@
 #include <cmath>
 #include <csignal>
 #include <cstdarg>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -683,9 +684,29 @@ RunResult from_json(const nlohmann::json& j) {
   return r;
 }
 
+// This program's build: a hash (FNV-1a) of its executable, so that --resume never takes the runs
+// of another build.
+std::string build_hash() {
+  static const std::string hash = [] {
+    std::ifstream in("/proc/self/exe", std::ios::binary);
+    std::uint64_t h = 0xcbf29ce484222325ull;
+    char buf[1 << 16];
+    while (in.read(buf, sizeof buf) || in.gcount() > 0) {
+      for (std::streamsize i = 0; i < in.gcount(); ++i)
+        h = (h ^ static_cast<unsigned char>(buf[i])) * 0x100000001b3ull;
+      if (!in) break;
+    }
+    char text[17];
+    std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(h));
+    return std::string(text);
+  }();
+  return hash;
+}
+
 // The settings a results file's runs depend on (--resume reuses them only where all agree).
 nlohmann::json settings_json(const Options& o) {
-  return {{"seed", o.seed},
+  return {{"build", build_hash()},
+          {"seed", o.seed},
           {"steps", o.steps},
           {"budget_seconds", o.budget},
           {"bullet_precision", bullet_precision()},
@@ -808,8 +829,9 @@ int main(int argc, char** argv) {
                  "write the results as JSON (or CSV if the name ends in .csv), rewritten after "
                  "each (engine, N) and every 10 s while one runs");
   app.add_flag("--resume", o.resume,
-               "take the finished (engine, N) runs of the --out JSON file, measured with the same "
-               "settings, instead of running them again (a run it holds as running starts again)");
+               "take the finished (engine, N) runs of the --out JSON file, measured by this build "
+               "with the same settings, instead of running them again (a run it holds as running "
+               "starts again)");
   app.add_option("--write-scenes", o.write_scenes,
                  "also write every scene to this folder as a scene file (for exactsim run/view)");
   CLI11_PARSE(app, argc, argv);

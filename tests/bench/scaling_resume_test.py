@@ -3,8 +3,8 @@
 Usage: scaling_resume_test.py BENCH_SCALING WORK_DIR
 
 docs/performance.md "Scaling": the --out file is rewritten after each (engine, N) run, whole or
-not at all; --resume takes the finished runs of a file measured with the same settings, and
-refuses a file of other settings or one that is not a results file, naming the file and field.
+not at all; --resume takes the finished runs of a file measured by the same build with the same
+settings, and refuses another file, or one that is not a results file, naming the file and field.
 """
 
 import json
@@ -68,6 +68,12 @@ def test_resume_refuses_a_file_of_other_settings_or_no_results_file():
                            capture_output=True, text=True, env=ENV, timeout=120)
     assert other.returncode != 0
     assert f'{out}: field "steps" is 5, this run\'s is 6 (--resume)' in other.stderr, other.stderr
+    other_build = json.loads(out.read_text())
+    other_build["build"] = "0123456789abcdef"  # measured by another build of bench_scaling
+    out.write_text(json.dumps(other_build))
+    rebuilt = bench(out, "--n", "3", "--resume")
+    assert rebuilt.returncode != 0
+    assert f'{out}: field "build" is "0123456789abcdef"' in rebuilt.stderr, rebuilt.stderr
     bad = WORK / "bad.json"
     bad.write_text("[1, 2")
     broken = bench(bad, "--n", "3", "--resume")
