@@ -1,11 +1,12 @@
 """Every reference to a section of a manual page names a section that page has.
 
 Code comments, tests, benchmarks and the pages themselves cite the manual as
-`docs/PAGE.md "Title"` (the path's folder and the backticks optional; in the
-manual also as a link, `[PAGE.md](PAGE.md) "Title"`). A title
-names a heading of PAGE.md (`## Title …`, backticks aside) or a paragraph's
-or list item's bold run-in head (`**Title.** …`), in full or as the part before a comma, a colon or a
-parenthesis. CHANGELOG.md is history and may name sections that have moved.
+`docs/PAGE.md "Title"` (the folder and the backticks optional; in the manual also
+as a link, `[PAGE.md](PAGE.md) "Title"`). A title names a heading of PAGE.md
+(`## Title …`, backticks aside) or a paragraph's or list item's bold run-in head
+(`**Title.** …`), in full or its part before a comma, colon, full stop,
+parenthesis or dash. CHANGELOG.md is history and may name sections that have moved. (Line
+numbers in C++ files count after string literals split over lines are joined.)
 """
 
 import pathlib
@@ -13,7 +14,8 @@ import re
 import sys
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-SEARCHED = ["src", "include", "tests", "bench", "apps", "python", "scripts", "fuzz", "examples", "experiments", "docs"]
+SEARCHED = ["src", "include", "tests", "bench", "apps", "python", "scripts", "fuzz", "examples",
+            "experiments", "docs"]
 SUFFIXES = {".cc", ".h", ".py", ".md", ".sh", ".cmake", ".txt"}
 # The title may run on to the next line (of a comment: its marker is read as a space).
 BREAK = r"[ \t]*\n[ \t]*(?://|#|\*)?[ \t]*"
@@ -32,10 +34,14 @@ def titles(page):
 
 
 def names(title, cited):
-    """True when `cited` is the title, or its part before a comma, colon or parenthesis."""
+    """True when `cited` is the title, or the part of it before a comma, colon, full stop,
+    parenthesis or dash."""
     if title == cited:
         return True
-    return title.startswith(cited) and title[len(cited)] in ",:( ."
+    if not title.startswith(cited):
+        return False
+    rest = title[len(cited):]
+    return rest[0] in ",:.(" or rest.startswith((" (", " —", " –"))
 
 
 def sources():
