@@ -78,7 +78,7 @@ struct Options {
   int revised_min_size = -1;    // SolverOptions::diagnostics.revised_min_size; −1: the default
   double bullet_margin = 0.001;
   std::string out;
-  bool resume = false;       // reuse the finished runs of `out` (same settings)
+  bool resume = false;       // reuse the finished runs of `out` (same build and settings)
   std::string write_scenes;  // folder: write each scene as scene-file JSON (exactsim run --scene)
 };
 
@@ -262,7 +262,8 @@ RunResult run_child(const std::string& engine, int dims, int n, const Options& o
   if (pid < 0) throw std::runtime_error("fork failed");
   if (pid == 0) {
     ::close(fds[0]);
-    // A killed bench_scaling takes its child with it.
+    // A killed bench_scaling takes its child with it (otherwise a child inside a step of minutes
+    // runs on until its next report meets the closed pipe).
     ::prctl(PR_SET_PDEATHSIG, SIGKILL);
     if (::getppid() != parent) _exit(1);
     if (o.max_memory_gib > 0) {
