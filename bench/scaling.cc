@@ -17,7 +17,9 @@
 // with the running one's steps so far (its stop "running"), each time whole or not at all (written
 // beside it, then renamed). A killed bench_scaling keeps what it had measured, and --resume takes
 // the (engine, N) runs that file holds as finished, by the same build with the same settings,
-// instead of running them again; a run that was still running starts again from its first step.
+// instead of running them again. The running exactsim run saves its state (the stepper's, as a
+// checkpoint does, and its samples) beside the file every --state-every seconds, and --resume
+// goes on from there, bit for bit as it would have gone on; a Bullet run starts again.
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
@@ -33,6 +35,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -43,6 +46,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "exactsim/api/validate.h"
+#include "exactsim/io/checkpoint.h"
 #include "exactsim/io/scene_json.h"
 #include "exactsim/stepping/adaptive_step.h"
 #include "scaling_run.h"
@@ -80,7 +85,169 @@ struct Options {
   std::string out;
   bool resume = false;       // reuse the finished runs of `out` (same build and settings)
   std::string write_scenes;  // folder: write each scene as scene-file JSON (exactsim run --scene)
+  double state_every = 10;   // s of wall time between saves of the running exactsim run's state
 };
+
+// ---- A step's sample as JSON (the results file's step_samples, and the running run's state) ----
+
+nlohmann::json sample_json(const StepSample& x) {
+  return {{"wall", x.wall},
+          {"detect", x.stages.detect},
+          {"constraints", x.stages.constraints},
+          {"assemble", x.stages.assemble},
+          {"solve", x.stages.solve},
+          {"integrate", x.stages.integrate},
+          {"metrics", x.stages.metrics},
+          {"contacts", x.contacts},
+          {"lcp", x.lcp},
+          {"solved", x.solved},
+          {"failed_solve", x.failed_solve},
+          {"substeps", x.substeps},
+          {"halves_from_start", x.halves_from_start},
+          {"status", x.status},
+          {"pivots", x.pivots},
+          {"fallback", x.fallback},
+          {"extended_precision", x.extended_precision}};
+}
+
+StepSample sample_from_json(const nlohmann::json& x) {
+  StepSample t;
+  t.wall = x.at("wall").get<double>();
+  t.stages.detect = x.at("detect").get<double>();
+  t.stages.constraints = x.at("constraints").get<double>();
+  t.stages.assemble = x.at("assemble").get<double>();
+  t.stages.solve = x.at("solve").get<double>();
+  t.stages.integrate = x.at("integrate").get<double>();
+  t.stages.metrics = x.at("metrics").get<double>();
+  t.contacts = x.at("contacts").get<int>();
+  t.lcp = x.at("lcp").get<int>();
+  t.solved = x.at("solved").get<int>();
+  t.failed_solve = x.at("failed_solve").get<bool>();
+  t.substeps = x.at("substeps").get<int>();
+  t.halves_from_start = x.at("halves_from_start").get<bool>();
+  t.status = x.at("status").get<int>();
+  t.pivots = x.at("pivots").get<int>();
+  t.fallback = x.at("fallback").get<bool>();
+  t.extended_precision = x.at("extended_precision").get<bool>();
+  return t;
+}
+
+// This program's build: a hash (FNV-1a) of its executable, so that --resume never takes the runs
+// of another build.
+std::string build_hash() {
+  static const std::string hash = [] {
+    std::ifstream in("/proc/self/exe", std::ios::binary);
+    std::uint64_t h = 0xcbf29ce484222325ull;
+    char buf[1 << 16];
+    while (in.read(buf, sizeof buf) || in.gcount() > 0) {
+      for (std::streamsize i = 0; i < in.gcount(); ++i)
+        h = (h ^ static_cast<unsigned char>(buf[i])) * 0x100000001b3ull;
+      if (!in) break;
+    }
+    char text[17];
+    std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(h));
+    return std::string(text);
+  }();
+  return hash;
+}
+
+// The settings a results file's runs depend on (--resume reuses them only where all agree).
+nlohmann::json settings_json(const Options& o) {
+  return {{"build", build_hash()},
+          {"seed", o.seed},
+          {"steps", o.steps},
+          {"budget_seconds", o.budget},
+          {"bullet_precision", bullet_precision()},
+          {"bullet_margin", o.bullet_margin},
+          {"sleep", o.sleep},
+          {"threads", o.threads},
+          {"watchdog", o.watchdog},
+          {"friction_on_demand", o.friction_on_demand},
+          {"revised_min_size", o.revised_min_size}};
+}
+
+// Where the settings a results or state file names differ from this run's: "field "F" is X, this
+// run's is Y", or "" where they agree.
+std::string settings_mismatch(const nlohmann::json& j, const Options& o) {
+  const nlohmann::json settings = settings_json(o);
+  for (const auto& [key, value] : settings.items())
+    if (!j.contains(key) || j[key] != value)
+      return "field \"" + key + "\" is " + (j.contains(key) ? j[key].dump() : "missing") +
+             ", this run's is " + value.dump();
+  return "";
+}
+
+// ---- The running run's state (--resume in the middle of a run) ----------------------------------
+
+// What an exactsim run had done when it last saved: its samples and, in the checkpoint's
+// encoding (exactsim/io/checkpoint.h), its State and the stepper's memory after them. Written by
+// the child to `<out>.state` every --state-every seconds (through a file beside it and a rename),
+// so that --resume goes on from there, bit for bit as the run would have gone on.
+struct RunState {
+  std::string engine;
+  int dims = 0, n = 0;
+  double setup = 0, elapsed = 0, peak_mib = 0;  // as RunResult's, so far
+  std::vector<StepSample> samples;
+  std::string state;  // encode_state(State, samples.size(), StepperMemory)
+};
+
+constexpr char kStateMagic[] = "bench_scaling-state\n";
+
+void write_run_state(const RunState& rs, const Options& o, const std::string& path) {
+  nlohmann::json head = settings_json(o);
+  head["engine"] = rs.engine;
+  head["dimension"] = rs.dims;
+  head["bodies"] = rs.n;
+  head["setup_seconds"] = rs.setup;
+  head["elapsed_seconds"] = rs.elapsed;
+  head["peak_rss_mib"] = rs.peak_mib;
+  head["step_samples"] = nlohmann::json::array();
+  for (const StepSample& x : rs.samples) head["step_samples"].push_back(sample_json(x));
+  const std::string text = head.dump() + "\n";
+  const std::string part = path + ".part";
+  {
+    std::ofstream out(part, std::ios::binary);
+    out << kStateMagic << text << rs.state;
+    if (!out) throw std::runtime_error(part + ": cannot write");
+  }
+  std::filesystem::rename(part, path);
+}
+
+// The state file at `path` for --resume: an error naming the file and the field where it is not
+// one of this build and these settings.
+RunState read_run_state(const std::string& path, const Options& o) {
+  const auto fail = [&](const std::string& why) {
+    throw std::runtime_error(path + ": " + why + " (--resume)");
+  };
+  std::ifstream in(path, std::ios::binary);
+  const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string magic = kStateMagic;
+  const std::size_t eol = bytes.find('\n', magic.size());
+  if (bytes.compare(0, magic.size(), magic) != 0 || eol == std::string::npos)
+    fail("not a bench_scaling state file");
+  nlohmann::json head;
+  try {
+    head = nlohmann::json::parse(bytes.substr(magic.size(), eol - magic.size()));
+  } catch (const std::exception& e) {
+    fail(std::string("not JSON: ") + e.what());
+  }
+  if (const std::string why = settings_mismatch(head, o); !why.empty()) fail(why);
+  RunState rs;
+  try {
+    rs.engine = head.at("engine").get<std::string>();
+    rs.dims = head.at("dimension").get<int>();
+    rs.n = head.at("bodies").get<int>();
+    rs.setup = head.at("setup_seconds").get<double>();
+    rs.elapsed = head.at("elapsed_seconds").get<double>();
+    rs.peak_mib = head.at("peak_rss_mib").get<double>();
+    for (const nlohmann::json& x : head.at("step_samples"))
+      rs.samples.push_back(sample_from_json(x));
+  } catch (const std::exception& e) {
+    fail(e.what());
+  }
+  rs.state = bytes.substr(eol + 1);
+  return rs;
+}
 
 // ---- The child --------------------------------------------------------------------------------
 
@@ -131,8 +298,10 @@ EndSample exactsim_end(const Scene& scene, const State& state) {
 }
 
 // Runs one (engine, N) and reports on fd: "R setup", "S ..." per step, "E ..." at the end, then
-// "X reason".
-void child_main(int fd, const std::string& engine, int dims, int n, const Options& o) {
+// "X reason". An exactsim run goes on from `from` where given (its steps are not reported
+// again), and saves its state to `state_path` (when not empty) every o.state_every seconds.
+void child_main(int fd, const std::string& engine, int dims, int n, const Options& o,
+                const RunState* from, const std::string& state_path) {
   const auto t0 = Clock::now();
   ScalingSceneOptions so;
   so.dimension = dims;
@@ -164,8 +333,43 @@ void child_main(int fd, const std::string& engine, int dims, int n, const Option
   if (engine == "exactsim") {
     State state = scene.initial;
     Workspace ws;
-    emit(fd, "R %.9g\n", std::chrono::duration<double>(Clock::now() - t0).count());
-    for (long k = 0; k < o.steps; ++k) {
+    RunState saved;
+    saved.engine = engine;
+    saved.dims = dims;
+    saved.n = n;
+    saved.setup = std::chrono::duration<double>(Clock::now() - t0).count();
+    long first = 0;
+    if (from) {
+      StepperMemory memory;
+      try {
+        decode_state(from->state, state, first, memory);
+        validate_state(w, state);
+      } catch (const std::exception& e) {
+        throw std::runtime_error(state_path + ": " + e.what() + " (--resume)");
+      }
+      if (first != static_cast<long>(from->samples.size()) || first > o.steps)
+        throw std::runtime_error(state_path + ": its state is after step " + std::to_string(first) +
+                                 ", its samples " + std::to_string(from->samples.size()) +
+                                 " (--resume)");
+      restore(memory, ws);
+      saved.setup = from->setup;
+      saved.samples = from->samples;
+      for (const StepSample& x : saved.samples) spent += x.wall;
+      done = static_cast<int>(first);
+    }
+    emit(fd, "R %.9g\n", saved.setup);
+    auto last_save = Clock::now();
+    const auto save = [&](long steps) {
+      rusage ru{};
+      ::getrusage(RUSAGE_SELF, &ru);
+      saved.elapsed =
+          (from ? from->elapsed : 0) + std::chrono::duration<double>(Clock::now() - t0).count();
+      saved.peak_mib = std::max(from ? from->peak_mib : 0.0, ru.ru_maxrss / 1024.0);
+      saved.state = encode_state(state, steps, capture(ws));
+      write_run_state(saved, o, state_path);
+      last_save = Clock::now();
+    };
+    for (long k = first; k < o.steps; ++k) {
       const auto s0 = Clock::now();
       const StepReport r = advance(w, state, ws, scene.step, k);
       StepSample s;
@@ -184,6 +388,10 @@ void child_main(int fd, const std::string& engine, int dims, int n, const Option
         s.extended_precision = r.solver.extended_precision;
       }
       const bool go_on = on_step(s);
+      saved.samples.push_back(s);
+      if (!state_path.empty() &&
+          std::chrono::duration<double>(Clock::now() - last_save).count() >= o.state_every)
+        save(k + 1);
       if (r.status == StepStatus::kDiverged) {
         reason = "diverged";
         break;
@@ -218,7 +426,7 @@ void parse_line(const std::string& line, RunResult& r) {
   std::istringstream in(line.substr(2));
   switch (line[0]) {
     case 'R':
-      in >> r.setup;
+      in >> r.setup;  // a resumed run's child reports the setup of its first
       break;
     case 'S': {
       StepSample s;
@@ -244,14 +452,22 @@ void parse_line(const std::string& line, RunResult& r) {
   }
 }
 
-// `progress` is called every 10 s with the steps so far (the results file's running run).
+// `progress` is called every 10 s with the steps so far (the results file's running run). The
+// child goes on from `from` where given (its steps, setup, wall time and peak memory count as this
+// run's) and saves its state to `state_path` (see child_main).
 RunResult run_child(const std::string& engine, int dims, int n, const Options& o,
-                    const std::function<void(const RunResult&)>& progress) {
+                    const std::function<void(const RunResult&)>& progress, const RunState* from,
+                    const std::string& state_path) {
   RunResult r;
   r.engine = engine;
   r.dims = dims;
   r.n = n;
   r.steps_planned = o.steps;
+  const double before = from ? from->elapsed : 0;  // s of wall time of the run before this child
+  if (from) {
+    r.steps = from->samples;
+    r.setup = from->setup;
+  }
   int fds[2];
   if (::pipe(fds) != 0) throw std::runtime_error("pipe failed");
   std::fflush(stdout);
@@ -273,7 +489,7 @@ RunResult run_child(const std::string& engine, int dims, int n, const Options& o
     }
     int code = 0;
     try {
-      child_main(fds[1], engine, dims, n, o);
+      child_main(fds[1], engine, dims, n, o, from, state_path);
     } catch (const std::exception& e) {
       std::string msg = e.what();
       std::replace(msg.begin(), msg.end(), '\n', ' ');
@@ -289,7 +505,8 @@ RunResult run_child(const std::string& engine, int dims, int n, const Options& o
   bool eof = false, killed = false;
   auto last_note = start;
   while (!eof) {
-    const double left = kill_after - std::chrono::duration<double>(Clock::now() - start).count();
+    const double left =
+        kill_after - before - std::chrono::duration<double>(Clock::now() - start).count();
     if (left <= 0) {
       ::kill(pid, SIGKILL);
       killed = true;
@@ -319,7 +536,7 @@ RunResult run_child(const std::string& engine, int dims, int n, const Options& o
                    r.steps.size(), std::chrono::duration<double>(last_note - start).count());
       RunResult so_far = r;
       so_far.stop = "running";
-      so_far.elapsed = std::chrono::duration<double>(last_note - start).count();
+      so_far.elapsed = before + std::chrono::duration<double>(last_note - start).count();
       progress(so_far);
     }
   }
@@ -328,8 +545,9 @@ RunResult run_child(const std::string& engine, int dims, int n, const Options& o
   rusage ru{};
   while (::wait4(pid, &status, 0, &ru) < 0 && errno == EINTR) {
   }
-  r.elapsed = std::chrono::duration<double>(Clock::now() - start).count();
-  r.peak_mib = static_cast<double>(ru.ru_maxrss) / 1024.0;  // KiB on Linux
+  r.elapsed = before + std::chrono::duration<double>(Clock::now() - start).count();
+  r.peak_mib = std::max(from ? from->peak_mib : 0.0,
+                        static_cast<double>(ru.ru_maxrss) / 1024.0);  // KiB on Linux
   char why[128];
   if (killed) {
     std::snprintf(why, sizeof why, "timed out after %.0f s (killed in step %zu)", r.elapsed,
@@ -619,24 +837,7 @@ nlohmann::json to_json(const RunResult& r) {
   }
   for (const StepSample& x : r.steps) j["step_seconds_each"].push_back(x.wall);
   j["step_samples"] = nlohmann::json::array();  // every step as the child reported it (--resume)
-  for (const StepSample& x : r.steps)
-    j["step_samples"].push_back({{"wall", x.wall},
-                                 {"detect", x.stages.detect},
-                                 {"constraints", x.stages.constraints},
-                                 {"assemble", x.stages.assemble},
-                                 {"solve", x.stages.solve},
-                                 {"integrate", x.stages.integrate},
-                                 {"metrics", x.stages.metrics},
-                                 {"contacts", x.contacts},
-                                 {"lcp", x.lcp},
-                                 {"solved", x.solved},
-                                 {"failed_solve", x.failed_solve},
-                                 {"substeps", x.substeps},
-                                 {"halves_from_start", x.halves_from_start},
-                                 {"status", x.status},
-                                 {"pivots", x.pivots},
-                                 {"fallback", x.fallback},
-                                 {"extended_precision", x.extended_precision}});
+  for (const StepSample& x : r.steps) j["step_samples"].push_back(sample_json(x));
   if (r.have_end)
     j["end"] = {{"mean_height", r.end.mean_height},
                 {"max_speed", r.end.max_speed},
@@ -655,27 +856,7 @@ RunResult from_json(const nlohmann::json& j) {
   r.setup = j.at("setup_seconds").get<double>();
   r.elapsed = j.at("elapsed_seconds").get<double>();
   r.peak_mib = j.at("peak_rss_mib").get<double>();
-  for (const nlohmann::json& x : j.at("step_samples")) {
-    StepSample t;
-    t.wall = x.at("wall").get<double>();
-    t.stages.detect = x.at("detect").get<double>();
-    t.stages.constraints = x.at("constraints").get<double>();
-    t.stages.assemble = x.at("assemble").get<double>();
-    t.stages.solve = x.at("solve").get<double>();
-    t.stages.integrate = x.at("integrate").get<double>();
-    t.stages.metrics = x.at("metrics").get<double>();
-    t.contacts = x.at("contacts").get<int>();
-    t.lcp = x.at("lcp").get<int>();
-    t.solved = x.at("solved").get<int>();
-    t.failed_solve = x.at("failed_solve").get<bool>();
-    t.substeps = x.at("substeps").get<int>();
-    t.halves_from_start = x.at("halves_from_start").get<bool>();
-    t.status = x.at("status").get<int>();
-    t.pivots = x.at("pivots").get<int>();
-    t.fallback = x.at("fallback").get<bool>();
-    t.extended_precision = x.at("extended_precision").get<bool>();
-    r.steps.push_back(t);
-  }
+  for (const nlohmann::json& x : j.at("step_samples")) r.steps.push_back(sample_from_json(x));
   if (j.contains("end")) {
     r.end.mean_height = j["end"].at("mean_height").get<double>();
     r.end.max_speed = j["end"].at("max_speed").get<double>();
@@ -683,40 +864,6 @@ RunResult from_json(const nlohmann::json& j) {
     r.have_end = true;
   }
   return r;
-}
-
-// This program's build: a hash (FNV-1a) of its executable, so that --resume never takes the runs
-// of another build.
-std::string build_hash() {
-  static const std::string hash = [] {
-    std::ifstream in("/proc/self/exe", std::ios::binary);
-    std::uint64_t h = 0xcbf29ce484222325ull;
-    char buf[1 << 16];
-    while (in.read(buf, sizeof buf) || in.gcount() > 0) {
-      for (std::streamsize i = 0; i < in.gcount(); ++i)
-        h = (h ^ static_cast<unsigned char>(buf[i])) * 0x100000001b3ull;
-      if (!in) break;
-    }
-    char text[17];
-    std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(h));
-    return std::string(text);
-  }();
-  return hash;
-}
-
-// The settings a results file's runs depend on (--resume reuses them only where all agree).
-nlohmann::json settings_json(const Options& o) {
-  return {{"build", build_hash()},
-          {"seed", o.seed},
-          {"steps", o.steps},
-          {"budget_seconds", o.budget},
-          {"bullet_precision", bullet_precision()},
-          {"bullet_margin", o.bullet_margin},
-          {"sleep", o.sleep},
-          {"threads", o.threads},
-          {"watchdog", o.watchdog},
-          {"friction_on_demand", o.friction_on_demand},
-          {"revised_min_size", o.revised_min_size}};
 }
 
 // The finished runs of o.out for --resume; none when the file does not exist. A file that is not
@@ -735,11 +882,7 @@ std::vector<RunResult> finished_runs(const Options& o) {
     fail(std::string("not JSON: ") + e.what());
   }
   if (!j.is_object() || !j.contains("runs")) fail("no \"runs\": not a bench_scaling results file");
-  const nlohmann::json settings = settings_json(o);
-  for (const auto& [key, value] : settings.items())
-    if (!j.contains(key) || j[key] != value)
-      fail("field \"" + key + "\" is " + (j.contains(key) ? j[key].dump() : "missing") +
-           ", this run's is " + value.dump());
+  if (const std::string why = settings_mismatch(j, o); !why.empty()) fail(why);
   for (const nlohmann::json& r : j["runs"]) {
     if (r.value("stop", "") == "running") continue;  // started again from its first step
     try {
@@ -751,11 +894,14 @@ std::vector<RunResult> finished_runs(const Options& o) {
   return runs;
 }
 
+bool csv_out(const Options& o) {
+  return o.out.size() >= 4 && o.out.compare(o.out.size() - 4, 4, ".csv") == 0;
+}
+
 void write_to(const std::vector<RunResult>& all, const Options& o, const std::string& path) {
   std::ofstream out(path);
   if (!out) throw std::runtime_error(path + ": cannot write");
-  const bool csv = o.out.size() >= 4 && o.out.compare(o.out.size() - 4, 4, ".csv") == 0;
-  if (csv) {
+  if (csv_out(o)) {
     out << "dimension,bodies,engine,steps_planned,steps_done,stop,mean_step_s,max_step_s,"
            "detect_s,constraints_s,assemble_s,solve_s,integrate_s,metrics_s,other_s,"
            "contacts_per_body,lcp_per_body,solved_per_body,failed_solves,split_steps,"
@@ -831,8 +977,12 @@ int main(int argc, char** argv) {
                  "each (engine, N) and every 10 s while one runs");
   app.add_flag("--resume", o.resume,
                "take the finished (engine, N) runs of the --out JSON file, measured by this build "
-               "with the same settings, instead of running them again (a run it holds as running "
-               "starts again)");
+               "with the same settings, instead of running them again, and go on with the running "
+               "exactsim run from its last saved state (<out>.state)");
+  app.add_option("--state-every", o.state_every,
+                 "with a JSON --out: seconds of wall time between saves of the running exactsim "
+                 "run's state to <out>.state, from which --resume goes on (0: after every step)")
+      ->check(CLI::NonNegativeNumber);
   app.add_option("--write-scenes", o.write_scenes,
                  "also write every scene to this folder as a scene file (for exactsim run/view)");
   CLI11_PARSE(app, argc, argv);
@@ -853,14 +1003,21 @@ int main(int argc, char** argv) {
              : (o.bullet ? "not built in" : "off"));
   std::vector<RunResult> all;
   try {
+    const bool csv = csv_out(o);
+    // The running exactsim run's state, beside a JSON results file.
+    const std::string state_path = o.out.empty() || csv ? "" : o.out + ".state";
     std::vector<RunResult> done;
+    std::optional<RunState> running;
     if (o.resume) {
       if (o.out.empty()) throw std::runtime_error("--resume needs --out, the results file");
-      if (o.out.size() >= 4 && o.out.compare(o.out.size() - 4, 4, ".csv") == 0)
-        throw std::runtime_error(o.out + ": --resume reads a JSON results file, not CSV");
+      if (csv) throw std::runtime_error(o.out + ": --resume reads a JSON results file, not CSV");
       done = finished_runs(o);
+      if (std::filesystem::exists(state_path)) running = read_run_state(state_path, o);
+    } else if (!state_path.empty()) {
+      std::filesystem::remove(state_path);  // another run's
     }
-    // The finished run of (engine, d, n) from the results file, or a new one.
+    // The finished run of (engine, d, n) from the results file, or a new one (going on from
+    // the saved state of its steps where there is one).
     const auto run = [&](const std::string& engine, int d, int n) {
       for (const RunResult& r : done)
         if (r.engine == engine && r.dims == d && r.n == n) {
@@ -868,18 +1025,30 @@ int main(int argc, char** argv) {
                        engine.c_str(), o.out.c_str());
           return r;
         }
-      std::fprintf(stderr, "%dD N=%d: %s\n", d, n, engine.c_str());
-      RunResult r = run_child(engine, d, n, o, [&](const RunResult& so_far) {
-        if (o.out.empty()) return;
-        std::vector<RunResult> with = all;
-        with.push_back(so_far);
-        write_out(with, o);
-      });
+      const RunState* from = nullptr;
+      if (running && running->engine == engine && running->dims == d && running->n == n) {
+        from = &*running;
+        std::fprintf(stderr, "%dD N=%d: %s: going on after step %zu, saved in %s\n", d, n,
+                     engine.c_str(), from->samples.size(), state_path.c_str());
+      } else {
+        std::fprintf(stderr, "%dD N=%d: %s\n", d, n, engine.c_str());
+      }
+      RunResult r = run_child(
+          engine, d, n, o,
+          [&](const RunResult& so_far) {
+            if (o.out.empty()) return;
+            std::vector<RunResult> with = all;
+            with.push_back(so_far);
+            write_out(with, o);
+          },
+          from, engine == "exactsim" ? state_path : "");
       return r;
     };
     const auto record = [&](RunResult r) {
       all.push_back(std::move(r));
-      if (!o.out.empty()) write_out(all, o);
+      if (o.out.empty()) return;
+      write_out(all, o);
+      if (all.back().engine == "exactsim") std::filesystem::remove(state_path);  // in o.out now
     };
     for (int d : o.dims)
       for (int n : o.n) {
