@@ -105,11 +105,12 @@ def test_a_killed_run_goes_on_from_its_saved_state_as_it_would_have_gone_on():
     assert a["end"] == b["end"], (a["end"], b["end"])
     assert b["elapsed_seconds"] > 0 and b["setup_seconds"] >= 0
 
-    # A state file of other settings, or not one, is refused, naming the file and the field.
+    # --resume with neither a results nor a state file runs from the start.
     other = subprocess.run([BENCH, *args[:5], "99", "--no-bullet", "--out",
                             str(WORK / "none.json"), "--resume"], capture_output=True, text=True,
                            env=ENV, timeout=120)
-    assert other.returncode == 0  # no state file, no results file: runs from the start
+    assert other.returncode == 0
+    # A state file of other settings, or not one, is refused, naming the file and the field.
     (WORK / "bad.json.state").write_text("bench_scaling-state\n{\"seed\": 1}\n")
     bad = subprocess.run([BENCH, *args, "--out", str(WORK / "bad.json"), "--resume"],
                          capture_output=True, text=True, env=ENV, timeout=120)
