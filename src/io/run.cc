@@ -98,6 +98,7 @@ nlohmann::json report_to_json(const StepReport& r) {
                    {"newton_euler_residual", c.newton_euler_residual},
                    {"tolerance", c.tolerance}};
     if (r.regularisation > 0) j["solver"]["recovered_with_regularisation"] = r.regularisation;
+    if (r.islands_flown_free > 0) j["solver"]["islands_flown_free"] = r.islands_flown_free;
     if (r.gauss_seidel_sweeps > 0) j["solver"]["gauss_seidel_sweeps"] = r.gauss_seidel_sweeps;
     if (r.friction_cones_left_out > 0)
       j["solver"]["friction_cones_left_out"] = r.friction_cones_left_out;

@@ -63,6 +63,7 @@ SplitCause split_cause(const StepReport& r, bool failed, Real before, Real eps) 
 void add_up(StepReport& total, const StepReport& part) {
   total.substeps += part.substeps;
   total.retaken_failed_solves += part.retaken_failed_solves;
+  total.islands_flown_free += part.islands_flown_free;
   total.spawned += part.spawned;
   total.seconds.detect += part.seconds.detect;
   total.seconds.constraints += part.seconds.constraints;

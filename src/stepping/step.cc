@@ -407,6 +407,7 @@ void solve_island(const World& world, State& state, Real h, const IslandInputs& 
       (world.stepping.continue_on_solver_failure && ws.dense &&
        recover_by_regularisation(world, ws, report) && certify_energy(state, ws, world, report));
   report.solution_applied = usable;
+  report.islands_flown_free = usable ? 0 : 1;
   if (world.stepping.warm_start && report.status == StepStatus::kOk) {
     // Lemke's final basis (or the verified guess) keeps its degenerate basics: without them the
     // next guess of a frictional pile at rest is singular and falls back to a cold solve.
@@ -473,6 +474,7 @@ void add_island(const StepReport& i, int k, StepReport& r, IslandTotals& t) {
   r.solver.iterations = iterations;
   r.solution_applied = (k == 0 || r.solution_applied) && i.solution_applied;
   r.regularisation = std::max(r.regularisation, i.regularisation);
+  r.islands_flown_free += i.islands_flown_free;
   r.energy.checked = r.energy.checked || i.energy.checked;
   r.energy.before += i.energy.before;
   r.energy.free_flight += i.energy.free_flight;

@@ -144,6 +144,13 @@ TEST(FailedSolve, ASolveThatFailsAtEverySizeIsRetakenDownToQuarterSteps) {
     EXPECT_EQ(r.retaken_failed_solves, go_on ? 3 : 2) << "go on " << go_on;
     EXPECT_EQ(r.substeps, go_on ? 4 : 1) << "go on " << go_on;
     EXPECT_DOUBLE_EQ(sim.state.time, go_on ? 0.01 : 0.0025) << "go on " << go_on;
+    // No recovery certifies either: in every part taken the box flew free, ν + h M⁻¹F, into the
+    // floor (docs/stepping.md "When a solve fails").
+    EXPECT_EQ(r.islands_flown_free, go_on ? 4 : 1) << "go on " << go_on;
+    EXPECT_EQ(r.regularisation, 0) << "go on " << go_on;
+    const auto v = sim.state.v_of(1);
+    EXPECT_NEAR(v(0), 1.0, 1e-12) << "go on " << go_on;
+    EXPECT_NEAR(v(2), -0.5 + w.gravity(2) * sim.state.time, 1e-12) << "go on " << go_on;
 
     // Without the watchdog (the fixed h of the papers' experiments), or with no splitting, the
     // whole step's failure is the step's.

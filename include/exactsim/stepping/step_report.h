@@ -203,6 +203,9 @@ struct StepReport {
   bool solution_applied =
       false;                // the solve's ν⁺ was used (certified, or recovered when continued)
   Real regularisation = 0;  // δ of N + δI when a failed step was recovered (continue_on_failure)
+  // Islands whose solve failed and was not recovered, summed over the step's parts: their bodies
+  // flew free, ν + h M⁻¹F, through their contacts (docs/stepping.md "When a solve fails").
+  int islands_flown_free = 0;
   EnergyBalance energy;     // of the solve that was used (when solver_called)
   int diverged_body = -1;   // status kDiverged: the first body with non-finite or runaway state
   // The penetration watchdog after the step (StepOptions::watch_penetration): the exact largest
