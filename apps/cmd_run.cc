@@ -357,7 +357,7 @@ Action register_run(CLI::App& app) {
   sub->add_flag(
       "--continue-on-failure", a->continue_on_failure,
       "Keep going after a failed solve or a deep penetration (the step report records it; a "
-      "failed island is regularised on the dense path and flies free for the step otherwise, "
+      "failed island is regularised, and flies free for the step where that fails too, "
       "docs/stepping.md \"When a solve fails\")");
   sub->add_flag("--general-form", a->general_form,
                 "PEG 2D: the general intercontact form (docs/peg.md), as contact.parameters."

@@ -25,6 +25,7 @@
 #include "exactsim/stepping/sleep.h"
 #include "exactsim/stepping/warm_start.h"
 #include "island_solve.h"
+#include "regularised_recovery.h"
 
 namespace exactsim {
 namespace {
@@ -77,45 +78,6 @@ void add_joints(const World& world, const State& state, ConstraintSet& set) {
   set.joints.clear();
   for (int j = 0; j < static_cast<int>(world.joints.size()); ++j)
     if (joint_present(world.joints[j], state)) set.joints.push_back(j);
-}
-
-// Last resort after a failed solve when the user asked to continue (docs/stepping.md "When a
-// solve fails"): solve the reduced LCP with N + δI for growing δ (a P-matrix when N is PSD, so the
-// frictionless standard model always recovers) and take ν = W(G z + c). It changes the model: the
-// step stays reported as failed, with the δ used.
-bool recover_by_regularisation(const World& world, IslandWorkspace& ws, StepReport& report) {
-  if (ws.layout.n_bilateral > 0) return false;  // N + δI would make the joints' rows unilateral
-  MlcpScratch& s = ws.solver;
-  // After friction on demand s holds a sub-problem's reduction: recover on the whole MLCP.
-  if (s.reduced.q.size() != ws.layout.size()) reduce_mlcp(ws.mlcp, s);
-  const Real scale = std::max<Real>(1, s.reduced.M.diagonal().cwiseAbs().maxCoeff());
-  Lcp regularised = s.reduced;
-  // Lemke alone: on a P-matrix it cannot end on a ray, and when it still fails (round-off) a
-  // larger δ is the better next try than a Fischer–Burmeister run on the same problem.
-  SolverOptions lemke_only = world.solver;
-  lemke_only.fallback = false;
-  // N + δI needs no retries: keep a failure cheap.
-  lemke_only.diagnostics.extended_precision_retry = false;
-  lemke_only.max_pivot_work = 1e9;
-  // On the step's own solver buffers (the memory budget counts only the copy of N), keeping the
-  // failed solve's basis, the next step's warm start.
-  const std::vector<bool> basis = s.lcp.active;
-  LcpSolution sol;
-  bool recovered = false;
-  for (Real delta : {1e-10, 1e-8, 1e-6, 1e-4, 1e-2}) {
-    regularised.M = s.reduced.M;
-    regularised.M.diagonal().array() += delta * scale;
-    solve_lcp(regularised, lemke_only, s.lcp, sol);
-    if (!sol.certificate.ok()) continue;
-    ws.solution.z = sol.z;
-    ws.solution.nu = s.Wc + s.WG * sol.z;
-    sparse_rows(ws.problem, ws.solution.nu, ws.solution.z, ws.solution.w);  // the energy's zᵀw
-    report.regularisation = delta * scale;
-    recovered = true;
-    break;
-  }
-  s.lcp.active = basis;
-  return recovered;
 }
 
 // ½ νᵀMν over the MLCP's blocks (no temporaries: the step allocates nothing).
@@ -404,8 +366,8 @@ void solve_island(const World& world, State& state, Real h, const IslandInputs& 
   // this step.
   const bool usable =
       report.status == StepStatus::kOk ||
-      (world.stepping.continue_on_solver_failure && ws.dense &&
-       recover_by_regularisation(world, ws, report) && certify_energy(state, ws, world, report));
+      (world.stepping.continue_on_solver_failure && recover_by_regularisation(world, ws, report) &&
+       certify_energy(state, ws, world, report));
   report.solution_applied = usable;
   report.islands_flown_free = usable ? 0 : 1;
   if (world.stepping.warm_start && report.status == StepStatus::kOk) {

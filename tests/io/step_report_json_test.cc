@@ -123,7 +123,9 @@ TEST(StepReportJson, TheSeriesFieldsAreTheLinesFirstLevelScalarsThatEveryStepHas
   const std::map<std::string, nlohmann::json> with_optional = scalars(report_to_json(full));
   EXPECT_GT(with_optional.size(), table.size());
   for (const auto& [name, value] : with_optional)
-    if (!table.contains(name)) EXPECT_EQ(find_report_scalar(name), nullptr) << name;
+    if (!table.contains(name)) {
+      EXPECT_EQ(find_report_scalar(name), nullptr) << name;
+    }
   EXPECT_EQ(table.at("status"), to_string(StepStatus::kSolverFailed));
   EXPECT_EQ(find_report_scalar("seconds"), nullptr);
   EXPECT_EQ(find_report_scalar("solver"), nullptr);

@@ -167,7 +167,8 @@ Real contact_epsilon(const World& world, Real h);
 // Advances `state` by h: spawn → detect → constraints → assemble → solve + verify → velocities →
 // positions → report. On a failed solve the step is reported as failed; with
 // StepOptions::continue_on_solver_failure the velocities come from the regularised problem
-// (report.regularisation), otherwise the bodies of the failed problem fly free this step.
+// (report.regularisation) where it verifies; otherwise the bodies of the failed problem fly free
+// this step (report.islands_flown_free).
 StepReport step(const World& world, State& state, Workspace& ws, Real h, long step_index);
 
 // Starts the joints' impulses of a user's step (Workspace::joint_impulses) at state: zero, their
