@@ -245,10 +245,11 @@ int run(const RunArgs& a) {
               s.scene.c_str(), s.model.c_str(), s.dimension, s.step, s.steps_done, s.steps_planned,
               s.wall_seconds, s.solver_seconds);
   std::printf(
-      "  contacts per step: mean %.1f, max %d; solver calls %ld, failures %ld (energy %ld), "
-      "fallbacks %ld, max pivots %ld; failed solves taken again as half steps %ld\n",
+      "  contacts per step: mean %.1f, max %d; solver calls %ld, failures %ld (energy %ld, "
+      "islands flown free %ld), fallbacks %ld, max pivots %ld; failed solves taken again as half "
+      "steps %ld\n",
       s.mean_contacts, s.max_contacts, s.solver_calls, s.solver_failures, s.energy_failures,
-      s.fallback_solves, s.max_pivots, s.retaken_failed_solves);
+      s.islands_flown_free, s.fallback_solves, s.max_pivots, s.retaken_failed_solves);
   std::printf(
       "  overlap per step: median %.3e %s, max %.3e %s; final energy: kinetic %.6g J, "
       "potential %.6g J\n",

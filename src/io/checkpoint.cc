@@ -22,9 +22,9 @@ constexpr std::string_view kMagic = "exactsim-checkpoint\n";
 // Saved states (encode_state) are format 2; a format-1 state (without the halves' memory) still
 // reads.
 constexpr std::uint32_t kStateVersion = 2;
-// Checkpoints are format 3; a format-2 checkpoint (without the halves' memory) or format 1 (nor
-// retaken_failed_solves) still reads.
-constexpr std::uint32_t kCheckpointVersion = 3;
+// Checkpoints are format 4; a format-3 checkpoint (without islands_flown_free), format 2 (nor the
+// halves' memory) or format 1 (nor retaken_failed_solves) still reads.
+constexpr std::uint32_t kCheckpointVersion = 4;
 constexpr std::uintmax_t kMaxCheckpointBytes = std::uintmax_t{16} << 30;
 
 std::uint64_t fnv1a(std::string_view bytes) {
@@ -61,6 +61,7 @@ void for_each_checkpoint_field(IO& io, C& c, std::uint32_t version) {
   io("solver_failures", s.solver_failures);
   io("energy_failures", s.energy_failures);
   if (version >= 2) io("retaken_failed_solves", s.retaken_failed_solves);
+  if (version >= 4) io("islands_flown_free", s.islands_flown_free);
   io("max_energy_gain", s.max_energy_gain);
   io("projection_steps", s.projection_steps);
   io("projection_relaxed", s.projection_relaxed);

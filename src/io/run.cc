@@ -98,7 +98,6 @@ nlohmann::json report_to_json(const StepReport& r) {
                    {"newton_euler_residual", c.newton_euler_residual},
                    {"tolerance", c.tolerance}};
     if (r.regularisation > 0) j["solver"]["recovered_with_regularisation"] = r.regularisation;
-    if (r.islands_flown_free > 0) j["solver"]["islands_flown_free"] = r.islands_flown_free;
     if (r.gauss_seidel_sweeps > 0) j["solver"]["gauss_seidel_sweeps"] = r.gauss_seidel_sweeps;
     if (r.friction_cones_left_out > 0)
       j["solver"]["friction_cones_left_out"] = r.friction_cones_left_out;
@@ -132,6 +131,8 @@ nlohmann::json report_to_json(const StepReport& r) {
   if (r.diverged_body >= 0) j["diverged_body"] = r.diverged_body;
   if (r.substeps > 1) j["substeps"] = r.substeps;
   if (r.retaken_failed_solves > 0) j["retaken_failed_solves"] = r.retaken_failed_solves;
+  // Over the step's parts, whether or not its last part solved (add_up).
+  if (r.islands_flown_free > 0) j["islands_flown_free"] = r.islands_flown_free;
   if (r.halves_from_start) j["halves_from_start"] = true;
   if (const SplitCause& c = r.split; c.kind != SplitCause::Kind::kNone) {
     nlohmann::json& split = j["split"];
@@ -205,6 +206,7 @@ nlohmann::json summary_fields(const RunSummary& s) {
           {"solver_calls", s.solver_calls},
           {"solver_failures", s.solver_failures},
           {"retaken_failed_solves", s.retaken_failed_solves},
+          {"islands_flown_free", s.islands_flown_free},
           {"energy_failures", s.energy_failures},
           {"max_energy_gain", s.max_energy_gain},
           {"projection_steps", s.projection_steps},
@@ -539,6 +541,7 @@ void tally_step(const StepReport& r, std::size_t overlap_cap, RunTally& t) {
   }
   sum.solver_failures += is_failed_solve(r.status);
   sum.retaken_failed_solves += r.retaken_failed_solves;
+  sum.islands_flown_free += r.islands_flown_free;
   sum.energy_failures += r.status == StepStatus::kEnergyGain;
   if (r.energy.checked)
     sum.max_energy_gain = std::max(sum.max_energy_gain, r.energy.total_excess());

@@ -70,6 +70,9 @@ struct RunSummary {
   // failed solves of (sub-)steps that advance() then took as halves (StepReport::
   // retaken_failed_solves): not failures of the run unless a half failed too
   long retaken_failed_solves = 0;
+  // islands of failed solves that the run went on past without an answer, not even the
+  // regularised one (StepReport::islands_flown_free): their bodies flew free for that step
+  long islands_flown_free = 0;
   // J, max over steps of the kinetic + potential energy the step added beyond its stabilisation
   // and projection budgets (EnergyBalance::total_excess; <= 0 when every step dissipates)
   Real max_energy_gain = 0;
