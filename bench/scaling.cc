@@ -102,6 +102,7 @@ nlohmann::json sample_json(const StepSample& x) {
           {"lcp", x.lcp},
           {"solved", x.solved},
           {"failed_solve", x.failed_solve},
+          {"islands_flown_free", x.flown_free},
           {"substeps", x.substeps},
           {"halves_from_start", x.halves_from_start},
           {"status", x.status},
@@ -123,6 +124,7 @@ StepSample sample_from_json(const nlohmann::json& x) {
   t.lcp = x.at("lcp").get<int>();
   t.solved = x.at("solved").get<int>();
   t.failed_solve = x.at("failed_solve").get<bool>();
+  t.flown_free = x.at("islands_flown_free").get<int>();
   t.substeps = x.at("substeps").get<int>();
   t.halves_from_start = x.at("halves_from_start").get<bool>();
   t.status = x.at("status").get<int>();
@@ -270,10 +272,11 @@ void emit(int fd, const char* fmt, ...) {
 }
 
 void emit_step(int fd, const StepSample& s) {
-  emit(fd, "S %.9g %.9g %.9g %.9g %.9g %.9g %.9g %d %d %d %d %d %d %d %d %d %d\n", s.wall,
+  emit(fd, "S %.9g %.9g %.9g %.9g %.9g %.9g %.9g %d %d %d %d %d %d %d %d %d %d %d\n", s.wall,
        s.stages.detect, s.stages.constraints, s.stages.assemble, s.stages.solve, s.stages.integrate,
        s.stages.metrics, s.contacts, s.lcp, s.solved, s.failed_solve ? 1 : 0, s.substeps, s.status,
-       s.pivots, s.fallback ? 1 : 0, s.extended_precision ? 1 : 0, s.halves_from_start ? 1 : 0);
+       s.pivots, s.fallback ? 1 : 0, s.extended_precision ? 1 : 0, s.halves_from_start ? 1 : 0,
+       s.flown_free);
 }
 
 EndSample exactsim_end(const Scene& scene, const State& state) {
@@ -379,6 +382,7 @@ void child_main(int fd, const std::string& engine, int dims, int n, const Option
       s.lcp = r.lcp_size;
       s.solved = r.solved_unknowns;
       s.failed_solve = is_failed_solve(r.status);
+      s.flown_free = r.islands_flown_free;
       s.substeps = r.substeps;
       s.halves_from_start = r.halves_from_start;
       s.status = static_cast<int>(r.status);
@@ -434,7 +438,7 @@ void parse_line(const std::string& line, RunResult& r) {
       in >> s.wall >> s.stages.detect >> s.stages.constraints >> s.stages.assemble >>
           s.stages.solve >> s.stages.integrate >> s.stages.metrics >> s.contacts >> s.lcp >>
           s.solved >> failed >> s.substeps >> s.status >> s.pivots >> fallback >> extended >>
-          halves;
+          halves >> s.flown_free;
       s.failed_solve = failed != 0;
       s.halves_from_start = halves != 0;
       s.fallback = fallback != 0;
@@ -586,7 +590,8 @@ Stat stat(const std::vector<StepSample>& v, F f, std::size_t count = SIZE_MAX) {
 struct Summary {
   Stat wall, detect, constraints, assemble, solve, integrate, metrics, other, contacts, lcp, solved,
       pivots;
-  int failed = 0, split = 0, halves = 0, deep = 0, odd_substeps = 0, fallback = 0, extended = 0;
+  int failed = 0, flown_free = 0, split = 0, halves = 0, deep = 0, odd_substeps = 0, fallback = 0,
+      extended = 0;
 };
 
 Summary summarise(const RunResult& r) {
@@ -609,6 +614,7 @@ Summary summarise(const RunResult& r) {
   s.pivots = stat(v, [](const StepSample& x) { return x.pivots; });
   for (const StepSample& x : v) {
     s.failed += x.failed_solve;
+    s.flown_free += x.flown_free;
     // A step taken as halves from its start is not split (though one of its halves may be).
     s.split += x.substeps > 1 && !x.halves_from_start;
     s.halves += x.halves_from_start;
@@ -692,9 +698,9 @@ void print_block(const RunResult& ex, const RunResult* bu) {
       "from the long-double retry %d\n",
       s.pivots.mean, s.pivots.max, s.fallback, s.extended);
   std::printf(
-      "  failed solves %d, split steps %d, steps taken as halves from their start %d, steps "
-      "still deep after splitting %d",
-      s.failed, s.split, s.halves, s.deep);
+      "  failed solves %d (islands flown free %d), split steps %d, steps taken as halves from "
+      "their start %d, steps still deep after splitting %d",
+      s.failed, s.flown_free, s.split, s.halves, s.deep);
   if (ex.have_end)
     std::printf("; at the end: mean height %.3f m, max speed %.2f m/s, escaped %d",
                 ex.end.mean_height, ex.end.max_speed, ex.end.escaped);
@@ -826,6 +832,7 @@ nlohmann::json to_json(const RunResult& r) {
     j["lcp_size_per_body"] = st(s.lcp);
     j["solved_unknowns_per_body"] = st(s.solved);
     j["failed_solves"] = s.failed;
+    j["islands_flown_free"] = s.flown_free;
     j["split_steps"] = s.split;
     j["halves_from_start_steps"] = s.halves;
     j["deep_penetration_steps"] = s.deep;

@@ -16,6 +16,9 @@ struct StepSample {
   int lcp = 0;         // exactsim: unknowns of the reduced LCP (0 for Bullet)
   int solved = 0;      // exactsim: those the solves worked on (StepReport::solved_unknowns)
   bool failed_solve = false;
+  // exactsim: islands of its failed solves not recovered by regularisation, their bodies in free
+  // flight (StepReport::islands_flown_free)
+  int flown_free = 0;
   int substeps = 1;  // exactsim: advance()'s sub-steps; Bullet: internal steps taken
   // exactsim: taken as halves from its start after a failed whole step (StepReport's
   // halves_from_start), not split

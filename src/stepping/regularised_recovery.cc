@@ -45,7 +45,7 @@ bool recover_dense(const World& world, IslandWorkspace& ws, Real& used) {
 }
 
 // Sparse path: N = Hᵀ W G + D is never formed, so δ goes on D's diagonal; the sparse solve from
-// last step's basis (the warm start's guess), on its own buffers.
+// last step's basis (the warm start's guess), on the sparse solve's buffers.
 bool recover_sparse(const World& world, IslandWorkspace& ws, Real& used) {
   const SparseMlcp& p = ws.problem;
   SparseMlcpScratch& s = ws.sparse;
