@@ -7,8 +7,9 @@ usage: verdict.py --trap PEG_DIR STANDARD_DIR --pour PEG_DIR STANDARD_DIR [--bod
 and the standard model, run while the slider crosses the apex. From trajectory.csv: the body's
 sliding speed |vx| at the start, its largest drop in one step, and its largest upward velocity
 vy. --pour: two folders of the same pour, PEG and the standard model; from summary.json, the
-failed solves. Prints one line per run, then the verdict (the failed solves it gives are the
-pour's, and the trap's when it has any).
+failed solves, and the islands among them that no regularised recovery answered and so flew free.
+Prints one line per run, then the verdict (the failed solves it gives are the pour's, and the
+trap's when it has any).
 Exit status 2 when a folder or file is missing or malformed.
 """
 import argparse
@@ -90,13 +91,17 @@ def trap_words(t, numbers):
     return words
 
 
-def failure_words(n):
-    return f"{n} failed solve{'' if n == 1 else 's'}"
+def failure_words(summary):
+    n, free = summary["solver_failures"], summary.get("islands_flown_free", 0)
+    words = f"{n} failed solve{'' if n == 1 else 's'}"
+    if free:
+        words += f" ({free} island{'' if free == 1 else 's'} flown free)"
+    return words
 
 
 def run_line(folder, summary, extra):
     return (f"  {os.path.basename(os.path.normpath(folder)):<22} {summary['steps_done']:>5} steps, "
-            f"{failure_words(summary['solver_failures'])}; {extra}")
+            f"{failure_words(summary)}; {extra}")
 
 
 def main():
@@ -124,7 +129,7 @@ def main():
     parts = []
     for _, trap_summary, trap, _, pour_summary in runs:
         name = "PEG" if pour_summary["model"] == "peg" else f"{pour_summary['model']} model"
-        failures = failure_words(pour_summary["solver_failures"]) + " in the pour"
+        failures = failure_words(pour_summary) + " in the pour"
         if trap_summary["solver_failures"]:
             failures += f" and {trap_summary['solver_failures']} in the trap"
         parts.append(f"{name}: {failures}, {trap_words(trap, numbers=False)}")

@@ -13,12 +13,13 @@ import sys
 from expectations import Expectations
 
 
-def make_run(folder, model, failures, slider):
+def make_run(folder, model, failures, slider, flown_free=0):
     """slider: [(vx, vy)] per row, the initial state first."""
     os.makedirs(folder, exist_ok=True)
     with open(os.path.join(folder, "summary.json"), "w") as f:
         json.dump({"model": model, "solver_failures": failures, "steps_done": len(slider) - 1,
-                   "steps_planned": len(slider) - 1, "step": 0.01}, f)
+                   "steps_planned": len(slider) - 1, "step": 0.01,
+                   "islands_flown_free": flown_free}, f)
     with open(os.path.join(folder, "trajectory.csv"), "w") as f:
         f.write("step,time,body,x,y,theta,vx,vy,omega\n")
         for k, (vx, vy) in enumerate(slider):
@@ -63,6 +64,18 @@ def main():
     expect("PEG: 1 failed solve in the pour," in verdict, f"PEG's failure: {verdict!r}")
     expect(verdict.endswith("standard model: 7 failed solves in the pour, slider loses 10% of "
                             "its speed in one step."), f"standard without a kick: {verdict!r}")
+
+    # Failed solves that no regularised recovery answered are named, in the run's line and the
+    # verdict.
+    make_run(d["pour-std"], "standard", 7, [(0, 0), (0, 0)], flown_free=2)
+    p = subprocess.run(args, capture_output=True, text=True)
+    lines = p.stdout.splitlines()
+    verdict = lines[-1] if lines else ""
+    expect("standard model: 7 failed solves (2 islands flown free) in the pour," in verdict,
+           f"flown free in the verdict: {verdict!r}")
+    pour_std = [line for line in lines if "pour-std" in line]
+    expect(len(pour_std) == 1 and "7 failed solves (2 islands flown free);" in pour_std[0],
+           f"flown free in the pour's line: {pour_std!r}")
 
     # Runs of different models in one column, and a missing file, are errors.
     p = subprocess.run(["/usr/bin/python3", script, "--trap", d["trap-peg"], d["trap-std"],
