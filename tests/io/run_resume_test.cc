@@ -21,6 +21,7 @@
 #include "experiments/scenarios.h"
 #include "experiments/stress_scenes.h"
 #include "input_error.h"
+#include "physics/physics_scene.h"
 #include "temp_folder.h"
 
 namespace exactsim::run_resume_test {
@@ -161,25 +162,10 @@ TEST(RunResume, ARunWithImpactsResumesBitForBit) {
 // summary.json counts the islands that did, as steps.jsonl does step by step; stopped and
 // resumed, the count goes on from the checkpoint's.
 TEST(RunResume, TheIslandsFlownFreeAreCountedAcrossAResume) {
-  // A 20 cm box sliding and spinning on a floor (μ = 0.5, h = 0.01).
-  const json doc = {{"format", "exactsim-scene"},
-                    {"version", 1},
-                    {"dimension", 3},
-                    {"time", {{"step", 0.01}, {"duration", 0.3}}},
-                    {"contact", {{"model", "standard"}, {"friction", 0.5}}},
-                    {"solver", {{"tolerance", 1e-300}}},
-                    {"stepping", {{"continue_on_solver_failure", true}}},
-                    {"bodies",
-                     {{{"name", "floor"},
-                       {"static", true},
-                       {"shape", {{"box", {4.0, 4.0, 0.2}}}},
-                       {"position", {0.0, 0.0, -0.1}}},
-                      {{"name", "box"},
-                       {"shape", {{"box", {0.2, 0.2, 0.2}}}},
-                       {"density", 1000},
-                       {"position", {0.0, 0.0, 0.1}},
-                       {"velocity", {1.0, 0.3, -0.5}},
-                       {"angular_velocity", {0.2, 0.1, 0.3}}}}}};
+  json doc = physics_test::moving_box_on_floor_doc({1.0, 0.3, -0.5}, {0.2, 0.1, 0.3});
+  doc["time"]["duration"] = 0.3;
+  doc["solver"] = {{"tolerance", 1e-300}};
+  doc["stepping"] = {{"continue_on_solver_failure", true}};
   const Scene scene = parse_scene(doc, "box.json");
   const std::string whole = folder("flown-free-whole"), parts = folder("flown-free-parts");
   const RunSummary all = run_scene(scene, options(whole));

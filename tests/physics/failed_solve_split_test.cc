@@ -24,23 +24,6 @@
 namespace exactsim::failed_solve_split_test {
 namespace {
 
-// A 20 cm box on a floor (μ = 0.5, h = 0.01), moving at `velocity` (m/s) and `spin` (rad/s).
-physics_test::json box_on_floor(const std::vector<double>& velocity,
-                                const std::vector<double>& spin) {
-  using physics_test::json;
-  const json bodies = json::array({{{"name", "floor"},
-                                    {"static", true},
-                                    {"shape", {{"box", {4.0, 4.0, 0.2}}}},
-                                    {"position", {0.0, 0.0, -0.1}}},
-                                   {{"name", "box"},
-                                    {"shape", {{"box", {0.2, 0.2, 0.2}}}},
-                                    {"density", 1000},
-                                    {"position", {0.0, 0.0, 0.1}},
-                                    {"velocity", velocity},
-                                    {"angular_velocity", spin}}});
-  return physics_test::scene_doc(3, 0.01, bodies, {{"friction", 0.5}});
-}
-
 // The capture at step 98 as its run took it (the working set as one problem, no margin), with the
 // interior point's start at last step's answer after stalled starts where `rescue`, and the
 // retaken step's sparse Lemke cap `retaken_pivots_per_unknown` where it is >= 0.
@@ -135,7 +118,7 @@ TEST(FailedSolve, AWholeStepToBeRetakenStopsItsSparseLemkeRunsEarly) {
 // the step ends at its first failed quarter, after 2 retakes.
 TEST(FailedSolve, ASolveThatFailsAtEverySizeIsRetakenDownToQuarterSteps) {
   for (const bool go_on : {true, false}) {
-    physics_test::Sim sim(box_on_floor({1.0, 0.3, -0.5}, {0.2, 0.1, 0.3}));
+    physics_test::Sim sim(physics_test::moving_box_on_floor_doc({1.0, 0.3, -0.5}, {0.2, 0.1, 0.3}));
     World& w = sim.scene.world;
     w.stepping.continue_on_solver_failure = go_on;
     w.solver.tolerance = 1e-300;  // no solve certifies
@@ -171,7 +154,7 @@ TEST(FailedSolve, ASolveThatFailsAtEverySizeIsRetakenDownToQuarterSteps) {
 // solve"). 0: every step whole first. A tolerance no answer meets makes a chosen step fail.
 TEST(FailedSolve, TheStepsAfterAFailedWholeStepAreTakenAsHalves) {
   for (const int first_span : {4, 0}) {
-    physics_test::Sim sim(box_on_floor({0.5, 0.3, 0.0}, {0.0, 0.0, 0.0}));
+    physics_test::Sim sim(physics_test::moving_box_on_floor_doc({0.5, 0.3, 0.0}, {0.0, 0.0, 0.0}));
     World& w = sim.scene.world;
     w.stepping.continue_on_solver_failure = true;
     w.stepping.halves_after_failed_solve = first_span;

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -26,6 +27,22 @@ inline json scene_doc(int dimension, Real h, const json& bodies,
               {"time", {{"step", h}, {"duration", 1.0}}},
               {"contact", c},
               {"bodies", bodies}};
+}
+
+// A 20 cm box on a floor (3D, μ = 0.5, h = 0.01), moving at `velocity` (m/s) and `spin` (rad/s).
+inline json moving_box_on_floor_doc(const std::vector<double>& velocity,
+                                    const std::vector<double>& spin) {
+  const json bodies = json::array({{{"name", "floor"},
+                                    {"static", true},
+                                    {"shape", {{"box", {4.0, 4.0, 0.2}}}},
+                                    {"position", {0.0, 0.0, -0.1}}},
+                                   {{"name", "box"},
+                                    {"shape", {{"box", {0.2, 0.2, 0.2}}}},
+                                    {"density", 1000},
+                                    {"position", {0.0, 0.0, 0.1}},
+                                    {"velocity", velocity},
+                                    {"angular_velocity", spin}}});
+  return scene_doc(3, 0.01, bodies, {{"friction", 0.5}});
 }
 
 // Four boxes stacked with offsets and twists on a floor, μ = 0.4, k = 6 cone directions, h = 5 ms
