@@ -32,7 +32,8 @@ constexpr const char* kDiagnosticKeys[] = {"pivot_tolerance",
                                            "retaken_pivots_per_unknown",
                                            "projection_interior_min_rows",
                                            "approach_interior_min_rows",
-                                           "arc_length_min_rows"};
+                                           "arc_length_min_rows",
+                                           "slacks_on_demand"};
 
 // The fenced-off constants a scene may set (SolverOptions::Diagnostics), read from `c`: the
 // "diagnostics" object, or "solver" itself where a file gives them there.
@@ -63,6 +64,7 @@ void read_diagnostics(const JsonCursor& c, SolverOptions::Diagnostics& d) {
     d.approach_interior_min_rows = c.at("approach_interior_min_rows").integer(0, 1000000000);
   if (c.has("arc_length_min_rows"))
     d.arc_length_min_rows = c.at("arc_length_min_rows").integer(0, 1000000000);
+  if (c.has("slacks_on_demand")) d.slacks_on_demand = c.at("slacks_on_demand").integer(0, 1);
 }
 
 }  // namespace
@@ -134,6 +136,7 @@ nlohmann::json solver_options_to_json(const SolverOptions& o) {
   put("approach_interior_min_rows", d.approach_interior_min_rows,
       nominal.approach_interior_min_rows);
   put("arc_length_min_rows", d.arc_length_min_rows, nominal.arc_length_min_rows);
+  put("slacks_on_demand", d.slacks_on_demand, nominal.slacks_on_demand);
   if (!diagnostics.empty()) out["diagnostics"] = diagnostics;
   return out;
 }

@@ -55,6 +55,8 @@ void prepare_sparse_mlcp(const SparseMlcp& p, SparseMlcpScratch& s) {
   }
 }
 
+bool planar_bodies(const SparseMlcp& p) { return !p.M.blocks.empty() && p.M.blocks[0].rows() == 3; }
+
 Real sparse_mlcp_impulse_scale(const SparseMlcp& p, const SparseMlcpScratch& s) {
   Real scale = p.c.size() > 0 ? p.c.lpNorm<1>() : 0.0;
   Real mass = 0;

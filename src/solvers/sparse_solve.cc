@@ -84,8 +84,7 @@ void decide_sigmas(const SparseMlcp& p, const VecX& w, std::vector<bool>& active
 bool arc_length_runs(const SparseMlcp& p, const SolverOptions& options) {
   int min_rows = options.diagnostics.arc_length_min_rows;
   if (min_rows < 0) {
-    const bool planar = !p.M.blocks.empty() && p.M.blocks[0].rows() == 3;
-    min_rows = planar ? kArcLengthPlanarMinRows : 0;
+    min_rows = planar_bodies(p) ? kArcLengthPlanarMinRows : 0;
   }
   return min_rows > 0 && p.size() >= min_rows;
 }

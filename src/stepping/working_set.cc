@@ -47,10 +47,13 @@ int impulse_row(const MlcpLayout& layout, int unit) {
 // unknown).
 void restrict_problem(const SparseMlcp& full, bool first, WorkingSet& s) {
   const int m = full.size();
+  const int n_u = static_cast<int>(s.unit_in.size() - s.slacks_in.size());
   s.columns.clear();
   s.sub_of.assign(m, -1);
   for (int i = 0; i < m; ++i) {
     if (!s.unit_in[s.unit_of_row[i]]) continue;
+    const bool slack = i >= s.slack_begin.front() && i < s.slack_begin.back();
+    if (slack && !s.slacks_in[s.unit_of_row[i] - n_u]) continue;
     s.sub_of[i] = static_cast<int>(s.columns.size());
     s.columns.push_back(i);
   }
@@ -81,13 +84,14 @@ void restrict_problem(const SparseMlcp& full, bool first, WorkingSet& s) {
   p.D.finalize();
 }
 
-// z of the left-out unknowns from ν: the slacks of a left-out unit by forward substitution, σ of
-// a left-out cone as the largest backward tangential speed (working_set.h).
+// z of the left-out unknowns from ν: the slacks of a left-out unit, or of an I in the set
+// without them, by forward substitution, σ of a left-out cone as the largest backward tangential
+// speed (working_set.h).
 void complete(const SparseMlcp& full, const MlcpLayout& layout, const WorkingSet& s, const VecX& nu,
               VecX& z) {
   const int n_u = layout.n_unilateral;
   for (int j = 0; j < layout.n_intercontact; ++j) {
-    if (s.unit_in[n_u + j]) continue;
+    if (s.unit_in[n_u + j] && s.slacks_in[j]) continue;
     Real sum = 0;
     for (int r = s.slack_begin[j]; r < s.slack_begin[j + 1]; ++r) {
       const Real base = full.h.column_dot(full.M, r, nu) + full.r[r];
@@ -116,6 +120,28 @@ int add_rejected(const MlcpLayout& layout, const VecX& w, Real tol, Real margin,
     for (int u = 0; u < units; ++u)
       if (!s.unit_in[u] && w[impulse_row(layout, u)] < margin) s.unit_in[u] = 1, ++added;
   return added;
+}
+
+// The I's in the set without their slacks whose impulse row the slacks' closed form leaves
+// non-complementary (|z w| beyond `bound`, the certificate's) take their slacks into the set
+// (docs/solvers.md "The working set": "An I's slacks on demand"); returns how many.
+int add_slacks(const MlcpLayout& layout, const VecX& z, const VecX& w, Real bound, WorkingSet& s) {
+  int added = 0;
+  for (int j = 0; j < layout.n_intercontact; ++j) {
+    if (s.slacks_in[j] || !s.unit_in[layout.n_unilateral + j]) continue;
+    const int row = layout.pi_begin() + j;
+    if (std::abs(z[row] * w[row]) > bound) s.slacks_in[j] = 1, ++added;
+  }
+  s.slacks_joined += added;
+  return added;
+}
+
+// Whether the working set takes the I's slacks on demand (SolverOptions::Diagnostics::
+// slacks_on_demand; its −1: where the bodies are planar).
+bool takes_slacks_on_demand(const SparseMlcp& p, const SolverOptions& options) {
+  const int on = options.diagnostics.slacks_on_demand;
+  if (on >= 0) return on == 1;
+  return planar_bodies(p);
 }
 
 // The basis in full coordinates: the set's solve's, and the left-out unknowns' (z_i > w_i).
@@ -250,6 +276,8 @@ void solve_on_working_set(const SparseMlcp& full, const MlcpLayout& layout,
   // The first set: the units whose impulse the guess names basic (a basic slack or σ names
   // nothing), and those the free motion closes.
   s.unit_in.assign(layout.n_unilateral + layout.n_intercontact, 0);
+  s.slacks_in.assign(layout.n_intercontact, takes_slacks_on_demand(full, options) ? 0 : 1);
+  s.slacks_joined = 0;
   if (guessed)
     for (int u = 0; u < static_cast<int>(s.unit_in.size()); ++u)
       s.unit_in[u] = (*guess)[impulse_row(layout, u)];
@@ -416,7 +444,8 @@ void solve_on_working_set(const SparseMlcp& full, const MlcpLayout& layout,
       s.solved[s.columns[q]] = s.part_solved[parts <= 1 ? 0 : s.parts.part_of_row[q]];
     adopt(s.active);
     if (!s.solution.certificate.ok() || s.rounds == kMaxRounds) break;
-    const int added = add_rejected(layout, out.w, tol, margin, s);
+    const int added = add_rejected(layout, out.w, tol, margin, s) +
+                      add_slacks(layout, out.z, out.w, tol * sub.impulse_scale, s);
     if (added == 0) break;
   }
 }

@@ -218,6 +218,12 @@ struct SolverOptions {
     // (docs/solvers.md "Arc-length continuation"); 0: never; −1: 2,000 where the bodies are
     // planar (3 velocities), never where they are spatial.
     int arc_length_min_rows = -1;
+    // The working set takes an I (PEG paper eq. 24) into its set with its impulse row alone, its
+    // slacks (eq. 20) at their closed form, and adds the slacks where the whole problem's check
+    // finds that row's product z w beyond the certificate's bound (docs/solvers.md "The working
+    // set": "An I's slacks on demand"); 1: always, 0: never (each I with its slacks), −1: where
+    // the bodies are planar (3 velocities).
+    int slacks_on_demand = -1;
     // Both Lemke and Fischer–Burmeister: re-solve the final complementary basis (active set)
     // exactly with an LU and keep it when it verifies better. Removes the drift of the updated
     // basis inverse / Newton iterate.

@@ -98,6 +98,9 @@ struct SparseMlcpScratch {
 // w = Hᵀν + D z + r (sized m).
 void sparse_rows(const SparseMlcp& p, const VecX& nu, const VecX& z, VecX& w);
 
+// Whether p's bodies are planar (3 velocities each).
+bool planar_bodies(const SparseMlcp& p);
+
 // The impulse scale Z of the problem (as mlcp_impulse_scale: the free momentum ‖c‖₁, the impulse
 // of the largest free velocity Σ_k max diag M_k · ‖b‖∞, and n ‖b‖∞ / max diag N), from s.b and
 // s.n_diag (prepare_sparse_mlcp).

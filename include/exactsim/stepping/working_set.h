@@ -26,6 +26,7 @@ struct WorkingSet {
   std::vector<int> unit_of_row;        // (m) the unit a row belongs to (a cone's: its contact's)
   std::vector<int> cone_of_row;        // (m) the cone a β or σ row belongs to, −1: none
   std::vector<int> slack_begin;        // (I rows + 1) their slacks' first z index
+  std::vector<char> slacks_in;         // (I rows) the I's slacks are in the set with it
   std::vector<int> columns;            // (set unknowns) the full z index of each
   std::vector<int> sub_of;             // (m) the set's index of a full unknown, −1: left out
   SparseMlcp problem;                  // the MLCP on the set
@@ -48,6 +49,7 @@ struct WorkingSet {
   std::vector<char> joined;   // (m) scratch: rows that joined the set this round
   VecX b;                     // the full problem's free rows Hᵀ W c + r
   int rounds = 0;             // solves of the last island
+  int slacks_joined = 0;      // I's of the last island whose slacks joined after the first set
 };
 
 // Solves the island's MLCP `full` (layout, constraints `set`) on a working set: first the units
