@@ -83,9 +83,7 @@ void decide_sigmas(const SparseMlcp& p, const VecX& w, std::vector<bool>& active
 // (SolverOptions::Diagnostics::arc_length_min_rows; its −1 by the bodies' velocities).
 bool arc_length_runs(const SparseMlcp& p, const SolverOptions& options) {
   int min_rows = options.diagnostics.arc_length_min_rows;
-  if (min_rows < 0) {
-    min_rows = planar_bodies(p) ? kArcLengthPlanarMinRows : 0;
-  }
+  if (min_rows < 0) min_rows = planar_bodies(p) ? kArcLengthPlanarMinRows : 0;
   return min_rows > 0 && p.size() >= min_rows;
 }
 
