@@ -363,11 +363,13 @@ void solve_island(const World& world, State& state, Real h, const IslandInputs& 
     report.status = StepStatus::kEnergyGain;
   // After a failed solve the island goes on only if the user asked to continue and the
   // regularised problem solves (with its energy certified too); otherwise its bodies fly free
-  // this step.
+  // this step. In a step that advance() takes again as halves on a failed solve, the failed
+  // step is thrown away whatever its islands did, so none is regularised (docs/stepping.md
+  // "When a solve fails").
   const bool usable =
       report.status == StepStatus::kOk ||
-      (world.stepping.continue_on_solver_failure && recover_by_regularisation(world, ws, report) &&
-       certify_energy(state, ws, world, report));
+      (world.stepping.continue_on_solver_failure && !in.retakes_failed_solve &&
+       recover_by_regularisation(world, ws, report) && certify_energy(state, ws, world, report));
   report.solution_applied = usable;
   report.islands_flown_free = usable ? 0 : 1;
   if (world.stepping.warm_start && report.status == StepStatus::kOk) {

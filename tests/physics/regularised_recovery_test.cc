@@ -82,5 +82,37 @@ TEST(RegularisedRecovery, ASparseIslandsFailedSolveIsRecoveredAsADenseIslandsIs)
       recovered, compared_recoveries, worst);
 }
 
+// In a step that advance() takes again as halves on a failed solve (Workspace::
+// retakes_failed_solve), a failed island is not regularised: the step is thrown away whatever its
+// islands did (docs/stepping.md "When a solve fails"). The first step of the pour above whose
+// solve fails is recovered when taken as the run takes it; taken again from the same state and
+// workspace with the retake ahead, the same island is left unrecovered and flies free.
+TEST(RegularisedRecovery, AFailedSolveOfAStepThatWillBeRetakenIsNotRegularised) {
+  const Scene scene = read_scene_file(
+      std::string(EXACTSIM_SOURCE_DIR "/tests/physics/data/pour2d-a-standard.json"));
+  ASSERT_TRUE(scene.world.stepping.continue_on_solver_failure);
+  long failing = -1;
+  {
+    Sim run(scene);
+    for (int n = 0; n < 1000 && failing < 0; ++n) {
+      const StepReport r = run.advance();
+      if (r.status == StepStatus::kOk) continue;
+      EXPECT_GT(r.regularisation, 0) << "step " << n << ": " << to_string(r.status);
+      EXPECT_EQ(r.islands_flown_free, 0) << "step " << n;
+      failing = n;
+    }
+  }
+  ASSERT_GE(failing, 0) << "no solve failed: the test no longer reaches the recovery";
+  Sim again(scene);
+  for (long n = 0; n < failing; ++n) again.advance();
+  again.ws.retakes_failed_solve = true;
+  const StepReport r = again.advance();
+  EXPECT_TRUE(is_failed_solve(r.status)) << to_string(r.status);
+  EXPECT_EQ(r.regularisation, 0);
+  EXPECT_GE(r.islands_flown_free, 1);
+  std::printf("step %ld: recovered as the run takes it, left to fly free ahead of a retake\n",
+              failing);
+}
+
 }  // namespace
 }  // namespace exactsim::physics_test::regularised_recovery
