@@ -14,6 +14,11 @@ export OPENBLAS_CORETYPE
 endif
 # No "Entering directory" lines from the recursive makes of the CMake build.
 MAKEFLAGS += --no-print-directory
+# A new build tree is configured for Ninja where the machine has it (scripts/setup.sh installs
+# it): Ninja compiles a target's files while the libraries it links are still being built, where
+# CMake's makefiles wait for them: `make test`'s targets build in 0.88 of the time on the 2-core
+# machine (README.md "Tests"). A tree already configured keeps its generator.
+generator = $(if $(wildcard $(1)/CMakeCache.txt),,$(if $(shell command -v ninja),-G Ninja))
 
 .PHONY: setup configure build install run test asan bench bench-scaling format check-format clean
 
@@ -21,7 +26,7 @@ setup:
 	@bash scripts/setup.sh
 
 configure: setup
-	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release $(CMAKE_FLAGS) >/dev/null
+	@cmake -S . -B $(BUILD) $(call generator,$(BUILD)) -DCMAKE_BUILD_TYPE=Release $(CMAKE_FLAGS) >/dev/null
 
 build: configure
 	@cmake --build $(BUILD) -j $(JOBS)
@@ -84,7 +89,7 @@ test: configure
 # The test suite again under AddressSanitizer + UndefinedBehaviorSanitizer (without the physics
 # layer's scene tests: tests/CMakeLists.txt).
 asan: setup
-	@cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Sanitize -DCMAKE_CXX_FLAGS_SANITIZE="-O1" \
+	@cmake -S . -B $(ASAN_BUILD) $(call generator,$(ASAN_BUILD)) -DCMAKE_BUILD_TYPE=Sanitize -DCMAKE_CXX_FLAGS_SANITIZE="-O1" \
 	  -DEXACTSIM_SANITIZE=ON -DEXACTSIM_BUILD_BENCH=OFF -DEXACTSIM_BUILD_APPS=OFF $(CMAKE_FLAGS) >/dev/null
 	@cmake --build $(ASAN_BUILD) -j $(JOBS)
 	@ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \

@@ -5,6 +5,7 @@ set -euo pipefail
 
 packages=(
   g++ cmake make pkg-config
+  ninja-build  # the generator of new build trees (Makefile; README.md "Tests")
   libeigen3-dev libqhull-dev nlohmann-json3-dev libcli11-dev
   libgmp-dev  # exact Lemke (src/solvers/lemke_exact.cc)
   libopenblas-serial-dev  # LU of large dense blocks (src/solvers/dense_lapack.cc)

@@ -44,15 +44,20 @@ Eigen::SparseMatrix<Real> body_system(int blocks, int b, const Edges& edges, std
     dense.block(k * b, k * b, b, b) = r * r.transpose() + MatX::Identity(b, b);
   }
   for (const auto& [i, j] : edges) {
+    // G and H have rows on bodies i and j only: the group's product fills the pair's four blocks.
     const int q = 4;
-    MatX g = MatX::Zero(n, q), h = MatX::Zero(n, q);
-    for (const int k : {i, j}) {
-      g.middleRows(k * b, b) = MatX::NullaryExpr(b, q, [&] { return u(rng); });
-      h.middleRows(k * b, b) =
-          g.middleRows(k * b, b) + 0.3 * MatX::NullaryExpr(b, q, [&] { return u(rng); });
+    const std::pair<int, int> bodies[] = {{i, 0}, {j, 1}};
+    MatX g(2 * b, q), h(2 * b, q);
+    for (const auto& [body, at] : bodies) {
+      g.middleRows(at * b, b) = MatX::NullaryExpr(b, q, [&] { return u(rng); });
+      h.middleRows(at * b, b) =
+          g.middleRows(at * b, b) + 0.3 * MatX::NullaryExpr(b, q, [&] { return u(rng); });
     }
     const MatX k = MatX::Identity(q, q) * 2 + 0.5 * MatX::NullaryExpr(q, q, [&] { return u(rng); });
-    dense += g * k * h.transpose();
+    const MatX gkh = g * k * h.transpose();
+    for (const auto& [r, x] : bodies)
+      for (const auto& [c, y] : bodies)
+        dense.block(r * b, c * b, b, b) += gkh.block(x * b, y * b, b, b);
   }
   return whole_blocks(dense, b);
 }
