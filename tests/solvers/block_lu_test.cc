@@ -48,7 +48,7 @@ Eigen::SparseMatrix<Real> body_system(int blocks, int b, const Edges& edges, std
     const int q = 4;
     const std::pair<int, int> bodies[] = {{i, 0}, {j, 1}};
     MatX g(2 * b, q), h(2 * b, q);
-    for (const auto& [body, at] : bodies) {
+    for (int at = 0; at < 2; ++at) {
       g.middleRows(at * b, b) = MatX::NullaryExpr(b, q, [&] { return u(rng); });
       h.middleRows(at * b, b) =
           g.middleRows(at * b, b) + 0.3 * MatX::NullaryExpr(b, q, [&] { return u(rng); });
