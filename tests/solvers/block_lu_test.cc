@@ -46,7 +46,7 @@ Eigen::SparseMatrix<Real> body_system(int blocks, int b, const Edges& edges, std
   for (const auto& [i, j] : edges) {
     // G and H have rows on bodies i and j only: the group's product fills the pair's four blocks.
     const int q = 4;
-    const std::pair<int, int> bodies[] = {{i, 0}, {j, 1}};
+    const int body[] = {i, j};
     MatX g(2 * b, q), h(2 * b, q);
     for (int at = 0; at < 2; ++at) {
       g.middleRows(at * b, b) = MatX::NullaryExpr(b, q, [&] { return u(rng); });
@@ -55,9 +55,9 @@ Eigen::SparseMatrix<Real> body_system(int blocks, int b, const Edges& edges, std
     }
     const MatX k = MatX::Identity(q, q) * 2 + 0.5 * MatX::NullaryExpr(q, q, [&] { return u(rng); });
     const MatX gkh = g * k * h.transpose();
-    for (const auto& [r, x] : bodies)
-      for (const auto& [c, y] : bodies)
-        dense.block(r * b, c * b, b, b) += gkh.block(x * b, y * b, b, b);
+    for (int x = 0; x < 2; ++x)
+      for (int y = 0; y < 2; ++y)
+        dense.block(body[x] * b, body[y] * b, b, b) += gkh.block(x * b, y * b, b, b);
   }
   return whole_blocks(dense, b);
 }
