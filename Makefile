@@ -87,7 +87,8 @@ test: configure
 	@ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
 
 # The test suite again under AddressSanitizer + UndefinedBehaviorSanitizer (without the physics
-# layer's scene tests: tests/CMakeLists.txt).
+# layer's scene tests, tests/CMakeLists.txt, and the dense Lemke's largest captured LCP,
+# tests/solvers/lemke_test.cc).
 asan: setup
 	@cmake -S . -B $(ASAN_BUILD) $(call generator,$(ASAN_BUILD)) -DCMAKE_BUILD_TYPE=Sanitize -DCMAKE_CXX_FLAGS_SANITIZE="-O1" \
 	  -DEXACTSIM_SANITIZE=ON -DEXACTSIM_BUILD_BENCH=OFF -DEXACTSIM_BUILD_APPS=OFF $(CMAKE_FLAGS) >/dev/null
