@@ -228,8 +228,8 @@ TEST(Lemke, SmallPivotsAreDecidedOnARefinedColumn) {
   // own entries, not the refined column, for the same reason: 1,540.
 #if defined(__SANITIZE_ADDRESS__)
   // Its two dense runs of 1,184 unknowns took 76–158 s under the sanitizers, a quarter of the
-  // sanitized suite's test time; the plain build runs it, and the other Lemke tests take the same
-  // code through the sanitizers on smaller problems.
+  // sanitized suite's test time. The plain build runs it; under the sanitizers the other Lemke
+  // tests run lemke.cc's dense and revised forms on smaller problems.
   GTEST_SKIP() << "the plain build runs it";
 #endif
   LcpFileInfo info;
