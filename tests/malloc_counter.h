@@ -11,16 +11,9 @@
 #include <mm_malloc.h>
 #endif
 
-#if defined(__SANITIZE_ADDRESS__)
-#define EXACTSIM_COUNT_MALLOC 0
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define EXACTSIM_COUNT_MALLOC 0
-#endif
-#endif
-#ifndef EXACTSIM_COUNT_MALLOC
-#define EXACTSIM_COUNT_MALLOC 1
-#endif
+#include "sanitizers.h"
+
+#define EXACTSIM_COUNT_MALLOC (!EXACTSIM_ASAN)
 
 #if EXACTSIM_COUNT_MALLOC
 extern "C" {

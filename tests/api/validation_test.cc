@@ -10,6 +10,7 @@
 
 #include "exactsim/exactsim.h"
 #include "input_error.h"
+#include "sanitizers.h"
 
 namespace exactsim::validation_test {
 namespace {
@@ -179,7 +180,7 @@ TEST(Validation, SimulationChecksAWorldBuiltByHandByTheSameRules) {
             "bodies[1] (box).name: duplicate body name 'box'");
 }
 
-#if !defined(__SANITIZE_ADDRESS__)
+#if !EXACTSIM_ASAN
 // Left to the plain build: the state grows by std::realloc, which glibc does in place for a
 // mapped block and AddressSanitizer always does by copying (10^5 copies of a growing state: many
 // minutes), as in tests/math/storage_test.cc.

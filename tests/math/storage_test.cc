@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "exactsim/math/storage.h"
+#include "sanitizers.h"
 
 namespace exactsim {
 namespace {
@@ -20,7 +21,7 @@ TEST(ResizeKeepingPages, GivesTheAskedShapeFromAnyStart) {
   }
 }
 
-#if !defined(__SANITIZE_ADDRESS__)
+#if !EXACTSIM_ASAN
 TEST(ResizeKeepingPages, TrimsALargeBlockInPlace) {
   // 2000² doubles (32 MB) are a memory mapping of their own; shrinking it reallocates in place
   // (glibc's realloc trims the mapping), where a plain resize would free it and map another.

@@ -12,6 +12,7 @@
 #include "exactsim/math/error.h"
 #include "exactsim/solvers/lcp.h"
 #include "exactsim/solvers/lcp_io.h"
+#include "sanitizers.h"
 #include "solvers/lcp_scratch.h"
 
 namespace exactsim {
@@ -226,7 +227,7 @@ TEST(Lemke, SmallPivotsAreDecidedOnARefinedColumn) {
   // with 10x the work budget (docs/solvers.md "Why Lemke fails on frictional LCPs"). With it: 1,480
   // pivots; in the revised form (docs/solvers.md "Revised Lemke"), whose updates of G must use G's
   // own entries, not the refined column, for the same reason: 1,540.
-#if defined(__SANITIZE_ADDRESS__)
+#if EXACTSIM_ASAN
   // Its two dense runs of 1,184 unknowns took 76–158 s under the sanitizers, a quarter of the
   // sanitized suite's test time. The plain build runs it; under the sanitizers the other Lemke
   // tests run lemke.cc's dense and revised forms on smaller problems.

@@ -24,6 +24,15 @@ struct PileRng : std::mt19937 {
 // ground, each with a normal row and, when mu > 0, a friction pyramid of four directions and σ.
 // Unknowns ordered (p_n, β, σ); D holds E (β rows, σ columns), −Eᵀ and U = μ. Gaps in
 // [−5 mm, 20 mm] at h = 10 ms, random velocities and gravity.
+// Three draws of d as a Vec3, the last component drawn first: a fixed order, where
+// Vec3(d(rng), d(rng), d(rng)) leaves it to the compiler (GCC evaluates the arguments right to
+// left, Clang left to right, and the problems would differ between the two builds).
+template <class Distribution>
+Vec3 draw3(Distribution& d, std::mt19937& rng) {
+  const Real z = d(rng), y = d(rng), x = d(rng);
+  return Vec3(x, y, z);
+}
+
 inline Mlcp pile_step(int bodies, int contacts, Real mu, std::mt19937& rng) {
   std::uniform_real_distribution<Real> u(-1, 1), mass(0.5, 5), gap(-0.005, 0.02);
   const Real h = 0.01;
@@ -32,14 +41,15 @@ inline Mlcp pile_step(int bodies, int contacts, Real mu, std::mt19937& rng) {
   for (int b = 0; b < bodies; ++b) {
     const Real mb = mass(rng);
     const Mat3 r = Eigen::Quaterniond::UnitRandom().toRotationMatrix();
+    const Vec3 s = draw3(u, rng);
     const Vec3 inertia =
-        mb * Vec3(0.05 + 0.1 * (u(rng) + 1), 0.05 + 0.1 * (u(rng) + 1), 0.05 + 0.1 * (u(rng) + 1));
+        mb * Vec3(0.05 + 0.1 * (s.x() + 1), 0.05 + 0.1 * (s.y() + 1), 0.05 + 0.1 * (s.z() + 1));
     MatX block = MatX::Zero(6, 6);
     block.topLeftCorner(3, 3) = mb * Mat3::Identity();
     block.bottomRightCorner(3, 3) = r * inertia.asDiagonal() * r.transpose();
     block = 0.5 * (block + block.transpose()).eval();
     p.M.add_block(block);
-    x[b] = Vec3(u(rng), u(rng), u(rng));
+    x[b] = draw3(u, rng);
   }
   const int nv = 6 * bodies, nc = contacts, k = mu > 0 ? 4 : 0;
   const int m = nc * (1 + k + (k > 0 ? 1 : 0));
@@ -49,10 +59,11 @@ inline Mlcp pile_step(int bodies, int contacts, Real mu, std::mt19937& rng) {
   for (int j = 0; j < nc; ++j) {
     const int b = static_cast<int>(rng() % bodies);
     const int a = rng() % 3 == 0 ? -1 : static_cast<int>(rng() % bodies);  // −1: the ground
-    Vec3 n(0.3 * u(rng), 0.3 * u(rng), 1);
+    const Real ny = u(rng), nx = u(rng);                                   // in draw3's order
+    Vec3 n(0.3 * nx, 0.3 * ny, 1);
     n.normalize();
     const Vec3 t1 = n.unitOrthogonal(), t2 = n.cross(t1);
-    const Vec3 pt = x[b] + 0.3 * Vec3(u(rng), u(rng), u(rng));
+    const Vec3 pt = x[b] + 0.3 * draw3(u, rng);
     const auto column = [&](const Vec3& dir) {
       VecX col = VecX::Zero(nv);
       col.segment<3>(6 * b) = dir;
