@@ -90,7 +90,7 @@ test: configure
 # layer's scene tests, tests/CMakeLists.txt, and the dense Lemke's largest captured LCP,
 # tests/solvers/lemke_test.cc). Compiled with Clang (ASAN_CXX), as the fuzz harnesses are: the
 # sanitized build took 287 s against 453 s with GCC 12 on the 2-core machine, its tests 155 s
-# against 142 s (README.md "Tests").
+# against 142 s (README.md "Tests"). No command is built there, so neither is the MPI runner.
 ASAN_CXX ?= clang++
 # A tree configured with another compiler is configured anew (CMake, told of another compiler,
 # would drop the tree's other settings).
@@ -100,7 +100,8 @@ asan-compiler:
 asan: setup asan-compiler
 	@cmake -S . -B $(ASAN_BUILD) $(call generator,$(ASAN_BUILD)) -DCMAKE_CXX_COMPILER=$(ASAN_CXX) \
 	  -DCMAKE_BUILD_TYPE=Sanitize -DCMAKE_CXX_FLAGS_SANITIZE="-O1" \
-	  -DEXACTSIM_SANITIZE=ON -DEXACTSIM_BUILD_BENCH=OFF -DEXACTSIM_BUILD_APPS=OFF $(CMAKE_FLAGS) >/dev/null
+	  -DEXACTSIM_SANITIZE=ON -DEXACTSIM_BUILD_BENCH=OFF -DEXACTSIM_BUILD_APPS=OFF -DEXACTSIM_WITH_MPI=OFF \
+	  $(CMAKE_FLAGS) >/dev/null
 	@cmake --build $(ASAN_BUILD) -j $(JOBS)
 	@ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	  ctest --test-dir $(ASAN_BUILD) --output-on-failure -j $(JOBS)

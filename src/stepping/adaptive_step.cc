@@ -179,8 +179,8 @@ StepReport advance_as_halves(const World& world, State& state, Workspace& ws, Re
 // advance_at for the user's step (depth 0), taken as halves from its start while
 // Workspace::halves_left counts down after a whole step whose solve failed, and as a whole step
 // otherwise (docs/stepping.md "Halves after a failed solve"). A whole step that fails its solve
-// sets the count to the span and doubles the span; one that does not halves the span, down to
-// StepOptions::halves_after_failed_solve.
+// sets the count to the span and doubles the span; one that does not lowers the span by one, down
+// to StepOptions::halves_after_failed_solve, so that the span follows how often whole steps fail.
 StepReport advance_step(const World& world, State& state, Workspace& ws, Real h, long k,
                         Real before, Real eps0) {
   const int first_span = world.stepping.halves_after_failed_solve;
@@ -199,7 +199,7 @@ StepReport advance_step(const World& world, State& state, Workspace& ws, Real h,
     ws.halves_left = span;
     ws.halves_span = std::min(2 * span, std::max(kMaxHalvesAfterFailedSolve, first_span));
   } else {
-    ws.halves_span = std::max(span / 2, first_span);
+    ws.halves_span = std::max(span - 1, first_span);
   }
   return r;
 }

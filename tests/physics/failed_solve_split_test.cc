@@ -150,8 +150,8 @@ TEST(FailedSolve, ASolveThatFailsAtEverySizeIsRetakenDownToQuarterSteps) {
 
 // After a whole step whose solve failed, the next StepOptions::halves_after_failed_solve steps are
 // taken as halves from their start, without the whole step first; a whole step that fails again
-// doubles that count, one that certifies halves it back (docs/stepping.md "Halves after a failed
-// solve"). 0: every step whole first. A tolerance no answer meets makes a chosen step fail.
+// doubles that count, one that certifies lowers it by one (docs/stepping.md "Halves after a
+// failed solve"). 0: every step whole first. A tolerance no answer meets makes a chosen step fail.
 TEST(FailedSolve, TheStepsAfterAFailedWholeStepAreTakenAsHalves) {
   for (const int first_span : {4, 0}) {
     physics_test::Sim sim(physics_test::moving_box_on_floor_doc({0.5, 0.3, 0.0}, {0.0, 0.0, 0.0}));
@@ -183,13 +183,12 @@ TEST(FailedSolve, TheStepsAfterAFailedWholeStepAreTakenAsHalves) {
     // The whole step again. Failing: the next 8 steps are halves (the count doubled to 16).
     EXPECT_EQ(take(true), 4);
     for (int i = 0; i < 8; ++i) EXPECT_EQ(take(false), 2) << "step " << k;
-    // Certified: the count halves (8), and failing again gives 8 halves (the count 16).
+    // Certified: the count falls by one (15), and failing again gives 15 halves (the count 30).
     EXPECT_EQ(take(false), 1);
     EXPECT_EQ(take(true), 4);
-    for (int i = 0; i < 8; ++i) EXPECT_EQ(take(false), 2) << "step " << k;
-    // Two whole steps certified bring the count back to 4.
-    EXPECT_EQ(take(false), 1);
-    EXPECT_EQ(take(false), 1);
+    for (int i = 0; i < 15; ++i) EXPECT_EQ(take(false), 2) << "step " << k;
+    // 26 whole steps certified bring the count back to 4.
+    for (int i = 0; i < 26; ++i) EXPECT_EQ(take(false), 1) << "step " << k;
     EXPECT_EQ(take(true), 4);
     for (int i = 0; i < 4; ++i) EXPECT_EQ(take(false), 2) << "step " << k;
     EXPECT_EQ(take(false), 1);

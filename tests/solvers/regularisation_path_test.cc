@@ -149,6 +149,30 @@ TEST(SolveByRegularisationPath, RescuesAFailedFrictionalSolveWithACertifiedSolut
   EXPECT_TRUE(stack.certificate.ok()) << to_string(stack.certificate.status);
 }
 
+// A random frictional pile (tests/solvers/pile_step.h drawn in another order: 8 bodies, 31
+// contacts, μ = 0.9; n = 186) on which Lemke ends on a secondary ray, in exact arithmetic too
+// (`exactsim lcp --method exact --exact-max-work 0`: 245 pivots), though the LCP is feasible
+// (an LP finds z ≥ 0 with w ≥ 0). Its regularised solutions grow as 1/δ, so it has no solution
+// within its scale: the whole stack, its rescue included, reports the failure.
+TEST(RegularisationPath, AFeasibleFrictionalPileWithoutASolutionGrowsAndFails) {
+  const Real grow[] = {1e-4, 1e-5, 1e-6};  // (below 1e-6 the regularised problems fail too)
+  const auto sizes = captured_path("path/random-pile-8-bodies-31-contacts-no-solution.lcp", grow);
+  EXPECT_GT(sizes[0], 1.0);
+  EXPECT_GT(sizes[1], 9 * sizes[0]);
+  EXPECT_GT(sizes[2], 9 * sizes[1]);
+
+  SolverOptions options;
+  const Lcp lcp = read_captured("path/random-pile-8-bodies-31-contacts-no-solution.lcp", options);
+  LcpScratch s;
+  LcpSolution stack;
+  solve_lcp(lcp, options, s, stack);
+  EXPECT_FALSE(stack.certificate.ok()) << to_string(stack.certificate.status);
+  VecX w;
+  EXPECT_FALSE(
+      verify_lcp(lcp, stack.z, verification_tolerance(lcp, options), options.impulse_scale, w)
+          .ok());
+}
+
 // On the captured LCP whose path grows (above) the rescue finds nothing the certificate accepts
 // and leaves the answer it was given as it was.
 TEST(SolveByRegularisationPath, LeavesAProblemWithoutASolutionInItsScaleAsItWas) {

@@ -122,7 +122,7 @@ struct StepOptions {
   int max_step_splits = 5;
   // After a whole step whose solve failed and was taken again as halves, advance() takes this many
   // steps as halves from their start, without the whole step first; each whole step that fails
-  // again doubles the count (at most 64), each that certifies halves it, down to this
+  // again doubles the count (at most 64), each that certifies lowers it by one, down to this
   // (docs/stepping.md "Halves after a failed solve"). 0: every step tries the whole step first.
   int halves_after_failed_solve = 4;
   // Solve each island of the step (bodies linked by constraints) as its own MLCP (docs/stepping.md
