@@ -19,11 +19,6 @@ struct PileRng : std::mt19937 {
   explicit PileRng(std::mt19937::result_type seed) : std::mt19937(seed) { std::srand(1); }
 };
 
-// A 3D pile's time step in the standard model (Stewart & Trinkle 1996; docs/solvers.md "Problem
-// forms"): `bodies` spatial bodies, `contacts` contacts between random pairs or with the static
-// ground, each with a normal row and, when mu > 0, a friction pyramid of four directions and σ.
-// Unknowns ordered (p_n, β, σ); D holds E (β rows, σ columns), −Eᵀ and U = μ. Gaps in
-// [−5 mm, 20 mm] at h = 10 ms, random velocities and gravity.
 // Three draws of d as a Vec3, the last component drawn first: a fixed order, where
 // Vec3(d(rng), d(rng), d(rng)) leaves it to the compiler (GCC evaluates the arguments right to
 // left, Clang left to right, and the problems would differ between the two builds).
@@ -33,6 +28,11 @@ Vec3 draw3(Distribution& d, std::mt19937& rng) {
   return Vec3(x, y, z);
 }
 
+// A 3D pile's time step in the standard model (Stewart & Trinkle 1996; docs/solvers.md "Problem
+// forms"): `bodies` spatial bodies, `contacts` contacts between random pairs or with the static
+// ground, each with a normal row and, when mu > 0, a friction pyramid of four directions and σ.
+// Unknowns ordered (p_n, β, σ); D holds E (β rows, σ columns), −Eᵀ and U = μ. Gaps in
+// [−5 mm, 20 mm] at h = 10 ms, random velocities and gravity.
 inline Mlcp pile_step(int bodies, int contacts, Real mu, std::mt19937& rng) {
   std::uniform_real_distribution<Real> u(-1, 1), mass(0.5, 5), gap(-0.005, 0.02);
   const Real h = 0.01;
