@@ -112,11 +112,11 @@ TEST(FailedSolve, AWholeStepToBeRetakenStopsItsSparseLemkeRunsEarly) {
               pivots[0], kPerUnknown, bound, pivots[1]);
 }
 
-// A solve that fails at every size (a tolerance no answer meets) is taken again down to quarter
-// steps and no further: with the run going on past failures the step is 4 quarters, 3 of its
-// failed solves retaken (the whole step's and both halves'), and it reports the failure; without,
-// the step ends at its first failed quarter, after 2 retakes.
-TEST(FailedSolve, ASolveThatFailsAtEverySizeIsRetakenDownToQuarterSteps) {
+// A solve that fails at every size (a tolerance no answer meets) is taken again down to eighth
+// steps and no further: with the run going on past failures the step is 8 eighths, 7 of its
+// failed solves retaken (the whole step's, both halves' and the four quarters'), and it reports
+// the failure; without, the step ends at its first failed eighth, after 3 retakes.
+TEST(FailedSolve, ASolveThatFailsAtEverySizeIsRetakenDownToEighthSteps) {
   for (const bool go_on : {true, false}) {
     physics_test::Sim sim(physics_test::moving_box_on_floor_doc({1.0, 0.3, -0.5}, {0.2, 0.1, 0.3}));
     World& w = sim.scene.world;
@@ -124,12 +124,12 @@ TEST(FailedSolve, ASolveThatFailsAtEverySizeIsRetakenDownToQuarterSteps) {
     w.solver.tolerance = 1e-300;  // no solve certifies
     const StepReport r = advance(w, sim.state, sim.ws, sim.scene.step, 0);
     EXPECT_TRUE(is_failed_solve(r.status)) << to_string(r.status);
-    EXPECT_EQ(r.retaken_failed_solves, go_on ? 3 : 2) << "go on " << go_on;
-    EXPECT_EQ(r.substeps, go_on ? 4 : 1) << "go on " << go_on;
-    EXPECT_DOUBLE_EQ(sim.state.time, go_on ? 0.01 : 0.0025) << "go on " << go_on;
+    EXPECT_EQ(r.retaken_failed_solves, go_on ? 7 : 3) << "go on " << go_on;
+    EXPECT_EQ(r.substeps, go_on ? 8 : 1) << "go on " << go_on;
+    EXPECT_DOUBLE_EQ(sim.state.time, go_on ? 0.01 : 0.00125) << "go on " << go_on;
     // No recovery certifies either: in every part taken the box flew free, ν + h M⁻¹F, into the
     // floor (docs/stepping.md "When a solve fails").
-    EXPECT_EQ(r.islands_flown_free, go_on ? 4 : 1) << "go on " << go_on;
+    EXPECT_EQ(r.islands_flown_free, go_on ? 8 : 1) << "go on " << go_on;
     EXPECT_EQ(r.regularisation, 0) << "go on " << go_on;
     const auto v = sim.state.v_of(1);
     EXPECT_NEAR(v(0), 1.0, 1e-12) << "go on " << go_on;
@@ -146,6 +146,29 @@ TEST(FailedSolve, ASolveThatFailsAtEverySizeIsRetakenDownToQuarterSteps) {
       EXPECT_EQ(whole.substeps, 1) << "watch " << watch;
     }
   }
+}
+
+// The 3D pour of 100 random hulls that bench_scaling writes (seed 1, μ = 0.3) at h = 0.05, as
+// `exactsim run` checkpointed it after 26 steps (tests/physics/data/
+// hull-pour3d-n100-seed1-h50-step26): on its settled island of about 12,600 unknowns the step's
+// halves (taken from their start after the run's earlier failed whole steps) fail, and so does
+// its first quarter, whose working set and sparse Lemke on the whole island took 82 s and 169,717
+// pivots to end uncertified; eighth steps certify (docs/stepping.md "When a solve fails").
+TEST(FailedSolve, APileWhoseQuarterStepsFailIsCertifiedInEighths) {
+  long steps_done = 0;
+  Simulation sim = simulation_at_checkpoint(
+      EXACTSIM_SOURCE_DIR "/tests/physics/data/hull-pour3d-n100-seed1-h50-step26/", steps_done);
+  ASSERT_EQ(steps_done, 26);
+  ASSERT_DOUBLE_EQ(sim.step_size(), 0.05);
+  const StepReport& r = sim.step();
+  EXPECT_EQ(r.status, StepStatus::kOk) << to_string(r.status);
+  EXPECT_TRUE(r.solver.ok());
+  EXPECT_GE(r.retaken_failed_solves, 2);
+  // At most 4 sub-steps down to quarters: more are eighths.
+  EXPECT_GT(r.substeps, 4) << "no eighth step was taken: the capture no longer tests them";
+  ASSERT_TRUE(r.energy.checked);
+  EXPECT_LE(r.energy.total_excess(), r.energy.total_tolerance);
+  EXPECT_NEAR(sim.time(), 27 * sim.step_size(), 1e-12);
 }
 
 // After a whole step whose solve failed, the next StepOptions::halves_after_failed_solve steps are
@@ -173,23 +196,23 @@ TEST(FailedSolve, TheStepsAfterAFailedWholeStepAreTakenAsHalves) {
           << "step " << k - 1;
       return r.substeps;
     };
-    // Whole, its halves, its quarters: every one fails.
-    EXPECT_EQ(take(true), 4);
+    // Whole, its halves, quarters and eighths: every one fails.
+    EXPECT_EQ(take(true), 8);
     if (first_span == 0) {
       for (int i = 0; i < 3; ++i) EXPECT_EQ(take(false), 1) << "step " << k;
       continue;
     }
     for (int i = 0; i < 4; ++i) EXPECT_EQ(take(false), 2) << "step " << k;
     // The whole step again. Failing: the next 8 steps are halves (the count doubled to 16).
-    EXPECT_EQ(take(true), 4);
+    EXPECT_EQ(take(true), 8);
     for (int i = 0; i < 8; ++i) EXPECT_EQ(take(false), 2) << "step " << k;
     // Certified: the count falls by one (15), and failing again gives 15 halves (the count 30).
     EXPECT_EQ(take(false), 1);
-    EXPECT_EQ(take(true), 4);
+    EXPECT_EQ(take(true), 8);
     for (int i = 0; i < 15; ++i) EXPECT_EQ(take(false), 2) << "step " << k;
     // 26 whole steps certified bring the count back to 4.
     for (int i = 0; i < 26; ++i) EXPECT_EQ(take(false), 1) << "step " << k;
-    EXPECT_EQ(take(true), 4);
+    EXPECT_EQ(take(true), 8);
     for (int i = 0; i < 4; ++i) EXPECT_EQ(take(false), 2) << "step " << k;
     EXPECT_EQ(take(false), 1);
   }

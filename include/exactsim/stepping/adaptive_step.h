@@ -2,7 +2,7 @@
 // pair deeper than the contact distance that was not that deep before it, the step is taken
 // again from its start as two half steps, recursively, so that fast, spinning or thin bodies
 // and large h do not carry a feature through another. With the watchdog on, a step whose solve
-// failed is taken again as halves too, down to quarter steps (docs/stepping.md "When a solve
+// failed is taken again as halves too, down to eighth steps (docs/stepping.md "When a solve
 // fails"). Steps without such an event are exactly step(): bit-identical results.
 #pragma once
 

@@ -118,7 +118,7 @@ struct StepOptions {
   bool watch_penetration = true;
   // advance() splits a step that makes a new deep penetration into halves, up to 2^this
   // sub-steps (docs/penetration.md "Any step size"), and a step whose solve fails down to
-  // quarter steps (docs/stepping.md "When a solve fails"); 0 never splits.
+  // eighth steps (docs/stepping.md "When a solve fails"); 0 never splits.
   int max_step_splits = 5;
   // After a whole step whose solve failed and was taken again as halves, advance() takes this many
   // steps as halves from their start, without the whole step first; each whole step that fails
